@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTableCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AgentExistsError, findAgent, registerAgent } from '#shared/auth/agents.ts';
+import type { Clock } from '#shared/clock.ts';
+import { tableDefinition } from '#shared/db/table.ts';
+
+/** The local table's name; in AWS the stack generates one. */
+export const LOCAL_TABLE_NAME = 'flight-booking';
+
+export const DEMO_AGENT = {
+  identifier: 'agent@example.com',
+  type: 'EMAIL',
+  name: 'Demo Agent',
+  agencyId: 'demo-agency',
+} as const;
+
+/** CreateTable input from the shared table definition (the CDK stack reads the same one). */
+export function createTableInput(tableName: string): CreateTableCommandInput {
+  const { partitionKey, sortKey, indexes } = tableDefinition;
+  const keyNames = [
+    partitionKey,
+    sortKey,
+    ...indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: keyNames.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: partitionKey, KeyType: 'HASH' },
+      { AttributeName: sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: indexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    })),
+  };
+}
+
+/** Creates the table unless it exists. Returns whether it was created. */
+export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
+  try {
+    await db.send(new DescribeTableCommand({ TableName: tableName }));
+    return false;
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+  await db.send(new CreateTableCommand(createTableInput(tableName)));
+  return true;
+}
+
+/** Registers the demo agent on a fresh database; leaves an existing one alone. */
+export async function ensureDemoAgent(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  clock: Clock,
+): Promise<void> {
+  const store = { db, tableName };
+  if (await findAgent(store, DEMO_AGENT.identifier)) return;
+  try {
+    await registerAgent(store, clock, DEMO_AGENT);
+  } catch (error) {
+    if (!(error instanceof AgentExistsError)) throw error;
+  }
+}
+
+/**
+ * The local master signing key: generated once (384 random bits) into `<dataDir>/signing.key`,
+ * readable by the owner only, and reused on every start so sessions survive a restart.
+ */
+export async function ensureSigningKeyFile(dataDir: string): Promise<string> {
+  const file = join(dataDir, 'signing.key');
+  try {
+    await readFile(file, 'utf8');
+  } catch {
+    await writeFile(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      },
+    );
+  }
+  return file;
+}

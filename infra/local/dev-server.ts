@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import {
+  HttpError,
+  InternalError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+} from '#shared/http/errors.ts';
+import { errorResponse } from '#shared/http/response.ts';
+import { ROUTE_METHOD, type Route, routes } from '#shared/routes.ts';
+
+type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** API Gateway refuses bodies over 10 MB before any function runs; so does the dev server. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** The Lambda timeout the deployed functions get; handlers read it through the context. */
+const FUNCTION_TIMEOUT_MS = 10_000;
+
+/** Imports every route's handler, exactly the entry file the stack bundles. */
+export async function loadHandlers(
+  root: string,
+): Promise<Map<string, { route: Route; handler: LambdaHandler }>> {
+  const table = new Map<string, { route: Route; handler: LambdaHandler }>();
+  for (const route of routes) {
+    const module = (await import(pathToFileURL(resolve(root, route.entry)).href)) as {
+      handler: LambdaHandler;
+    };
+    table.set(route.path, { route, handler: module.handler });
+  }
+  return table;
+}
+
+/**
+ * Serves the route table over HTTP by turning each request into the API Gateway REST proxy event the
+ * deployed function would get, and its result back into the HTTP response.
+ */
+export function createDevServer(handlers: Map<string, { route: Route; handler: LambdaHandler }>): Server {
+  return createServer(async (req, res) => {
+    const requestId = randomUUID();
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const entry = handlers.get(url.pathname);
+      if (!entry) throw new NotFoundError(`No endpoint at ${url.pathname}.`);
+      if (req.method !== ROUTE_METHOD) throw new MethodNotAllowedError(ROUTE_METHOD);
+      const body = await readBody(req);
+      const event = toProxyEvent(req, url, entry.route, body, requestId);
+      const result = await entry.handler(event, lambdaContext(entry.route, requestId));
+      writeResult(res, result);
+    } catch (error) {
+      req.resume();
+      const httpError = error instanceof HttpError ? error : undefined;
+      if (!httpError) console.error('dev server: unhandled error', (error as Error)?.name);
+      writeResult(res, errorResponse(httpError ?? new InternalError(), requestId));
+    }
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_BODY_BYTES) throw new PayloadTooLargeError('The body is too large.');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function toProxyEvent(
+  req: IncomingMessage,
+  url: URL,
+  route: Route,
+  body: Buffer,
+  requestId: string,
+): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] ?? '';
+    const value = req.rawHeaders[i + 1] ?? '';
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+  }
+  const query = [...url.searchParams.keys()];
+  return {
+    resource: route.path,
+    path: url.pathname,
+    httpMethod: req.method ?? ROUTE_METHOD,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: query.length ? Object.fromEntries(url.searchParams) : null,
+    multiValueQueryStringParameters: query.length
+      ? Object.fromEntries(query.map((key) => [key, url.searchParams.getAll(key)]))
+      : null,
+    pathParameters: null,
+    stageVariables: null,
+    body: body.length > 0 ? body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: `HTTP/${req.httpVersion}`,
+      httpMethod: req.method ?? ROUTE_METHOD,
+      path: url.pathname,
+      stage: 'local',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: route.id,
+      resourcePath: route.path,
+      identity: {
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? null,
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        user: null,
+        userArn: null,
+      },
+    },
+  };
+}
+
+function lambdaContext(route: Route, requestId: string): Context {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: route.id,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.id}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${route.id}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
+    headers[name] = values.map(String);
+  const body = result.isBase64Encoded
+    ? Buffer.from(result.body, 'base64')
+    : Buffer.from(result.body ?? '', 'utf8');
+  headers['Content-Length'] = String(body.length);
+  res.writeHead(result.statusCode, headers);
+  res.end(body);
+}

@@ -1,0 +1,87 @@
+/**
+ * `npm start`: the whole service on this machine. DynamoDB Local keeps its data in DATA_DIR (default
+ * `.data/`), the table and a demo agent are created when missing, and the route table is served on
+ * 127.0.0.1:PORT (default 3000) by the very handlers that run in Lambda. Codes go to the outbox.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { systemClock } from '#shared/clock.ts';
+import { createDocumentClient } from '#shared/db/client.ts';
+import { OUTBOX_FILE } from '#shared/notify/outbox-sender.ts';
+import {
+  DEMO_AGENT,
+  ensureDemoAgent,
+  ensureSigningKeyFile,
+  ensureTable,
+  LOCAL_TABLE_NAME,
+} from './bootstrap.ts';
+import { createDevServer, loadHandlers } from './dev-server.ts';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
+import {
+  findRunningLocalStack,
+  removeLocalStackInfo,
+  resolveDataDir,
+  writeLocalStackInfo,
+} from './local-stack.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const dataDir = resolveDataDir();
+const port = Number(process.env.PORT ?? 3000);
+await mkdir(dataDir, { recursive: true });
+
+const running = await findRunningLocalStack(dataDir);
+if (running) {
+  console.error(`A local stack already runs on ${dataDir} (pid ${running.pid}, ${running.api_url}).`);
+  process.exit(1);
+}
+
+const dynamo = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
+let stopping = false;
+const stop = async (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  await removeLocalStackInfo(dataDir);
+  await dynamo.stop();
+  process.exit(code);
+};
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+try {
+  Object.assign(process.env, {
+    TABLE_NAME: LOCAL_TABLE_NAME,
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    SIGNING_KEY_FILE: await ensureSigningKeyFile(dataDir),
+    CODE_SENDER: 'outbox',
+    DATA_DIR: dataDir,
+  });
+  delete process.env.SIGNING_KEY_SECRET_ID;
+
+  const db = createDocumentClient(dynamo.endpoint);
+  const created = await ensureTable(db, LOCAL_TABLE_NAME);
+  await ensureDemoAgent(db, LOCAL_TABLE_NAME, systemClock());
+
+  const server = createDevServer(await loadHandlers(root));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+  await writeLocalStackInfo(dataDir, { dynamodb_endpoint: dynamo.endpoint, api_url: url, pid: process.pid });
+
+  console.log(
+    [
+      '',
+      `Flight booking API listening on ${url}`,
+      `  data:       ${dataDir} (${created ? 'new database' : 'existing database'})`,
+      `  demo agent: ${DEMO_AGENT.identifier} (agency ${DEMO_AGENT.agencyId})`,
+      `  codes:      printed here and appended to ${join(dataDir, OUTBOX_FILE)}`,
+      '  stop:       Ctrl-C',
+      '',
+    ].join('\n'),
+  );
+} catch (error) {
+  console.error(`Start-up failed: ${(error as Error).message}`);
+  await stop(1);
+}

@@ -1,0 +1,42 @@
+import * as z from 'zod';
+
+/** How a code reaches an agent. `SMS` is accepted on input as an alias of `PHONE`. */
+export type IdentifierType = 'EMAIL' | 'PHONE';
+
+/** E.164: `+`, then 8 to 15 digits, the first not 0. */
+const E164 = /^\+[1-9]\d{7,14}$/;
+const MAX_EMAIL_LENGTH = 254;
+const emailFormat = z.email();
+
+export type IdentifierResult =
+  | { ok: true; identifier: string; type: IdentifierType }
+  | { ok: false; message: string };
+
+const messages = {
+  EMAIL: `must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters`,
+  PHONE: 'must be an E.164 phone number: + then 8 to 15 digits, e.g. +447700900123',
+  either: 'must be an e-mail address or an E.164 phone number (+ then 8 to 15 digits)',
+};
+
+/**
+ * Normalises an agent identifier the one way every entry point agrees on: trimmed, e-mail lower-cased,
+ * phone strictly E.164. With `type`, the identifier must be of that type; without, it is inferred
+ * (`+…` is a phone number, anything else an e-mail address).
+ *
+ * @example normalizeIdentifier('  Agent@Example.COM ', 'EMAIL') // { ok: true, identifier: 'agent@example.com', type: 'EMAIL' }
+ */
+export function normalizeIdentifier(raw: string, type?: IdentifierType): IdentifierResult {
+  const trimmed = raw.trim();
+  const inferred: IdentifierType = trimmed.startsWith('+') ? 'PHONE' : 'EMAIL';
+  const wanted = type ?? inferred;
+  if (wanted === 'PHONE') {
+    return E164.test(trimmed)
+      ? { ok: true, identifier: trimmed, type: 'PHONE' }
+      : { ok: false, message: type ? messages.PHONE : messages.either };
+  }
+  const email = trimmed.toLowerCase();
+  const valid = email.length <= MAX_EMAIL_LENGTH && emailFormat.safeParse(email).success;
+  return valid
+    ? { ok: true, identifier: email, type: 'EMAIL' }
+    : { ok: false, message: type ? messages.EMAIL : messages.either };
+}

@@ -1,0 +1,51 @@
+import { hkdfSync } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+/**
+ * Two keys derived from the one master secret (HKDF-SHA256), so a token key can never be used as an
+ * OTP HMAC key or the other way round.
+ */
+export interface SigningKeys {
+  /** HS256 key for session tokens. */
+  readonly token: Uint8Array;
+  /** HMAC-SHA256 key for stored OTP codes. */
+  readonly otp: Uint8Array;
+}
+
+/** A master secret shorter than this cannot carry 256 bits (43 base64url characters). */
+export const MIN_MASTER_KEY_LENGTH = 43;
+
+export class SigningKeyError extends Error {
+  override name = 'SigningKeyError';
+}
+
+export function deriveSigningKeys(master: string): SigningKeys {
+  const secret = master.trim();
+  if (secret.length < MIN_MASTER_KEY_LENGTH) {
+    throw new SigningKeyError(`the signing key must be at least ${MIN_MASTER_KEY_LENGTH} characters`);
+  }
+  const derive = (purpose: string) =>
+    new Uint8Array(hkdfSync('sha256', secret, 'flight-booking-api', purpose, 32));
+  return { token: derive('session-token'), otp: derive('otp-hmac') };
+}
+
+/**
+ * Reads the master secret once per cold start: from Secrets Manager when deployed, from a file
+ * locally. Fails with a message that names the source but never the secret.
+ */
+export async function loadSigningKeys(source: { secretId?: string; file?: string }): Promise<SigningKeys> {
+  if (source.secretId) {
+    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    const client = new SecretsManagerClient({ maxAttempts: 3 });
+    const secret = await client.send(new GetSecretValueCommand({ SecretId: source.secretId }));
+    if (!secret.SecretString) throw new SigningKeyError('the signing key secret has no string value');
+    return deriveSigningKeys(secret.SecretString);
+  }
+  if (source.file) {
+    const text = await readFile(source.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new SigningKeyError(`cannot read the signing key file (${error.code ?? 'unknown error'})`);
+    });
+    return deriveSigningKeys(text);
+  }
+  throw new SigningKeyError('no signing key configured: set SIGNING_KEY_SECRET_ID or SIGNING_KEY_FILE');
+}

@@ -1,0 +1,135 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { type Clock, isoSeconds } from '../clock.ts';
+import { isConditionFailed } from '../db/client.ts';
+import { keys } from '../db/table.ts';
+import type { ApiRequest, Reply } from '../http/api-event.ts';
+import { sessionCookie } from '../http/cookies.ts';
+import { InvalidCodeError, TooManyAttemptsError } from '../http/errors.ts';
+import type { AgentStore } from './agents.ts';
+import { normalizeIdentifier } from './identifier.ts';
+import { hashCode, hashesMatch, MAX_ATTEMPTS } from './otp-code.ts';
+import { issueSessionToken, SESSION_TTL_SECONDS, type TokenSettings } from './session-token.ts';
+
+export const VerifyOtpRequest = z
+  .object({
+    identifier: z.string().max(1024),
+    code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code'),
+  })
+  .transform((body, ctx) => {
+    const result = normalizeIdentifier(body.identifier);
+    if (!result.ok) {
+      ctx.addIssue({ code: 'custom', path: ['identifier'], message: result.message, input: body.identifier });
+      return z.NEVER;
+    }
+    return { identifier: result.identifier, code: body.code };
+  });
+
+export interface VerifyOtpDeps extends AgentStore {
+  readonly clock: Clock;
+  readonly keys: { readonly otp: Uint8Array; readonly token: Uint8Array };
+  readonly config: { readonly TOKEN_ISSUER: string; readonly TOKEN_AUDIENCE: string };
+}
+
+interface Challenge {
+  challengeId: string;
+  codeHash: string;
+  attempts: number;
+  agent?: { id: string; name: string; agency_id: string };
+}
+
+/**
+ * `POST /api/auth/verify-otp`. An attempt is first reserved with a conditional increment (at most
+ * MAX_ATTEMPTS can ever be reserved, however many run in parallel), then the code is compared in
+ * constant time, then a right code is consumed with a write conditional on the same challenge, so at
+ * most one request ever gets a token for it. Two DynamoDB calls on success.
+ */
+export function verifyOtp(deps: VerifyOtpDeps) {
+  const tokenSettings: TokenSettings = {
+    key: deps.keys.token,
+    issuer: deps.config.TOKEN_ISSUER,
+    audience: deps.config.TOKEN_AUDIENCE,
+    clock: deps.clock,
+  };
+  return async (request: ApiRequest<z.output<typeof VerifyOtpRequest>>): Promise<Reply> => {
+    const { identifier, code } = request.body;
+    const challenge = await reserveAttempt(deps, identifier);
+    const matches = hashesMatch(
+      challenge.codeHash,
+      hashCode(deps.keys.otp, { identifier, challengeId: challenge.challengeId }, code),
+    );
+    if (!matches || !challenge.agent) {
+      throw challenge.attempts >= MAX_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
+    }
+    await consumeChallenge(deps, identifier, challenge.challengeId);
+
+    const { id, name, agency_id } = challenge.agent;
+    const agent = { id, name, agency_id, identifier };
+    const { token, expiresAt } = await issueSessionToken(agent, tokenSettings);
+    return {
+      status: 200,
+      data: {
+        verification_token: token,
+        token_type: 'Bearer',
+        expires_in: SESSION_TTL_SECONDS,
+        expires_at: isoSeconds(expiresAt * 1000),
+        agent,
+      },
+      headers: { 'Set-Cookie': sessionCookie(token, SESSION_TTL_SECONDS) },
+    };
+  };
+}
+
+/** Counts this attempt against the live challenge, or fails the way the client should hear it. */
+async function reserveAttempt(deps: VerifyOtpDeps, identifier: string): Promise<Challenge> {
+  const now = deps.clock.now();
+  try {
+    const { Attributes } = await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: keys.otpChallenge(identifier),
+        UpdateExpression: 'SET attempts = attempts + :one',
+        ConditionExpression: 'attribute_exists(codeHash) AND expiresAt > :now AND attempts < :max',
+        ExpressionAttributeValues: { ':one': 1, ':now': now, ':max': MAX_ATTEMPTS },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return Attributes as Challenge;
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    const old = error.Item;
+    const live = old?.codeHash !== undefined && Number(unwrap(old.expiresAt)) > now;
+    throw live && Number(unwrap(old?.attempts)) >= MAX_ATTEMPTS
+      ? new TooManyAttemptsError()
+      : new InvalidCodeError();
+  }
+}
+
+/** Single use: removes the code, unless a parallel verify or a new send got there first. */
+async function consumeChallenge(deps: VerifyOtpDeps, identifier: string, challengeId: string): Promise<void> {
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: keys.otpChallenge(identifier),
+        UpdateExpression: 'REMOVE challengeId, codeHash, expiresAt, attempts, #agent',
+        ConditionExpression: 'challengeId = :cid',
+        ExpressionAttributeNames: { '#agent': 'agent' },
+        ExpressionAttributeValues: { ':cid': challengeId },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailed(error)) throw new InvalidCodeError();
+    throw error;
+  }
+}
+
+/** Reads a scalar whether the SDK returned the failed item marshalled (`{N: "…"}`) or plain. */
+function unwrap(value: unknown): unknown {
+  if (value && typeof value === 'object') {
+    const [first] = Object.values(value);
+    return first;
+  }
+  return value;
+}

@@ -1,0 +1,33 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { loadSigningKeys, type SigningKeys } from './auth/signing-keys.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { type CoreConfig, readCoreConfig } from './config.ts';
+import { createDocumentClient } from './db/client.ts';
+import { createLogger, type Logger } from './log.ts';
+
+/** What every function shares, built once per cold start. */
+export interface AppContext {
+  readonly config: CoreConfig;
+  readonly db: DynamoDBDocumentClient;
+  readonly tableName: string;
+  readonly clock: Clock;
+  readonly keys: SigningKeys;
+  readonly log: Logger;
+}
+
+export async function createAppContext(config: CoreConfig): Promise<AppContext> {
+  return {
+    config,
+    db: createDocumentClient(config.DYNAMODB_ENDPOINT),
+    tableName: config.TABLE_NAME,
+    clock: systemClock(),
+    keys: await loadSigningKeys({ secretId: config.SIGNING_KEY_SECRET_ID, file: config.SIGNING_KEY_FILE }),
+    log: createLogger(config.LOG_LEVEL),
+  };
+}
+
+/**
+ * The process-wide context. Top-level await: configuration and the signing key are loaded during the
+ * Lambda init phase, and a missing one fails start-up with a clear message instead of the first request.
+ */
+export const context: AppContext = await createAppContext(readCoreConfig());

@@ -1,0 +1,27 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * The document client every repository uses. Retries are bounded (3 attempts) and every call has a
+ * deadline, so a sick dependency turns into a 503 well inside the function's timeout.
+ *
+ * @param endpoint DynamoDB Local's URL when running locally; unset in AWS.
+ */
+export function createDocumentClient(endpoint?: string): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
+    ...(endpoint && {
+      endpoint,
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      // DynamoDB Local accepts any credentials; fixed ones keep a developer's real ones out of play.
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** Whether `error` is DynamoDB's answer to a failed condition (an expected outcome, not a fault). */
+export function isConditionFailed(error: unknown): error is { name: string; Item?: Record<string, unknown> } {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}

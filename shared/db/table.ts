@@ -1,0 +1,29 @@
+/**
+ * The single table's shape: key names, the one GSI and the TTL attribute. The CDK stack, the local
+ * bootstrap and every repository read it from here, so they cannot disagree.
+ */
+export const tableDefinition = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'ttl',
+  indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+} as const;
+
+/** Item keys, one function per item type (DESIGN.md §3). */
+export const keys = {
+  agent: (identifier: string) => ({ pk: `AGENT#${identifier}`, sk: 'PROFILE' }),
+  /** One item per identifier, registered or not: send throttle plus the current code. */
+  otpChallenge: (identifier: string) => ({ pk: `OTP#${identifier}`, sk: 'CHALLENGE' }),
+  revokedToken: (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'REVOKED' }),
+} as const;
+
+/** GSI1 partitions. */
+export const gsi1 = {
+  /** Every agent, sorted by identifier: the admin listing. */
+  agents: 'AGENTS',
+} as const;
+
+/** Epoch seconds, the unit DynamoDB TTL expects. */
+export function ttlFromMillis(epochMillis: number): number {
+  return Math.ceil(epochMillis / 1000);
+}

@@ -1,0 +1,38 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+
+/** An authenticated agent, as the session token states it. */
+export interface Session {
+  readonly agentId: string;
+  readonly agencyId: string;
+  /** The token's `jti`. */
+  readonly tokenId: string;
+  /** The token's `exp`, epoch seconds. */
+  readonly expiresAt: number;
+}
+
+/** The API Gateway event as the middlewares enrich it. */
+export interface ApiEvent extends APIGatewayProxyEvent {
+  requestId?: string;
+  startedAt?: number;
+  jsonBody?: Record<string, unknown>;
+  session?: Session;
+  validBody?: unknown;
+}
+
+export type ApiResult = APIGatewayProxyResult;
+
+/** What a route's action answers on success; the envelope is added around `data`. */
+export interface Reply {
+  status: number;
+  data: unknown;
+  meta?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** What a route's action receives. */
+export interface ApiRequest<Body> {
+  readonly requestId: string;
+  readonly body: Body;
+  /** Present on routes with `auth: true`. */
+  readonly session: Session | undefined;
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { Logger } from '../log.ts';
+import type { ApiEvent, ApiResult } from './api-event.ts';
+import { toHttpError } from './errors.ts';
+import { errorResponse } from './response.ts';
+
+/**
+ * The outermost middleware: assigns the request id, turns every error into the contract's envelope
+ * (5xx with a generic message), and writes one access-log line per request.
+ *
+ * @param redact strings that must never reach a log line (e.g. the table name)
+ */
+export function httpEnvelope(
+  log: Logger,
+  redact: readonly string[] = [],
+): MiddlewareObj<ApiEvent, ApiResult> {
+  const scrub = (text: string) =>
+    redact.reduce((acc, secret) => (secret ? acc.split(secret).join('[redacted]') : acc), text);
+  const access = (event: ApiEvent, status: number, extra: Record<string, string | number | undefined> = {}) =>
+    log.info('request', {
+      request_id: event.requestId,
+      method: event.httpMethod,
+      path: event.resource ?? event.path,
+      status,
+      duration_ms: Math.round(performance.now() - (event.startedAt ?? performance.now())),
+      ...extra,
+    });
+
+  return {
+    before: ({ event, context }) => {
+      event.requestId =
+        event.requestContext?.requestId || (context as Context | undefined)?.awsRequestId || randomUUID();
+      event.startedAt = performance.now();
+    },
+    after: ({ event, response }) => {
+      if (response) access(event, response.statusCode);
+    },
+    onError: (request) => {
+      const { event, error } = request;
+      event.requestId ??= randomUUID();
+      const httpError = toHttpError(error);
+      if (httpError.statusCode >= 500) {
+        const cause = error as {
+          name?: string;
+          message?: string;
+          $metadata?: { requestId?: string; httpStatusCode?: number };
+        };
+        log.error('request failed', {
+          request_id: event.requestId,
+          error_name: cause?.name,
+          error_message: typeof cause?.message === 'string' ? scrub(cause.message) : undefined,
+          aws_request_id: cause?.$metadata?.requestId,
+          aws_status: cause?.$metadata?.httpStatusCode,
+        });
+      }
+      request.response = errorResponse(httpError, event.requestId);
+      access(event, httpError.statusCode, { code: httpError.code });
+    },
+  };
+}

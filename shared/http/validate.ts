@@ -1,0 +1,24 @@
+import type { MiddlewareObj } from '@middy/core';
+import type * as z from 'zod';
+import type { ApiEvent, ApiResult } from './api-event.ts';
+import { type ErrorDetail, ValidationError } from './errors.ts';
+
+/** A missing field reads "is required" rather than zod's "expected string, received undefined". */
+const errorMap = (issue: { input?: unknown; code: string }) =>
+  issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : undefined;
+
+/** One detail per problem, with the dotted path into the body (`passengers.0.born_on`). */
+export function toDetails(error: z.ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/** Validates the parsed body against `schema`; the handler sees only its output. */
+export function validateBody(schema: z.ZodType): MiddlewareObj<ApiEvent, ApiResult> {
+  return {
+    before: ({ event }) => {
+      const result = schema.safeParse(event.jsonBody ?? {}, { error: errorMap });
+      if (!result.success) throw new ValidationError(toDetails(result.error));
+      event.validBody = result.data;
+    },
+  };
+}

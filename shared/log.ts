@@ -1,0 +1,33 @@
+/**
+ * Structured JSON logging, one line per event. Callers pass only what is safe to keep: no token,
+ * code, key, table name or identifier is ever handed to it (enforced by tests that scan the output).
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export type LogFields = Record<string, string | number | boolean | undefined>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+/** Where log lines go; replaced in tests to capture them. */
+export const logSink = { write: (line: string) => process.stdout.write(`${line}\n`) };
+
+export function createLogger(level: LogLevel = 'info'): Logger {
+  const threshold = rank[level];
+  const emit = (lvl: LogLevel, message: string, fields?: LogFields) => {
+    if (rank[lvl] < threshold) return;
+    logSink.write(JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...fields }));
+  };
+  return {
+    debug: (m, f) => emit('debug', m, f),
+    info: (m, f) => emit('info', m, f),
+    warn: (m, f) => emit('warn', m, f),
+    error: (m, f) => emit('error', m, f),
+  };
+}

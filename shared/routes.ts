@@ -1,0 +1,58 @@
+/**
+ * The route table: one entry per public endpoint, plain data only.
+ *
+ * The local dev server serves exactly these paths, and the CDK stack creates one Lambda function, one
+ * API resource and one least-privilege policy per entry. Imports no runtime code, so both can read it
+ * without pulling handlers in.
+ */
+
+/** What a route's function may do with the single table. */
+export type TableAccess = 'none' | 'read' | 'read-write';
+
+/** Grants beyond the table, named by what they allow. */
+export type ExtraGrant = 'signing-key' | 'send-email' | 'send-sms';
+
+export interface Route {
+  /** Stable id, used for function and resource names. */
+  readonly id: string;
+  /** Every route is `POST`; the path has no version segment (API.md §1). */
+  readonly path: string;
+  /** Handler entry file, relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  /** Whether a session token (bearer or cookie) is required. */
+  readonly auth: boolean;
+  readonly table: TableAccess;
+  readonly grants: readonly ExtraGrant[];
+}
+
+export const routes = [
+  {
+    id: 'send-otp',
+    path: '/api/auth/send-otp',
+    entry: 'functions/auth/send-otp.ts',
+    auth: false,
+    table: 'read-write',
+    grants: ['signing-key', 'send-email', 'send-sms'],
+  },
+  {
+    id: 'verify-otp',
+    path: '/api/auth/verify-otp',
+    entry: 'functions/auth/verify-otp.ts',
+    auth: false,
+    table: 'read-write',
+    grants: ['signing-key'],
+  },
+  {
+    id: 'logout',
+    path: '/api/auth/logout',
+    entry: 'functions/auth/logout.ts',
+    auth: true,
+    table: 'read-write',
+    grants: ['signing-key'],
+  },
+] as const satisfies readonly Route[];
+
+export type RouteId = (typeof routes)[number]['id'];
+
+/** The only method any route accepts. */
+export const ROUTE_METHOD = 'POST';
