@@ -16,7 +16,11 @@ export interface Logger {
 }
 
 /** Where log lines go; replaced in tests to capture them. */
-export const logSink = { write: (line: string) => process.stdout.write(`${line}\n`) };
+export const logSink: { write: (line: string) => void } = {
+  write: (line) => {
+    process.stdout.write(`${line}\n`);
+  },
+};
 
 export function createLogger(level: LogLevel = 'info'): Logger {
   const threshold = rank[level];

@@ -28,9 +28,9 @@ export function hashCode(
     .digest('base64url');
 }
 
-/** Constant-time comparison of two stored hashes. */
+/** Constant-time comparison of two code hashes; an empty one never matches. */
 export function hashesMatch(expected: string, candidate: string): boolean {
   const a = Buffer.from(expected, 'base64url');
   const b = Buffer.from(candidate, 'base64url');
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length > 0 && a.length === b.length && timingSafeEqual(a, b);
 }

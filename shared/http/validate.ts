@@ -4,8 +4,7 @@ import type { ApiEvent, ApiResult } from './api-event.ts';
 import { type ErrorDetail, ValidationError } from './errors.ts';
 
 /** A missing field reads "is required" rather than zod's "expected string, received undefined". */
-const errorMap = (issue: { input?: unknown; code: string }) =>
-  issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : undefined;
+const errorMap = (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : undefined);
 
 /** One detail per problem, with the dotted path into the body (`passengers.0.born_on`). */
 export function toDetails(error: z.ZodError): ErrorDetail[] {

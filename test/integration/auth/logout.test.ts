@@ -1,0 +1,150 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt, SignJWT } from 'jose';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { context } from '#shared/context.ts';
+import { keys } from '#shared/db/table.ts';
+import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
+import { invoke } from '#test/helpers/api.ts';
+import { lastCodeFor } from '#test/helpers/outbox.ts';
+import { handler as logout } from '../../../functions/auth/logout.ts';
+import { handler as sendOtp } from '../../../functions/auth/send-otp.ts';
+import { handler as verifyOtp } from '../../../functions/auth/verify-otp.ts';
+
+const path = '/api/auth/logout';
+
+/** Signs in a fresh agent through the real handlers and returns its session token. */
+async function signIn(): Promise<string> {
+  const agent = await registerTestAgent();
+  await invoke(sendOtp, {
+    path: '/api/auth/send-otp',
+    body: { identifier: agent.identifier, type: 'EMAIL' },
+  });
+  const code = await lastCodeFor(agent.identifier);
+  const answer = await invoke(verifyOtp, {
+    path: '/api/auth/verify-otp',
+    body: { identifier: agent.identifier, code },
+  });
+  return answer.body.data.verification_token;
+}
+
+const withBearer = (token: string) => ({
+  path,
+  rawBody: null,
+  headers: { Authorization: `Bearer ${token}` },
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('fn: logout', () => {
+  it('revokes the bearer token until it expires and clears the cookie', async () => {
+    const token = await signIn();
+
+    const first = await invoke(logout, withBearer(token));
+    const again = await invoke(logout, withBearer(token));
+
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ success: true, data: {} });
+    expect(first.headers['Set-Cookie']).toBe(
+      '__Host-session=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0',
+    );
+    expect(again.status).toBe(401);
+    expect(again.body.error.code).toBe('UNAUTHORIZED');
+    const { jti, exp } = decodeJwt(token);
+    const { Item } = await testTable.db.send(
+      new GetCommand({ TableName: testTable.tableName, Key: keys.revokedToken(jti ?? '') }),
+    );
+    expect(Item?.ttl).toBe(exp);
+  });
+
+  it('authenticates with the session cookie alone', async () => {
+    const token = await signIn();
+
+    const answer = await invoke(logout, {
+      path,
+      rawBody: null,
+      headers: { Cookie: `theme=dark; __Host-session=${token}` },
+    });
+    const reuse = await invoke(logout, {
+      path,
+      rawBody: null,
+      headers: { Cookie: `__Host-session=${token}` },
+    });
+
+    expect(answer.status).toBe(200);
+    expect(reuse.status).toBe(401);
+  });
+
+  it('accepts an empty JSON object body as well as no body', async () => {
+    const token = await signIn();
+
+    const answer = await invoke(logout, { path, body: {}, headers: { Authorization: `Bearer ${token}` } });
+
+    expect(answer.status).toBe(200);
+  });
+
+  it('refuses a request without a token, naming the scheme', async () => {
+    const answer = await invoke(logout, { path, rawBody: null });
+
+    expect(answer.status).toBe(401);
+    expect(answer.body.error).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'A valid session token is required.',
+      request_id: expect.any(String),
+    });
+    expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="flight-booking"');
+  });
+
+  it('refuses a malformed Authorization header even when a valid cookie is present', async () => {
+    const token = await signIn();
+
+    const answer = await invoke(logout, {
+      path,
+      rawBody: null,
+      headers: { Authorization: `Basic ${token}`, Cookie: `__Host-session=${token}` },
+    });
+
+    expect(answer.status).toBe(401);
+  });
+
+  it('refuses an expired token', async () => {
+    const token = await signIn();
+    const { exp } = decodeJwt(token);
+    vi.spyOn(context.clock, 'now').mockReturnValue((exp ?? 0) * 1000 + 1000);
+
+    const answer = await invoke(logout, withBearer(token));
+
+    expect(answer.status).toBe(401);
+  });
+
+  it('refuses a token whose claims were changed after signing', async () => {
+    const token = await signIn();
+    const [header, payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, agency_id: 'other-agency' })).toString(
+      'base64url',
+    );
+
+    const answer = await invoke(logout, withBearer(`${header}.${forged}.${signature}`));
+
+    expect(answer.status).toBe(401);
+  });
+
+  it('refuses a token signed with the right key for another audience', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({ agency_id: 'test-agency' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('flight-booking-api')
+      .setAudience('someone-else')
+      .setSubject('agt_x')
+      .setJti('j1')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(context.keys.token);
+
+    const answer = await invoke(logout, withBearer(token));
+
+    expect(answer.status).toBe(401);
+  });
+});

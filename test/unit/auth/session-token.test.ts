@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { issueSessionToken, type TokenSettings, verifySessionToken } from '#shared/auth/session-token.ts';
+import { UnauthorizedError } from '#shared/http/errors.ts';
+
+const now = Date.UTC(2026, 11, 1, 9, 0, 0);
+const settings: TokenSettings = {
+  key: randomBytes(32),
+  issuer: 'flight-booking-api',
+  audience: 'flight-booking-agents',
+  clock: { now: () => now },
+};
+const agent = { id: 'agt_1', agency_id: 'acme' };
+
+/** The revocation lookup, answering "not revoked"; counts its calls. */
+function revocations(revoked = false) {
+  const store = {
+    calls: 0,
+    tableName: 'tokens',
+    db: {
+      send: async () => {
+        store.calls += 1;
+        return revoked ? { Item: { pk: 'x' } } : {};
+      },
+    } as unknown as DynamoDBDocumentClient,
+  };
+  return store;
+}
+
+const sign = (claims: Record<string, unknown>, options: { key?: Uint8Array; alg?: string } = {}) =>
+  new SignJWT({ agency_id: 'acme', ...claims })
+    .setProtectedHeader({ alg: options.alg ?? 'HS256' })
+    .setIssuer((claims.iss as string) ?? settings.issuer)
+    .setAudience((claims.aud as string) ?? settings.audience)
+    .setSubject('agt_1')
+    .setJti('jti-1')
+    .setIssuedAt(now / 1000)
+    .setExpirationTime(now / 1000 + 3600)
+    .sign(options.key ?? settings.key);
+
+describe('issueSessionToken', () => {
+  it('signs HS256 with iss, aud, sub, agency_id, a random jti, iat and exp one hour later', async () => {
+    const { token, expiresAt } = await issueSessionToken(agent, settings);
+    const other = await issueSessionToken(agent, settings);
+
+    const claims = decodeJwt(token);
+    expect(claims).toEqual({
+      iss: 'flight-booking-api',
+      aud: 'flight-booking-agents',
+      sub: 'agt_1',
+      agency_id: 'acme',
+      jti: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      iat: now / 1000,
+      exp: now / 1000 + 3600,
+    });
+    expect(expiresAt).toBe(now / 1000 + 3600);
+    expect(decodeJwt(other.token).jti).not.toBe(claims.jti);
+  });
+});
+
+describe('verifySessionToken', () => {
+  it('returns the session of a valid token after one revocation lookup', async () => {
+    const store = revocations();
+    const { token } = await issueSessionToken(agent, settings);
+
+    const session = await verifySessionToken(token, settings, store);
+
+    expect(session).toEqual({
+      agentId: 'agt_1',
+      agencyId: 'acme',
+      tokenId: expect.any(String),
+      expiresAt: now / 1000 + 3600,
+    });
+    expect(store.calls).toBe(1);
+  });
+
+  it('refuses a revoked token', async () => {
+    const { token } = await issueSessionToken(agent, settings);
+
+    await expect(verifySessionToken(token, settings, revocations(true))).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+  });
+
+  const refusals: [string, () => Promise<string>][] = [
+    [
+      'alg none',
+      async () =>
+        new UnsecuredJWT({
+          agency_id: 'acme',
+          sub: 'agt_1',
+          jti: 'j',
+          iss: settings.issuer,
+          aud: settings.audience,
+        })
+          .setIssuedAt(now / 1000)
+          .setExpirationTime(now / 1000 + 60)
+          .encode(),
+    ],
+    ['HS512 with the same key (algorithm not pinned)', () => sign({}, { alg: 'HS512' })],
+    ['another key', () => sign({}, { key: randomBytes(32) })],
+    ['another audience', () => sign({ aud: 'someone-else' })],
+    ['another issuer', () => sign({ iss: 'evil-issuer' })],
+    ['no agency_id', () => sign({ agency_id: undefined })],
+    [
+      'tampered claims',
+      async () => {
+        const [h, p, s] = (await sign({})).split('.');
+        const claims = JSON.parse(Buffer.from(p ?? '', 'base64url').toString());
+        return `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'agt_2' })).toString('base64url')}.${s}`;
+      },
+    ],
+    ['garbage', async () => 'not.a.jwt'],
+  ];
+
+  it.each(refusals)('refuses %s without a database call', async (_case, make) => {
+    const store = revocations();
+
+    await expect(verifySessionToken(await make(), settings, store)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(store.calls).toBe(0);
+  });
+
+  it('refuses a token from the moment it expires', async () => {
+    const { token } = await issueSessionToken(agent, settings);
+    const later = { ...settings, clock: { now: () => now + 3600 * 1000 } };
+
+    await expect(verifySessionToken(token, later, revocations())).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readCoreConfig } from '#shared/config.ts';
+
+const base = { TABLE_NAME: 'flights', SIGNING_KEY_FILE: '/tmp/key' };
+
+describe('readCoreConfig', () => {
+  it('applies the documented defaults', () => {
+    expect(readCoreConfig(base)).toEqual({
+      ...base,
+      TOKEN_ISSUER: 'flight-booking-api',
+      TOKEN_AUDIENCE: 'flight-booking-agents',
+      OTP_SEND_MIN_MS: 350,
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('fails naming the missing table', () => {
+    expect(() => readCoreConfig({ SIGNING_KEY_FILE: '/tmp/key' })).toThrow(/TABLE_NAME/);
+  });
+
+  it('fails when no signing key source is configured: there is no built-in key', () => {
+    expect(() => readCoreConfig({ TABLE_NAME: 'flights' })).toThrow(ConfigError);
+    expect(() => readCoreConfig({ TABLE_NAME: 'flights' })).toThrow(
+      /SIGNING_KEY_SECRET_ID.*SIGNING_KEY_FILE/,
+    );
+  });
+
+  it('fails when both key sources are configured', () => {
+    expect(() => readCoreConfig({ ...base, SIGNING_KEY_SECRET_ID: 'arn:secret' })).toThrow(/exactly one/);
+  });
+
+  it('fails on a malformed number', () => {
+    expect(() => readCoreConfig({ ...base, OTP_SEND_MIN_MS: 'soon' })).toThrow(/OTP_SEND_MIN_MS/);
+  });
+});
