@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type LocalServer, agentsCli, newDataDir, post, startLocalServer } from '#test/helpers/local-server.ts';
+
+const servers: LocalServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+});
+
+async function start(dataDir?: string) {
+  const server = await startLocalServer(dataDir);
+  servers.push(server);
+  return server;
+}
+
+async function signIn(server: LocalServer, identifier: string, type: 'EMAIL' | 'PHONE') {
+  const sent = await post(`${server.url}/api/auth/send-otp`, { identifier, type });
+  expect(sent.status).toBe(202);
+  const outbox = await readFile(join(server.dataDir, 'outbox.jsonl'), 'utf8');
+  const entry = outbox
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((e) => e.to === identifier)
+    .at(-1);
+  return post(`${server.url}/api/auth/verify-otp`, { identifier, code: entry?.code });
+}
+
+describe('e2e: local runtime and agents CLI', () => {
+  it('registers an agent through the CLI against the running stack, who then signs in by SMS', async () => {
+    const server = await start();
+
+    const added = await agentsCli(server.dataDir, 'add', '+447700900999', '--name', 'Phone Agent', '--agency', 'acme-travel');
+    const listed = await agentsCli(server.dataDir, 'list');
+
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      id: expect.stringMatching(/^agt_/),
+      identifier: '+447700900999',
+      type: 'PHONE',
+      name: 'Phone Agent',
+      agency_id: 'acme-travel',
+      active: true,
+    });
+    expect(JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier)).toEqual([
+      '+447700900999',
+      'agent@example.com',
+    ]);
+    const verified = await signIn(server, '+447700900999', 'PHONE');
+    expect(verified.status).toBe(200);
+    expect(verified.body.data.agent.agency_id).toBe('acme-travel');
+    const outbox = await readFile(join(server.dataDir, 'outbox.jsonl'), 'utf8');
+    expect(JSON.parse(outbox.trim().split('\n').at(-1) ?? '{}')).toEqual({
+      channel: 'SMS',
+      to: '+447700900999',
+      code: expect.stringMatching(/^\d{6}$/),
+      sent_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+    });
+  });
+
+  it('validates identifiers as send-otp does, refuses duplicates, and prints JSON errors', async () => {
+    const dataDir = newDataDir();
+
+    const badPhone = await agentsCli(dataDir, 'add', '+44 7700 900999', '--name', 'X', '--agency', 'acme');
+    const noAgency = await agentsCli(dataDir, 'add', 'a@example.com', '--name', 'X');
+    const first = await agentsCli(dataDir, 'add', ' A@Example.com ', '--name', 'X', '--agency', 'acme');
+    const duplicate = await agentsCli(dataDir, 'add', 'a@example.com', '--name', 'Y', '--agency', 'acme');
+
+    expect(badPhone.code).toBe(2);
+    expect(JSON.parse(badPhone.stderr).error).toMatch(/E.164/);
+    expect(noAgency.code).toBe(2);
+    expect(JSON.parse(noAgency.stderr).error).toMatch(/--agency/);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).identifier).toBe('a@example.com');
+    expect(duplicate.code).toBe(1);
+    expect(JSON.parse(duplicate.stderr).error).toMatch(/already registered/);
+  });
+
+  it('stops DynamoDB Local on Ctrl-C, keeps the data on restart, and starts afresh on a new DATA_DIR', async () => {
+    const first = await start();
+    await agentsCli(first.dataDir, 'add', 'kept@example.com', '--name', 'Kept', '--agency', 'acme');
+    const session = await signIn(first, 'kept@example.com', 'EMAIL');
+    const endpoint = JSON.parse(await readFile(join(first.dataDir, 'local.json'), 'utf8')).dynamodb_endpoint;
+
+    expect(await first.stop()).toBe(0);
+    await expect(fetch(endpoint, { method: 'POST' })).rejects.toThrow();
+
+    const again = await start(first.dataDir);
+    expect(again.output()).toContain('existing database');
+    const token = session.body.data.verification_token;
+    const stillSignedIn = await post(`${again.url}/api/auth/logout`, {}, { Authorization: `Bearer ${token}` });
+    expect(stillSignedIn.status).toBe(200);
+
+    const fresh = await start();
+    expect(fresh.output()).toContain('new database');
+    const listed = await agentsCli(fresh.dataDir, 'list');
+    expect(JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier)).toEqual(['agent@example.com']);
+  });
+});

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalServer, post, startLocalServer } from '#test/helpers/local-server.ts';
+
+const run = promisify(execFile);
+let server: LocalServer;
+
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** The shell block between the walkthrough markers of README.md, verbatim. */
+function readmeWalkthrough(): string {
+  const readme = readFileSync('README.md', 'utf8');
+  const section = /<!-- walkthrough:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(readme);
+  if (!section?.[1]) throw new Error('README.md has no walkthrough block');
+  return section[1];
+}
+
+describe('e2e: README walkthrough', () => {
+  it('signs in with a code from the outbox, calls an authenticated route and is refused after logout', async () => {
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeWalkthrough()], {
+      env: { ...process.env, API: server.url, DATA_DIR: server.dataDir },
+    });
+
+    const answers = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(answers).toHaveLength(4);
+    const [sent, verified, loggedOut, refused] = answers;
+    expect(sent).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
+    expect(verified.success).toBe(true);
+    expect(verified.data.agent).toMatchObject({ identifier: 'agent@example.com', agency_id: 'demo-agency' });
+    expect(loggedOut).toEqual({ success: true, data: {} });
+    expect(refused.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('prints a banner with the URL, the demo agent and where codes appear', () => {
+    expect(server.output()).toContain(`listening on ${server.url}`);
+    expect(server.output()).toContain('agent@example.com (agency demo-agency)');
+    expect(server.output()).toContain(`${server.dataDir}/outbox.jsonl`);
+  });
+});
+
+describe('e2e: contract errors over HTTP', () => {
+  it('answers malformed JSON with 400 INVALID_JSON', async () => {
+    const answer = await post(`${server.url}/api/auth/send-otp`, '{"identifier": ');
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('INVALID_JSON');
+  });
+
+  it('answers a form body with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const answer = await post(`${server.url}/api/auth/send-otp`, 'identifier=a', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+
+    expect(answer.status).toBe(415);
+    expect(answer.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers a 70 KiB body with 413 PAYLOAD_TOO_LARGE', async () => {
+    const answer = await post(`${server.url}/api/auth/send-otp`, { identifier: 'x'.repeat(70 * 1024), type: 'EMAIL' });
+
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers an unknown path with 404 NOT_FOUND in the envelope', async () => {
+    const answer = await post(`${server.url}/api/flights/teleport`, {});
+
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND', message: expect.any(String), request_id: answer.headers.get('x-request-id') },
+    });
+  });
+
+  it('answers a GET with 405 METHOD_NOT_ALLOWED and Allow: POST', async () => {
+    const response = await fetch(`${server.url}/api/auth/send-otp`);
+    const body = await response.json();
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(body.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('gives every answer a request id matching the envelope', async () => {
+    const answer = await post(`${server.url}/api/auth/verify-otp`, { identifier: 'agent@example.com' });
+
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.body.error.request_id).toBe(answer.headers.get('x-request-id'));
+  });
+
+  it('keeps codes and tokens out of the log lines (the outbox echo aside)', async () => {
+    const logLines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+
+    expect(logLines.length).toBeGreaterThan(5);
+    for (const line of logLines) {
+      expect(line).not.toMatch(/\b\d{6}\b/);
+      expect(line).not.toMatch(/eyJ[A-Za-z0-9_-]+\./);
+      expect(line).not.toContain('agent@example.com');
+      expect(line).not.toContain('flight-booking"');
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export interface LocalServer {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly process: ChildProcess;
+  /** Everything the server printed so far. */
+  output(): string;
+  /** Ctrl-C, as a developer would; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export const newDataDir = () => mkdtempSync(join(tmpdir(), 'flight-booking-e2e-'));
+
+/** Starts `node infra/local/start.ts` exactly as `npm start` does, on a random port. */
+export async function startLocalServer(dataDir = newDataDir()): Promise<LocalServer> {
+  const child = spawn(process.execPath, ['infra/local/start.ts'], {
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, OTP_SEND_MIN_MS: '20' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(match[1]);
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited (${code}) before listening:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
+
+const run = promisify(execFile);
+
+/** `npm run agents -- …` against `dataDir`; resolves with exit code and output. */
+export async function agentsCli(dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['infra/cli/agents.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, TABLE_NAME: '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** POSTs JSON (or a raw body) and parses the answer. */
+export async function post(url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body ?? {}),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
