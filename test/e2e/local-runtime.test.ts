@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LocalServer, agentsCli, newDataDir, post, startLocalServer } from '#test/helpers/local-server.ts';
+import {
+  agentsCli,
+  type LocalServer,
+  newDataDir,
+  post,
+  startLocalServer,
+} from '#test/helpers/local-server.ts';
 
 const servers: LocalServer[] = [];
 afterAll(async () => {
@@ -31,7 +37,15 @@ describe('e2e: local runtime and agents CLI', () => {
   it('registers an agent through the CLI against the running stack, who then signs in by SMS', async () => {
     const server = await start();
 
-    const added = await agentsCli(server.dataDir, 'add', '+447700900999', '--name', 'Phone Agent', '--agency', 'acme-travel');
+    const added = await agentsCli(
+      server.dataDir,
+      'add',
+      '+447700900999',
+      '--name',
+      'Phone Agent',
+      '--agency',
+      'acme-travel',
+    );
     const listed = await agentsCli(server.dataDir, 'list');
 
     expect(added.code).toBe(0);
@@ -89,12 +103,18 @@ describe('e2e: local runtime and agents CLI', () => {
     const again = await start(first.dataDir);
     expect(again.output()).toContain('existing database');
     const token = session.body.data.verification_token;
-    const stillSignedIn = await post(`${again.url}/api/auth/logout`, {}, { Authorization: `Bearer ${token}` });
+    const stillSignedIn = await post(
+      `${again.url}/api/auth/logout`,
+      {},
+      { Authorization: `Bearer ${token}` },
+    );
     expect(stillSignedIn.status).toBe(200);
 
     const fresh = await start();
     expect(fresh.output()).toContain('new database');
     const listed = await agentsCli(fresh.dataDir, 'list');
-    expect(JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier)).toEqual(['agent@example.com']);
+    expect(JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier)).toEqual([
+      'agent@example.com',
+    ]);
   });
 });

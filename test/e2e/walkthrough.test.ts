@@ -18,7 +18,9 @@ afterAll(async () => {
 /** The shell block between the walkthrough markers of README.md, verbatim. */
 function readmeWalkthrough(): string {
   const readme = readFileSync('README.md', 'utf8');
-  const section = /<!-- walkthrough:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(readme);
+  const section = /<!-- walkthrough:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(
+    readme,
+  );
   if (!section?.[1]) throw new Error('README.md has no walkthrough block');
   return section[1];
 }
@@ -29,7 +31,10 @@ describe('e2e: README walkthrough', () => {
       env: { ...process.env, API: server.url, DATA_DIR: server.dataDir },
     });
 
-    const answers = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(answers).toHaveLength(4);
     const [sent, verified, loggedOut, refused] = answers;
     expect(sent).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
@@ -64,7 +69,10 @@ describe('e2e: contract errors over HTTP', () => {
   });
 
   it('answers a 70 KiB body with 413 PAYLOAD_TOO_LARGE', async () => {
-    const answer = await post(`${server.url}/api/auth/send-otp`, { identifier: 'x'.repeat(70 * 1024), type: 'EMAIL' });
+    const answer = await post(`${server.url}/api/auth/send-otp`, {
+      identifier: 'x'.repeat(70 * 1024),
+      type: 'EMAIL',
+    });
 
     expect(answer.status).toBe(413);
     expect(answer.body.error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -76,7 +84,11 @@ describe('e2e: contract errors over HTTP', () => {
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({
       success: false,
-      error: { code: 'NOT_FOUND', message: expect.any(String), request_id: answer.headers.get('x-request-id') },
+      error: {
+        code: 'NOT_FOUND',
+        message: expect.any(String),
+        request_id: answer.headers.get('x-request-id'),
+      },
     });
   });
 
