@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Answer } from '#test/helpers/api.ts';
 import { type LocalServer, post, startLocalServer } from '#test/helpers/local-server.ts';
 
 const run = promisify(execFile);
@@ -94,7 +95,7 @@ describe('e2e: contract errors over HTTP', () => {
 
   it('answers a GET with 405 METHOD_NOT_ALLOWED and Allow: POST', async () => {
     const response = await fetch(`${server.url}/api/auth/send-otp`);
-    const body = await response.json();
+    const body = (await response.json()) as Answer['body'];
 
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Answer } from './api.ts';
 
 export interface LocalServer {
   readonly url: string;
@@ -77,5 +78,9 @@ export async function post(url: string, body?: unknown, headers: Record<string, 
     headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body ?? {}),
   });
-  return { status: response.status, headers: response.headers, body: await response.json() };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Answer['body'],
+  };
 }
