@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { Clock } from '../clock.ts';
-import { isConditionFailed } from '../db/client.ts';
+import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
 import { keys, ttlFromMillis } from '../db/table.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
@@ -99,7 +99,8 @@ async function issueChallenge(input: { identifier: string; type: 'EMAIL' | 'PHON
       }),
     );
   } catch (error) {
-    if (isConditionFailed(error)) throw new RateLimitedError(retryAfterSeconds(error.Item, now));
+    if (isConditionFailed(error))
+      throw new RateLimitedError(retryAfterSeconds(itemAtFailedCondition(error), now));
     throw error;
   }
   if (!deliver) return;
@@ -136,16 +137,9 @@ async function voidChallenge(deps: SendOtpDeps, identifier: string, challengeId:
 
 /** Seconds until the throttle would let the next send through, from the slots as they were. */
 function retryAfterSeconds(item: Record<string, unknown> | undefined, now: number): number {
-  const newest = numberAttribute(item?.s5);
-  const oldest = numberAttribute(item?.s1);
+  const newest = Number(item?.s5 ?? 0);
+  const oldest = Number(item?.s1 ?? 0);
   const waits = [newest + RESEND_AFTER_SECONDS * 1000 - now];
   if (oldest > now - HOUR_MS) waits.push(oldest + HOUR_MS - now);
   return Math.max(1, Math.ceil(Math.max(...waits) / 1000));
-}
-
-/** Reads a number whether the SDK handed the item back marshalled (`{N: "…"}`) or plain. */
-function numberAttribute(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (value && typeof value === 'object' && 'N' in value) return Number((value as { N: string }).N);
-  return 0;
 }

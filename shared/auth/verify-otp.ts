@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { type Clock, isoSeconds } from '../clock.ts';
-import { isConditionFailed } from '../db/client.ts';
+import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
 import { keys } from '../db/table.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { sessionCookie } from '../http/cookies.ts';
@@ -98,11 +98,9 @@ async function reserveAttempt(deps: VerifyOtpDeps, identifier: string): Promise<
     return Attributes as Challenge;
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    const old = error.Item;
-    const live = old?.codeHash !== undefined && Number(unwrap(old.expiresAt)) > now;
-    throw live && Number(unwrap(old?.attempts)) >= MAX_ATTEMPTS
-      ? new TooManyAttemptsError()
-      : new InvalidCodeError();
+    const old = itemAtFailedCondition(error);
+    const live = old?.codeHash !== undefined && Number(old.expiresAt) > now;
+    throw live && Number(old.attempts) >= MAX_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
   }
 }
 
@@ -123,13 +121,4 @@ async function consumeChallenge(deps: VerifyOtpDeps, identifier: string, challen
     if (isConditionFailed(error)) throw new InvalidCodeError();
     throw error;
   }
-}
-
-/** Reads a scalar whether the SDK returned the failed item marshalled (`{N: "…"}`) or plain. */
-function unwrap(value: unknown): unknown {
-  if (value && typeof value === 'object') {
-    const [first] = Object.values(value);
-    return first;
-  }
-  return value;
 }

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 
 /**
  * The document client every repository uses. Retries are bounded (3 attempts) and every call has a
@@ -22,6 +23,15 @@ export function createDocumentClient(endpoint?: string): DynamoDBDocumentClient 
 }
 
 /** Whether `error` is DynamoDB's answer to a failed condition (an expected outcome, not a fault). */
-export function isConditionFailed(error: unknown): error is { name: string; Item?: Record<string, unknown> } {
+export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * The item as it stood when a write's condition failed (`ReturnValuesOnConditionCheckFailure:
+ * 'ALL_OLD'`), plain; undefined when there was none. lib-dynamodb leaves this one marshalled.
+ */
+export function itemAtFailedCondition(error: unknown): Record<string, NativeAttributeValue> | undefined {
+  const item = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+  return item ? unmarshall(item) : undefined;
 }
