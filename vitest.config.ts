@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three suites, one run: unit (pure logic), integration (real handlers against one DynamoDB Local
- * started per run, a fresh table per file) and e2e (the dev server as `npm start` runs it, over HTTP).
+ * Four suites, one run: unit (pure logic), integration (real handlers against one DynamoDB Local
+ * started per run, a fresh table per file), infra (the synthesised CDK template) and e2e (the dev
+ * server as `npm start` runs it, over HTTP).
  */
 export default defineConfig({
   test: {
@@ -23,6 +24,13 @@ export default defineConfig({
           setupFiles: ['test/helpers/integration-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          testTimeout: 30_000,
         },
       },
       {
