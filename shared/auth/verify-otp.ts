@@ -1,13 +1,11 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { type Clock, isoSeconds } from '../clock.ts';
-import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
-import { keys } from '../db/table.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { sessionCookie } from '../http/cookies.ts';
 import { InvalidCodeError, TooManyAttemptsError } from '../http/errors.ts';
 import type { AgentStore } from './agents.ts';
 import { normalizeIdentifier } from './identifier.ts';
+import { clearChallenge, reserveAttempt } from './otp-challenge.ts';
 import { hashCode, hashesMatch, MAX_ATTEMPTS } from './otp-code.ts';
 import { issueSessionToken, SESSION_TTL_SECONDS, type TokenSettings } from './session-token.ts';
 
@@ -31,13 +29,6 @@ export interface VerifyOtpDeps extends AgentStore {
   readonly config: { readonly TOKEN_ISSUER: string; readonly TOKEN_AUDIENCE: string };
 }
 
-interface Challenge {
-  challengeId: string;
-  codeHash: string;
-  attempts: number;
-  agent?: { id: string; name: string; agency_id: string };
-}
-
 /**
  * `POST /api/auth/verify-otp`. An attempt is first reserved with a conditional increment (at most
  * MAX_ATTEMPTS can ever be reserved, however many run in parallel), then the code is compared in
@@ -53,7 +44,9 @@ export function verifyOtp(deps: VerifyOtpDeps) {
   };
   return async (request: ApiRequest<z.output<typeof VerifyOtpRequest>>): Promise<Reply> => {
     const { identifier, code } = request.body;
-    const challenge = await reserveAttempt(deps, identifier);
+    const reserved = await reserveAttempt(deps, identifier, deps.clock.now());
+    if (!reserved.ok) throw reserved.reason === 'void' ? new TooManyAttemptsError() : new InvalidCodeError();
+    const { challenge } = reserved;
     const matches = hashesMatch(
       challenge.codeHash,
       hashCode(deps.keys.otp, { identifier, challengeId: challenge.challengeId }, code),
@@ -61,7 +54,7 @@ export function verifyOtp(deps: VerifyOtpDeps) {
     if (!matches || !challenge.agent) {
       throw challenge.attempts >= MAX_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
     }
-    await consumeChallenge(deps, identifier, challenge.challengeId);
+    if (!(await clearChallenge(deps, identifier, challenge.challengeId))) throw new InvalidCodeError();
 
     const { id, name, agency_id } = challenge.agent;
     const agent = { id, name, agency_id, identifier };
@@ -78,47 +71,4 @@ export function verifyOtp(deps: VerifyOtpDeps) {
       headers: { 'Set-Cookie': sessionCookie(token, SESSION_TTL_SECONDS) },
     };
   };
-}
-
-/** Counts this attempt against the live challenge, or fails the way the client should hear it. */
-async function reserveAttempt(deps: VerifyOtpDeps, identifier: string): Promise<Challenge> {
-  const now = deps.clock.now();
-  try {
-    const { Attributes } = await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: keys.otpChallenge(identifier),
-        UpdateExpression: 'SET attempts = attempts + :one',
-        ConditionExpression: 'attribute_exists(codeHash) AND expiresAt > :now AND attempts < :max',
-        ExpressionAttributeValues: { ':one': 1, ':now': now, ':max': MAX_ATTEMPTS },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return Attributes as Challenge;
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    const old = itemAtFailedCondition(error);
-    const live = old?.codeHash !== undefined && Number(old.expiresAt) > now;
-    throw live && Number(old.attempts) >= MAX_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
-  }
-}
-
-/** Single use: removes the code, unless a parallel verify or a new send got there first. */
-async function consumeChallenge(deps: VerifyOtpDeps, identifier: string, challengeId: string): Promise<void> {
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: keys.otpChallenge(identifier),
-        UpdateExpression: 'REMOVE challengeId, codeHash, expiresAt, attempts, #agent',
-        ConditionExpression: 'challengeId = :cid',
-        ExpressionAttributeNames: { '#agent': 'agent' },
-        ExpressionAttributeValues: { ':cid': challengeId },
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailed(error)) throw new InvalidCodeError();
-    throw error;
-  }
 }

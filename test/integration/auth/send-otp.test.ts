@@ -1,24 +1,15 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
+import { freezeClock } from '#test/helpers/clock.ts';
 import { readOutbox } from '#test/helpers/outbox.ts';
 import { handler } from '../../../functions/auth/send-otp.ts';
 
 const path = '/api/auth/send-otp';
 const send = (body: unknown) => invoke(handler, { path, body });
 const sentTo = async (identifier: string) => (await readOutbox()).filter((e) => e.to === identifier);
-
-/** Freezes the business clock at `start` and returns a function to move it. */
-function freezeClock(start = Date.UTC(2026, 11, 1, 9, 0, 0)) {
-  let now = start;
-  vi.spyOn(context.clock, 'now').mockImplementation(() => now);
-  return (ms: number) => {
-    now += ms;
-  };
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
+import { freezeClock } from '#test/helpers/clock.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
 import { handler as sendOtp } from '../../../functions/auth/send-otp.ts';
 import { handler as verifyOtp } from '../../../functions/auth/verify-otp.ts';
@@ -20,14 +20,6 @@ async function requestCode(identifier: string): Promise<string | undefined> {
 
 /** A code that is certainly not `code`. */
 const wrong = (code: string, n = 1) => String((Number(code) + n) % 1_000_000).padStart(6, '0');
-
-function freezeClock(start = Date.UTC(2026, 11, 1, 9, 0, 0)) {
-  let now = start;
-  vi.spyOn(context.clock, 'now').mockImplementation(() => now);
-  return (ms: number) => {
-    now += ms;
-  };
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

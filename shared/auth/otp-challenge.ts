@@ -1,0 +1,147 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
+import { keys, ttlFromMillis } from '../db/table.ts';
+import type { AgentStore } from './agents.ts';
+import { MAX_ATTEMPTS, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
+
+/**
+ * The OTP item of one identifier (`OTP#<identifier>` / `CHALLENGE`), registered or not: the send
+ * throttle and the current code live together, so one conditional write decides both.
+ */
+export interface Challenge {
+  challengeId: string;
+  codeHash: string;
+  expiresAt: number;
+  /** Attempts reserved so far, this one included. */
+  attempts: number;
+  /** Who signs in with it; absent on the decoy challenge of an unknown identifier. */
+  agent?: AgentSnapshot;
+}
+
+export interface AgentSnapshot {
+  id: string;
+  name: string;
+  agency_id: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Slots s1 (oldest) … s5 (newest) hold the times of the last five sends (MAX_SENDS_PER_HOUR). A send
+ * shifts them; it is allowed when the newest is 30 s old and the oldest an hour old: a true rolling
+ * hour, decided atomically with no read first.
+ */
+const SLOT_SHIFT =
+  's1 = if_not_exists(s2, :zero), s2 = if_not_exists(s3, :zero), s3 = if_not_exists(s4, :zero), s4 = if_not_exists(s5, :zero), s5 = :now';
+const THROTTLE_CONDITION =
+  '(attribute_not_exists(s5) OR s5 <= :resendCutoff) AND (attribute_not_exists(s1) OR s1 <= :hourCutoff)';
+const CHALLENGE_FIELDS = 'challengeId, codeHash, expiresAt, attempts, #agent';
+
+export type ReplaceResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** Records a send and makes `challenge` the identifier's only code, unless the throttle forbids it. */
+export async function replaceChallenge(
+  store: AgentStore,
+  identifier: string,
+  challenge: { challengeId: string; codeHash: string; agent?: AgentSnapshot },
+  now: number,
+): Promise<ReplaceResult> {
+  const agent = challenge.agent ? ', #agent = :agent' : ' REMOVE #agent';
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.otpChallenge(identifier),
+        UpdateExpression: `SET ${SLOT_SHIFT}, challengeId = :cid, codeHash = :hash, expiresAt = :exp, attempts = :zero, #ttl = :ttl${agent}`,
+        ConditionExpression: THROTTLE_CONDITION,
+        ExpressionAttributeNames: { '#ttl': 'ttl', '#agent': 'agent' },
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ':now': now,
+          ':resendCutoff': now - RESEND_AFTER_SECONDS * 1000,
+          ':hourCutoff': now - HOUR_MS,
+          ':cid': challenge.challengeId,
+          ':hash': challenge.codeHash,
+          ':exp': now + OTP_TTL_SECONDS * 1000,
+          // The throttle needs the item for an hour; the code inside expires long before.
+          ':ttl': ttlFromMillis(now + HOUR_MS),
+          ...(challenge.agent && { ':agent': challenge.agent }),
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { ok: true };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    return { ok: false, retryAfterSeconds: retryAfterSeconds(itemAtFailedCondition(error), now) };
+  }
+}
+
+export type ReserveResult = { ok: true; challenge: Challenge } | { ok: false; reason: 'invalid' | 'void' };
+
+/**
+ * Reserves one attempt on the live challenge with a conditional increment: however many requests run
+ * in parallel, at most MAX_ATTEMPTS are ever reserved. `void` when they all have been; `invalid` when
+ * there is no live code (never sent, expired, used or replaced).
+ */
+export async function reserveAttempt(
+  store: AgentStore,
+  identifier: string,
+  now: number,
+): Promise<ReserveResult> {
+  try {
+    const { Attributes } = await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.otpChallenge(identifier),
+        UpdateExpression: 'SET attempts = attempts + :one',
+        ConditionExpression: 'attribute_exists(codeHash) AND expiresAt > :now AND attempts < :max',
+        ExpressionAttributeValues: { ':one': 1, ':now': now, ':max': MAX_ATTEMPTS },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { ok: true, challenge: Attributes as Challenge };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    const old = itemAtFailedCondition(error);
+    const live = old?.codeHash !== undefined && Number(old.expiresAt) > now;
+    return { ok: false, reason: live && Number(old.attempts) >= MAX_ATTEMPTS ? 'void' : 'invalid' };
+  }
+}
+
+/**
+ * Removes the code if it is still `challengeId` (keeping the throttle). False when a parallel verify
+ * or a newer send got there first: that is what makes a code single use.
+ */
+export async function clearChallenge(
+  store: AgentStore,
+  identifier: string,
+  challengeId: string,
+): Promise<boolean> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.otpChallenge(identifier),
+        UpdateExpression: `REMOVE ${CHALLENGE_FIELDS}`,
+        ConditionExpression: 'challengeId = :cid',
+        ExpressionAttributeNames: { '#agent': 'agent' },
+        ExpressionAttributeValues: { ':cid': challengeId },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Seconds until the throttle lets the next send through, from the slots as they were. */
+function retryAfterSeconds(item: Record<string, unknown> | undefined, now: number): number {
+  const newest = Number(item?.s5 ?? 0);
+  const oldest = Number(item?.s1 ?? 0);
+  const waits = [newest + RESEND_AFTER_SECONDS * 1000 - now];
+  if (oldest > now - HOUR_MS) waits.push(oldest + HOUR_MS - now);
+  return Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+}
