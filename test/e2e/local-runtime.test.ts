@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   agentsCli,
+  agentsCliWithEnv,
   type LocalServer,
   newDataDir,
   post,
@@ -71,6 +72,34 @@ describe('e2e: local runtime and agents CLI', () => {
       code: expect.stringMatching(/^\d{6}$/),
       sent_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
     });
+  });
+
+  it('works on a named table, as against AWS, when TABLE_NAME is set', async () => {
+    const server = await start();
+    const { dynamodb_endpoint } = JSON.parse(await readFile(join(server.dataDir, 'local.json'), 'utf8'));
+    const env = {
+      TABLE_NAME: 'flight-booking',
+      DYNAMODB_ENDPOINT: dynamodb_endpoint,
+      DATA_DIR: '/nonexistent',
+    };
+
+    const added = await agentsCliWithEnv(
+      env,
+      'add',
+      'remote@example.com',
+      '--name',
+      'Remote',
+      '--agency',
+      'acme',
+    );
+    const missingTable = await agentsCliWithEnv({ ...env, TABLE_NAME: 'no-such-table' }, 'list');
+
+    expect(added.code).toBe(0);
+    expect((await signIn(server, 'remote@example.com', 'EMAIL')).status).toBe(200);
+    expect(missingTable.code).toBe(1);
+    expect(JSON.parse(missingTable.stderr).error).toBe(
+      'could not reach the agents table: ResourceNotFoundException',
+    );
   });
 
   it('validates identifiers as send-otp does, refuses duplicates, and prints JSON errors', async () => {

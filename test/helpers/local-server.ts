@@ -58,11 +58,18 @@ export async function startLocalServer(dataDir = newDataDir()): Promise<LocalSer
 
 const run = promisify(execFile);
 
-/** `npm run agents -- …` against `dataDir`; resolves with exit code and output. */
+/**
+ * `npm run agents -- …` against `dataDir` (or, with `env.TABLE_NAME`, against that table as in AWS);
+ * resolves with exit code and output.
+ */
 export async function agentsCli(dataDir: string, ...args: string[]) {
+  return agentsCliWithEnv({ DATA_DIR: dataDir, TABLE_NAME: '' }, ...args);
+}
+
+export async function agentsCliWithEnv(env: Record<string, string>, ...args: string[]) {
   try {
     const { stdout, stderr } = await run(process.execPath, ['infra/cli/agents.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, TABLE_NAME: '' },
+      env: { ...process.env, ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
