@@ -50,6 +50,14 @@ export const routes = [
     table: 'read-write',
     grants: ['signing-key'],
   },
+  {
+    id: 'search',
+    path: '/api/flights/search',
+    entry: 'functions/flights/search.ts',
+    auth: true,
+    table: 'read',
+    grants: ['signing-key'],
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof routes)[number]['id'];

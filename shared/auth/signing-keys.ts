@@ -2,14 +2,15 @@ import { hkdfSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
 /**
- * Two keys derived from the one master secret (HKDF-SHA256), so a token key can never be used as an
- * OTP HMAC key or the other way round.
+ * Keys derived from the one master secret (HKDF-SHA256), one per purpose, so no key ever serves two.
  */
 export interface SigningKeys {
   /** HS256 key for session tokens. */
   readonly token: Uint8Array;
   /** HMAC-SHA256 key for stored OTP codes. */
   readonly otp: Uint8Array;
+  /** AES-256-GCM key sealing offer ids. */
+  readonly offer: Uint8Array;
 }
 
 /** A master secret shorter than this cannot carry 256 bits (43 base64url characters). */
@@ -26,7 +27,7 @@ export function deriveSigningKeys(master: string): SigningKeys {
   }
   const derive = (purpose: string) =>
     new Uint8Array(hkdfSync('sha256', secret, 'flight-booking-api', purpose, 32));
-  return { token: derive('session-token'), otp: derive('otp-hmac') };
+  return { token: derive('session-token'), otp: derive('otp-hmac'), offer: derive('offer-id') };
 }
 
 /**

@@ -15,6 +15,11 @@ export const keys = {
   /** One item per identifier, registered or not: send throttle plus the current code. */
   otpChallenge: (identifier: string) => ({ pk: `OTP#${identifier}`, sk: 'CHALLENGE' }),
   revokedToken: (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'REVOKED' }),
+  /** Seats sold on one flight-date, per cabin; exists only once something sold. */
+  inventory: (flightNumber: string, date: string) => ({
+    pk: `FLIGHT#${flightNumber}#${date}`,
+    sk: 'INVENTORY',
+  }),
 } as const;
 
 /** GSI1 partitions. */

@@ -1,0 +1,105 @@
+import { LONG_HAUL_KM, type TravelClass } from './cabins.ts';
+
+/**
+ * Fares, in integer euro cents.
+ *
+ * Each cabin has nested fare buckets, cheapest first. Bucket i may sell seats while the cabin's sold
+ * count stays within its cumulative limit L(i) (its share of the cabin plus every cheaper bucket's);
+ * the dearest bucket's limit is the whole cabin. A booking of n seats pays the cheapest bucket with
+ * sold + n <= L(i), for every passenger: as seats sell, the price can only rise.
+ */
+export const CURRENCY = 'EUR';
+
+interface BucketPlan {
+  /** Share of the cabin each bucket adds, cheapest first; sums to 1. */
+  shares: readonly number[];
+  /** Fare of each bucket relative to the cabin's base fare. */
+  multipliers: readonly number[];
+}
+
+const bucketPlans: Record<TravelClass, BucketPlan> = {
+  ECONOMY: { shares: [0.2, 0.2, 0.2, 0.15, 0.15, 0.1], multipliers: [1, 1.2, 1.45, 1.75, 2.15, 2.7] },
+  PREMIUM_ECONOMY: { shares: [0.25, 0.25, 0.2, 0.15, 0.15], multipliers: [1, 1.2, 1.45, 1.75, 2.1] },
+  BUSINESS: { shares: [0.25, 0.25, 0.2, 0.15, 0.15], multipliers: [1, 1.2, 1.45, 1.75, 2.1] },
+  FIRST: { shares: [0.25, 0.25, 0.25, 0.25], multipliers: [1, 1.25, 1.55, 1.9] },
+};
+
+/** Cabin fare relative to economy. */
+function cabinFactor(travelClass: TravelClass, distanceKm: number): number {
+  switch (travelClass) {
+    case 'ECONOMY':
+      return 1;
+    case 'PREMIUM_ECONOMY':
+      return 1.7;
+    case 'BUSINESS':
+      return distanceKm >= LONG_HAUL_KM ? 4.2 : 2.6;
+    case 'FIRST':
+      return 7.5;
+  }
+}
+
+/** Child fare as a share of the adult fare; infants travel on a lap (no seat) for a small share. */
+export const CHILD_SHARE = 0.75;
+export const INFANT_SHARE = 0.1;
+
+/**
+ * The cheapest fare of a cabin on a flight, in whole euros (as cents): economy is 30 € plus 11 cents
+ * a km for the first 1,000 km and 5.5 cents a km beyond, times the cabin factor and a carrier factor
+ * between 0.90 and 1.14 that is fixed per carrier.
+ */
+export function baseFare(distanceKm: number, travelClass: TravelClass, carrier: string): number {
+  const economy = 30 + 0.11 * Math.min(distanceKm, 1000) + 0.055 * Math.max(0, distanceKm - 1000);
+  const carrierFactor = 0.9 + ((carrier.charCodeAt(0) * 31 + carrier.charCodeAt(1)) % 15) / 100;
+  return Math.round(economy * cabinFactor(travelClass, distanceKm) * carrierFactor) * 100;
+}
+
+export interface FareBucket {
+  /** Bucket index, 0 = cheapest. */
+  readonly index: number;
+  /** Cumulative limit: this bucket sells while sold seats stay at or below it. */
+  readonly limit: number;
+  /** Adult fare in cents. */
+  readonly fare: number;
+}
+
+/** The nested buckets of a cabin of `capacity` seats whose cheapest fare is `base`. */
+export function fareBuckets(travelClass: TravelClass, capacity: number, base: number): FareBucket[] {
+  const plan = bucketPlans[travelClass];
+  let cumulative = 0;
+  return plan.shares.map((share, index) => {
+    cumulative += share;
+    const last = index === plan.shares.length - 1;
+    return {
+      index,
+      limit: last ? capacity : Math.round(cumulative * capacity),
+      fare: Math.round((base * (plan.multipliers[index] ?? 1)) / 100) * 100,
+    };
+  });
+}
+
+/** The bucket a booking of `seats` pays when `sold` seats of the cabin are gone; none when full. */
+export function quoteBucket(
+  buckets: readonly FareBucket[],
+  sold: number,
+  seats: number,
+): FareBucket | undefined {
+  return buckets.find((bucket) => sold + seats <= bucket.limit);
+}
+
+export interface PassengerCounts {
+  readonly adults: number;
+  readonly children: number;
+  readonly infants: number;
+}
+
+/** Seats a party needs: infants sit on a lap. */
+export const seatsFor = (pax: PassengerCounts) => pax.adults + pax.children;
+
+/** What a party pays for one segment at adult fare `fare` (cents). */
+export function partyFare(fare: number, pax: PassengerCounts): number {
+  return (
+    pax.adults * fare +
+    pax.children * Math.round(fare * CHILD_SHARE) +
+    pax.infants * Math.round(fare * INFANT_SHARE)
+  );
+}

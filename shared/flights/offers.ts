@@ -1,0 +1,102 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { TravelClass } from './cabins.ts';
+import type { PassengerCounts } from './fares.ts';
+import type { LocalDate } from './local-time.ts';
+
+/** An offer is good for this long after the search (API.md §4.1). */
+export const OFFER_TTL_SECONDS = 20 * 60;
+
+/** Everything a booking needs to know about a quote, recovered from the offer id alone. */
+export interface OfferQuote {
+  readonly agencyId: string;
+  /** Epoch seconds. */
+  readonly expiresAt: number;
+  readonly travelClass: TravelClass;
+  readonly passengers: PassengerCounts;
+  readonly segments: readonly { flightNumber: string; date: LocalDate; bucket: number }[];
+  /** Total for all passengers, in cents. */
+  readonly total: number;
+  readonly currency: string;
+}
+
+/** Compact wire form inside the sealed id. */
+interface Sealed {
+  v: 1;
+  a: string;
+  x: number;
+  c: TravelClass;
+  p: [number, number, number];
+  s: [string, string, number][];
+  t: number;
+  u: string;
+}
+
+const PREFIX = 'off_';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * Seals a quote into an offer id: AES-256-GCM under a key only the service has. The id is opaque
+ * (it reveals nothing), unforgeable (any change fails authentication) and unguessable (random IV);
+ * no write is needed at search time.
+ */
+export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
+  const payload: Sealed = {
+    v: 1,
+    a: quote.agencyId,
+    x: quote.expiresAt,
+    c: quote.travelClass,
+    p: [quote.passengers.adults, quote.passengers.children, quote.passengers.infants],
+    s: quote.segments.map((s) => [s.flightNumber, s.date, s.bucket]),
+    t: quote.total,
+    u: quote.currency,
+  };
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+  return PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+/**
+ * Opens an offer id. Undefined when it was not issued by this service (malformed, tampered or
+ * sealed under another key); expiry and agency are the caller's to check.
+ */
+export function openOffer(key: Uint8Array, offerId: string): OfferQuote | undefined {
+  if (!offerId.startsWith(PREFIX) || offerId.length > 2048) return undefined;
+  const raw = Buffer.from(offerId.slice(PREFIX.length), 'base64url');
+  if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    const text = Buffer.concat([
+      decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
+    const sealed = JSON.parse(text.toString('utf8')) as Sealed;
+    if (sealed.v !== 1) return undefined;
+    return {
+      agencyId: sealed.a,
+      expiresAt: sealed.x,
+      travelClass: sealed.c,
+      passengers: { adults: sealed.p[0], children: sealed.p[1], infants: sealed.p[2] },
+      segments: sealed.s.map(([flightNumber, date, bucket]) => ({ flightNumber, date, bucket })),
+      total: sealed.t,
+      currency: sealed.u,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export type OfferCheck = { ok: true; quote: OfferQuote } | { ok: false; reason: 'not-found' | 'expired' };
+
+/**
+ * Whether `offerId` is a live offer of agency `agencyId` at `now` (epoch ms). Another agency's offer
+ * is `not-found`, exactly like one never issued: ids reveal nothing across agencies.
+ */
+export function checkOffer(key: Uint8Array, offerId: string, agencyId: string, now: number): OfferCheck {
+  const quote = openOffer(key, offerId);
+  if (!quote || quote.agencyId !== agencyId) return { ok: false, reason: 'not-found' };
+  if (now >= quote.expiresAt * 1000) return { ok: false, reason: 'expired' };
+  return { ok: true, quote };
+}

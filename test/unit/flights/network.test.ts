@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { findAirport } from '#shared/flights/airports.ts';
+import { airlines, networkRoutes } from '#shared/flights/network.ts';
+import { servedAirports } from '#shared/flights/schedule.ts';
+
+describe('network', () => {
+  it('serves at least 60 real airports on every inhabited continent', () => {
+    expect(servedAirports.length).toBeGreaterThanOrEqual(60);
+    const continents = new Set(servedAirports.map((code) => findAirport(code)?.continent));
+    expect([...continents].sort()).toEqual([
+      'Africa',
+      'Asia',
+      'Europe',
+      'North America',
+      'Oceania',
+      'South America',
+    ]);
+  });
+
+  it('has at least 25 airlines with unique two-character IATA codes and hubs the network serves', () => {
+    expect(airlines.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(airlines.map((a) => a.code)).size).toBe(airlines.length);
+    for (const airline of airlines) {
+      expect(airline.code).toMatch(/^[A-Z0-9]{2}$/);
+      for (const hub of airline.hubs) expect(servedAirports, `${airline.code} hub ${hub}`).toContain(hub);
+    }
+  });
+
+  it('lists each airport pair once, between known airports, with known carriers flying it daily', () => {
+    const pairs = new Set<string>();
+    const codes = new Set(airlines.map((a) => a.code));
+    for (const route of networkRoutes) {
+      const pair = [route.a, route.b].sort().join('-');
+      expect(pairs.has(pair), pair).toBe(false);
+      pairs.add(pair);
+      expect(findAirport(route.a), route.a).toBeDefined();
+      expect(findAirport(route.b), route.b).toBeDefined();
+      expect(route.carriers.length).toBeGreaterThan(0);
+      for (const { carrier, daily } of route.carriers) {
+        expect(codes.has(carrier), `${pair} ${carrier}`).toBe(true);
+        expect(Number.isInteger(daily) && daily >= 1 && daily <= 15, `${pair} ${carrier}:${daily}`).toBe(
+          true,
+        );
+      }
+    }
+  });
+
+  it('has every carrier fly from or to one of its hubs (plausible networks)', () => {
+    const hubs = new Map(airlines.map((a) => [a.code, new Set(a.hubs)]));
+    const implausible = networkRoutes.flatMap((route) =>
+      route.carriers
+        .filter(({ carrier }) => !hubs.get(carrier)?.has(route.a) && !hubs.get(carrier)?.has(route.b))
+        .map(({ carrier }) => `${route.a}-${route.b} ${carrier}`),
+    );
+    expect(implausible).toEqual([]);
+  });
+
+  it('gives every airline at least one route', () => {
+    const flying = new Set(networkRoutes.flatMap((r) => r.carriers.map((c) => c.carrier)));
+    expect(airlines.filter((a) => !flying.has(a.code)).map((a) => a.code)).toEqual([]);
+  });
+});
