@@ -54,7 +54,11 @@ const DepartureDate = z
   )
   .transform((value) => value.slice(0, 10));
 
-const Count = (min: number) => z.int(`must be a whole number`).min(min);
+const Count = (min: number, max?: number) => {
+  const range = max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`;
+  const count = z.int('must be a whole number').min(min, range);
+  return max === undefined ? count : count.max(max, range);
+};
 
 /** Runs a cross-field rule only when the fields it reads are valid themselves. */
 const whenValid =
@@ -72,13 +76,13 @@ export function createSearchRequest(clock: Clock) {
       origin: AirportCode,
       destination: AirportCode,
       departure_date: DepartureDate,
-      adults: Count(1).max(9).default(1),
+      adults: Count(1, 9).default(1),
       children: Count(0).default(0),
       infants: Count(0).default(0),
       travel_class: z.enum(TRAVEL_CLASSES).default('ECONOMY'),
       max_connections: z.union([z.literal(0), z.literal(1)], 'must be 0 or 1').default(1),
       sort: z.enum(SORTS).default('PRICE'),
-      limit: Count(1).max(100).default(50),
+      limit: Count(1, 100).default(50),
     })
     .check(
       z.refine((body) => body.origin !== body.destination, {

@@ -27,16 +27,23 @@ function readmeWalkthrough(): string {
 }
 
 describe('e2e: README walkthrough', () => {
-  it('signs in with a code from the outbox, calls an authenticated route and is refused after logout', async () => {
+  it('signs in with a code from the outbox, searches flights, and is refused after logout', async () => {
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeWalkthrough()], {
       env: { ...process.env, API: server.url, DATA_DIR: server.dataDir },
     });
 
-    const answers = stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = stdout.trim().split('\n');
+    const answers = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const offers = lines.filter((line) => !line.startsWith('{'));
     expect(answers).toHaveLength(4);
+    expect(offers).toHaveLength(20);
+    for (const offer of offers) {
+      expect(offer).toMatch(
+        /^\d+(\.\d{1,2})? EUR {2}[A-Z0-9]{2}\d+ LHR-[A-Z]{3} \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z/,
+      );
+    }
+    expect(offers.filter((offer) => !offer.includes(' + ')).length).toBe(14);
+    expect(offers.some((offer) => /\+ [A-Z0-9]{2}\d+ [A-Z]{3}-JFK/.test(offer))).toBe(true);
     const [sent, verified, loggedOut, refused] = answers;
     expect(sent).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
     expect(verified.success).toBe(true);

@@ -3,29 +3,14 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
-import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
+import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
-import { lastCodeFor } from '#test/helpers/outbox.ts';
+import { signIn as signInAgent } from '#test/helpers/session.ts';
 import { handler as logout } from '../../../functions/auth/logout.ts';
-import { handler as sendOtp } from '../../../functions/auth/send-otp.ts';
-import { handler as verifyOtp } from '../../../functions/auth/verify-otp.ts';
 
 const path = '/api/auth/logout';
 
-/** Signs in a fresh agent through the real handlers and returns its session token. */
-async function signIn(): Promise<string> {
-  const agent = await registerTestAgent();
-  await invoke(sendOtp, {
-    path: '/api/auth/send-otp',
-    body: { identifier: agent.identifier, type: 'EMAIL' },
-  });
-  const code = await lastCodeFor(agent.identifier);
-  const answer = await invoke(verifyOtp, {
-    path: '/api/auth/verify-otp',
-    body: { identifier: agent.identifier, code },
-  });
-  return answer.body.data.verification_token;
-}
+const signIn = async () => (await signInAgent()).token;
 
 const withBearer = (token: string) => ({
   path,

@@ -39,9 +39,22 @@ describe('schedule', () => {
     expect(again).toEqual(monday);
     expect(tuesday.map((f) => f.flightNumber)).toEqual(monday.map((f) => f.flightNumber));
     expect(tuesday.map((f) => f.departureAt - 86_400_000)).toEqual(monday.map((f) => f.departureAt));
-    expect(monday.map((f) => f.carrier.code).sort()).toEqual(
-      [...'AAAAAABABABABABABADLDLVSVSVS'.match(/../g)!].sort(),
-    );
+    expect(monday.map((f) => f.carrier.code).sort()).toEqual([
+      'AA',
+      'AA',
+      'AA',
+      'BA',
+      'BA',
+      'BA',
+      'BA',
+      'BA',
+      'BA',
+      'DL',
+      'DL',
+      'VS',
+      'VS',
+      'VS',
+    ]);
   });
 
   it('departs between 06:00 and 23:00 local time at every origin', () => {
