@@ -58,6 +58,38 @@ export const routes = [
     table: 'read',
     grants: ['signing-key'],
   },
+  {
+    id: 'booking-create',
+    path: '/api/flights/booking/create',
+    entry: 'functions/bookings/create.ts',
+    auth: true,
+    table: 'read-write',
+    grants: ['signing-key'],
+  },
+  {
+    id: 'booking-get',
+    path: '/api/flights/booking/get',
+    entry: 'functions/bookings/get.ts',
+    auth: true,
+    table: 'read',
+    grants: ['signing-key'],
+  },
+  {
+    id: 'booking-list',
+    path: '/api/flights/booking/list',
+    entry: 'functions/bookings/list.ts',
+    auth: true,
+    table: 'read',
+    grants: ['signing-key'],
+  },
+  {
+    id: 'booking-cancel',
+    path: '/api/flights/booking/cancel',
+    entry: 'functions/bookings/cancel.ts',
+    auth: true,
+    table: 'read-write',
+    grants: ['signing-key'],
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof routes)[number]['id'];

@@ -20,12 +20,20 @@ export const keys = {
     pk: `FLIGHT#${flightNumber}#${date}`,
     sk: 'INVENTORY',
   }),
+  booking: (bookingId: string) => ({ pk: `BOOKING#${bookingId}`, sk: 'BOOKING' }),
+  /** Reserves a PNR: `attribute_not_exists` makes PNRs unique. */
+  pnr: (pnr: string) => ({ pk: `PNR#${pnr}`, sk: 'PNR' }),
+  /** Marks an offer as booked (offers are sealed ids, not items): an offer books once. */
+  bookedOffer: (offerHash: string) => ({ pk: `OFFER#${offerHash}`, sk: 'BOOKED' }),
+  idempotency: (agentId: string, key: string) => ({ pk: `IDEMPOTENCY#${agentId}#${key}`, sk: 'REQUEST' }),
 } as const;
 
 /** GSI1 partitions. */
 export const gsi1 = {
   /** Every agent, sorted by identifier: the admin listing. */
   agents: 'AGENTS',
+  /** An agency's bookings, sorted by `<created_at>#<booking_id>`. */
+  agency: (agencyId: string) => `AGENCY#${agencyId}`,
 } as const;
 
 /** Epoch seconds, the unit DynamoDB TTL expects. */

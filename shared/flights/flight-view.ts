@@ -1,7 +1,8 @@
 import { isoSeconds } from '../clock.ts';
 import type { TravelClass } from './cabins.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
-import type { ScheduledFlight } from './schedule.ts';
+import type { OfferQuote } from './offers.ts';
+import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
 
 /** `seats_available` is capped as airlines publish it (API.md §4.1). */
 export const MAX_SEATS_SHOWN = 9;
@@ -54,3 +55,26 @@ export function flightView(
 }
 
 export type FlightView = ReturnType<typeof flightView>;
+
+/** The flights of a quote, from the schedule; undefined if one no longer exists. */
+export function quotedFlights(quote: OfferQuote): ScheduledFlight[] | undefined {
+  const flights = quote.segments.map((s) => scheduledFlight(s.flightNumber, s.date));
+  return flights.every((f) => f !== undefined) ? (flights as ScheduledFlight[]) : undefined;
+}
+
+/** The Flight exactly as search returned it for offer `id`. */
+export function quotedFlightView(
+  id: string,
+  quote: OfferQuote,
+  flights: readonly ScheduledFlight[],
+): FlightView {
+  return flightView(
+    { id, expiresAt: quote.expiresAt, travelClass: quote.travelClass, passengers: quote.passengers },
+    {
+      segments: flights,
+      buckets: quote.segments.map((s) => s.bucket),
+      total: quote.total,
+      seatsLeft: quote.seatsShown,
+    },
+  );
+}

@@ -17,6 +17,8 @@ export interface OfferQuote {
   /** Total for all passengers, in cents. */
   readonly total: number;
   readonly currency: string;
+  /** `seats_available` as search showed it. */
+  readonly seatsShown: number;
 }
 
 /** Compact wire form inside the sealed id. */
@@ -29,6 +31,7 @@ interface Sealed {
   s: [string, string, number][];
   t: number;
   u: string;
+  n: number;
 }
 
 const PREFIX = 'off_';
@@ -50,6 +53,7 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
     s: quote.segments.map((s) => [s.flightNumber, s.date, s.bucket]),
     t: quote.total,
     u: quote.currency,
+    n: quote.seatsShown,
   };
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -82,6 +86,7 @@ export function openOffer(key: Uint8Array, offerId: string): OfferQuote | undefi
       segments: sealed.s.map(([flightNumber, date, bucket]) => ({ flightNumber, date, bucket })),
       total: sealed.t,
       currency: sealed.u,
+      seatsShown: sealed.n,
     };
   } catch {
     return undefined;

@@ -14,7 +14,7 @@ import {
   quoteBucket,
   seatsFor,
 } from './fares.ts';
-import { flightView, itineraryDuration, type PricedItinerary } from './flight-view.ts';
+import { flightView, itineraryDuration, MAX_SEATS_SHOWN, type PricedItinerary } from './flight-view.ts';
 import { type FlightDate, flightDateKey, readSoldSeats, type SoldSeats } from './inventory.ts';
 import { addDays, daysBetween, isCalendarDate, type LocalDate, localDateAt } from './local-time.ts';
 import { OFFER_TTL_SECONDS, sealOffer } from './offers.ts';
@@ -315,6 +315,7 @@ export function searchFlights(deps: SearchDeps) {
         })),
         total: itinerary.total,
         currency: CURRENCY,
+        seatsShown: Math.min(MAX_SEATS_SHOWN, itinerary.seatsLeft),
       });
       return flightView({ id, expiresAt, travelClass: body.travel_class, passengers: pax }, itinerary);
     });

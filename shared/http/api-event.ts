@@ -35,4 +35,6 @@ export interface ApiRequest<Body> {
   readonly body: Body;
   /** Present on routes with `auth: true`. */
   readonly session: Session | undefined;
+  /** Request headers as received (look them up with `readHeader`). */
+  readonly headers: Record<string, string | undefined>;
 }

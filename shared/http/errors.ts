@@ -17,10 +17,14 @@ export abstract class HttpError extends Error {
   get expose(): boolean {
     return this.statusCode < 500;
   }
-  readonly details: ErrorDetail[] | undefined;
+  /** One entry per problem, or for PRICE_CHANGED an object (API.md §2). */
+  readonly details: ErrorDetail[] | Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    message: string,
+    options: { details?: ErrorDetail[] | Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = new.target.name;
     this.details = options.details;
@@ -64,11 +68,99 @@ export class NotFoundError extends HttpError {
   readonly code = 'NOT_FOUND';
 }
 
+export class FlightNotFoundError extends HttpError {
+  readonly statusCode = 404;
+  readonly code = 'FLIGHT_NOT_FOUND';
+  constructor() {
+    super('No such flight offer was issued to your agency.');
+  }
+}
+
 export class MethodNotAllowedError extends HttpError {
   readonly statusCode = 405;
   readonly code = 'METHOD_NOT_ALLOWED';
   constructor(allow: string) {
     super(`Use ${allow} for this path.`, { headers: { Allow: allow } });
+  }
+}
+
+export class FlightMismatchError extends HttpError {
+  readonly statusCode = 409;
+  readonly code = 'FLIGHT_MISMATCH';
+  constructor(details: ErrorDetail[]) {
+    super('The flight details differ from what search quoted; see details.', { details });
+  }
+}
+
+/** The quoted fare is gone but the flight still has seats: `details` carries a fresh offer. */
+export class PriceChangedError extends HttpError {
+  readonly statusCode = 409;
+  readonly code = 'PRICE_CHANGED';
+  constructor(details: {
+    previous_total_price: number;
+    total_price: number;
+    currency: string;
+    flight: unknown;
+  }) {
+    super('The quoted fare is no longer available; the flight is offered at a new price.', { details });
+  }
+}
+
+export class SoldOutError extends HttpError {
+  readonly statusCode = 409;
+  readonly code = 'SOLD_OUT';
+  constructor() {
+    super('Not enough seats are left on this flight for the passengers.');
+  }
+}
+
+export class NotCancellableError extends HttpError {
+  readonly statusCode = 409;
+  readonly code = 'NOT_CANCELLABLE';
+  constructor() {
+    super('The booking can no longer be cancelled: its first flight has departed.');
+  }
+}
+
+export class IdempotencyInProgressError extends HttpError {
+  readonly statusCode = 409;
+  readonly code = 'IDEMPOTENCY_IN_PROGRESS';
+  constructor() {
+    super('A request with this Idempotency-Key is still being processed; retry shortly.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
+
+export class OfferExpiredError extends HttpError {
+  readonly statusCode = 410;
+  readonly code = 'OFFER_EXPIRED';
+  constructor() {
+    super('This offer has expired or was already booked; search again.');
+  }
+}
+
+export class IdempotencyKeyReusedError extends HttpError {
+  readonly statusCode = 422;
+  readonly code = 'IDEMPOTENCY_KEY_REUSED';
+  constructor() {
+    super('This Idempotency-Key was used with a different request body.');
+  }
+}
+
+/** An outcome stored under an Idempotency-Key, answered again as it was. */
+export class ReplayedError extends HttpError {
+  readonly statusCode: number;
+  readonly code: string;
+  constructor(stored: {
+    status: number;
+    code: string;
+    message: string;
+    details?: ErrorDetail[] | Record<string, unknown>;
+  }) {
+    super(stored.message, { details: stored.details, headers: { 'Idempotent-Replayed': 'true' } });
+    this.statusCode = stored.status;
+    this.code = stored.code;
   }
 }
 

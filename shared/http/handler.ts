@@ -38,7 +38,12 @@ export function httpHandler<S extends z.ZodType>(
   if (options.auth) stack.use(authenticate((token) => verifySessionToken(token, tokenSettings, context)));
   return stack.use(validateBody(options.body)).handler(async (event) => {
     const requestId = event.requestId ?? '';
-    const reply = await action({ requestId, body: event.validBody as z.output<S>, session: event.session });
+    const reply = await action({
+      requestId,
+      body: event.validBody as z.output<S>,
+      session: event.session,
+      headers: event.headers ?? {},
+    });
     return successResponse(reply, requestId);
   });
 }

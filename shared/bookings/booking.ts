@@ -1,0 +1,70 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { AgentStore } from '../auth/agents.ts';
+import { keys } from '../db/table.ts';
+import type { TravelClass } from '../flights/cabins.ts';
+import type { FlightView } from '../flights/flight-view.ts';
+import type { LocalDate } from '../flights/local-time.ts';
+import type { Passenger } from './request.ts';
+
+export type BookingStatus = 'CONFIRMED' | 'CANCELLED';
+
+/** A booking as stored (the item's attributes besides its keys). */
+export interface BookingRecord {
+  booking_id: string;
+  pnr: string;
+  status: BookingStatus;
+  /** Cents. */
+  total: number;
+  currency: string;
+  created_at: string;
+  cancelled_at?: string;
+  /** First departure, epoch ms: cancellable until then. */
+  departs_at: number;
+  agency_id: string;
+  agent_id: string;
+  travel_class: TravelClass;
+  /** Seats held on every segment (infants hold none). */
+  seats: number;
+  /** Where the seats were taken, for returning them on cancel. */
+  segments: { flight_number: string; date: LocalDate; bucket: number }[];
+  flight: FlightView;
+  passengers: Passenger[];
+  contact: { email: string; phone: string };
+}
+
+/** The Booking resource of API.md §4.2. */
+export function bookingView(record: BookingRecord) {
+  return {
+    booking_id: record.booking_id,
+    pnr: record.pnr,
+    status: record.status,
+    total_price: record.total / 100,
+    currency: record.currency,
+    created_at: record.created_at,
+    ...(record.cancelled_at && { cancelled_at: record.cancelled_at }),
+    flight: record.flight,
+    passengers: record.passengers,
+    contact: record.contact,
+  };
+}
+
+export type BookingView = ReturnType<typeof bookingView>;
+
+/** The booking with `bookingId` if it belongs to `agencyId`; another agency's is as absent as none. */
+export async function findBooking(
+  store: AgentStore,
+  bookingId: string,
+  agencyId: string,
+): Promise<BookingRecord | undefined> {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.booking(bookingId), ConsistentRead: true }),
+  );
+  const record = Item as (BookingRecord & { pk: string }) | undefined;
+  return record && record.agency_id === agencyId ? record : undefined;
+}
+
+/** The booking id a PNR belongs to, if any. */
+export async function findBookingIdByPnr(store: AgentStore, pnr: string): Promise<string | undefined> {
+  const { Item } = await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.pnr(pnr) }));
+  return typeof Item?.booking_id === 'string' ? Item.booking_id : undefined;
+}

@@ -1,0 +1,149 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AgentStore } from '../auth/agents.ts';
+import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
+import { keys } from '../db/table.ts';
+import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../http/errors.ts';
+import { type HeaderMap, readHeader } from '../http/headers.ts';
+
+/** Keys and their outcomes are kept this long (API.md §4.2). */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+/** A request that holds a key longer than this (it crashed) no longer blocks its retries. */
+export const LOCK_SECONDS = 30;
+
+/** What a finished request answered, kept under its key. */
+export interface StoredOutcome {
+  status: number;
+  /** The success `data`, or the error's `code`, `message` and `details`. */
+  data?: unknown;
+  error?: { code: string; message: string; details?: unknown };
+}
+
+export interface IdempotencyLock {
+  readonly agentId: string;
+  readonly key: string;
+  readonly lockId: string;
+}
+
+/** The `Idempotency-Key` header, when present: 1-255 printable ASCII characters. */
+export function idempotencyKeyOf(headers: HeaderMap): string | undefined {
+  const key = readHeader(headers, 'idempotency-key');
+  if (key === undefined) return undefined;
+  if (!/^[\x20-\x7E]{1,255}$/.test(key)) {
+    throw new ValidationError([
+      { path: 'Idempotency-Key', message: 'must be 1-255 printable ASCII characters' },
+    ]);
+  }
+  return key;
+}
+
+/** A fingerprint of the validated request body: key order and ignored fields do not matter. */
+export function requestFingerprint(body: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
+    }
+    return value;
+  };
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('base64url');
+}
+
+export type Begun = { kind: 'new'; lock: IdempotencyLock } | { kind: 'replay'; outcome: StoredOutcome };
+
+/**
+ * Claims `key` for this request with one conditional write. Answers `replay` when the same body
+ * already finished, 422 when the key came with another body, 409 while the first is still running.
+ * A claim left by a request that died (lock older than LOCK_SECONDS) is taken over.
+ */
+export async function beginIdempotent(
+  store: AgentStore,
+  request: { agentId: string; key: string; fingerprint: string; now: number },
+): Promise<Begun> {
+  const lockId = randomBytes(12).toString('base64url');
+  const nowSeconds = Math.floor(request.now / 1000);
+  try {
+    await store.db.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: {
+          ...keys.idempotency(request.agentId, request.key),
+          state: 'IN_PROGRESS',
+          fingerprint: request.fingerprint,
+          lockId,
+          lockExpiresAt: request.now + LOCK_SECONDS * 1000,
+          ttl: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
+        },
+        ConditionExpression:
+          'attribute_not_exists(pk) OR #ttl < :nowSeconds OR (#state = :inProgress AND lockExpiresAt < :now AND fingerprint = :fingerprint)',
+        ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':nowSeconds': nowSeconds,
+          ':now': request.now,
+          ':inProgress': 'IN_PROGRESS',
+          ':fingerprint': request.fingerprint,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { kind: 'new', lock: { agentId: request.agentId, key: request.key, lockId } };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    const old = itemAtFailedCondition(error);
+    if (old?.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
+    if (old.state === 'COMPLETED' && typeof old.outcome === 'string') {
+      return { kind: 'replay', outcome: JSON.parse(old.outcome) as StoredOutcome };
+    }
+    throw new IdempotencyInProgressError();
+  }
+}
+
+/** The write that records `outcome` under the lock: inside the booking transaction, or alone. */
+export function completionUpdate(tableName: string, lock: IdempotencyLock, outcome: StoredOutcome) {
+  return {
+    TableName: tableName,
+    Key: keys.idempotency(lock.agentId, lock.key),
+    UpdateExpression: 'SET #state = :completed, outcome = :outcome REMOVE lockId, lockExpiresAt',
+    ConditionExpression: 'lockId = :lockId',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: {
+      ':completed': 'COMPLETED',
+      ':outcome': JSON.stringify(outcome),
+      ':lockId': lock.lockId,
+    },
+  };
+}
+
+/**
+ * Settles a request that ended without its transaction: a definite answer (4xx) is kept for
+ * replays; after a failure (5xx) the key is released so a retry can run. Best effort: an unsettled
+ * lock simply expires after LOCK_SECONDS.
+ */
+export async function settleIdempotent(
+  store: AgentStore,
+  lock: IdempotencyLock,
+  outcome: StoredOutcome | undefined,
+) {
+  try {
+    if (outcome) {
+      await store.db.send(new UpdateCommand(completionUpdate(store.tableName, lock, outcome)));
+    } else {
+      await store.db.send(
+        new DeleteCommand({
+          TableName: store.tableName,
+          Key: keys.idempotency(lock.agentId, lock.key),
+          ConditionExpression: 'lockId = :lockId',
+          ExpressionAttributeValues: { ':lockId': lock.lockId },
+        }),
+      );
+    }
+  } catch {
+    // The lock expires by itself; nothing was booked, so a later retry runs afresh.
+  }
+}

@@ -1,0 +1,29 @@
+import { randomBytes, randomInt } from 'node:crypto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * `bkg_` + a ULID: 48 bits of milliseconds then 80 random bits, in Crockford base 32. Booking ids
+ * sort by creation time and are unguessable.
+ *
+ * @example newBookingId(Date.now()) // 'bkg_01JDQ7Z5W4T3V9X8YB2C6N0PQR'
+ */
+export function newBookingId(epochMillis: number): string {
+  let time = '';
+  let t = epochMillis;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let random = '';
+  const bytes = randomBytes(16);
+  for (let i = 0; i < 16; i++) random += CROCKFORD[(bytes[i] ?? 0) % 32];
+  return `bkg_${time}${random}`;
+}
+
+/** Six upper-case letters from a CSPRNG (308 million possibilities); uniqueness is enforced on write. */
+export function newPnr(): string {
+  let pnr = '';
+  for (let i = 0; i < 6; i++) pnr += String.fromCharCode(65 + randomInt(26));
+  return pnr;
+}

@@ -1,0 +1,151 @@
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { isoSeconds } from '../clock.ts';
+import { gsi1, keys } from '../db/table.ts';
+import { soldAttribute } from '../flights/inventory.ts';
+import type { ApiRequest, Reply } from '../http/api-event.ts';
+import { NotCancellableError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { type BookingRecord, bookingView, findBooking, findBookingIdByPnr } from './booking.ts';
+import type { BookingDeps } from './create.ts';
+
+const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
+const Pnr = z
+  .string()
+  .transform((value) => value.trim().toUpperCase())
+  .pipe(z.string().regex(/^[A-Z]{6}$/, 'must be 6 letters'));
+
+export const GetBookingRequest = z
+  .object({ booking_id: BookingId.optional(), pnr: Pnr.optional() })
+  .refine((body) => (body.booking_id === undefined) !== (body.pnr === undefined), {
+    path: ['booking_id'],
+    message: 'give exactly one of booking_id or pnr',
+  });
+
+export const ListBookingsRequest = z.object({
+  limit: z
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .default(20),
+  cursor: z.string().max(512).optional(),
+});
+
+export const CancelBookingRequest = z.object({ booking_id: BookingId });
+
+const notFound = () => new NotFoundError('No such booking in your agency.');
+
+function sessionOf<T>(request: ApiRequest<T>) {
+  if (!request.session) throw new UnauthorizedError();
+  return request.session;
+}
+
+/** `POST /api/flights/booking/get`: by booking id or PNR, within the caller's agency. */
+export function getBooking(deps: BookingDeps) {
+  return async (request: ApiRequest<z.output<typeof GetBookingRequest>>): Promise<Reply> => {
+    const { agencyId } = sessionOf(request);
+    const bookingId =
+      request.body.booking_id ?? (request.body.pnr && (await findBookingIdByPnr(deps, request.body.pnr)));
+    const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
+    if (!record) throw notFound();
+    return { status: 200, data: bookingView(record) };
+  };
+}
+
+/** The cursor is the position after the last booking returned, opaque to clients. */
+const encodeCursor = (position: string) => Buffer.from(position, 'utf8').toString('base64url');
+function decodeCursor(cursor: string): { createdAt: string; bookingId: string } {
+  const position = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#(bkg_[0-9A-Z]{26})$/.exec(position);
+  if (!match?.[1] || !match[2])
+    throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
+  return { createdAt: match[1], bookingId: match[2] };
+}
+
+/** `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time. */
+export function listBookings(deps: BookingDeps) {
+  return async (request: ApiRequest<z.output<typeof ListBookingsRequest>>): Promise<Reply> => {
+    const { agencyId } = sessionOf(request);
+    const after = request.body.cursor ? decodeCursor(request.body.cursor) : undefined;
+    const page = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :agency',
+        ExpressionAttributeValues: { ':agency': gsi1.agency(agencyId) },
+        ScanIndexForward: false,
+        Limit: request.body.limit,
+        ExclusiveStartKey: after && {
+          ...keys.booking(after.bookingId),
+          gsi1pk: gsi1.agency(agencyId),
+          gsi1sk: `${after.createdAt}#${after.bookingId}`,
+        },
+      }),
+    );
+    const records = (page.Items ?? []) as BookingRecord[];
+    const last = page.LastEvaluatedKey?.gsi1sk;
+    return {
+      status: 200,
+      data: records.map(bookingView),
+      meta: { next_cursor: typeof last === 'string' ? encodeCursor(last) : null },
+    };
+  };
+}
+
+/**
+ * `POST /api/flights/booking/cancel`: CONFIRMED → CANCELLED and the seats back on sale, in one
+ * transaction. Cancelling again answers the cancelled booking; after the first departure, 409.
+ */
+export function cancelBooking(deps: BookingDeps) {
+  return async (request: ApiRequest<z.output<typeof CancelBookingRequest>>): Promise<Reply> => {
+    const { agencyId } = sessionOf(request);
+    const record = await findBooking(deps, request.body.booking_id, agencyId);
+    if (!record) throw notFound();
+    if (record.status === 'CANCELLED') return { status: 200, data: bookingView(record) };
+    const now = deps.clock.now();
+    if (now >= record.departs_at) throw new NotCancellableError();
+
+    const cancelledAt = isoSeconds(now);
+    try {
+      await deps.db.send(
+        new TransactWriteCommand({ TransactItems: cancelTransaction(deps.tableName, record, cancelledAt) }),
+      );
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+      // Lost a race with another cancel: answer the booking as it now is.
+      const current = await findBooking(deps, record.booking_id, agencyId);
+      if (current?.status === 'CANCELLED') return { status: 200, data: bookingView(current) };
+      throw error;
+    }
+    return { status: 200, data: bookingView({ ...record, status: 'CANCELLED', cancelled_at: cancelledAt }) };
+  };
+}
+
+function cancelTransaction(tableName: string, record: BookingRecord, cancelledAt: string) {
+  return [
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.booking(record.booking_id),
+        UpdateExpression: 'SET #status = :cancelled, cancelled_at = :at',
+        ConditionExpression: '#status = :confirmed',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':cancelled': 'CANCELLED',
+          ':confirmed': 'CONFIRMED',
+          ':at': cancelledAt,
+        },
+      },
+    },
+    ...record.segments.map((segment) => ({
+      Update: {
+        TableName: tableName,
+        Key: keys.inventory(segment.flight_number, segment.date),
+        // The seats go back below the limits of the nested buckets, cheapest first.
+        UpdateExpression: 'SET #sold = #sold - :seats',
+        ConditionExpression: '#sold >= :seats',
+        ExpressionAttributeNames: { '#sold': soldAttribute(record.travel_class) },
+        ExpressionAttributeValues: { ':seats': record.seats },
+      },
+    })),
+  ];
+}

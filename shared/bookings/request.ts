@@ -1,0 +1,113 @@
+import * as z from 'zod';
+import { normalizeIdentifier } from '../auth/identifier.ts';
+import { isCalendarDate } from '../flights/local-time.ts';
+
+/** Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter. */
+const NAME = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{M} '’-]{1,35}$/u;
+const Name = z
+  .string()
+  .regex(NAME, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes');
+
+/** The contact's address or number, normalised as sign-in identifiers are. */
+function normalized(value: string, type: 'EMAIL' | 'PHONE', ctx: z.RefinementCtx): string {
+  const result = normalizeIdentifier(value, type);
+  if (result.ok) return result.identifier;
+  ctx.addIssue({ code: 'custom', message: result.message, input: value });
+  return z.NEVER;
+}
+
+/** A price in major units with at most 2 decimals (API.md §1); compared in cents, never as floats. */
+const Money = z
+  .number('must be a number')
+  .nonnegative('must not be negative')
+  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'must have at most 2 decimals');
+const Currency = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code');
+
+export const PAX_TYPES = ['ADULT', 'CHILD', 'INFANT'] as const;
+export type PaxType = (typeof PAX_TYPES)[number];
+
+export const Passenger = z.object({
+  title: z.enum(['mr', 'mrs', 'ms', 'miss', 'dr']),
+  first_name: Name,
+  last_name: Name,
+  pax_type: z.enum(PAX_TYPES),
+  gender: z.enum(['m', 'f', 'x']),
+  born_on: z.string().refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
+});
+export type Passenger = z.output<typeof Passenger>;
+
+const Segment = z.object({
+  carrier_name: z.string(),
+  flight_number: z.string(),
+  origin: z.string(),
+  destination: z.string(),
+  departure_at: z.string(),
+});
+
+/** The request of `POST /api/flights/booking/create` (API.md §4.2); every field required. */
+export const CreateBookingRequest = z.object({
+  flight_id: z.string().min(1).max(2048),
+  flight_details: z.object({
+    id: z.string(),
+    total_price: z.number('must be a number'),
+    currency: z.string(),
+    outbound: z.object({ segments: z.array(Segment).min(1).max(4) }),
+  }),
+  total_price: Money,
+  currency: Currency,
+  passengers: z.array(Passenger).min(1, 'must list at least one passenger').max(18),
+  contact: z.object({
+    email: z.string().transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
+    phone: z.string().transform((value, ctx) => normalized(value, 'PHONE', ctx)),
+  }),
+});
+export type CreateBookingInput = z.output<typeof CreateBookingRequest>;
+
+/** Whole years between `bornOn` and `onDate` (both `YYYY-MM-DD`). */
+export function ageOn(bornOn: string, onDate: string): number {
+  const years = Number(onDate.slice(0, 4)) - Number(bornOn.slice(0, 4));
+  return onDate.slice(5) < bornOn.slice(5) ? years - 1 : years;
+}
+
+/** The ages each passenger type must have on the first departure date (API.md §4.2). */
+export const AGE_RULES: Record<PaxType, { min: number; max: number; text: string }> = {
+  ADULT: { min: 12, max: 150, text: 'an ADULT must be 12 or older on the first departure date' },
+  CHILD: { min: 2, max: 11, text: 'a CHILD must be 2 to 11 years old on the first departure date' },
+  INFANT: { min: 0, max: 1, text: 'an INFANT must be under 2 on the first departure date' },
+};
+
+/**
+ * Checks the passengers against the quote: the counts per type must be those searched, birth dates
+ * must be in the past, and ages on the first departure date must fit the types. One detail per problem.
+ */
+export function passengerProblems(
+  passengers: readonly Passenger[],
+  searched: { adults: number; children: number; infants: number },
+  firstDepartureDate: string,
+  today: string,
+): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const count = (type: PaxType) => passengers.filter((p) => p.pax_type === type).length;
+  const got = { adults: count('ADULT'), children: count('CHILD'), infants: count('INFANT') };
+  if (
+    got.adults !== searched.adults ||
+    got.children !== searched.children ||
+    got.infants !== searched.infants
+  ) {
+    problems.push({
+      path: 'passengers',
+      message: `must be the passengers searched: ${searched.adults} ADULT, ${searched.children} CHILD, ${searched.infants} INFANT (got ${got.adults}, ${got.children}, ${got.infants})`,
+    });
+  }
+  passengers.forEach((passenger, i) => {
+    if (passenger.born_on >= today) {
+      problems.push({ path: `passengers.${i}.born_on`, message: 'must be in the past' });
+      return;
+    }
+    const age = ageOn(passenger.born_on, firstDepartureDate);
+    const rule = AGE_RULES[passenger.pax_type];
+    if (age < rule.min || age > rule.max)
+      problems.push({ path: `passengers.${i}.born_on`, message: rule.text });
+  });
+  return problems;
+}

@@ -1,0 +1,81 @@
+import { addDays } from '#shared/flights/local-time.ts';
+import { handler as create } from '../../functions/bookings/create.ts';
+import { handler as search } from '../../functions/flights/search.ts';
+import { type Answer, invoke } from './api.ts';
+import type { TestSession } from './session.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field
+export type Json = any;
+
+export interface Party {
+  adults?: number;
+  children?: number;
+  infants?: number;
+}
+
+let nextDay = 0;
+
+/**
+ * A departure date no other test of this file uses (from 2 December 2026 on), so tests never share a
+ * flight-date's inventory. Call it in `beforeEach`.
+ */
+export function freshTravelDate(): string {
+  nextDay += 1;
+  return addDays('2026-12-01', nextDay);
+}
+
+/** Searches LHR→JFK direct, earliest first, overridden by `body`, and returns the offers. */
+export async function searchOffers(
+  session: TestSession,
+  body: Record<string, unknown> & { departure_date: string },
+): Promise<Json[]> {
+  const answer = await invoke(search, {
+    path: '/api/flights/search',
+    headers: session.headers,
+    body: { origin: 'LHR', destination: 'JFK', max_connections: 0, sort: 'DEPARTURE', ...body },
+  });
+  if (answer.status !== 200) throw new Error(`search failed: ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
+
+/** Passengers matching a party, born so that their ages fit their types in December 2026. */
+export function passengersFor(party: Party = {}) {
+  const make = (pax_type: string, born_on: string, first_name: string) => ({
+    title: pax_type === 'ADULT' ? 'ms' : 'miss',
+    first_name,
+    last_name: 'Lovelace',
+    pax_type,
+    gender: 'f',
+    born_on,
+  });
+  return [
+    ...Array.from({ length: party.adults ?? 1 }, (_, i) => make('ADULT', `198${i}-05-01`, 'Ada')),
+    ...Array.from({ length: party.children ?? 0 }, (_, i) => make('CHILD', `201${6 + i}-03-03`, 'Anne')),
+    ...Array.from({ length: party.infants ?? 0 }, () => make('INFANT', '2026-01-15', 'Byron')),
+  ];
+}
+
+/** The create request for `offer`, everything as search quoted it. */
+export function bookingBody(offer: Json, party: Party = offer.passengers) {
+  return {
+    flight_id: offer.id,
+    flight_details: offer,
+    total_price: offer.total_price,
+    currency: offer.currency,
+    passengers: passengersFor(party),
+    contact: { email: 'Traveller@Example.com', phone: '+447700900123' },
+  };
+}
+
+/** Books with the real handler. */
+export function book(
+  session: TestSession,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  return invoke(create, {
+    path: '/api/flights/booking/create',
+    headers: { ...session.headers, ...headers },
+    body,
+  });
+}
