@@ -35,7 +35,7 @@ describe('e2e: README walkthrough', () => {
     const lines = stdout.trim().split('\n');
     const answers = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     const offers = lines.filter((line) => !line.startsWith('{'));
-    expect(answers).toHaveLength(4);
+    expect(answers).toHaveLength(7);
     expect(offers).toHaveLength(20);
     for (const offer of offers) {
       expect(offer).toMatch(
@@ -44,7 +44,11 @@ describe('e2e: README walkthrough', () => {
     }
     expect(offers.filter((offer) => !offer.includes(' + ')).length).toBe(14);
     expect(offers.some((offer) => /\+ [A-Z0-9]{2}\d+ [A-Z]{3}-JFK/.test(offer))).toBe(true);
-    const [sent, verified, loggedOut, refused] = answers;
+    const [sent, verified, booked, found, cancelled, loggedOut, refused] = answers;
+    expect(booked.data).toMatchObject({ status: 'CONFIRMED', pnr: expect.stringMatching(/^[A-Z]{6}$/) });
+    expect(booked.data.flight.outbound.segments[0].origin).toBe('LHR');
+    expect(found.data).toEqual(booked.data);
+    expect(cancelled.data).toEqual({ ...booked.data, status: 'CANCELLED', cancelled_at: expect.any(String) });
     expect(sent).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
     expect(verified.success).toBe(true);
     expect(verified.data.agent).toMatchObject({ identifier: 'agent@example.com', agency_id: 'demo-agency' });
