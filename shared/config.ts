@@ -19,6 +19,16 @@ const CoreConfig = z
     /** send-otp answers no sooner than this, registered or not (no timing enumeration). */
     OTP_SEND_MIN_MS: z.coerce.number().int().min(0).max(5000).default(350),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
+    CORS_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      ),
   })
   .refine((env) => Boolean(env.SIGNING_KEY_SECRET_ID) !== Boolean(env.SIGNING_KEY_FILE), {
     message: 'set exactly one of SIGNING_KEY_SECRET_ID (deployed) or SIGNING_KEY_FILE (local)',

@@ -6,8 +6,11 @@
  * without pulling handlers in.
  */
 
-/** What a route's function may do with the single table. */
-export type TableAccess = 'none' | 'read' | 'read-write';
+/** DynamoDB actions a route's function may perform on the table (transactions need their parts). */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+/** Actions that only read. */
+export const READ_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
 
 /** Grants beyond the table, named by what they allow. */
 export type ExtraGrant = 'signing-key' | 'send-email' | 'send-sms';
@@ -21,7 +24,8 @@ export interface Route {
   readonly entry: string;
   /** Whether a session token (bearer or cookie) is required. */
   readonly auth: boolean;
-  readonly table: TableAccess;
+  /** Exactly the table actions the function uses; `Query` also grants the GSI. Every `auth` route reads the revocation item (GetItem). */
+  readonly table: readonly TableAction[];
   readonly grants: readonly ExtraGrant[];
 }
 
@@ -31,7 +35,7 @@ export const routes = [
     path: '/api/auth/send-otp',
     entry: 'functions/auth/send-otp.ts',
     auth: false,
-    table: 'read-write',
+    table: ['GetItem', 'UpdateItem'],
     grants: ['signing-key', 'send-email', 'send-sms'],
   },
   {
@@ -39,7 +43,7 @@ export const routes = [
     path: '/api/auth/verify-otp',
     entry: 'functions/auth/verify-otp.ts',
     auth: false,
-    table: 'read-write',
+    table: ['UpdateItem'],
     grants: ['signing-key'],
   },
   {
@@ -47,7 +51,7 @@ export const routes = [
     path: '/api/auth/logout',
     entry: 'functions/auth/logout.ts',
     auth: true,
-    table: 'read-write',
+    table: ['GetItem', 'PutItem'],
     grants: ['signing-key'],
   },
   {
@@ -55,7 +59,7 @@ export const routes = [
     path: '/api/flights/search',
     entry: 'functions/flights/search.ts',
     auth: true,
-    table: 'read',
+    table: ['GetItem', 'BatchGetItem'],
     grants: ['signing-key'],
   },
   {
@@ -63,7 +67,7 @@ export const routes = [
     path: '/api/flights/booking/create',
     entry: 'functions/bookings/create.ts',
     auth: true,
-    table: 'read-write',
+    table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     grants: ['signing-key'],
   },
   {
@@ -71,7 +75,7 @@ export const routes = [
     path: '/api/flights/booking/get',
     entry: 'functions/bookings/get.ts',
     auth: true,
-    table: 'read',
+    table: ['GetItem'],
     grants: ['signing-key'],
   },
   {
@@ -79,7 +83,7 @@ export const routes = [
     path: '/api/flights/booking/list',
     entry: 'functions/bookings/list.ts',
     auth: true,
-    table: 'read',
+    table: ['GetItem', 'Query'],
     grants: ['signing-key'],
   },
   {
@@ -87,7 +91,7 @@ export const routes = [
     path: '/api/flights/booking/cancel',
     entry: 'functions/bookings/cancel.ts',
     auth: true,
-    table: 'read-write',
+    table: ['GetItem', 'UpdateItem'],
     grants: ['signing-key'],
   },
 ] as const satisfies readonly Route[];

@@ -4,18 +4,22 @@ import type { Context } from 'aws-lambda';
 import type { Logger } from '../log.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { toHttpError } from './errors.ts';
+import { readHeader } from './headers.ts';
 import { errorResponse } from './response.ts';
 
 /**
  * The outermost middleware: assigns the request id, turns every error into the contract's envelope
  * (5xx with a generic message), and writes one access-log line per request.
  *
- * @param redact strings that must never reach a log line (e.g. the table name)
+ * @param options.redact strings that must never reach a log line (e.g. the table name)
+ * @param options.corsOrigins browser origins that get CORS headers
  */
 export function httpEnvelope(
   log: Logger,
-  redact: readonly string[] = [],
+  options: { redact?: readonly string[]; corsOrigins?: readonly string[] } = {},
 ): MiddlewareObj<ApiEvent, ApiResult> {
+  const redact = options.redact ?? [];
+  const cors = corsHeaders(options.corsOrigins ?? []);
   const scrub = (text: string) =>
     redact.reduce((acc, secret) => (secret ? acc.split(secret).join('[redacted]') : acc), text);
   const access = (event: ApiEvent, status: number, extra: Record<string, string | number | undefined> = {}) =>
@@ -35,7 +39,9 @@ export function httpEnvelope(
       event.startedAt = performance.now();
     },
     after: ({ event, response }) => {
-      if (response) access(event, response.statusCode);
+      if (!response) return;
+      response.headers = { ...response.headers, ...cors(event) };
+      access(event, response.statusCode);
     },
     onError: (request) => {
       const { event, error } = request;
@@ -55,8 +61,28 @@ export function httpEnvelope(
           aws_status: cause?.$metadata?.httpStatusCode,
         });
       }
-      request.response = errorResponse(httpError, event.requestId);
+      const response = errorResponse(httpError, event.requestId);
+      response.headers = { ...response.headers, ...cors(event) };
+      request.response = response;
       access(event, httpError.statusCode, { code: httpError.code });
     },
+  };
+}
+
+/**
+ * CORS response headers for an allowed `Origin`; none for other origins or when no origins are
+ * configured. Credentials are allowed, so the origin is echoed, never `*`.
+ */
+function corsHeaders(origins: readonly string[]) {
+  const allowed = new Set(origins);
+  return (event: ApiEvent): Record<string, string> => {
+    const origin = readHeader(event.headers, 'origin');
+    if (!origin || !allowed.has(origin)) return {};
+    return {
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Allow-Credentials': 'true',
+      'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, Idempotent-Replayed',
+      Vary: 'Origin',
+    };
   };
 }

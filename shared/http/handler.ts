@@ -33,7 +33,12 @@ export function httpHandler<S extends z.ZodType>(
     clock: context.clock,
   };
   const stack = middy<ApiEvent, ApiResult>()
-    .use(httpEnvelope(context.log, [context.tableName]))
+    .use(
+      httpEnvelope(context.log, {
+        redact: [context.tableName],
+        corsOrigins: context.config.CORS_ALLOWED_ORIGINS,
+      }),
+    )
     .use(jsonBody());
   if (options.auth) stack.use(authenticate((token) => verifySessionToken(token, tokenSettings, context)));
   return stack.use(validateBody(options.body)).handler(async (event) => {

@@ -1,70 +1,150 @@
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '#shared/routes.ts';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { type Route, routes as routeTable } from '#shared/routes.ts';
+
+const routes: readonly Route[] = routeTable;
+
+import { configFromContext } from '../../infra/app.ts';
 import { FlightBookingStack } from '../../infra/stack.ts';
 
-let template: Template;
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is read field by field
+type Json = Record<string, any>;
 
-/** Synthesises the stack without bundling (bundling is exercised by `npm run synth`). */
-function synth(stage = 'dev') {
+const FULL_CONTEXT = {
+  stage: 'prod',
+  sesFromAddress: 'no-reply@flights.example.com',
+  sesConfigurationSet: 'sign-in',
+  smsSenderId: 'FlightBook',
+  smsMonthlySpendLimitUsd: '50',
+  corsOrigins: 'https://agents.example.com',
+  alarmEmail: 'ops@example.com',
+};
+
+/** Synthesises the stack without bundling (the synth test below bundles for real). */
+function synth(context: Record<string, string> = {}, nag = false) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new FlightBookingStack(app, 'Test', {
-    config: {
-      stage,
-      sesFromAddress: 'no-reply@flights.example.com',
-      smsSenderId: 'FlightBook',
-      logRetention: RetentionDays.ONE_MONTH,
-    },
-  });
-  return { stack, template: Template.fromStack(stack) };
+  const stack = new FlightBookingStack(app, 'Test', { config: configFromContext((key) => context[key]) });
+  if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+  return { app, template: Template.fromStack(stack) };
 }
 
-/** The logical id of the function for `routeId`. */
-function functionId(routeId: string): string {
-  const [id] = Object.keys(template.findResources('AWS::Lambda::Function')).filter((key) =>
-    key.startsWith(`Fn${routeId.replaceAll('-', '')}`),
+const { template } = synth();
+const resources = (type: string): [string, Json][] => Object.entries(template.findResources(type));
+
+function functionOf(routeId: string): [string, Json] {
+  const route = routes.find((r) => r.id === routeId);
+  const found = resources('AWS::Lambda::Function').find(
+    ([, fn]) => fn.Properties.Description === `${route?.path} (flight booking API)`,
   );
-  if (!id) throw new Error(`no function for ${routeId}`);
-  return id;
+  if (!found) throw new Error(`no function for ${routeId}`);
+  return found;
 }
 
-/** Every IAM statement attached to the role of the function for `routeId`. */
-function statementsOf(routeId: string): { Action: string | string[]; Effect: string; Resource: unknown }[] {
-  const fn = template.findResources('AWS::Lambda::Function')[functionId(routeId)];
-  const roleId = fn?.Properties.Role['Fn::GetAtt'][0];
-  const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
-    policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId),
-  );
-  return policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+/** The statements of every policy attached to the role of the route's function. */
+function statementsOf(routeId: string, t = template): Json[] {
+  const [, fn] = functionOf(routeId);
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return Object.values(t.findResources('AWS::IAM::Policy'))
+    .filter((policy) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
 }
-const actionsOf = (routeId: string) =>
+const allowed = (routeId: string) =>
   statementsOf(routeId)
     .filter((s) => s.Effect === 'Allow')
-    .flatMap((s) => s.Action);
+    .flatMap((s) => [s.Action].flat());
 
-beforeAll(() => {
-  template = synth().template;
-});
-
-describe('infra: FlightBookingStack', () => {
-  it('creates one Node.js 24 arm64 function per route', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length);
+describe('infra: functions', () => {
+  it('creates one Node.js 24 arm64 function per route, none for anything else', () => {
+    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length);
     for (const route of routes) {
-      const fn = template.findResources('AWS::Lambda::Function')[functionId(route.id)];
-      expect(fn?.Properties).toMatchObject({
+      const [, fn] = functionOf(route.id);
+      expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: 512,
         Timeout: 10,
         TracingConfig: { Mode: 'Active' },
+        LoggingConfig: {
+          LogGroup: { Ref: expect.stringContaining(`Route${route.id.replaceAll('-', '')}Logs`) },
+        },
       });
-      expect(fn?.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+      const env = fn.Properties.Environment.Variables;
+      expect(Object.keys(env).sort()).toEqual(
+        route.id === 'send-otp'
+          ? ['CODE_SENDER', 'SES_FROM_ADDRESS', 'SIGNING_KEY_SECRET_ID', 'TABLE_NAME']
+          : ['SIGNING_KEY_SECRET_ID', 'TABLE_NAME'],
+      );
+      expect(JSON.stringify(env)).not.toContain('enable-source-maps');
     }
   });
 
+  it('keeps logs a month by default', () => {
+    for (const [, group] of resources('AWS::Logs::LogGroup'))
+      expect(group.Properties.RetentionInDays).toBe(30);
+  });
+
+  it('configures send-otp for SES and SNS, never the outbox', () => {
+    const full = synth(FULL_CONTEXT).template;
+    const [, fn] = Object.entries(full.findResources('AWS::Lambda::Function')).find(([, f]) =>
+      f.Properties.Description.startsWith('/api/auth/send-otp'),
+    ) ?? ['', {}];
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      CODE_SENDER: 'aws',
+      SES_FROM_ADDRESS: 'no-reply@flights.example.com',
+      SES_CONFIGURATION_SET: 'sign-in',
+      SMS_SENDER_ID: 'FlightBook',
+      CORS_ALLOWED_ORIGINS: 'https://agents.example.com',
+    });
+    expect(JSON.stringify(full.toJSON())).not.toContain('outbox');
+  });
+});
+
+describe('infra: least privilege, exactly as the route table says', () => {
+  it.each(routes.map((r) => [r.id, r] as const))('%s', (routeId, route) => {
+    const statements = statementsOf(routeId);
+    const dynamo = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(dynamo).toHaveLength(1);
+    expect([dynamo[0]?.Action].flat().sort()).toEqual(route.table.map((a) => `dynamodb:${a}`).sort());
+    expect(JSON.stringify(dynamo[0]?.Resource)).toContain('TableCD117FA1');
+    expect(JSON.stringify(dynamo[0]?.Resource).includes('/index/gsi1')).toBe(route.table.includes('Query'));
+
+    const expected = new Set([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'xray:PutTraceSegments',
+      'xray:PutTelemetryRecords',
+      ...route.table.map((a) => `dynamodb:${a}`),
+      ...(route.grants.includes('signing-key')
+        ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret']
+        : []),
+      ...(route.grants.includes('send-email') ? ['ses:SendEmail'] : []),
+      ...(route.grants.includes('send-sms') ? ['sns:Publish'] : []),
+    ]);
+    expect(new Set(allowed(routeId))).toEqual(expected);
+    expect(allowed(routeId).filter((a) => a.includes('*'))).toEqual([]);
+  });
+
+  it('limits e-mail to the configured identity and forbids publishing to topics', () => {
+    const sendOtp = statementsOf('send-otp');
+    const ses = sendOtp.find((s) => s.Action === 'ses:SendEmail');
+    expect(JSON.stringify(ses?.Resource)).toContain(':identity/no-reply@example.com');
+    expect(JSON.stringify(ses?.Resource)).toContain(':identity/example.com');
+    expect(sendOtp).toContainEqual(expect.objectContaining({ Action: 'sns:Publish', Effect: 'Deny' }));
+  });
+
+  it('grants no managed policy to any function role', () => {
+    for (const route of routes) {
+      const [, fn] = functionOf(route.id);
+      const role = template.findResources('AWS::IAM::Role')[fn.Properties.Role['Fn::GetAtt'][0]];
+      expect(role?.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('infra: data', () => {
   it('builds the table from the shared definition: keys, GSI, TTL, PITR, on demand', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: [
@@ -80,6 +160,7 @@ describe('infra: FlightBookingStack', () => {
             { AttributeName: 'gsi1pk', KeyType: 'HASH' },
             { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
           ],
+          Projection: { ProjectionType: 'ALL' },
         },
       ],
       Replicas: [
@@ -88,12 +169,13 @@ describe('infra: FlightBookingStack', () => {
     });
   });
 
-  it('retains and protects the table in prod only', () => {
-    const prod = synth('prod').template;
+  it('retains and protects the table and the key in prod only', () => {
+    const prod = synth({ stage: 'prod' }).template;
     prod.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })] }),
     });
+    prod.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
     template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
   });
 
@@ -103,54 +185,185 @@ describe('infra: FlightBookingStack', () => {
     });
     expect(JSON.stringify(template.toJSON())).not.toContain('"SecretString"');
   });
+});
 
-  it('exposes exactly the route table as POST methods', () => {
-    const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
-    expect(methods.map((m) => m.Properties.HttpMethod)).toEqual(routes.map(() => 'POST'));
-    const paths = Object.values(template.findResources('AWS::ApiGateway::Resource')).map(
-      (r) => r.Properties.PathPart,
+describe('infra: API', () => {
+  /** Full path of every API resource, from the resource tree. */
+  function resourcePaths(): Map<string, string> {
+    const all = template.findResources('AWS::ApiGateway::Resource');
+    const path = (id: string): string => {
+      const resource = all[id];
+      if (!resource) return '';
+      const parent = resource.Properties.ParentId;
+      return `${parent.Ref ? path(parent.Ref) : ''}/${resource.Properties.PathPart}`;
+    };
+    return new Map(Object.keys(all).map((id) => [id, path(id)]));
+  }
+
+  it('has exactly the route table: POST to the function, any other method 405 from the gateway', () => {
+    const paths = resourcePaths();
+    const methods = resources('AWS::ApiGateway::Method').map(([, m]) => ({
+      path: paths.get(m.Properties.ResourceId.Ref),
+      method: m.Properties.HttpMethod,
+      type: m.Properties.Integration.Type,
+    }));
+    const expected = routes.flatMap((r) => [
+      { path: r.path, method: 'POST', type: 'AWS_PROXY' },
+      { path: r.path, method: 'ANY', type: 'MOCK' },
+    ]);
+    expect(methods.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`))).toEqual(
+      expected.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`)),
     );
-    for (const route of routes) expect(paths).toContain(route.path.split('/').at(-1));
-  });
-
-  it('lets send-otp send e-mail from the configured identity and SMS, and nothing else does', () => {
-    const sendOtp = statementsOf('send-otp');
-    expect(sendOtp).toContainEqual(
-      expect.objectContaining({
-        Action: 'ses:SendEmail',
-        Effect: 'Allow',
-        Resource: [
-          expect.objectContaining({
-            'Fn::Join': ['', expect.arrayContaining([':identity/no-reply@flights.example.com'])],
-          }),
-          expect.objectContaining({
-            'Fn::Join': ['', expect.arrayContaining([':identity/flights.example.com'])],
-          }),
-        ],
-      }),
-    );
-    expect(sendOtp).toContainEqual(expect.objectContaining({ Action: 'sns:Publish', Effect: 'Deny' }));
-    for (const route of routes.filter((r) => r.id !== 'send-otp')) {
-      expect(actionsOf(route.id).filter((a) => a.startsWith('ses:') || a.startsWith('sns:'))).toEqual([]);
-    }
-  });
-
-  it('grants table actions by name, never a wildcard, and the secret only where the key is used', () => {
-    for (const route of routes) {
-      const actions = actionsOf(route.id);
-      expect(actions.filter((a) => a.startsWith('dynamodb:') && a.includes('*'))).toEqual([]);
-      expect(actions.includes('dynamodb:PutItem')).toBe(route.table === 'read-write');
-      expect(actions.includes('secretsmanager:GetSecretValue')).toBe(route.grants.includes('signing-key'));
-    }
-  });
-
-  it('configures send-otp for SES and SNS, never the outbox', () => {
-    const fn = template.findResources('AWS::Lambda::Function')[functionId('send-otp')];
-    expect(fn?.Properties.Environment.Variables).toMatchObject({
-      CODE_SENDER: 'aws',
-      SES_FROM_ADDRESS: 'no-reply@flights.example.com',
-      SMS_SENDER_ID: 'FlightBook',
+    const mock = resources('AWS::ApiGateway::Method').find(([, m]) => m.Properties.HttpMethod === 'ANY')?.[1];
+    expect(mock?.Properties.Integration.IntegrationResponses[0]).toMatchObject({
+      StatusCode: '405',
+      ResponseParameters: { 'method.response.header.Allow': "'POST'" },
     });
-    expect(JSON.stringify(template.toJSON())).not.toContain('outbox');
+    expect(
+      mock?.Properties.Integration.IntegrationResponses[0].ResponseTemplates['application/json'],
+    ).toContain('"code":"METHOD_NOT_ALLOWED"');
+  });
+
+  it.each([
+    ['MISSING_AUTHENTICATION_TOKEN', '404', 'NOT_FOUND'],
+    ['RESOURCE_NOT_FOUND', '404', 'NOT_FOUND'],
+    ['REQUEST_TOO_LARGE', '413', 'PAYLOAD_TOO_LARGE'],
+    ['UNSUPPORTED_MEDIA_TYPE', '415', 'UNSUPPORTED_MEDIA_TYPE'],
+    ['THROTTLED', '429', 'RATE_LIMITED'],
+    ['DEFAULT_4XX', undefined, 'REQUEST_REJECTED'],
+    ['DEFAULT_5XX', undefined, 'INTERNAL_ERROR'],
+  ])('answers gateway response %s in the envelope (%s %s)', (type, status, code) => {
+    const [, response] =
+      resources('AWS::ApiGateway::GatewayResponse').find(([, r]) => r.Properties.ResponseType === type) ?? [];
+    expect(response?.Properties.StatusCode).toBe(status);
+    const body = JSON.parse(response?.Properties.ResponseTemplates['application/json']);
+    expect(body).toEqual({
+      success: false,
+      error: { code, message: expect.any(String), request_id: '$context.requestId' },
+    });
+  });
+
+  it('throttles the stage, logs access as JSON, traces, and never logs bodies', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      MethodSettings: [
+        Match.objectLike({
+          ThrottlingRateLimit: 50,
+          ThrottlingBurstLimit: 100,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        }),
+      ],
+    });
+  });
+
+  it('answers CORS preflights only when origins are configured', () => {
+    const options = (t: Template) =>
+      Object.values(t.findResources('AWS::ApiGateway::Method')).filter(
+        (m) => m.Properties.HttpMethod === 'OPTIONS',
+      );
+    expect(options(template)).toEqual([]);
+    expect(options(synth(FULL_CONTEXT).template).length).toBeGreaterThanOrEqual(routes.length);
+  });
+
+  it('puts a WAF web ACL in front: rate limit on /api/auth/*, AWS common rules allowing 64 KiB bodies', () => {
+    template.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      Rules: [
+        Match.objectLike({
+          Name: 'AuthRateLimit',
+          Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } },
+          Statement: {
+            RateBasedStatement: Match.objectLike({
+              Limit: 100,
+              AggregateKeyType: 'IP',
+              ScopeDownStatement: { ByteMatchStatement: Match.objectLike({ SearchString: '/api/auth/' }) },
+            }),
+          },
+        }),
+        Match.objectLike({
+          Name: 'AwsCommonRules',
+          Statement: {
+            ManagedRuleGroupStatement: Match.objectLike({
+              Name: 'AWSManagedRulesCommonRuleSet',
+              RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
+            }),
+          },
+        }),
+      ],
+    });
+    const [, association] = resources('AWS::WAFv2::WebACLAssociation')[0] ?? [];
+    expect(JSON.stringify(association?.Properties.ResourceArn)).toContain('/stages/');
+  });
+});
+
+describe('infra: operations', () => {
+  it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    expect(alarms).toHaveLength(1 + 2 * routes.length + 2 + 2);
+    const descriptions = alarms.map((a) => a.AlarmDescription);
+    for (const text of [
+      'API requests answered 5xx',
+      'DynamoDB system errors',
+      'DynamoDB throttled',
+      'refused to deliver',
+      'SMS delivered',
+    ]) {
+      expect(
+        descriptions.some((d) => d.includes(text)),
+        text,
+      ).toBe(true);
+    }
+    for (const route of routes) {
+      expect(descriptions).toContain(`${route.id}: function errors (crashes, timeouts)`);
+      expect(descriptions).toContain(`${route.id}: function throttled`);
+    }
+    for (const alarm of alarms) expect(alarm.AlarmActions).toHaveLength(1);
+  });
+
+  it('sends alarms to an encrypted topic, and to the alarm e-mail when one is given', () => {
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    synth(FULL_CONTEXT).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('counts failed code deliveries from the send-otp log', () => {
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.message = "code delivery failed" }',
+      MetricTransformations: [Match.objectLike({ MetricName: 'CodeDeliveryFailures' })],
+    });
+  });
+
+  it('sets the SMS spend limit only when one is configured', () => {
+    expect(JSON.stringify(template.toJSON())).not.toContain('setSMSAttributes');
+    expect(JSON.stringify(synth(FULL_CONTEXT).template.toJSON())).toContain('"MonthlySpendLimit\\":\\"50\\"');
+  });
+
+  it('refuses a log retention CloudWatch does not offer', () => {
+    expect(() => configFromContext((key) => (key === 'logRetentionDays' ? '31' : undefined))).toThrow(
+      /logRetentionDays 31/,
+    );
+  });
+});
+
+describe('infra: cdk-nag', () => {
+  it.each([
+    ['defaults', {}],
+    ['every option set', FULL_CONTEXT],
+  ])('finds nothing unacknowledged in AwsSolutions and Serverless (%s)', (_case, context) => {
+    const { app } = synth(context, true);
+    let failure = '';
+    try {
+      app.synth({ force: true });
+    } catch (error) {
+      failure = (error as Error).message;
+    }
+    expect(failure).toBe('');
   });
 });

@@ -11,7 +11,15 @@ describe('readCoreConfig', () => {
       TOKEN_AUDIENCE: 'flight-booking-agents',
       OTP_SEND_MIN_MS: 350,
       LOG_LEVEL: 'info',
+      CORS_ALLOWED_ORIGINS: [],
     });
+  });
+
+  it('reads CORS origins as a trimmed list', () => {
+    expect(
+      readCoreConfig({ ...base, CORS_ALLOWED_ORIGINS: ' https://a.example , https://b.example,' })
+        .CORS_ALLOWED_ORIGINS,
+    ).toEqual(['https://a.example', 'https://b.example']);
   });
 
   it('fails naming the missing table', () => {

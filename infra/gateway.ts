@@ -1,0 +1,110 @@
+import {
+  type IResource,
+  MockIntegration,
+  PassthroughBehavior,
+  ResponseType,
+  type RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { ROUTE_METHOD } from '../shared/routes.ts';
+
+/** The contract's error envelope as an API Gateway template; the request id comes from the gateway. */
+export function envelopeTemplate(code: string, message: string): string {
+  return JSON.stringify({
+    success: false,
+    error: { code, message, request_id: '$context.requestId' },
+  });
+}
+
+const json = (template: string) => ({ 'application/json': template });
+
+/**
+ * Answers API Gateway produces itself, before any function runs, in the contract's envelope. An unknown
+ * path reaches a REST API as MISSING_AUTHENTICATION_TOKEN (403) and is answered 404 NOT_FOUND.
+ */
+export function addGatewayResponses(api: RestApi): void {
+  const responses: [string, ResponseType, string, string, string, Record<string, string>?][] = [
+    [
+      'MissingToken',
+      ResponseType.MISSING_AUTHENTICATION_TOKEN,
+      '404',
+      'NOT_FOUND',
+      'No endpoint at this path.',
+    ],
+    ['NotFound', ResponseType.RESOURCE_NOT_FOUND, '404', 'NOT_FOUND', 'No endpoint at this path.'],
+    ['TooLarge', ResponseType.REQUEST_TOO_LARGE, '413', 'PAYLOAD_TOO_LARGE', 'The body is too large.'],
+    [
+      'MediaType',
+      ResponseType.UNSUPPORTED_MEDIA_TYPE,
+      '415',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the body as JSON with Content-Type: application/json.',
+    ],
+    [
+      'Throttled',
+      ResponseType.THROTTLED,
+      '429',
+      'RATE_LIMITED',
+      'Too many requests; slow down.',
+      { 'Retry-After': "'1'" },
+    ],
+    [
+      'Quota',
+      ResponseType.QUOTA_EXCEEDED,
+      '429',
+      'RATE_LIMITED',
+      'Request quota exceeded.',
+      { 'Retry-After': "'60'" },
+    ],
+  ];
+  for (const [id, type, statusCode, code, message, headers] of responses) {
+    api.addGatewayResponse(id, {
+      type,
+      statusCode,
+      templates: json(envelopeTemplate(code, message)),
+      responseHeaders: { 'Cache-Control': "'no-store'", ...headers },
+    });
+  }
+  // Anything else the gateway refuses keeps its status; the code says it was refused before the API ran.
+  api.addGatewayResponse('Default4xx', {
+    type: ResponseType.DEFAULT_4XX,
+    templates: json(envelopeTemplate('REQUEST_REJECTED', '$context.error.messageString')),
+  });
+  api.addGatewayResponse('Default5xx', {
+    type: ResponseType.DEFAULT_5XX,
+    templates: json(envelopeTemplate('INTERNAL_ERROR', 'Something went wrong on our side.')),
+  });
+}
+
+/** Any method but POST on a route's path: 405 METHOD_NOT_ALLOWED with `Allow: POST`, answered by the gateway. */
+export function addMethodNotAllowed(resource: IResource): void {
+  resource.addMethod(
+    'ANY',
+    new MockIntegration({
+      passthroughBehavior: PassthroughBehavior.NEVER,
+      requestTemplates: json('{"statusCode": 405}'),
+      integrationResponses: [
+        {
+          statusCode: '405',
+          responseTemplates: json(
+            envelopeTemplate('METHOD_NOT_ALLOWED', `Use ${ROUTE_METHOD} for this path.`),
+          ),
+          responseParameters: {
+            'method.response.header.Allow': `'${ROUTE_METHOD}'`,
+            'method.response.header.Cache-Control': "'no-store'",
+          },
+        },
+      ],
+    }),
+    {
+      methodResponses: [
+        {
+          statusCode: '405',
+          responseParameters: {
+            'method.response.header.Allow': true,
+            'method.response.header.Cache-Control': true,
+          },
+        },
+      ],
+    },
+  );
+}

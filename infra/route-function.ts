@@ -1,0 +1,126 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { tableDefinition } from '../shared/db/table.ts';
+import type { Route } from '../shared/routes.ts';
+
+const repositoryRoot = join(import.meta.dirname, '..');
+
+/** Every function gets the same size and deadline (the SDK's own deadlines are 1 s connect, 3 s request). */
+export const FUNCTION_MEMORY_MB = 512;
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
+export interface RouteFunctionProps {
+  readonly route: Route;
+  readonly table: TableV2;
+  readonly signingKey: ISecret;
+  readonly logRetention: RetentionDays;
+  readonly environment: Record<string, string>;
+  /** For routes granted `send-email`: the verified sender address and optional configuration set. */
+  readonly ses: { fromAddress: string; configurationSet?: string };
+}
+
+/**
+ * One route's Lambda function: bundled from its entry exactly as the dev server imports it, with a
+ * role of its own that holds exactly what the route table names — no managed policies.
+ */
+export class RouteFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: RouteFunctionProps) {
+    super(scope, id);
+    const { route } = props;
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Flight booking ${route.id}: only what shared/routes.ts grants`,
+    });
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: join(repositoryRoot, route.entry),
+      handler: 'handler',
+      projectRoot: repositoryRoot,
+      depsLockFilePath: join(repositoryRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: FUNCTION_MEMORY_MB,
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      tracing: Tracing.ACTIVE,
+      role,
+      logGroup: this.logGroup,
+      description: `${route.path} (flight booking API)`,
+      environment: props.environment,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        minify: true,
+        // Source maps ship for debugging, but are not enabled at run time (--enable-source-maps costs ~15 % cold start).
+        sourceMap: true,
+        externalModules: [],
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    this.grant(props);
+  }
+
+  /** Exactly the route table's grants. */
+  private grant(props: RouteFunctionProps): void {
+    const { route, table } = props;
+    const stack = Stack.of(this);
+    const index = tableDefinition.indexes[0]?.name;
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: route.table.map((action) => `dynamodb:${action}`),
+        resources: [
+          table.tableArn,
+          ...(route.table.includes('Query') && index ? [`${table.tableArn}/index/${index}`] : []),
+        ],
+      }),
+    );
+    if (route.grants.includes('signing-key')) props.signingKey.grantRead(this.fn);
+    if (route.grants.includes('send-email')) {
+      // The sender may be verified as an address or through its domain: allow exactly those identities.
+      const { fromAddress, configurationSet } = props.ses;
+      const domain = fromAddress.split('@')[1] ?? fromAddress;
+      const arn = (resource: string, name: string) =>
+        stack.formatArn({ service: 'ses', resource, resourceName: name });
+      this.fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['ses:SendEmail'],
+          resources: [
+            arn('identity', fromAddress),
+            arn('identity', domain),
+            ...(configurationSet ? [arn('configuration-set', configurationSet)] : []),
+          ],
+        }),
+      );
+    }
+    if (route.grants.includes('send-sms')) {
+      // An SMS to a phone number has no resource ARN to scope to; publishing to topics is denied.
+      this.fn.addToRolePolicy(new PolicyStatement({ actions: ['sns:Publish'], resources: ['*'] }));
+      this.fn.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.DENY,
+          actions: ['sns:Publish'],
+          resources: [stack.formatArn({ service: 'sns', resource: '*' })],
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { routes } from '#shared/routes.ts';
+
+const run = promisify(execFile);
+
+describe('infra: npm run synth', () => {
+  it('synthesises offline without credentials, bundling every function as an ESM Node 24 bundle, cdk-nag included', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+    const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '' };
+
+    await run('node_modules/.bin/cdk', ['synth', '--quiet', '--no-notices', '-o', out], {
+      env,
+      timeout: 120_000,
+    });
+
+    const template = JSON.parse(readFileSync(join(out, 'FlightBooking-dev.template.json'), 'utf8'));
+    const functions = Object.values(
+      template.Resources as Record<string, { Type: string; Metadata: Record<string, string> }>,
+    ).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(routes.length);
+    for (const fn of functions) {
+      const asset = join(out, fn.Metadata['aws:asset:path'] ?? '');
+      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
+      expect(
+        bundle.startsWith(
+          "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        ),
+      ).toBe(true);
+      expect(bundle).not.toMatch(/from\s*["']@aws-sdk\//);
+      expect(statSync(join(asset, 'index.mjs')).size).toBeGreaterThan(100_000);
+    }
+    expect(JSON.stringify(template)).not.toContain('enable-source-maps');
+  });
+});
