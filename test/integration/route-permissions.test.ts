@@ -1,0 +1,117 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { context } from '#shared/context.ts';
+import { keys } from '#shared/db/table.ts';
+import { type Route, routes } from '#shared/routes.ts';
+import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
+import { invoke } from '#test/helpers/api.ts';
+import { bookingBody, type Json } from '#test/helpers/bookings.ts';
+import { freezeClock } from '#test/helpers/clock.ts';
+import { lastCodeFor } from '#test/helpers/outbox.ts';
+import { handler as logout } from '../../functions/auth/logout.ts';
+import { handler as sendOtp } from '../../functions/auth/send-otp.ts';
+import { handler as verifyOtp } from '../../functions/auth/verify-otp.ts';
+import { handler as cancel } from '../../functions/bookings/cancel.ts';
+import { handler as create } from '../../functions/bookings/create.ts';
+import { handler as get } from '../../functions/bookings/get.ts';
+import { handler as list } from '../../functions/bookings/list.ts';
+import { handler as search } from '../../functions/flights/search.ts';
+
+/**
+ * DynamoDB Local does not enforce IAM, so this proves the grants another way: every DynamoDB action
+ * each route's handler performs, over its happy and failure paths, must be exactly the actions the
+ * route table grants it (and so the actions the stack puts in its role).
+ */
+const used = new Map<string, Set<string>>();
+let current = '';
+context.db.middlewareStack.add(
+  (next, ctx) => async (args) => {
+    const actions = used.get(current) ?? new Set<string>();
+    const name = (ctx.commandName ?? '').replace(/Command$/, '');
+    if (name === 'TransactWriteItems') {
+      for (const item of (args.input as { TransactItems: Record<string, unknown>[] }).TransactItems) {
+        for (const kind of Object.keys(item))
+          actions.add(kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`);
+      }
+    } else {
+      actions.add(name);
+    }
+    used.set(current, actions);
+    return next(args);
+  },
+  { step: 'initialize', name: 'recordActions' },
+);
+afterAll(() => {
+  context.db.middlewareStack.remove('recordActions');
+});
+
+type Handler = typeof sendOtp;
+async function as(routeId: string, handler: Handler, body: unknown, headers: Record<string, string> = {}) {
+  current = routeId;
+  try {
+    return await invoke(handler, { body, headers });
+  } finally {
+    current = '';
+  }
+}
+
+describe('route table grants', () => {
+  it('match exactly what each handler does', async () => {
+    freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0));
+    const agent = await registerTestAgent();
+    const identifier = agent.identifier;
+
+    await as('send-otp', sendOtp, { identifier, type: 'EMAIL' });
+    await as('send-otp', sendOtp, { identifier, type: 'EMAIL' }); // throttled
+    await as('send-otp', sendOtp, { identifier: 'nobody@example.com', type: 'EMAIL' });
+    await as('verify-otp', verifyOtp, { identifier, code: '000000' });
+    const code = await lastCodeFor(identifier);
+    const session = await as('verify-otp', verifyOtp, { identifier, code });
+    const auth = { Authorization: `Bearer ${session.body.data.verification_token}` };
+
+    const query = { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-02', max_connections: 0 };
+    const offers: Json[] = (await as('search', search, query, auth)).body.data;
+    await as('search', search, { ...query, max_connections: 1 }, auth);
+
+    const booked = await as('booking-create', create, bookingBody(offers[0]), {
+      ...auth,
+      'Idempotency-Key': 'perm-1',
+    });
+    await as('booking-create', create, bookingBody(offers[0]), { ...auth, 'Idempotency-Key': 'perm-1' }); // replay
+    const second = offers[1];
+    await testTable.db.send(
+      new PutCommand({
+        TableName: testTable.tableName,
+        Item: { ...keys.inventory(second.outbound.segments[0].flight_number, '2026-12-02'), sold_Y: 100 },
+      }),
+    );
+    await as('booking-create', create, bookingBody(second), { ...auth, 'Idempotency-Key': 'perm-2' }); // PRICE_CHANGED, stored
+    context.db.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (ctx.commandName === 'TransactWriteItemsCommand')
+          throw Object.assign(new Error('boom'), {
+            name: 'InternalServerError',
+            $fault: 'server',
+            $metadata: {},
+          });
+        return next(args);
+      },
+      { step: 'initialize', name: 'failTransactions', priority: 'low' },
+    );
+    await as('booking-create', create, bookingBody(offers[2]), { ...auth, 'Idempotency-Key': 'perm-3' }); // 503, key released
+    context.db.middlewareStack.remove('failTransactions');
+
+    const { booking_id, pnr } = booked.body.data;
+    await as('booking-get', get, { booking_id }, auth);
+    await as('booking-get', get, { pnr }, auth);
+    await as('booking-list', list, { limit: 1 }, auth);
+    await as('booking-cancel', cancel, { booking_id }, auth);
+    await as('booking-cancel', cancel, { booking_id }, auth); // already cancelled
+    await as('logout', logout, {}, auth);
+
+    for (const route of routes as readonly Route[]) {
+      const actions = [...(used.get(route.id) ?? [])].sort();
+      expect(actions, route.id).toEqual([...route.table].sort());
+    }
+  });
+});
