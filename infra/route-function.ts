@@ -84,15 +84,17 @@ export class RouteFunction extends Construct {
     const { route, table } = props;
     const stack = Stack.of(this);
     const index = tableDefinition.indexes[0]?.name;
-    this.fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: route.table.map((action) => `dynamodb:${action}`),
-        resources: [
-          table.tableArn,
-          ...(route.table.includes('Query') && index ? [`${table.tableArn}/index/${index}`] : []),
-        ],
-      }),
-    );
+    if (route.table.length > 0) {
+      this.fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: route.table.map((action) => `dynamodb:${action}`),
+          resources: [
+            table.tableArn,
+            ...(route.table.includes('Query') && index ? [`${table.tableArn}/index/${index}`] : []),
+          ],
+        }),
+      );
+    }
     if (route.grants.includes('signing-key')) props.signingKey.grantRead(this.fn);
     if (route.grants.includes('send-email')) {
       // The sender may be verified as an address or through its domain: allow exactly those identities.

@@ -14,7 +14,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
-import { type Route, routes } from '../shared/routes.ts';
+import { documentRoute, type Route, routes } from '../shared/routes.ts';
 import { Firewall } from './firewall.ts';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
 import { Monitoring } from './monitoring.ts';
@@ -144,6 +144,17 @@ export class FlightBookingStack extends Stack {
       resource.addMethod('POST', new LambdaIntegration(fn));
       addMethodNotAllowed(resource);
     }
+    // The OpenAPI document, from the same handler the dev server uses.
+    const docs = new RouteFunction(this, 'Route-openapi', {
+      route: documentRoute,
+      table: this.table,
+      signingKey,
+      logRetention: config.logRetention,
+      ses: { fromAddress: config.sesFromAddress },
+      environment: {},
+    });
+    this.api.root.resourceForPath(documentRoute.path).addMethod('GET', new LambdaIntegration(docs.fn));
+
     Validations.of(this.api).acknowledge(
       {
         id: 'AwsSolutions::AwsSolutions-APIG2',

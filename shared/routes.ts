@@ -100,3 +100,16 @@ export type RouteId = (typeof routes)[number]['id'];
 
 /** The only method any route accepts. */
 export const ROUTE_METHOD = 'POST';
+
+/**
+ * Not an API endpoint: the OpenAPI document (`npm run openapi` writes it), served by `GET` from the same
+ * handler by the dev server and the deployed stack. It touches no table and holds no grants.
+ */
+export const documentRoute = {
+  id: 'openapi',
+  path: '/openapi.json',
+  entry: 'functions/docs/openapi.ts',
+  auth: false,
+  table: [],
+  grants: [],
+} as const satisfies Route;

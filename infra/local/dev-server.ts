@@ -11,7 +11,8 @@ import {
   PayloadTooLargeError,
 } from '#shared/http/errors.ts';
 import { errorResponse } from '#shared/http/response.ts';
-import { ROUTE_METHOD, type Route, routes } from '#shared/routes.ts';
+import { documentRoute, ROUTE_METHOD, type Route, routes } from '#shared/routes.ts';
+import { serveDocs } from './docs.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -25,7 +26,7 @@ export async function loadHandlers(
   root: string,
 ): Promise<Map<string, { route: Route; handler: LambdaHandler }>> {
   const table = new Map<string, { route: Route; handler: LambdaHandler }>();
-  for (const route of routes) {
+  for (const route of [...routes, documentRoute]) {
     const module = (await import(pathToFileURL(resolve(root, route.entry)).href)) as {
       handler: LambdaHandler;
     };
@@ -43,9 +44,12 @@ export function createDevServer(handlers: Map<string, { route: Route; handler: L
     const requestId = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      // The API documentation: the OpenAPI document and a page rendering it, both GET.
+      if (req.method === 'GET' && (await serveDocs(url.pathname, res))) return;
       const entry = handlers.get(url.pathname);
       if (!entry) throw new NotFoundError(`No endpoint at ${url.pathname}.`);
-      if (req.method !== ROUTE_METHOD) throw new MethodNotAllowedError(ROUTE_METHOD);
+      const method = entry.route.id === documentRoute.id ? 'GET' : ROUTE_METHOD;
+      if (req.method !== method) throw new MethodNotAllowedError(method);
       const body = await readBody(req);
       const event = toProxyEvent(req, url, entry.route, body, requestId);
       const result = await entry.handler(event, lambdaContext(entry.route, requestId));

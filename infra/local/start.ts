@@ -77,6 +77,7 @@ try {
       `  data:       ${dataDir} (${created ? 'new database' : 'existing database'})`,
       `  demo agent: ${DEMO_AGENT.identifier} (agency ${DEMO_AGENT.agencyId})`,
       `  codes:      printed here and appended to ${join(dataDir, OUTBOX_FILE)}`,
+      `  docs:       ${url}/docs (OpenAPI: ${url}/openapi.json)`,
       '  stop:       Ctrl-C',
       '',
     ].join('\n'),

@@ -13,8 +13,17 @@ import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from '.
 
 export const SendOtpRequest = z
   .object({
-    identifier: z.string().max(1024),
-    type: z.enum(['EMAIL', 'PHONE', 'SMS']),
+    identifier: z
+      .string()
+      .max(1024)
+      .meta({
+        description:
+          'E-mail address (trimmed, lower-cased, at most 254 characters) or E.164 phone number (+ then 8-15 digits)',
+        examples: ['agent@example.com', '+447700900123'],
+      }),
+    type: z
+      .enum(['EMAIL', 'PHONE', 'SMS'])
+      .meta({ description: 'How to send the code; SMS is an alias of PHONE' }),
   })
   .transform((body, ctx) => {
     const type = body.type === 'SMS' ? 'PHONE' : body.type;

@@ -11,8 +11,11 @@ import { issueSessionToken, SESSION_TTL_SECONDS, type TokenSettings } from './se
 
 export const VerifyOtpRequest = z
   .object({
-    identifier: z.string().max(1024),
-    code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code'),
+    identifier: z.string().max(1024).meta({ description: 'The identifier the code was sent to' }),
+    code: z
+      .string()
+      .regex(/^\d{6}$/, 'must be the 6-digit code')
+      .meta({ description: 'The 6-digit code, as a string' }),
   })
   .transform((body, ctx) => {
     const result = normalizeIdentifier(body.identifier);

@@ -46,13 +46,17 @@ const Segment = z.object({
 
 /** The request of `POST /api/flights/booking/create` (API.md §4.2); every field required. */
 export const CreateBookingRequest = z.object({
-  flight_id: z.string().min(1).max(2048),
-  flight_details: z.object({
-    id: z.string(),
-    total_price: z.number('must be a number'),
-    currency: z.string(),
-    outbound: z.object({ segments: z.array(Segment).min(1).max(4) }),
-  }),
+  flight_id: z.string().min(1).max(2048).meta({ description: 'The id of an offer from search' }),
+  flight_details: z
+    .object({
+      id: z.string(),
+      total_price: z.number('must be a number'),
+      currency: z.string(),
+      outbound: z.object({ segments: z.array(Segment).min(1).max(4) }),
+    })
+    .meta({
+      description: 'The offer as search returned it (at least these fields); it must match the quote',
+    }),
   total_price: Money,
   currency: Currency,
   passengers: z.array(Passenger).min(1, 'must list at least one passenger').max(18),

@@ -36,13 +36,20 @@ export const MAX_PRICED_FLIGHT_DATES = 300;
 export const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
 export type SortOrder = (typeof SORTS)[number];
 
-const AirportCode = z.string().superRefine((code, ctx) => {
-  if (!/^[A-Z]{3}$/.test(code)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR' });
-  } else if (!findAirport(code)) {
-    ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
-  }
-});
+const AirportCode = z
+  .string()
+  .superRefine((code, ctx) => {
+    if (!/^[A-Z]{3}$/.test(code)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR' });
+    } else if (!findAirport(code)) {
+      ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
+    }
+  })
+  .meta({
+    description: 'IATA airport code known to Open Travel Data',
+    pattern: '^[A-Z]{3}$',
+    examples: ['LHR'],
+  });
 
 const TIME_OF_DAY = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
 const DepartureDate = z
@@ -52,7 +59,13 @@ const DepartureDate = z
       isCalendarDate(value.slice(0, 10)) && (value.length === 10 || TIME_OF_DAY.test(value.slice(10))),
     'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
   )
-  .transform((value) => value.slice(0, 10));
+  .transform((value) => value.slice(0, 10))
+  .meta({
+    description:
+      'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}',
+    examples: ['2026-12-01'],
+  });
 
 const Count = (min: number, max?: number) => {
   const range = max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`;
@@ -77,8 +90,8 @@ export function createSearchRequest(clock: Clock) {
       destination: AirportCode,
       departure_date: DepartureDate,
       adults: Count(1, 9).default(1),
-      children: Count(0).default(0),
-      infants: Count(0).default(0),
+      children: Count(0).default(0).meta({ description: 'Aged 2-11; adults + children at most 9' }),
+      infants: Count(0).default(0).meta({ description: 'Under 2, on an adult’s lap; at most one per adult' }),
       travel_class: z.enum(TRAVEL_CLASSES).default('ECONOMY'),
       max_connections: z.union([z.literal(0), z.literal(1)], 'must be 0 or 1').default(1),
       sort: z.enum(SORTS).default('PRICE'),

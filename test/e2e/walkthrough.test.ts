@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '#test/helpers/api.ts';
+import { assertMatchesContract } from '#test/helpers/contract.ts';
 import { type LocalServer, post, startLocalServer } from '#test/helpers/local-server.ts';
 
 const run = promisify(execFile);
@@ -45,6 +46,16 @@ describe('e2e: README walkthrough', () => {
     expect(offers.filter((offer) => !offer.includes(' + ')).length).toBe(14);
     expect(offers.some((offer) => /\+ [A-Z0-9]{2}\d+ [A-Z]{3}-JFK/.test(offer))).toBe(true);
     const [sent, verified, booked, found, cancelled, loggedOut, refused] = answers;
+    const calls: [string, number][] = [
+      ['/api/auth/send-otp', 202],
+      ['/api/auth/verify-otp', 200],
+      ['/api/flights/booking/create', 201],
+      ['/api/flights/booking/get', 200],
+      ['/api/flights/booking/cancel', 200],
+      ['/api/auth/logout', 200],
+      ['/api/auth/logout', 401],
+    ];
+    calls.forEach(([path, status], i) => assertMatchesContract(path, status, answers[i]));
     expect(booked.data).toMatchObject({ status: 'CONFIRMED', pnr: expect.stringMatching(/^[A-Z]{6}$/) });
     expect(booked.data.flight.outbound.segments[0].origin).toBe('LHR');
     expect(found.data).toEqual(booked.data);

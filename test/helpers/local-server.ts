@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Answer } from './api.ts';
+import { assertMatchesContract, openapi } from './contract.ts';
 
 export interface LocalServer {
   readonly url: string;
@@ -78,16 +79,18 @@ export async function agentsCliWithEnv(env: Record<string, string>, ...args: str
   }
 }
 
-/** POSTs JSON (or a raw body) and parses the answer. */
+/**
+ * POSTs JSON (or a raw body) and parses the answer. Every answer from a documented route is checked
+ * against the OpenAPI document: its status must be listed and its body must match.
+ */
 export async function post(url: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body ?? {}),
   });
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (await response.json()) as Answer['body'],
-  };
+  const parsed = (await response.json()) as Answer['body'];
+  const path = new URL(url).pathname;
+  if (openapi.paths[path]) assertMatchesContract(path, response.status, parsed);
+  return { status: response.status, headers: response.headers, body: parsed };
 }

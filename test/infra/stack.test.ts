@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { type Route, routes as routeTable } from '#shared/routes.ts';
+import { documentRoute, type Route, routes as routeTable } from '#shared/routes.ts';
 
 const routes: readonly Route[] = routeTable;
 
@@ -34,7 +34,7 @@ const { template } = synth();
 const resources = (type: string): [string, Json][] => Object.entries(template.findResources(type));
 
 function functionOf(routeId: string): [string, Json] {
-  const route = routes.find((r) => r.id === routeId);
+  const route = [...routes, documentRoute].find((r) => r.id === routeId);
   const found = resources('AWS::Lambda::Function').find(
     ([, fn]) => fn.Properties.Description === `${route?.path} (flight booking API)`,
   );
@@ -56,8 +56,10 @@ const allowed = (routeId: string) =>
     .flatMap((s) => [s.Action].flat());
 
 describe('infra: functions', () => {
-  it('creates one Node.js 24 arm64 function per route, none for anything else', () => {
-    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length);
+  it('creates one Node.js 24 arm64 function per route, plus the one serving the OpenAPI document', () => {
+    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 1);
+    const [, docs] = functionOf(documentRoute.id);
+    expect(docs.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     for (const route of routes) {
       const [, fn] = functionOf(route.id);
       expect(fn.Properties).toMatchObject({
@@ -125,6 +127,17 @@ describe('infra: least privilege, exactly as the route table says', () => {
     ]);
     expect(new Set(allowed(routeId))).toEqual(expected);
     expect(allowed(routeId).filter((a) => a.includes('*'))).toEqual([]);
+  });
+
+  it('lets the document function write its logs and traces, nothing else', () => {
+    expect(new Set(allowed(documentRoute.id))).toEqual(
+      new Set([
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'xray:PutTraceSegments',
+        'xray:PutTelemetryRecords',
+      ]),
+    );
   });
 
   it('limits e-mail to the configured identity and forbids publishing to topics', () => {
@@ -207,10 +220,13 @@ describe('infra: API', () => {
       method: m.Properties.HttpMethod,
       type: m.Properties.Integration.Type,
     }));
-    const expected = routes.flatMap((r) => [
-      { path: r.path, method: 'POST', type: 'AWS_PROXY' },
-      { path: r.path, method: 'ANY', type: 'MOCK' },
-    ]);
+    const expected = [
+      ...routes.flatMap((r) => [
+        { path: r.path, method: 'POST', type: 'AWS_PROXY' },
+        { path: r.path, method: 'ANY', type: 'MOCK' },
+      ]),
+      { path: documentRoute.path, method: 'GET', type: 'AWS_PROXY' },
+    ];
     expect(methods.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`))).toEqual(
       expected.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`)),
     );

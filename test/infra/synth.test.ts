@@ -22,7 +22,7 @@ describe('infra: npm run synth', () => {
     const functions = Object.values(
       template.Resources as Record<string, { Type: string; Metadata: Record<string, string> }>,
     ).filter((r) => r.Type === 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length);
+    expect(functions).toHaveLength(routes.length + 1);
     for (const fn of functions) {
       const asset = join(out, fn.Metadata['aws:asset:path'] ?? '');
       expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map']);

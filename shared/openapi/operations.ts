@@ -1,0 +1,303 @@
+import type * as z from 'zod';
+import * as zod from 'zod';
+import { LogoutRequest } from '../auth/logout.ts';
+import { SendOtpRequest } from '../auth/send-otp.ts';
+import { VerifyOtpRequest } from '../auth/verify-otp.ts';
+import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
+import { CreateBookingRequest } from '../bookings/request.ts';
+import { systemClock } from '../clock.ts';
+import { flightView } from '../flights/flight-view.ts';
+import { flightsOn, legBetween } from '../flights/schedule.ts';
+import { createSearchRequest, priceItinerary } from '../flights/search.ts';
+import {
+  FlightMismatchError,
+  FlightNotFoundError,
+  type HttpError,
+  IdempotencyInProgressError,
+  IdempotencyKeyReusedError,
+  InternalError,
+  InvalidCodeError,
+  InvalidJsonError,
+  NotCancellableError,
+  NotFoundError,
+  OfferExpiredError,
+  PayloadTooLargeError,
+  PriceChangedError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  SoldOutError,
+  TooManyAttemptsError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../http/errors.ts';
+import type { RouteId } from '../routes.ts';
+import type { ErrorCode } from './error-codes.ts';
+import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
+
+/** How the document describes one route. */
+export interface Operation {
+  summary: string;
+  description: string;
+  tag: 'Sign-in' | 'Flights' | 'Bookings';
+  request: z.ZodType;
+  requestExample: unknown;
+  status: number;
+  response: z.ZodType;
+  responseExample: unknown;
+  /** Codes the route itself can answer, beyond the ones every route can (see COMMON_ERRORS). */
+  errors: ErrorCode[];
+  idempotencyKey?: boolean;
+  setsCookie?: boolean;
+}
+
+/** Every route can answer these: malformed or oversized bodies, gateway throttling, failures. */
+export const COMMON_ERRORS: ErrorCode[] = [
+  'INVALID_JSON',
+  'VALIDATION_ERROR',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+];
+
+/** A flight as search returns it: BA's first morning flight London to New York, unsold, one adult. */
+function exampleFlight() {
+  const leg = legBetween('LHR', 'JFK');
+  const flight = leg && flightsOn(leg, '2026-12-01').find((f) => f.carrier.code === 'BA');
+  const pax = { adults: 1, children: 0, infants: 0 };
+  const priced = flight && priceItinerary([flight], 'ECONOMY', pax, new Map());
+  if (!priced) throw new Error('example flight missing from the schedule');
+  return flightView(
+    {
+      id: 'off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd',
+      expiresAt: Date.UTC(2026, 10, 24, 9, 50) / 1000,
+      travelClass: 'ECONOMY',
+      passengers: pax,
+    },
+    { ...priced, seatsLeft: 9 },
+  );
+}
+
+const flight = exampleFlight();
+const passengers = [
+  {
+    title: 'ms',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    pax_type: 'ADULT',
+    gender: 'f',
+    born_on: '1985-12-10',
+  },
+];
+const contact = { email: 'ada@example.com', phone: '+447700900123' };
+const booking = {
+  booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX',
+  pnr: 'QXBTRV',
+  status: 'CONFIRMED',
+  total_price: flight.total_price,
+  currency: flight.currency,
+  created_at: '2026-11-24T09:32:05Z',
+  flight,
+  passengers,
+  contact,
+};
+
+export const operations: Record<RouteId, Operation> = {
+  'send-otp': {
+    summary: 'Send a sign-in code',
+    description:
+      'Sends a 6-digit code by e-mail (SES) or SMS (SNS) to a registered agent. Unknown identifiers get the same answer, after the same time, and nothing is sent. At most 1 send per 30 s and 5 per hour per identifier.',
+    tag: 'Sign-in',
+    request: SendOtpRequest,
+    requestExample: { identifier: 'agent@example.com', type: 'EMAIL' },
+    status: 202,
+    response: success(SendOtpData),
+    responseExample: { success: true, data: { expires_in: 300, resend_after: 30 } },
+    errors: [],
+  },
+  'verify-otp': {
+    summary: 'Exchange the code for a session',
+    description:
+      'Answers a session token (JWT, 1 hour) and sets it as the __Host-session cookie. A code works once, for 5 minutes; the 5th wrong code voids it (429 TOO_MANY_ATTEMPTS).',
+    tag: 'Sign-in',
+    request: VerifyOtpRequest,
+    requestExample: { identifier: 'agent@example.com', code: '482913' },
+    status: 200,
+    response: success(VerifyOtpData),
+    responseExample: {
+      success: true,
+      data: {
+        verification_token:
+          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhZ2VuY3lfaWQiOiJkZW1vLWFnZW5jeSJ9.c2lnbmF0dXJl',
+        token_type: 'Bearer',
+        expires_in: 3600,
+        expires_at: '2026-11-24T10:30:00Z',
+        agent: {
+          id: 'agt_5f1c9e2a7b3d4e6f8a9b0c1d',
+          name: 'Demo Agent',
+          agency_id: 'demo-agency',
+          identifier: 'agent@example.com',
+        },
+      },
+    },
+    errors: ['INVALID_CODE', 'TOO_MANY_ATTEMPTS'],
+    setsCookie: true,
+  },
+  logout: {
+    summary: 'Sign out',
+    description:
+      'Revokes the presented session token until it expires and clears the cookie. No body is needed.',
+    tag: 'Sign-in',
+    request: LogoutRequest,
+    requestExample: {},
+    status: 200,
+    response: success(EmptyData),
+    responseExample: { success: true, data: {} },
+    errors: ['UNAUTHORIZED'],
+    setsCookie: true,
+  },
+  search: {
+    summary: 'Search flights',
+    description:
+      'Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. Each result is an offer, bound to your agency for 20 minutes.',
+    tag: 'Flights',
+    request: createSearchRequest(systemClock()),
+    requestExample: {
+      origin: 'LHR',
+      destination: 'JFK',
+      departure_date: '2026-12-01',
+      adults: 1,
+      travel_class: 'ECONOMY',
+    },
+    status: 200,
+    response: success(zod.array(Flight), zod.object({ count: zod.int(), currency: zod.string() })),
+    responseExample: { success: true, data: [flight], meta: { count: 1, currency: 'EUR' } },
+    errors: ['UNAUTHORIZED'],
+  },
+  'booking-create': {
+    summary: 'Book an offer',
+    description:
+      'Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely.',
+    tag: 'Bookings',
+    request: CreateBookingRequest,
+    requestExample: {
+      flight_id: flight.id,
+      flight_details: flight,
+      total_price: flight.total_price,
+      currency: 'EUR',
+      passengers,
+      contact,
+    },
+    status: 201,
+    response: success(Booking),
+    responseExample: { success: true, data: booking },
+    errors: [
+      'UNAUTHORIZED',
+      'FLIGHT_NOT_FOUND',
+      'FLIGHT_MISMATCH',
+      'PRICE_CHANGED',
+      'SOLD_OUT',
+      'IDEMPOTENCY_IN_PROGRESS',
+      'OFFER_EXPIRED',
+      'IDEMPOTENCY_KEY_REUSED',
+    ],
+    idempotencyKey: true,
+  },
+  'booking-get': {
+    summary: 'Retrieve a booking',
+    description: 'By booking_id or by PNR (exactly one). Another agency’s booking is 404.',
+    tag: 'Bookings',
+    request: GetBookingRequest,
+    requestExample: { pnr: 'QXBTRV' },
+    status: 200,
+    response: success(Booking),
+    responseExample: { success: true, data: booking },
+    errors: ['UNAUTHORIZED', 'NOT_FOUND'],
+  },
+  'booking-list': {
+    summary: 'List bookings',
+    description:
+      'Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page.',
+    tag: 'Bookings',
+    request: ListBookingsRequest,
+    requestExample: { limit: 20 },
+    status: 200,
+    response: success(zod.array(Booking), zod.object({ next_cursor: zod.string().nullable() })),
+    responseExample: { success: true, data: [booking], meta: { next_cursor: null } },
+    errors: ['UNAUTHORIZED'],
+  },
+  'booking-cancel': {
+    summary: 'Cancel a booking',
+    description:
+      'Cancels and returns the seats. Cancelling again answers the cancelled booking; after the first departure, 409.',
+    tag: 'Bookings',
+    request: CancelBookingRequest,
+    requestExample: { booking_id: booking.booking_id },
+    status: 200,
+    response: success(Booking),
+    responseExample: {
+      success: true,
+      data: { ...booking, status: 'CANCELLED', cancelled_at: '2026-11-24T10:02:41Z' },
+    },
+    errors: ['UNAUTHORIZED', 'NOT_FOUND', 'NOT_CANCELLABLE'],
+  },
+};
+
+/** One real error per code, from the classes the functions throw: the document's examples. */
+export function errorExample(code: ErrorCode): HttpError {
+  switch (code) {
+    case 'INVALID_JSON':
+      return new InvalidJsonError('The body is not valid JSON.');
+    case 'VALIDATION_ERROR':
+      return new ValidationError([{ path: 'passengers.0.born_on', message: 'must be a date (YYYY-MM-DD)' }]);
+    case 'UNAUTHORIZED':
+      return new UnauthorizedError();
+    case 'INVALID_CODE':
+      return new InvalidCodeError();
+    case 'NOT_FOUND':
+      return new NotFoundError('No such booking in your agency.');
+    case 'FLIGHT_NOT_FOUND':
+      return new FlightNotFoundError();
+    case 'METHOD_NOT_ALLOWED':
+      throw new Error('405 is answered for other methods and documented on no operation');
+    case 'FLIGHT_MISMATCH':
+      return new FlightMismatchError([
+        { path: 'flight_details.total_price', expected: flight.total_price, received: 399 },
+      ]);
+    case 'PRICE_CHANGED':
+      return new PriceChangedError({
+        previous_total_price: flight.total_price,
+        total_price: flight.total_price + 79,
+        currency: 'EUR',
+        flight: {
+          ...flight,
+          id: 'off_7Rt2Lm9QxV4cB8nZ1yK6wE3pA0sDf5Gh',
+          total_price: flight.total_price + 79,
+        },
+      });
+    case 'SOLD_OUT':
+      return new SoldOutError();
+    case 'NOT_CANCELLABLE':
+      return new NotCancellableError();
+    case 'IDEMPOTENCY_IN_PROGRESS':
+      return new IdempotencyInProgressError();
+    case 'OFFER_EXPIRED':
+      return new OfferExpiredError();
+    case 'PAYLOAD_TOO_LARGE':
+      return new PayloadTooLargeError('The body is over 65536 bytes.');
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return new UnsupportedMediaTypeError();
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return new IdempotencyKeyReusedError();
+    case 'RATE_LIMITED':
+      return new RateLimitedError(18);
+    case 'TOO_MANY_ATTEMPTS':
+      return new TooManyAttemptsError();
+    case 'INTERNAL_ERROR':
+      return new InternalError();
+    case 'SERVICE_UNAVAILABLE':
+      return new ServiceUnavailableError(1);
+  }
+}

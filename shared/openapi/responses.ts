@@ -1,0 +1,101 @@
+import * as z from 'zod';
+import type { BookingView } from '../bookings/booking.ts';
+import { Passenger } from '../bookings/request.ts';
+import { TRAVEL_CLASSES } from '../flights/cabins.ts';
+import type { FlightView } from '../flights/flight-view.ts';
+
+/**
+ * The success payloads as zod schemas, for the OpenAPI document only (functions never load this
+ * module). The type assertions at the end fail compilation if a handler's view drifts from them.
+ */
+const DateTime = z.iso.datetime().describe('ISO 8601 UTC date-time, whole seconds, with Z');
+const Money = z.number().describe('Major currency units, at most 2 decimals');
+
+export const Segment = z.object({
+  carrier_code: z.string().describe('IATA airline code'),
+  carrier_name: z.string(),
+  flight_number: z.string(),
+  origin: z.string().describe('IATA airport code'),
+  destination: z.string(),
+  departure_at: DateTime,
+  arrival_at: DateTime,
+  duration_minutes: z.int(),
+});
+
+export const Flight = z.object({
+  id: z.string().describe('Opaque offer id, bound to your agency, valid until expires_at'),
+  total_price: Money.describe('For all passengers together'),
+  currency: z.string(),
+  travel_class: z.enum(TRAVEL_CLASSES),
+  seats_available: z
+    .int()
+    .min(0)
+    .max(9)
+    .describe('Seats left in the cabin on the fullest segment, capped at 9'),
+  expires_at: DateTime,
+  passengers: z.object({ adults: z.int(), children: z.int(), infants: z.int() }),
+  outbound: z.object({
+    duration_minutes: z.int(),
+    stops: z.int().min(0).max(1),
+    segments: z.array(Segment).min(1).max(2),
+  }),
+});
+
+export const Agent = z.object({
+  id: z.string(),
+  name: z.string(),
+  agency_id: z.string(),
+  identifier: z.string(),
+});
+
+export const Booking = z.object({
+  booking_id: z.string().describe('bkg_ + ULID'),
+  pnr: z.string().regex(/^[A-Z]{6}$/),
+  status: z.enum(['CONFIRMED', 'CANCELLED']),
+  total_price: Money,
+  currency: z.string(),
+  created_at: DateTime,
+  cancelled_at: DateTime.optional(),
+  flight: Flight,
+  passengers: z.array(Passenger),
+  contact: z.object({ email: z.string(), phone: z.string() }),
+});
+
+export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });
+export const VerifyOtpData = z.object({
+  verification_token: z.string().describe('JWT (HS256); also set as the __Host-session cookie'),
+  token_type: z.literal('Bearer'),
+  expires_in: z.int(),
+  expires_at: DateTime,
+  agent: Agent,
+});
+export const EmptyData = z.object({});
+
+/** `{"success": true, "data": …, "meta"?: …}` */
+export const success = <D extends z.ZodType, M extends z.ZodType>(data: D, meta?: M) =>
+  meta ? z.object({ success: z.literal(true), data, meta }) : z.object({ success: z.literal(true), data });
+
+export const ErrorDetail = z.object({
+  path: z.string(),
+  message: z.string().optional(),
+  expected: z.unknown().optional(),
+  received: z.unknown().optional(),
+});
+
+/** The failure envelope (API.md §1, §2). */
+export const ErrorEnvelope = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.union([z.array(ErrorDetail), z.record(z.string(), z.unknown())]).optional(),
+    request_id: z.string(),
+  }),
+});
+
+type Assignable<T extends U, U> = T;
+/** Compile-time: what the handlers return fits these schemas. */
+export type ViewsMatchSchemas = [
+  Assignable<FlightView, z.output<typeof Flight>>,
+  Assignable<BookingView, z.output<typeof Booking>>,
+];

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+
+/** The committed OpenAPI document. */
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
+export const openapi: any = JSON.parse(readFileSync('openapi.json', 'utf8'));
+
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(openapi, 'openapi.json');
+
+const pointer = (...parts: string[]) =>
+  parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+
+/**
+ * Throws unless `body` is exactly what the document says `path` answers with `status`: the status must
+ * be documented and the body must match its schema.
+ */
+export function assertMatchesContract(path: string, status: number, body: unknown): void {
+  const responses = openapi.paths[path]?.post?.responses;
+  if (!responses) throw new Error(`${path} is not in the OpenAPI document`);
+  if (!responses[String(status)])
+    throw new Error(`${path} answered ${status}, which the document does not list`);
+  const ref = `openapi.json#/${pointer('paths', path, 'post', 'responses', String(status), 'content', 'application/json', 'schema')}`;
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  if (!validate(body)) {
+    throw new Error(
+      `${path} ${status} does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
+  }
+}
