@@ -55,7 +55,9 @@ describe('e2e: README walkthrough', () => {
       ['/api/auth/logout', 200],
       ['/api/auth/logout', 401],
     ];
-    calls.forEach(([path, status], i) => assertMatchesContract(path, status, answers[i]));
+    calls.forEach(([path, status], i) => {
+      assertMatchesContract(path, status, answers[i]);
+    });
     expect(booked.data).toMatchObject({ status: 'CONFIRMED', pnr: expect.stringMatching(/^[A-Z]{6}$/) });
     expect(booked.data.flight.outbound.segments[0].origin).toBe('LHR');
     expect(found.data).toEqual(booked.data);
