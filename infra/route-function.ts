@@ -9,6 +9,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import type { Route } from '../shared/routes.ts';
+import { bundling } from './bundling.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
 
@@ -68,12 +69,11 @@ export class RouteFunction extends Construct {
       environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node24',
-        minify: true,
-        // Source maps ship for debugging, but are not enabled at run time (--enable-source-maps costs ~15 % cold start).
-        sourceMap: true,
-        externalModules: [],
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        target: bundling.target,
+        minify: bundling.minify,
+        sourceMap: bundling.sourceMap,
+        externalModules: [...bundling.externalModules],
+        banner: bundling.banner,
       },
     });
     this.grant(props);

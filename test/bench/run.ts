@@ -1,0 +1,928 @@
+/**
+ * `npm run bench`: measures cold start, size, warm overhead, round trips, scale, contention and end-to-end
+ * throughput, each against a baseline measured in the same run, and writes BENCHMARKS.md.
+ * Not part of `npm test`. Needs Java 17+ (DynamoDB Local); uses valgrind when present.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import autocannon from 'autocannon';
+import { mockClient } from 'aws-sdk-client-mock';
+import { ensureTable } from '../../infra/local/bootstrap.ts';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
+import { routes } from '../../shared/routes.ts';
+import { apiEvent } from '../helpers/api.ts';
+import { startLocalServer } from '../helpers/local-server.ts';
+import { bundle, median, percentile, ratio, root, round, table, verdict } from './lib.ts';
+
+const run = promisify(execFile);
+const benchStarted = Date.now();
+const work = mkdtempSync(join(tmpdir(), 'flight-bench-'));
+const log = (message: string) =>
+  process.stdout.write(`[bench ${Math.round((Date.now() - benchStarted) / 1000)}s] ${message}\n`);
+const report: string[] = [];
+const section = (title: string, ...lines: string[]) => {
+  report.push(`## ${title}`, '', ...lines, '');
+  process.stdout.write(`\n## ${title}\n\n${lines.join('\n')}\n`);
+};
+
+// ---------------------------------------------------------------- environment, as a function sees it
+const dynamo = await startDynamoDbLocal();
+const keyFile = join(work, 'signing.key');
+writeFileSync(keyFile, randomBytes(48).toString('base64url'));
+const functionEnv = {
+  TABLE_NAME: 'bench',
+  DYNAMODB_ENDPOINT: dynamo.endpoint,
+  SIGNING_KEY_FILE: keyFile,
+  DATA_DIR: work,
+  OTP_SEND_MIN_MS: '0',
+  LOG_LEVEL: 'error',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+};
+Object.assign(process.env, functionEnv, { CODE_SENDER: 'aws', SES_FROM_ADDRESS: 'no-reply@example.com' });
+// SES and SNS are the only stubs, at the SDK client: P4 counts their calls.
+const ses = mockClient(SESv2Client);
+ses.on(SendEmailCommand).resolves({ MessageId: 'bench' });
+const sns = mockClient(SNSClient);
+sns.on(PublishCommand).resolves({ MessageId: 'bench' });
+
+const { context } = await import('../../shared/context.ts');
+await ensureTable(context.db, 'bench');
+const { registerAgent } = await import('../../shared/auth/agents.ts');
+const { issueSessionToken } = await import('../../shared/auth/session-token.ts');
+const { replaceChallenge } = await import('../../shared/auth/otp-challenge.ts');
+const { hashCode } = await import('../../shared/auth/otp-code.ts');
+const { sealOffer } = await import('../../shared/flights/offers.ts');
+const { quotedFlightView } = await import('../../shared/flights/flight-view.ts');
+const { priceItinerary } = await import('../../shared/flights/search.ts');
+const { fareBuckets } = await import('../../shared/flights/fares.ts');
+const { flightsOn, legBetween } = await import('../../shared/flights/schedule.ts');
+const { addDays } = await import('../../shared/flights/local-time.ts');
+const { deriveSigningKeys } = await import('../../shared/auth/signing-keys.ts');
+const { keys: tableKeys } = await import('../../shared/db/table.ts');
+
+type Handler = (event: unknown, ctx: unknown) => Promise<{ statusCode: number; body: string }>;
+const handlers = new Map<string, Handler>();
+for (const route of routes)
+  handlers.set(route.id, ((await import(join(root, route.entry))) as { handler: Handler }).handler);
+const lambdaContext = {
+  awsRequestId: 'bench',
+  functionName: 'bench',
+  getRemainingTimeInMillis: () => 10_000,
+};
+
+const today = new Date().toISOString().slice(0, 10);
+const travelDate = addDays(today, 7);
+const clock = context.clock;
+const agency = 'bench-agency';
+let agentCount = 0;
+
+async function newAgent(prefix: string) {
+  agentCount += 1;
+  return registerAgent(context, clock, {
+    identifier: `${prefix}-${agentCount}@example.com`,
+    type: 'EMAIL',
+    name: 'Bench Agent',
+    agencyId: agency,
+  });
+}
+async function bearer(agent: { id: string; agency_id: string }, key = context.keys.token) {
+  const { token } = await issueSessionToken(agent, {
+    key,
+    issuer: context.config.TOKEN_ISSUER,
+    audience: context.config.TOKEN_AUDIENCE,
+    clock,
+  });
+  return { Authorization: `Bearer ${token}` };
+}
+
+/** A sealed offer for one seat on `flight` at fare bucket `bucket`, and the create body that books it. */
+function offerFor(
+  flight: ReturnType<typeof flightsOn>[number],
+  bucket: number,
+  travelClass: 'ECONOMY' | 'FIRST',
+  offerKey = context.keys.offer,
+  agencyId = agency,
+) {
+  const pax = { adults: 1, children: 0, infants: 0 };
+  const capacity = flight.leg.aircraft.seats[travelClass] ?? 0;
+  const limits = fareBuckets(travelClass, capacity, 0).map((b) => b.limit);
+  const soldBefore = bucket === 0 ? 0 : (limits[bucket - 1] ?? 0);
+  const priced = priceItinerary(
+    [flight],
+    travelClass,
+    pax,
+    new Map([[`${flight.flightNumber}#${flight.date}`, soldBefore]]),
+  );
+  if (!priced) throw new Error('cannot price the bench offer');
+  const quote = {
+    agencyId,
+    expiresAt: Math.floor(clock.now() / 1000) + 1200,
+    travelClass,
+    passengers: pax,
+    segments: [{ flightNumber: flight.flightNumber, date: flight.date, bucket: priced.buckets[0] ?? 0 }],
+    total: priced.total,
+    currency: 'EUR',
+    seatsShown: 9,
+  };
+  const id = sealOffer(offerKey, quote);
+  return {
+    flight_id: id,
+    flight_details: quotedFlightView(id, quote, [flight]),
+    total_price: quote.total / 100,
+    currency: 'EUR',
+    passengers: [
+      {
+        title: 'ms',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        pax_type: 'ADULT',
+        gender: 'f',
+        born_on: '1985-12-10',
+      },
+    ],
+    contact: { email: 'ada@example.com', phone: '+447700900123' },
+  };
+}
+
+const lhrJfk = legBetween('LHR', 'JFK');
+if (!lhrJfk) throw new Error('LHR-JFK missing');
+const flightsFor = (daysAhead: number) => flightsOn(lhrJfk, addDays(today, daysAhead));
+/** The `index`-th LHR→JFK flight (modulo the day's count) `daysAhead` days from today. */
+function flightAt(daysAhead: number, index: number) {
+  const flights = flightsFor(daysAhead);
+  const flight = flights[index % flights.length];
+  if (!flight) throw new Error('no LHR-JFK flight');
+  return flight;
+}
+const invoke = async (routeId: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+  const handler = handlers.get(routeId);
+  if (!handler) throw new Error(routeId);
+  const result = await handler(apiEvent({ path, body, headers }), lambdaContext);
+  return { status: result.statusCode, body: JSON.parse(result.body) };
+};
+const pathOf = (routeId: string) => routes.find((r) => r.id === routeId)?.path ?? '';
+
+// ---------------------------------------------------------------- P1 and P2: bundles and cold starts
+log('bundling every function as the stack does');
+const bundles = new Map<string, string>();
+for (const route of routes)
+  bundles.set(route.id, await bundle(join(work, 'bundles', route.id), { file: route.entry }));
+const bareBundle = await bundle(join(work, 'bundles', 'bare'), {
+  contents: "export const handler = async () => ({ statusCode: 200, body: '{}' });",
+});
+const ddbOnlyBundle = await bundle(join(work, 'bundles', 'ddb-only'), {
+  contents:
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));",
+});
+
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 15);
+log(`preparing ${COLD_RUNS + 1} first-invocation events per function`);
+const eventsDir = join(work, 'events');
+mkdirSync(eventsDir);
+const coldAgent = await newAgent('cold');
+const coldAuth = await bearer(coldAgent);
+const bookingsToCancel: string[] = [];
+for (let i = 0; i < COLD_RUNS + 2; i++) {
+  const created = await invoke(
+    'booking-create',
+    pathOf('booking-create'),
+    offerFor(flightAt(8, i), 5, 'ECONOMY'),
+    coldAuth,
+  );
+  bookingsToCancel.push(created.body.data.booking_id);
+}
+const bookingToGet = bookingsToCancel.pop() ?? '';
+const eventFiles = new Map<string, string[]>();
+for (const route of routes) {
+  const files: string[] = [];
+  for (let i = 0; i <= COLD_RUNS; i++) {
+    let body: unknown = {};
+    let headers: Record<string, string> = coldAuth;
+    switch (route.id) {
+      case 'send-otp': {
+        const agent = await newAgent('cold-send');
+        body = { identifier: agent.identifier, type: 'EMAIL' };
+        headers = {};
+        break;
+      }
+      case 'verify-otp': {
+        const agent = await newAgent('cold-verify');
+        const challengeId = `bench-${i}`;
+        const codeHash = hashCode(context.keys.otp, { identifier: agent.identifier, challengeId }, '123456');
+        await replaceChallenge(
+          context,
+          agent.identifier,
+          { challengeId, codeHash, agent: { id: agent.id, name: agent.name, agency_id: agent.agency_id } },
+          clock.now(),
+        );
+        body = { identifier: agent.identifier, code: '123456' };
+        headers = {};
+        break;
+      }
+      case 'logout':
+        headers = await bearer(coldAgent);
+        break;
+      case 'search':
+        body = { origin: 'LHR', destination: 'JFK', departure_date: travelDate };
+        break;
+      case 'booking-create':
+        body = offerFor(flightAt(9, i), 5, 'ECONOMY');
+        break;
+      case 'booking-get':
+        body = { booking_id: bookingToGet };
+        break;
+      case 'booking-list':
+        body = { limit: 20 };
+        break;
+      case 'booking-cancel':
+        body = { booking_id: bookingsToCancel[i] };
+        break;
+    }
+    const file = join(eventsDir, `${route.id}-${i}.json`);
+    writeFileSync(file, JSON.stringify(apiEvent({ path: route.path, body, headers })));
+    files.push(file);
+  }
+  eventFiles.set(route.id, files);
+}
+const bareEvent = join(eventsDir, 'bare.json');
+writeFileSync(bareEvent, '{}');
+
+const childEnv = { ...process.env, ...functionEnv, CODE_SENDER: 'outbox', NODE_OPTIONS: '' };
+interface ColdRun {
+  processMs: number;
+  importMs: number;
+  invokeMs: number;
+  status: number;
+}
+/** One cold start: spawn → import → first invocation → answer, timed from outside and inside. */
+function coldStart(bundlePath: string, eventFile: string): Promise<ColdRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(root, 'test/bench/harness.mjs'), bundlePath, eventFile], {
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{"importMs"'));
+      if (line) {
+        const parsed = JSON.parse(line);
+        resolve({ processMs: performance.now() - started, ...parsed });
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.once('exit', (code) => {
+      if (!out.includes('importMs')) reject(new Error(`cold start failed (${code}): ${err.slice(-400)}`));
+    });
+  });
+}
+
+log(`cold starts: ${COLD_RUNS} runs per function and the bare handler`);
+const cold = new Map<string, ColdRun[]>();
+for (const id of ['bare', ...routes.map((r) => r.id)]) {
+  const runs: ColdRun[] = [];
+  for (let i = 0; i < COLD_RUNS; i++) {
+    const bundlePath = id === 'bare' ? bareBundle : (bundles.get(id) ?? '');
+    const eventFile = id === 'bare' ? bareEvent : (eventFiles.get(id)?.[i] ?? '');
+    runs.push(await coldStart(bundlePath, eventFile));
+  }
+  cold.set(id, runs);
+  const bad = runs.filter((r) => r.status >= 400);
+  if (id !== 'bare' && bad.length)
+    log(`warning: ${id} answered ${bad.map((r) => r.status).join(',')} in ${bad.length} cold runs`);
+}
+
+const instructions = new Map<string, number>();
+const hasValgrind = await run('valgrind', ['--version']).then(
+  () => process.env.BENCH_CACHEGRIND !== '0',
+  () => false,
+);
+if (hasValgrind) {
+  log('instructions of one cold run per function (cachegrind)');
+  for (const id of ['bare', ...routes.map((r) => r.id)]) {
+    const bundlePath = id === 'bare' ? bareBundle : (bundles.get(id) ?? '');
+    const eventFile = id === 'bare' ? bareEvent : (eventFiles.get(id)?.[COLD_RUNS] ?? '');
+    const { stderr } = await run(
+      'valgrind',
+      [
+        '--tool=cachegrind',
+        '--cache-sim=no',
+        '--cachegrind-out-file=/dev/null',
+        process.execPath,
+        join(root, 'test/bench/harness.mjs'),
+        bundlePath,
+        eventFile,
+      ],
+      { env: childEnv, maxBuffer: 1 << 24 },
+    );
+    instructions.set(id, Number(/I\s+refs:\s+([\d,]+)/.exec(stderr)?.[1]?.replaceAll(',', '') ?? Number.NaN));
+  }
+}
+
+const bare = cold.get('bare') ?? [];
+const bareProcess = median(bare.map((r) => r.processMs));
+const bareInside = median(bare.map((r) => r.importMs + r.invokeMs));
+const bareInstr = instructions.get('bare') ?? Number.NaN;
+const COLD_GOAL = 3;
+section(
+  'P1 cold start',
+  `Each function bundled as the stack bundles it, started in a fresh Node ${process.versions.node} process: spawn → import → first invocation (against DynamoDB Local) → answer. ${COLD_RUNS} runs each. Baseline: a bare handler bundle, same harness. The goal (≤ ${COLD_GOAL}×) is judged on the process median; "in process" is import + first invocation only.`,
+  '',
+  table(
+    [
+      'function',
+      'process median ms',
+      'process p90 ms',
+      'ratio',
+      'in process median ms',
+      'import ms',
+      'first invocation ms',
+      ...(hasValgrind ? ['instructions (M)', 'instr. ratio'] : []),
+      'goal',
+    ],
+    ['bare', ...routes.map((r) => r.id)].map((id) => {
+      const runs = cold.get(id) ?? [];
+      const processMedian = median(runs.map((r) => r.processMs));
+      return [
+        id,
+        round(processMedian, 1),
+        round(
+          percentile(
+            runs.map((r) => r.processMs),
+            90,
+          ),
+          1,
+        ),
+        ratio(processMedian, bareProcess),
+        round(median(runs.map((r) => r.importMs + r.invokeMs)), 1),
+        round(median(runs.map((r) => r.importMs)), 1),
+        round(median(runs.map((r) => r.invokeMs)), 1),
+        ...(hasValgrind
+          ? [round((instructions.get(id) ?? 0) / 1e6, 1), ratio(instructions.get(id) ?? 0, bareInstr)]
+          : []),
+        id === 'bare' ? '' : verdict(processMedian / bareProcess <= COLD_GOAL),
+      ];
+    }),
+  ),
+  '',
+  `Bare handler in process: ${round(bareInside, 2)} ms.`,
+);
+
+const ddbOnly = statSync(ddbOnlyBundle).size;
+const SIZE_GOAL = 1.1;
+section(
+  'P2 bundle size',
+  `Minified bytes of each function's bundle against a bundle holding only DynamoDBDocumentClient (${ddbOnly} bytes), same esbuild settings. Goal ≤ ${SIZE_GOAL}×.`,
+  '',
+  table(
+    ['function', 'bytes', 'ratio', 'goal'],
+    routes.map((r) => {
+      const size = statSync(bundles.get(r.id) ?? '').size;
+      return [r.id, size, ratio(size, ddbOnly), verdict(size / ddbOnly <= SIZE_GOAL)];
+    }),
+  ),
+);
+
+// ---------------------------------------------------------------- P3: warm overhead of the HTTP stack
+log('warm overhead of the HTTP stack');
+const { httpHandler } = await import('../../shared/http/handler.ts');
+const { createSearchRequest } = await import('../../shared/flights/search.ts');
+const warmAgent = await newAgent('warm');
+const warmAuth = await bearer(warmAgent);
+const stacked = httpHandler({ auth: true, body: createSearchRequest(clock) }, async () => ({
+  status: 200,
+  data: { ok: true },
+})) as unknown as Handler;
+const bareWarm: Handler = async () => ({
+  statusCode: 200,
+  headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'x' },
+  body: JSON.stringify({ success: true, data: { ok: true } }),
+});
+const warmEvent = apiEvent({
+  path: '/api/flights/search',
+  body: { origin: 'LHR', destination: 'JFK', departure_date: travelDate },
+  headers: warmAuth,
+});
+const realSend = context.db.send.bind(context.db);
+(context.db as { send: unknown }).send = async () => ({}); // the data layer, stubbed in process: no revocation found
+async function timeCalls(handler: Handler, count: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await handler(warmEvent, lambdaContext);
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+await timeCalls(stacked, 3000);
+await timeCalls(bareWarm, 3000);
+const stackSamples: number[] = [];
+const bareSamples: number[] = [];
+for (let block = 0; block < 10; block++) {
+  stackSamples.push(...(await timeCalls(stacked, 2000)));
+  bareSamples.push(...(await timeCalls(bareWarm, 2000)));
+}
+(context.db as { send: unknown }).send = realSend;
+const overheadP50 = median(stackSamples) - median(bareSamples);
+const WARM_GOAL_MS = 0.1;
+section(
+  'P3 warm overhead',
+  `What the HTTP stack adds per warm request (request id, JSON body, session JWT verification, revocation check with the data layer stubbed, zod validation of a search body, envelope, access log) against a bare handler returning the same answer: ${stackSamples.length} calls each, in alternating blocks. Goal ≤ ${WARM_GOAL_MS} ms at p50.`,
+  '',
+  table(
+    ['handler', 'p50 ms', 'p90 ms', 'p99 ms'],
+    [
+      [
+        'full stack',
+        round(median(stackSamples), 4),
+        round(percentile(stackSamples, 90), 4),
+        round(percentile(stackSamples, 99), 4),
+      ],
+      [
+        'bare',
+        round(median(bareSamples), 4),
+        round(percentile(bareSamples, 90), 4),
+        round(percentile(bareSamples, 99), 4),
+      ],
+    ],
+  ),
+  '',
+  `Overhead at p50: **${round(overheadP50, 4)} ms** (${verdict(overheadP50 <= WARM_GOAL_MS)}); ratio ${ratio(median(stackSamples), median(bareSamples))}×.`,
+);
+
+// ---------------------------------------------------------------- P4: round trips per request
+log('round trips per request');
+const calls: string[] = [];
+context.db.middlewareStack.add(
+  (next, ctx) => async (args) => {
+    calls.push(ctx.commandName ?? '');
+    return next(args);
+  },
+  { step: 'initialize', name: 'benchCount' },
+);
+async function counted(action: () => Promise<unknown>) {
+  calls.length = 0;
+  ses.resetHistory();
+  sns.resetHistory();
+  await action();
+  return { dynamo: calls.length, delivery: ses.calls().length + sns.calls().length, names: [...calls] };
+}
+const p4Agent = await newAgent('p4');
+const p4Auth = await bearer(p4Agent);
+const rows: (string | number)[][] = [];
+const record = (
+  name: string,
+  goal: number,
+  result: { dynamo: number; delivery: number; names: string[] },
+) => {
+  const total = result.dynamo + result.delivery;
+  rows.push([
+    name,
+    result.dynamo,
+    result.delivery,
+    total,
+    `≤ ${goal}`,
+    verdict(total <= goal),
+    result.names.join(', '),
+  ]);
+};
+record(
+  'send-otp',
+  2,
+  await counted(() =>
+    invoke('send-otp', pathOf('send-otp'), { identifier: p4Agent.identifier, type: 'EMAIL' }),
+  ),
+);
+const sentText =
+  (ses.calls()[0]?.args[0].input as { Content?: { Simple?: { Body?: { Text?: { Data?: string } } } } })
+    ?.Content?.Simple?.Body?.Text?.Data ?? '';
+const sentCode = /\b(\d{6})\b/.exec(sentText)?.[1] ?? '';
+record(
+  'verify-otp',
+  2,
+  await counted(() =>
+    invoke('verify-otp', pathOf('verify-otp'), { identifier: p4Agent.identifier, code: sentCode }),
+  ),
+);
+record(
+  'search (direct only)',
+  2,
+  await counted(() =>
+    invoke(
+      'search',
+      pathOf('search'),
+      { origin: 'LHR', destination: 'JFK', departure_date: travelDate, max_connections: 0 },
+      p4Auth,
+    ),
+  ),
+);
+record(
+  'search (with connections)',
+  4,
+  await counted(() =>
+    invoke(
+      'search',
+      pathOf('search'),
+      { origin: 'LHR', destination: 'JFK', departure_date: travelDate },
+      p4Auth,
+    ),
+  ),
+);
+let createdId = '';
+record(
+  'booking create',
+  3,
+  await counted(async () => {
+    createdId = (
+      await invoke(
+        'booking-create',
+        pathOf('booking-create'),
+        offerFor(flightAt(10, 0), 0, 'ECONOMY'),
+        p4Auth,
+      )
+    ).body.data.booking_id;
+  }),
+);
+record(
+  'booking create (Idempotency-Key)',
+  3,
+  await counted(() =>
+    invoke('booking-create', pathOf('booking-create'), offerFor(flightAt(10, 1), 0, 'ECONOMY'), {
+      ...p4Auth,
+      'Idempotency-Key': 'bench',
+    }),
+  ),
+);
+record(
+  'booking get (id)',
+  2,
+  await counted(() => invoke('booking-get', pathOf('booking-get'), { booking_id: createdId }, p4Auth)),
+);
+record('booking list', 2, await counted(() => invoke('booking-list', pathOf('booking-list'), {}, p4Auth)));
+record(
+  'booking cancel',
+  3,
+  await counted(() => invoke('booking-cancel', pathOf('booking-cancel'), { booking_id: createdId }, p4Auth)),
+);
+record('logout', 2, await counted(() => invoke('logout', pathOf('logout'), {}, p4Auth)));
+const authOnly = httpHandler({ auth: true, body: createSearchRequest(clock) }, async () => ({
+  status: 200,
+  data: {},
+})) as unknown as Handler;
+record('the auth check alone', 1, await counted(() => authOnly(warmEvent, lambdaContext)));
+context.db.middlewareStack.remove('benchCount');
+section(
+  'P4 round trips',
+  'DynamoDB, SES and SNS calls per request on the happy path, counted by an SDK middleware against DynamoDB Local (SES/SNS counted at their stubbed clients). Goals from issue 7 (get/list/cancel/logout: session read + their own work). Floor: the goal.',
+  '',
+  table(['request', 'DynamoDB', 'SES+SNS', 'total', 'goal', '', 'calls'], rows),
+);
+
+// ---------------------------------------------------------------- P5: scale
+async function seed(count: number) {
+  const started = Date.now();
+  const flights = [...Array(30).keys()]
+    .flatMap((d) => flightsFor(d + 1))
+    .map((f) => ({ flightNumber: f.flightNumber, date: f.date }));
+  const items = Array.from({ length: count }, (_, i) =>
+    i % 2 === 0
+      ? { ...tableKeys.inventory(`ZZ${i}`, addDays(today, 1 + (i % 300))), sold_Y: i % 200 }
+      : {
+          ...tableKeys.booking(`bkg_SEED${String(i).padStart(22, '0')}`),
+          gsi1pk: `AGENCY#seed-${i % 50}`,
+          gsi1sk: `2026-01-01T00:00:00Z#${i}`,
+          status: 'CONFIRMED',
+          total: 10_000,
+        },
+  );
+  for (const [i, f] of flights.entries())
+    if (i < count / 10) items[i * 2] = { ...tableKeys.inventory(f.flightNumber, f.date), sold_Y: i % 40 };
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < batches.length) {
+        const batch = batches[next++] ?? [];
+        let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+        while (pending.length) {
+          const result = await context.db.send(new BatchWriteCommand({ RequestItems: { bench: pending } }));
+          pending = (result.UnprocessedItems?.bench ?? []) as typeof pending;
+        }
+      }
+    }),
+  );
+  return (Date.now() - started) / 1000;
+}
+async function searchLatencies(count: number) {
+  const auth = await bearer(await newAgent('scale'));
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const answer = await invoke(
+      'search',
+      pathOf('search'),
+      { origin: 'LHR', destination: 'JFK', departure_date: addDays(today, 1 + (i % 30)) },
+      auth,
+    );
+    samples.push(performance.now() - started);
+    if (answer.status !== 200) throw new Error(`search answered ${answer.status}`);
+  }
+  return samples;
+}
+log('scale: 1k items');
+const seeded1k = await seed(1000);
+await searchLatencies(30);
+const small = await searchLatencies(200);
+log('scale: 100k items');
+const seeded100k = await seed(99_000);
+await searchLatencies(30);
+const large = await searchLatencies(200);
+const SCALE_GOAL = 1.1;
+section(
+  'P5 scale',
+  `Search (LHR→JFK with connections, 30 different dates) through the handler against DynamoDB Local holding 1k, then 100k inventory items and bookings (seeded in ${round(seeded1k, 1)} s and ${round(seeded100k, 1)} s). 200 searches each after 30 warm-up. Goal ≤ ${SCALE_GOAL}×.`,
+  '',
+  table(
+    ['items', 'p50 ms', 'p99 ms'],
+    [
+      ['1k', round(median(small), 2), round(percentile(small, 99), 2)],
+      ['100k', round(median(large), 2), round(percentile(large, 99), 2)],
+      ['ratio', ratio(median(large), median(small)), ratio(percentile(large, 99), percentile(small, 99))],
+    ],
+  ),
+  '',
+  `p50 ${verdict(median(large) / median(small) <= SCALE_GOAL)}, p99 ${verdict(percentile(large, 99) / percentile(small, 99) <= SCALE_GOAL)}.`,
+);
+
+// ---------------------------------------------------------------- P6: contention
+log('contention: 100 parallel bookings on one flight');
+const contentionAuths = await Promise.all(
+  Array.from({ length: 20 }, async () => bearer(await newAgent('contend'))),
+);
+async function timedBooking(body: unknown, auth: Record<string, string>) {
+  const started = performance.now();
+  const answer = await invoke('booking-create', pathOf('booking-create'), body, auth);
+  return {
+    ms: performance.now() - started,
+    status: answer.status,
+    code: answer.body.error?.code as string | undefined,
+  };
+}
+// Uncontended: 100 bookings one after the other, each on its own flight-date.
+const uncontended: number[] = [];
+for (let i = 0; i < 100; i++) {
+  const flight = flightAt(40 + Math.floor(i / 14), i);
+  uncontended.push((await timedBooking(offerFor(flight, 5, 'ECONOMY'), contentionAuths[i % 20] ?? {})).ms);
+}
+// Contended: 100 at once on one flight, all quoted in the last economy bucket (room for all 100).
+const hot = flightAt(60, 0);
+const contended = await Promise.all(
+  Array.from({ length: 100 }, (_, i) =>
+    timedBooking(offerFor(hot, 5, 'ECONOMY'), contentionAuths[i % 20] ?? {}),
+  ),
+);
+const hotSold = Number(
+  (
+    await context.db.send(
+      new GetCommand({
+        TableName: 'bench',
+        Key: tableKeys.inventory(hot.flightNumber, hot.date),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item?.sold_Y ?? 0,
+);
+const hotBooked = contended.filter((r) => r.status === 201).length;
+// Oversell: 100 at once for the 8 first-class seats of another flight.
+const small8 = flightAt(61, 0);
+const firstRace = await Promise.all(
+  Array.from({ length: 100 }, (_, i) =>
+    timedBooking(offerFor(small8, 3, 'FIRST'), contentionAuths[i % 20] ?? {}),
+  ),
+);
+const firstSold = Number(
+  (
+    await context.db.send(
+      new GetCommand({
+        TableName: 'bench',
+        Key: tableKeys.inventory(small8.flightNumber, small8.date),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item?.sold_F ?? 0,
+);
+const firstBooked = firstRace.filter((r) => r.status === 201).length;
+const oversold =
+  Math.max(0, firstSold - (small8.leg.aircraft.seats.FIRST ?? 0)) +
+  Math.abs(firstSold - firstBooked) +
+  Math.abs(hotSold - hotBooked);
+const contendedP99 = percentile(
+  contended.map((r) => r.ms),
+  99,
+);
+const uncontendedP99 = percentile(uncontended, 99);
+const CONTENTION_GOAL = 3;
+section(
+  'P6 contention',
+  `100 bookings at once on one flight through the create handler (each its own offer, quoted in the last economy bucket so all can succeed), against 100 bookings one after the other on separate flight-dates. Then 100 at once for the 8 first-class seats of another flight. Goal: p99 ≤ ${CONTENTION_GOAL}× uncontended, oversell 0.`,
+  '',
+  table(
+    ['run', 'p50 ms', 'p99 ms', 'booked', 'sold in inventory', 'other answers'],
+    [
+      ['uncontended (sequential)', round(median(uncontended), 1), round(uncontendedP99, 1), 100, '', ''],
+      [
+        '100 parallel, economy',
+        round(median(contended.map((r) => r.ms)), 1),
+        round(contendedP99, 1),
+        hotBooked,
+        hotSold,
+        summarize(contended),
+      ],
+      [
+        '100 parallel, 8 first-class seats',
+        round(median(firstRace.map((r) => r.ms)), 1),
+        round(
+          percentile(
+            firstRace.map((r) => r.ms),
+            99,
+          ),
+          1,
+        ),
+        firstBooked,
+        firstSold,
+        summarize(firstRace),
+      ],
+    ],
+  ),
+  '',
+  `p99 ratio ${ratio(contendedP99, uncontendedP99)}× (${verdict(contendedP99 / uncontendedP99 <= CONTENTION_GOAL)}); oversell / inventory mismatch: **${oversold}** (${verdict(oversold === 0)}).`,
+);
+function summarize(results: { status: number; code?: string }[]) {
+  const counts = new Map<string, number>();
+  for (const r of results)
+    if (r.status !== 201)
+      counts.set(r.code ?? String(r.status), (counts.get(r.code ?? String(r.status)) ?? 0) + 1);
+  return [...counts].map(([code, n]) => `${code} ${n}`).join(', ') || '–';
+}
+
+// ---------------------------------------------------------------- P7: end to end over HTTP
+log('end to end through the dev server');
+const server = await startLocalServer();
+const signIn = async () => {
+  const post = (path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<{ data: { verification_token: string } }>);
+  await post('/api/auth/send-otp', { identifier: 'agent@example.com', type: 'EMAIL' });
+  const outbox = readFileSync(join(server.dataDir, 'outbox.jsonl'), 'utf8').trim().split('\n');
+  const code = JSON.parse(outbox.at(-1) ?? '{}').code;
+  return (await post('/api/auth/verify-otp', { identifier: 'agent@example.com', code })).data
+    .verification_token;
+};
+const serverToken = await signIn();
+const serverKeys = deriveSigningKeys(readFileSync(join(server.dataDir, 'signing.key'), 'utf8'));
+const e2eHeaders = { 'Content-Type': 'application/json', Authorization: `Bearer ${serverToken}` };
+const searchBody = JSON.stringify({ origin: 'LHR', destination: 'JFK', departure_date: travelDate });
+const createBodies = [...Array(60).keys()]
+  .flatMap((d) => flightsFor(d + 70))
+  .flatMap((f) =>
+    Array.from({ length: 100 }, () =>
+      JSON.stringify(offerFor(f, 5, 'ECONOMY', serverKeys.offer, 'demo-agency')),
+    ),
+  );
+let nextCreate = 0;
+const DURATION = Number(process.env.BENCH_HTTP_SECONDS ?? 8);
+async function cannon(url: string, request: autocannon.Request): Promise<autocannon.Result> {
+  return autocannon({ url, connections: 10, duration: DURATION, requests: [request] });
+}
+const sizes = { search: 0, create: 0 };
+const searchResult = await cannon(server.url, {
+  method: 'POST',
+  path: '/api/flights/search',
+  headers: e2eHeaders,
+  body: searchBody,
+});
+sizes.search = Buffer.byteLength(
+  await (
+    await fetch(`${server.url}/api/flights/search`, { method: 'POST', headers: e2eHeaders, body: searchBody })
+  ).text(),
+);
+const createResult = await cannon(server.url, {
+  method: 'POST',
+  path: '/api/flights/booking/create',
+  headers: e2eHeaders,
+  setupRequest: (req) => ({ ...req, body: createBodies[nextCreate++ % createBodies.length] }),
+});
+sizes.create = Buffer.byteLength(
+  await (
+    await fetch(`${server.url}/api/flights/booking/create`, {
+      method: 'POST',
+      headers: e2eHeaders,
+      body: createBodies[nextCreate++],
+    })
+  ).text(),
+);
+await server.stop();
+const createStatuses = createResult.statusCodeStats as Record<string, { count: number }>;
+const bareServer = async (size: number) => {
+  const body = Buffer.alloc(size, 'x');
+  const http = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': String(size),
+      });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const address = http.address();
+  return { http, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+};
+const bareSearch = await bareServer(sizes.search);
+const bareSearchResult = await cannon(bareSearch.url, {
+  method: 'POST',
+  path: '/',
+  headers: e2eHeaders,
+  body: searchBody,
+});
+bareSearch.http.close();
+const bareCreate = await bareServer(sizes.create);
+const bareCreateResult = await cannon(bareCreate.url, {
+  method: 'POST',
+  path: '/',
+  headers: e2eHeaders,
+  body: createBodies[0],
+});
+bareCreate.http.close();
+section(
+  'P7 end to end',
+  `autocannon, 10 connections, ${DURATION} s each, through the dev server (npm start: HTTP → API Gateway event → handler → DynamoDB Local) against a bare Node HTTP server answering a body of the same size (search ${sizes.search} B, create ${sizes.create} B). Every create books a different offer.`,
+  '',
+  table(
+    ['run', 'req/s', 'p50 ms', 'p99 ms', 'answers'],
+    [
+      [
+        'search',
+        round(searchResult.requests.average, 1),
+        searchResult.latency.p50,
+        searchResult.latency.p99,
+        JSON.stringify(searchResult.statusCodeStats),
+      ],
+      [
+        'bare, search-sized',
+        round(bareSearchResult.requests.average, 1),
+        bareSearchResult.latency.p50,
+        bareSearchResult.latency.p99,
+        '',
+      ],
+      [
+        'create',
+        round(createResult.requests.average, 1),
+        createResult.latency.p50,
+        createResult.latency.p99,
+        JSON.stringify(createStatuses),
+      ],
+      [
+        'bare, create-sized',
+        round(bareCreateResult.requests.average, 1),
+        bareCreateResult.latency.p50,
+        bareCreateResult.latency.p99,
+        '',
+      ],
+    ],
+  ),
+  '',
+  `Throughput ratio search ${ratio(searchResult.requests.average, bareSearchResult.requests.average)}×, create ${ratio(createResult.requests.average, bareCreateResult.requests.average)}× of the bare server; p99 ratio search ${ratio(searchResult.latency.p99, bareSearchResult.latency.p99 || 1)}×, create ${ratio(createResult.latency.p99, bareCreateResult.latency.p99 || 1)}×.`,
+);
+
+await dynamo.stop();
+const header = [
+  '# Benchmarks',
+  '',
+  `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 19)}Z in ${Math.round((Date.now() - benchStarted) / 1000)} s. Every figure comes with a baseline measured in the same run; figures move with the machine, ratios much less.`,
+  '',
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform} ${process.arch}; Node ${process.versions.node}; DynamoDB Local (in memory).`,
+  '',
+];
+writeFileSync(join(root, 'BENCHMARKS.md'), `${[...header, ...report].join('\n').trimEnd()}\n`);
+log('wrote BENCHMARKS.md');
+process.exit(0);
