@@ -35,7 +35,7 @@ export const routes = [
     path: '/api/auth/send-otp',
     entry: 'functions/auth/send-otp.ts',
     auth: false,
-    table: ['GetItem', 'UpdateItem'],
+    table: ['UpdateItem'],
     grants: ['signing-key', 'send-email', 'send-sms'],
   },
   {

@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { type Clock, isoSeconds } from '../clock.ts';
-import { isConditionFailed } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import type { IdentifierType } from './identifier.ts';
+import { type AgentSnapshot, agentSnapshotUpdate } from './otp-challenge.ts';
 
 /** A registered travel agent: the only people who can sign in. */
 export interface Agent {
@@ -44,7 +49,8 @@ export async function findAgent(store: AgentStore, identifier: string): Promise<
 }
 
 /**
- * Registers an agent under a normalised identifier; refuses one that is already registered.
+ * Registers an agent under a normalised identifier; refuses one that is already registered. The profile
+ * and the snapshot sign-in reads (in the identifier's OTP item) are written in one transaction.
  *
  * @example await registerAgent(store, clock, { identifier: 'agent@example.com', type: 'EMAIL', name: 'Demo Agent', agencyId: 'demo-agency' })
  */
@@ -64,18 +70,70 @@ export async function registerAgent(
   };
   try {
     await store.db.send(
-      new PutCommand({
-        TableName: store.tableName,
-        Item: { ...keys.agent(agent.identifier), gsi1pk: gsi1.agents, gsi1sk: agent.identifier, ...agent },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: store.tableName,
+              Item: {
+                ...keys.agent(agent.identifier),
+                gsi1pk: gsi1.agents,
+                gsi1sk: agent.identifier,
+                ...agent,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Update: agentSnapshotUpdate(store.tableName, agent.identifier, snapshotOf(agent)) },
+        ],
       }),
     );
   } catch (error) {
-    if (isConditionFailed(error))
+    if (firstConditionFailed(error))
       throw new AgentExistsError(`an agent is already registered as ${agent.identifier}`);
     throw error;
   }
   return agent;
+}
+
+/** Deactivates (or reactivates) an agent: a deactivated agent is sent no codes and cannot sign in. */
+export async function setAgentActive(
+  store: AgentStore,
+  identifier: string,
+  active: boolean,
+): Promise<Agent | undefined> {
+  const agent = await findAgent(store, identifier);
+  if (!agent) return undefined;
+  const updated = { ...agent, active };
+  await store.db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: store.tableName,
+            Key: keys.agent(identifier),
+            UpdateExpression: 'SET active = :active',
+            ExpressionAttributeValues: { ':active': active },
+          },
+        },
+        { Update: agentSnapshotUpdate(store.tableName, identifier, snapshotOf(updated)) },
+      ],
+    }),
+  );
+  return updated;
+}
+
+const snapshotOf = (agent: Agent): AgentSnapshot => ({
+  id: agent.id,
+  name: agent.name,
+  agency_id: agent.agency_id,
+  active: agent.active,
+});
+
+function firstConditionFailed(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const [first] = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return first?.Code === 'ConditionalCheckFailed';
 }
 
 /** Every agent, ordered by identifier. */

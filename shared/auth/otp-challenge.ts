@@ -6,7 +6,8 @@ import { MAX_ATTEMPTS, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.
 
 /**
  * The OTP item of one identifier (`OTP#<identifier>` / `CHALLENGE`), registered or not: the send
- * throttle and the current code live together, so one conditional write decides both.
+ * throttle, the current code and, for a registered agent, a snapshot of the agent live together, so
+ * one conditional write both decides the throttle and tells whether a code is to be delivered.
  */
 export interface Challenge {
   challengeId: string;
@@ -18,11 +19,16 @@ export interface Challenge {
   agent?: AgentSnapshot;
 }
 
+/** The agent as sign-in needs it, kept in the OTP item by registration (agents.ts). */
 export interface AgentSnapshot {
   id: string;
   name: string;
   agency_id: string;
+  active: boolean;
 }
+
+/** A registered identifier's OTP item never expires (TTL far beyond any code or throttle window). */
+const KEEP_UNTIL = 4_102_444_800; // 2100-01-01
 
 const HOUR_MS = 3_600_000;
 
@@ -35,26 +41,31 @@ const SLOT_SHIFT =
   's1 = if_not_exists(s2, :zero), s2 = if_not_exists(s3, :zero), s3 = if_not_exists(s4, :zero), s4 = if_not_exists(s5, :zero), s5 = :now';
 const THROTTLE_CONDITION =
   '(attribute_not_exists(s5) OR s5 <= :resendCutoff) AND (attribute_not_exists(s1) OR s1 <= :hourCutoff)';
-const CHALLENGE_FIELDS = 'challengeId, codeHash, expiresAt, attempts, #agent';
+const CHALLENGE_FIELDS = 'challengeId, codeHash, expiresAt, attempts';
 
-export type ReplaceResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+export type ReplaceResult =
+  | { ok: true; agent: AgentSnapshot | undefined }
+  | { ok: false; retryAfterSeconds: number };
 
-/** Records a send and makes `challenge` the identifier's only code, unless the throttle forbids it. */
+/**
+ * Records a send and makes `challenge` the identifier's only code, unless the throttle forbids it;
+ * answers the agent registered under the identifier, if any. One UpdateItem, whoever asks.
+ */
 export async function replaceChallenge(
   store: AgentStore,
   identifier: string,
-  challenge: { challengeId: string; codeHash: string; agent?: AgentSnapshot },
+  challenge: { challengeId: string; codeHash: string },
   now: number,
 ): Promise<ReplaceResult> {
-  const agent = challenge.agent ? ', #agent = :agent' : ' REMOVE #agent';
   try {
-    await store.db.send(
+    const { Attributes } = await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: keys.otpChallenge(identifier),
-        UpdateExpression: `SET ${SLOT_SHIFT}, challengeId = :cid, codeHash = :hash, expiresAt = :exp, attempts = :zero, #ttl = :ttl${agent}`,
+        // A registered identifier keeps its item (keepUntil); anyone else's expires with the throttle window.
+        UpdateExpression: `SET ${SLOT_SHIFT}, challengeId = :cid, codeHash = :hash, expiresAt = :exp, attempts = :zero, #ttl = if_not_exists(keepUntil, :ttl)`,
         ConditionExpression: THROTTLE_CONDITION,
-        ExpressionAttributeNames: { '#ttl': 'ttl', '#agent': 'agent' },
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
         ExpressionAttributeValues: {
           ':zero': 0,
           ':now': now,
@@ -65,12 +76,12 @@ export async function replaceChallenge(
           ':exp': now + OTP_TTL_SECONDS * 1000,
           // The throttle needs the item for an hour; the code inside expires long before.
           ':ttl': ttlFromMillis(now + HOUR_MS),
-          ...(challenge.agent && { ':agent': challenge.agent }),
         },
+        ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { ok: true };
+    return { ok: true, agent: Attributes?.agent as AgentSnapshot | undefined };
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
     return { ok: false, retryAfterSeconds: retryAfterSeconds(itemAtFailedCondition(error), now) };
@@ -126,7 +137,6 @@ export async function clearChallenge(
         Key: keys.otpChallenge(identifier),
         UpdateExpression: `REMOVE ${CHALLENGE_FIELDS}`,
         ConditionExpression: 'challengeId = :cid',
-        ExpressionAttributeNames: { '#agent': 'agent' },
         ExpressionAttributeValues: { ':cid': challengeId },
       }),
     );
@@ -144,4 +154,18 @@ function retryAfterSeconds(item: Record<string, unknown> | undefined, now: numbe
   const waits = [newest + RESEND_AFTER_SECONDS * 1000 - now];
   if (oldest > now - HOUR_MS) waits.push(oldest + HOUR_MS - now);
   return Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+}
+
+/**
+ * The write that keeps an agent's snapshot in its identifier's OTP item (registration and
+ * activation changes run it in the same transaction as the agent's profile).
+ */
+export function agentSnapshotUpdate(tableName: string, identifier: string, agent: AgentSnapshot) {
+  return {
+    TableName: tableName,
+    Key: keys.otpChallenge(identifier),
+    UpdateExpression: 'SET #agent = :agent, keepUntil = :keep REMOVE #ttl',
+    ExpressionAttributeNames: { '#agent': 'agent', '#ttl': 'ttl' },
+    ExpressionAttributeValues: { ':agent': agent, ':keep': KEEP_UNTIL },
+  };
 }

@@ -6,7 +6,7 @@ import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
 import type { Logger } from '../log.ts';
 import type { CodeSender } from '../notify/code-sender.ts';
-import { type AgentStore, findAgent } from './agents.ts';
+import type { AgentStore } from './agents.ts';
 import { normalizeIdentifier } from './identifier.ts';
 import { clearChallenge, replaceChallenge } from './otp-challenge.ts';
 import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
@@ -45,10 +45,10 @@ export interface SendOtpDeps extends AgentStore {
 }
 
 /**
- * `POST /api/auth/send-otp`. Registered and unknown identifiers take the same path (one read, one
- * conditional write, a fresh challenge) and answer alike after the same minimum time; only a
- * registered, active agent's code is delivered. An unknown identifier gets a decoy challenge that
- * nobody knows the code of, so verify-otp behaves identically for it too.
+ * `POST /api/auth/send-otp`. Registered and unknown identifiers take the same path (one conditional
+ * write: throttle, fresh challenge, and the agent snapshot back) and answer alike after the same
+ * minimum time; only a registered, active agent's code is delivered. An unknown identifier gets a
+ * decoy challenge that nobody knows the code of, so verify-otp behaves identically for it too.
  */
 export function sendOtp(deps: SendOtpDeps) {
   return async (request: ApiRequest<z.output<typeof SendOtpRequest>>): Promise<Reply> => {
@@ -66,21 +66,13 @@ export function sendOtp(deps: SendOtpDeps) {
 
 async function issueChallenge(input: { identifier: string; type: 'EMAIL' | 'PHONE' }, deps: SendOtpDeps) {
   const { identifier } = input;
-  const agent = await findAgent(deps, identifier);
-  const deliver = agent?.active === true;
   const challengeId = randomBytes(12).toString('base64url');
   const code = generateCode();
   const codeHash = hashCode(deps.keys.otp, { identifier, challengeId }, code);
-  const snapshot = deliver ? { id: agent.id, name: agent.name, agency_id: agent.agency_id } : undefined;
 
-  const replaced = await replaceChallenge(
-    deps,
-    identifier,
-    { challengeId, codeHash, agent: snapshot },
-    deps.clock.now(),
-  );
+  const replaced = await replaceChallenge(deps, identifier, { challengeId, codeHash }, deps.clock.now());
   if (!replaced.ok) throw new RateLimitedError(replaced.retryAfterSeconds);
-  if (!deliver) return;
+  if (replaced.agent?.active !== true) return;
 
   try {
     await deps.sender.send({ channel: input.type === 'EMAIL' ? 'EMAIL' : 'SMS', to: identifier, code });

@@ -54,7 +54,7 @@ export function verifyOtp(deps: VerifyOtpDeps) {
       challenge.codeHash,
       hashCode(deps.keys.otp, { identifier, challengeId: challenge.challengeId }, code),
     );
-    if (!matches || !challenge.agent) {
+    if (!matches || challenge.agent?.active !== true) {
       throw challenge.attempts >= MAX_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
     }
     if (!(await clearChallenge(deps, identifier, challenge.challengeId))) throw new InvalidCodeError();

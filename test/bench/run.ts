@@ -219,12 +219,7 @@ for (const route of routes) {
         const agent = await newAgent('cold-verify');
         const challengeId = `bench-${i}`;
         const codeHash = hashCode(context.keys.otp, { identifier: agent.identifier, challengeId }, '123456');
-        await replaceChallenge(
-          context,
-          agent.identifier,
-          { challengeId, codeHash, agent: { id: agent.id, name: agent.name, agency_id: agent.agency_id } },
-          clock.now(),
-        );
+        await replaceChallenge(context, agent.identifier, { challengeId, codeHash }, clock.now());
         body = { identifier: agent.identifier, code: '123456' };
         headers = {};
         break;

@@ -118,6 +118,12 @@ describe('e2e: local runtime and agents CLI', () => {
     expect(JSON.parse(first.stdout).identifier).toBe('a@example.com');
     expect(duplicate.code).toBe(1);
     expect(JSON.parse(duplicate.stderr).error).toMatch(/already registered/);
+
+    const deactivated = await agentsCli(dataDir, 'deactivate', 'A@example.com');
+    const unknown = await agentsCli(dataDir, 'deactivate', 'nobody@example.com');
+    expect(deactivated.code).toBe(0);
+    expect(JSON.parse(deactivated.stdout)).toMatchObject({ identifier: 'a@example.com', active: false });
+    expect(unknown.code).toBe(1);
   });
 
   it('stops DynamoDB Local on Ctrl-C, keeps the data on restart, and starts afresh on a new DATA_DIR', async () => {

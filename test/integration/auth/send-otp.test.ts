@@ -1,5 +1,7 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setAgentActive } from '#shared/auth/agents.ts';
+import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
@@ -42,21 +44,38 @@ describe('fn: send-otp', () => {
     expect(await sentTo(unknown)).toHaveLength(0);
   });
 
-  it('sends nothing to a deactivated agent', async () => {
+  it('sends nothing to a deactivated agent, and again to a reactivated one', async () => {
+    const advance = freezeClock();
     const agent = await registerTestAgent();
-    await testTable.db.send(
-      new UpdateCommand({
-        TableName: testTable.tableName,
-        Key: keys.agent(agent.identifier),
-        UpdateExpression: 'SET active = :no',
-        ExpressionAttributeValues: { ':no': false },
-      }),
-    );
+    await setAgentActive(testTable, agent.identifier, false);
 
     const answer = await send({ identifier: agent.identifier, type: 'EMAIL' });
+    await setAgentActive(testTable, agent.identifier, true);
+    advance(30_000);
+    await send({ identifier: agent.identifier, type: 'EMAIL' });
 
     expect(answer.status).toBe(202);
-    expect(await sentTo(agent.identifier)).toHaveLength(0);
+    expect(await sentTo(agent.identifier)).toHaveLength(1);
+  });
+
+  it('costs one DynamoDB call, registered or not', async () => {
+    const agent = await registerTestAgent();
+    const calls: string[] = [];
+    context.db.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        calls.push(ctx.commandName ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCalls' },
+    );
+    try {
+      await send({ identifier: agent.identifier, type: 'EMAIL' });
+      await send({ identifier: uniqueEmail('nobody'), type: 'EMAIL' });
+    } finally {
+      context.db.middlewareStack.remove('countCalls');
+    }
+
+    expect(calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
   });
 
   it('normalises the e-mail address (trim, lower case) before looking the agent up', async () => {

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setAgentActive } from '#shared/auth/agents.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
@@ -202,6 +203,17 @@ describe('fn: verify-otp', () => {
     expect(forUnknown.map((a) => [a.status, a.body.error.code, a.body.error.message])).toEqual(
       forRegistered.map((a) => [a.status, a.body.error.code, a.body.error.message]),
     );
+  });
+
+  it('refuses the right code once the agent has been deactivated', async () => {
+    const agent = await registerTestAgent();
+    const code = (await requestCode(agent.identifier)) ?? '';
+    await setAgentActive(testTable, agent.identifier, false);
+
+    const answer = await verify(agent.identifier, code);
+
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe('INVALID_CODE');
   });
 
   it('answers INVALID_CODE for an identifier that never asked for a code', async () => {
