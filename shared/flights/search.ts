@@ -77,7 +77,8 @@ const Count = (min: number, max?: number) => {
 const whenValid =
   (...fields: string[]) =>
   (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
-    !payload.issues.some((issue) => fields.includes(String(issue.path?.[0])));
+    // A root issue (the body is not an object) means no field can be read at all.
+    !payload.issues.some((issue) => !issue.path?.length || fields.includes(String(issue.path[0])));
 
 /**
  * The search request (API.md §4.1). The clock decides "today" at the origin, so the schema is made

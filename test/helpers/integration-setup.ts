@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { createDocumentClient } from '#shared/db/client.ts';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 
@@ -34,3 +34,23 @@ await import('./log-capture.ts');
 const db = createDocumentClient(endpoint);
 await ensureTable(db, tableName);
 db.destroy();
+
+/**
+ * After every integration file: no log line may carry a sign-in code that was sent, a token, the
+ * signing key or the table name (issue 8; the outbox file itself is the only place codes appear).
+ */
+afterAll(async () => {
+  const { capturedLogLines } = await import('./log-capture.ts');
+  const { readOutbox } = await import('./outbox.ts');
+  const codes = new Set((await readOutbox(dataDir)).map((entry) => entry.code));
+  const key = readFileSync(keyFile, 'utf8').trim();
+  for (const line of capturedLogLines) {
+    if (/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+/.test(line))
+      throw new Error(`a log line carries a token: ${line}`);
+    if (line.includes(key) || line.includes(tableName))
+      throw new Error(`a log line carries the key or the table name: ${line}`);
+    for (const code of /\b\d{6}\b/.exec(line) ?? []) {
+      if (codes.has(code)) throw new Error(`a log line carries a sign-in code: ${line}`);
+    }
+  }
+});

@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { newPnr } from '#shared/bookings/ids.ts';
+import { TRAVEL_CLASSES } from '#shared/flights/cabins.ts';
+import { fareBuckets, quoteBucket } from '#shared/flights/fares.ts';
+import { addDays, localDateAt } from '#shared/flights/local-time.ts';
+import { flightsOn, legsFrom, servedAirports } from '#shared/flights/schedule.ts';
+
+describe('property: fares', () => {
+  it('never fall as seats sell, for any cabin, capacity, base fare and party', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TRAVEL_CLASSES),
+        fc.integer({ min: 4, max: 400 }),
+        fc.integer({ min: 1, max: 20_000 }).map((euros) => euros * 100),
+        fc.integer({ min: 1, max: 9 }),
+        fc.nat(),
+        fc.nat(),
+        (travelClass, capacity, base, seats, a, b) => {
+          const buckets = fareBuckets(travelClass, capacity, base);
+          const [fewer, more] = [a % (capacity + 1), b % (capacity + 1)].sort((x, y) => x - y) as [
+            number,
+            number,
+          ];
+          const before = quoteBucket(buckets, fewer, seats);
+          const after = quoteBucket(buckets, more, seats);
+          if (after) expect(after.fare).toBeGreaterThanOrEqual(before?.fare ?? 0);
+          if (!before) expect(after).toBeUndefined();
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('property: schedule', () => {
+  it('keeps times consistent in every time zone on every day of 2027', { timeout: 60_000 }, () => {
+    const checked = new Set<string>();
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const localTime = (timeZone: string, epoch: number) => {
+      let format = formats.get(timeZone);
+      if (!format) {
+        format = new Intl.DateTimeFormat('en-GB', {
+          timeZone,
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        });
+        formats.set(timeZone, format);
+      }
+      return format.format(epoch);
+    };
+    for (const origin of servedAirports) {
+      const [leg] = legsFrom(origin);
+      if (!leg) continue;
+      checked.add(leg.origin.timeZone);
+      for (let day = 0; day < 365; day++) {
+        const date = addDays('2027-01-01', day);
+        const flights = flightsOn(leg, date);
+        for (const flight of flights) {
+          // Leaves on the requested local date, between 06:00 and 23:00, and lands block time later.
+          expect(localDateAt(leg.origin.timeZone, flight.departureAt), `${flight.flightNumber} ${date}`).toBe(
+            date,
+          );
+          const local = localTime(leg.origin.timeZone, flight.departureAt);
+          expect(local >= '06:00' && local <= '23:00', `${flight.flightNumber} ${date} ${local}`).toBe(true);
+          expect(flight.arrivalAt - flight.departureAt).toBe(leg.blockMinutes * 60_000);
+        }
+        // Same flights, same order, every day.
+        expect(flights.map((f) => f.flightNumber)).toEqual(leg.flights.map((f) => f.flightNumber));
+      }
+    }
+    expect(checked.size).toBeGreaterThanOrEqual(40);
+  });
+});
+
+describe('property: PNRs', () => {
+  it('are six upper-case letters, and 10^5 issued through collision retry are unique', () => {
+    const issued = new Set<string>();
+    let collisions = 0;
+    for (let i = 0; i < 100_000; i++) {
+      let pnr = newPnr();
+      // The booking transaction reserves PNR#<pnr> with attribute_not_exists and retries on collision.
+      while (issued.has(pnr)) {
+        collisions += 1;
+        pnr = newPnr();
+      }
+      expect(pnr).toMatch(/^[A-Z]{6}$/);
+      issued.add(pnr);
+    }
+    expect(issued.size).toBe(100_000);
+    // 26^6 = 308,915,776 codes: about 16 raw collisions are expected in 10^5 draws, hence the retry.
+    expect(collisions).toBeLessThan(60);
+  });
+
+  it('use every letter in every position (no bias from the CSPRNG mapping)', () => {
+    const seen = Array.from({ length: 6 }, () => new Set<string>());
+    for (let i = 0; i < 5000; i++) {
+      for (const [position, letter] of [...newPnr()].entries()) seen[position]?.add(letter);
+    }
+    for (const letters of seen) expect(letters.size).toBe(26);
+  });
+});

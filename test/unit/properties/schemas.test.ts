@@ -1,0 +1,157 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
+import { LogoutRequest } from '#shared/auth/logout.ts';
+import { SendOtpRequest } from '#shared/auth/send-otp.ts';
+import { VerifyOtpRequest } from '#shared/auth/verify-otp.ts';
+import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '#shared/bookings/manage.ts';
+import { CreateBookingRequest } from '#shared/bookings/request.ts';
+import { createSearchRequest } from '#shared/flights/search.ts';
+
+const now = Date.UTC(2026, 11, 1, 9, 0, 0);
+const SearchRequest = createSearchRequest({ now: () => now });
+const schemas: [string, z.ZodType][] = [
+  ['send-otp', SendOtpRequest],
+  ['verify-otp', VerifyOtpRequest],
+  ['logout', LogoutRequest],
+  ['search', SearchRequest],
+  ['booking create', CreateBookingRequest],
+  ['booking get', GetBookingRequest],
+  ['booking list', ListBookingsRequest],
+  ['booking cancel', CancelBookingRequest],
+];
+
+/** Anything JSON.parse can produce, with hostile keys mixed in. */
+const hostileJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double(),
+    fc.integer(),
+    fc.string({ unit: 'binary' }),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(
+      fc.oneof(
+        fc.string(),
+        fc.constantFrom('__proto__', 'constructor', 'prototype', 'identifier', 'origin', 'passengers'),
+      ),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
+  ),
+})).value;
+
+describe('property: request schemas', () => {
+  it.each(schemas)('%s never throws, whatever the body', (_name, schema) => {
+    fc.assert(
+      fc.property(hostileJson, (body) => {
+        expect(() => schema.safeParse(body)).not.toThrow();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  const validSearch = { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-02' };
+  it('search never accepts what the contract forbids', () => {
+    const forbidden = fc.oneof(
+      fc.record({
+        adults: fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 10 }), fc.double({ noInteger: true })),
+      }),
+      fc.record({ children: fc.integer({ max: -1 }) }),
+      fc
+        .integer({ min: 1, max: 9 })
+        .chain((adults) =>
+          fc.record({ adults: fc.constant(adults), infants: fc.integer({ min: adults + 1, max: 20 }) }),
+        ),
+      fc
+        .integer({ min: 1, max: 9 })
+        .chain((adults) =>
+          fc.record({ adults: fc.constant(adults), children: fc.integer({ min: 10 - adults, max: 20 }) }),
+        ),
+      fc.record({ limit: fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 101 })) }),
+      fc.record({ max_connections: fc.integer().filter((n) => n !== 0 && n !== 1) }),
+      fc.record({ origin: fc.string().filter((s) => !/^[A-Z]{3}$/.test(s)) }),
+      fc.record({
+        departure_date: fc
+          .integer({ min: 1, max: 3000 })
+          .map((days) => new Date(now - days * 86_400_000).toISOString().slice(0, 10)),
+      }),
+      fc.record({
+        departure_date: fc
+          .integer({ min: 332, max: 3000 })
+          .map((days) => new Date(now + days * 86_400_000).toISOString().slice(0, 10)),
+      }),
+      fc.record({
+        travel_class: fc
+          .string()
+          .filter((s) => !['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS', 'FIRST'].includes(s)),
+      }),
+    );
+    fc.assert(
+      fc.property(forbidden, (change) => {
+        expect(SearchRequest.safeParse({ ...validSearch, ...change }).success).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+    expect(SearchRequest.safeParse(validSearch).success).toBe(true);
+  });
+
+  it('send-otp and verify-otp never accept a malformed identifier or code', () => {
+    const notAnIdentifier = fc.string().filter((s) => !s.includes('@') && !/^\s*\+\d{8,15}\s*$/.test(s));
+    fc.assert(
+      fc.property(
+        notAnIdentifier,
+        fc.string().filter((s) => !/^\d{6}$/.test(s)),
+        (identifier, code) => {
+          expect(SendOtpRequest.safeParse({ identifier, type: 'EMAIL' }).success).toBe(false);
+          expect(VerifyOtpRequest.safeParse({ identifier: 'agent@example.com', code }).success).toBe(false);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('booking create never accepts a name with characters outside Latin letters, space, hyphen, apostrophe', () => {
+    const badName = fc
+      .string({ minLength: 1, maxLength: 35, unit: 'binary' })
+      .filter((s) => /[^\p{Script=Latin}\p{M} '’-]/u.test(s));
+    fc.assert(
+      fc.property(badName, (name) => {
+        const passenger = {
+          title: 'mr',
+          first_name: name,
+          last_name: 'Smith',
+          pax_type: 'ADULT',
+          gender: 'm',
+          born_on: '1980-01-01',
+        };
+        const body = {
+          flight_id: 'off_x',
+          flight_details: {
+            id: 'off_x',
+            total_price: 1,
+            currency: 'EUR',
+            outbound: {
+              segments: [
+                {
+                  carrier_name: 'A',
+                  flight_number: 'A1',
+                  origin: 'LHR',
+                  destination: 'JFK',
+                  departure_at: '2026-12-02T10:00:00Z',
+                },
+              ],
+            },
+          },
+          total_price: 1,
+          currency: 'EUR',
+          passengers: [passenger],
+          contact: { email: 'a@example.com', phone: '+447700900123' },
+        };
+        expect(CreateBookingRequest.safeParse(body).success).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
