@@ -180,6 +180,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
       const retriable =
         pnr === 'ConditionalCheckFailed' ||
         failed.includes('TransactionConflict') ||
+        failed.includes('ThrottlingError') ||
         inventory.includes('ConditionalCheckFailed');
       if (!retriable) throw error;
       if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError(1);

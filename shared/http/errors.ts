@@ -223,6 +223,12 @@ const transientNames = new Set([
   'ServiceUnavailable',
   'TransactionConflictException',
 ]);
+const transientReasons = new Set([
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+  'RequestLimitExceeded',
+  'TransactionConflict',
+]);
 const transientNetworkCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -238,8 +244,22 @@ const transientNetworkCodes = new Set([
  */
 export function isDependencyFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const e = error as { name?: unknown; code?: unknown; $fault?: unknown; $metadata?: unknown };
+  const e = error as {
+    name?: unknown;
+    code?: unknown;
+    $fault?: unknown;
+    $metadata?: unknown;
+    CancellationReasons?: { Code?: string }[];
+  };
   if (typeof e.name === 'string' && transientNames.has(e.name)) return true;
+  // A transaction cancelled only because DynamoDB was throttling or busy: nothing was written.
+  if (e.name === 'TransactionCanceledException') {
+    const codes = (e.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+    return (
+      codes.some((code) => transientReasons.has(code)) &&
+      codes.every((code) => code === 'None' || transientReasons.has(code))
+    );
+  }
   if (typeof e.code === 'string' && transientNetworkCodes.has(e.code)) return true;
   return e.$metadata !== undefined && e.$fault === 'server';
 }
