@@ -101,6 +101,24 @@ describe('verifySessionToken', () => {
     ],
     ['HS512 with the same key (algorithm not pinned)', () => sign({}, { alg: 'HS512' })],
     ['another key', () => sign({}, { key: randomBytes(32) })],
+    [
+      'an unknown kid, signed with the attacker’s key',
+      async () =>
+        new SignJWT({ agency_id: 'acme' })
+          .setProtectedHeader({ alg: 'HS256', kid: 'attacker-key-1' })
+          .setIssuer(settings.issuer)
+          .setAudience(settings.audience)
+          .setSubject('agt_1')
+          .setJti('jti-kid')
+          .setIssuedAt(now / 1000)
+          .setExpirationTime(now / 1000 + 3600)
+          .sign(randomBytes(32)),
+    ],
+    [
+      'an RS256 header (public-key confusion)',
+      async () =>
+        `${Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url')}.${(await sign({})).split('.').slice(1).join('.')}`,
+    ],
     ['another audience', () => sign({ aud: 'someone-else' })],
     ['another issuer', () => sign({ iss: 'evil-issuer' })],
     ['no agency_id', () => sign({ agency_id: undefined })],
