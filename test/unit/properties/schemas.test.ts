@@ -154,4 +154,81 @@ describe('property: request schemas', () => {
       { numRuns: 300 },
     );
   });
+
+  it('booking get, list and cancel never accept malformed ids, PNRs, limits or cursors', () => {
+    const notABookingId = fc.string().filter((v) => !/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/.test(v));
+    const notAPnr = fc.string().filter((v) => !/^[A-Za-z]{6}$/.test(v.trim()));
+    const badLimit = fc.oneof(
+      fc.integer({ max: 0 }),
+      fc.integer({ min: 101 }),
+      fc.double({ noInteger: true }),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(notABookingId, notAPnr, badLimit, (bookingId, pnr, limit) => {
+        expect(GetBookingRequest.safeParse({ booking_id: bookingId }).success).toBe(false);
+        expect(GetBookingRequest.safeParse({ pnr }).success).toBe(false);
+        expect(
+          GetBookingRequest.safeParse({ booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX', pnr: 'QXBTRV' })
+            .success,
+        ).toBe(false);
+        expect(CancelBookingRequest.safeParse({ booking_id: bookingId }).success).toBe(false);
+        expect(ListBookingsRequest.safeParse({ limit }).success).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('booking create never accepts a wrong passenger type, title, gender, date or contact', () => {
+    const passenger = {
+      title: 'mr',
+      first_name: 'Alan',
+      last_name: 'Turing',
+      pax_type: 'ADULT',
+      gender: 'm',
+      born_on: '1980-06-23',
+    };
+    const body = (change: Record<string, unknown>, contact: Record<string, unknown> = {}) => ({
+      flight_id: 'off_x',
+      flight_details: {
+        id: 'off_x',
+        total_price: 1,
+        currency: 'EUR',
+        outbound: {
+          segments: [
+            {
+              carrier_name: 'A',
+              flight_number: 'A1',
+              origin: 'LHR',
+              destination: 'JFK',
+              departure_at: '2026-12-02T10:00:00Z',
+            },
+          ],
+        },
+      },
+      total_price: 1,
+      currency: 'EUR',
+      passengers: [{ ...passenger, ...change }],
+      contact: { email: 'a@example.com', phone: '+447700900123', ...contact },
+    });
+    const wrong = fc.oneof(
+      fc.record({ pax_type: fc.string().filter((v) => !['ADULT', 'CHILD', 'INFANT'].includes(v)) }),
+      fc.record({ title: fc.string().filter((v) => !['mr', 'mrs', 'ms', 'miss', 'dr'].includes(v)) }),
+      fc.record({ gender: fc.string().filter((v) => !['m', 'f', 'x'].includes(v)) }),
+      fc.record({ born_on: fc.string().filter((v) => !/^\d{4}-\d{2}-\d{2}$/.test(v)) }),
+      fc.record({ first_name: fc.constantFrom('', 'A'.repeat(36), '   ', '--') }),
+    );
+    fc.assert(
+      fc.property(
+        wrong,
+        fc.string().filter((v) => !v.includes('@')),
+        (change, email) => {
+          expect(CreateBookingRequest.safeParse(body(change)).success).toBe(false);
+          expect(CreateBookingRequest.safeParse(body({}, { email })).success).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(CreateBookingRequest.safeParse(body({})).success).toBe(true);
+  });
 });
