@@ -40,3 +40,14 @@ export function normalizeIdentifier(raw: string, type?: IdentifierType): Identif
     ? { ok: true, identifier: email, type: 'EMAIL' }
     : { ok: false, message: type ? messages.EMAIL : messages.either };
 }
+
+/**
+ * For a zod transform: the normalised identifier, or an issue on `identifier` (and `z.NEVER`).
+ * send-otp passes the requested type; verify-otp lets it be inferred.
+ */
+export function identifierOrIssue(raw: string, type: IdentifierType | undefined, ctx: z.RefinementCtx) {
+  const result = normalizeIdentifier(raw, type);
+  if (result.ok) return { identifier: result.identifier, type: result.type };
+  ctx.addIssue({ code: 'custom', path: ['identifier'], message: result.message, input: raw });
+  return z.NEVER;
+}

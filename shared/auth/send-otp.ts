@@ -7,7 +7,7 @@ import { RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
 import type { Logger } from '../log.ts';
 import type { CodeSender } from '../notify/code-sender.ts';
 import type { AgentStore } from './agents.ts';
-import { normalizeIdentifier } from './identifier.ts';
+import { identifierOrIssue } from './identifier.ts';
 import { clearChallenge, replaceChallenge } from './otp-challenge.ts';
 import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
 
@@ -25,15 +25,9 @@ export const SendOtpRequest = z
       .enum(['EMAIL', 'PHONE', 'SMS'])
       .meta({ description: 'How to send the code; SMS is an alias of PHONE' }),
   })
-  .transform((body, ctx) => {
-    const type = body.type === 'SMS' ? 'PHONE' : body.type;
-    const result = normalizeIdentifier(body.identifier, type);
-    if (!result.ok) {
-      ctx.addIssue({ code: 'custom', path: ['identifier'], message: result.message, input: body.identifier });
-      return z.NEVER;
-    }
-    return { identifier: result.identifier, type: result.type };
-  });
+  .transform((body, ctx) =>
+    identifierOrIssue(body.identifier, body.type === 'SMS' ? 'PHONE' : body.type, ctx),
+  );
 
 export interface SendOtpDeps extends AgentStore {
   readonly clock: Clock;

@@ -4,7 +4,7 @@ import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { sessionCookie } from '../http/cookies.ts';
 import { InvalidCodeError, TooManyAttemptsError } from '../http/errors.ts';
 import type { AgentStore } from './agents.ts';
-import { normalizeIdentifier } from './identifier.ts';
+import { identifierOrIssue } from './identifier.ts';
 import { clearChallenge, reserveAttempt } from './otp-challenge.ts';
 import { hashCode, hashesMatch, MAX_ATTEMPTS } from './otp-code.ts';
 import { issueSessionToken, SESSION_TTL_SECONDS, type TokenSettings } from './session-token.ts';
@@ -18,12 +18,8 @@ export const VerifyOtpRequest = z
       .meta({ description: 'The 6-digit code, as a string' }),
   })
   .transform((body, ctx) => {
-    const result = normalizeIdentifier(body.identifier);
-    if (!result.ok) {
-      ctx.addIssue({ code: 'custom', path: ['identifier'], message: result.message, input: body.identifier });
-      return z.NEVER;
-    }
-    return { identifier: result.identifier, code: body.code };
+    const { identifier } = identifierOrIssue(body.identifier, undefined, ctx);
+    return { identifier, code: body.code };
   });
 
 export interface VerifyOtpDeps extends AgentStore {

@@ -1,31 +1,13 @@
 /** `YYYY-MM-DD`. */
 export type LocalDate = string;
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar date in `timeZone` at the instant `epochMillis`. */
-export function localDateAt(timeZone: string, epochMillis: number): LocalDate {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dateFormats.set(timeZone, format);
-  }
-  return format.format(epochMillis);
-}
-
-const partFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** How far `timeZone`'s wall clock is ahead of UTC at `epochMillis`, in milliseconds. */
-function zoneOffset(timeZone: string, epochMillis: number): number {
-  let format = partFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
+/** The ways a zone's clock is read, each formatter built once per zone (they are costly to build). */
+const formatOptions = {
+  date: { locale: 'en-CA', options: { year: 'numeric', month: '2-digit', day: '2-digit' } },
+  time: { locale: 'en-GB', options: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } },
+  parts: {
+    locale: 'en-US',
+    options: {
       hourCycle: 'h23',
       year: 'numeric',
       month: 'numeric',
@@ -33,9 +15,37 @@ function zoneOffset(timeZone: string, epochMillis: number): number {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
+    },
+  },
+} satisfies Record<string, { locale: string; options: Intl.DateTimeFormatOptions }>;
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(timeZone: string, kind: keyof typeof formatOptions): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(formatOptions[kind].locale, {
+      ...formatOptions[kind].options,
+      timeZone,
     });
-    partFormats.set(timeZone, format);
+    formats.set(key, format);
   }
+  return format;
+}
+
+/** The calendar date in `timeZone` at the instant `epochMillis`. */
+export function localDateAt(timeZone: string, epochMillis: number): LocalDate {
+  return zoneFormat(timeZone, 'date').format(epochMillis);
+}
+
+/** The wall-clock time `HH:MM` in `timeZone` at the instant `epochMillis`. */
+export function localTimeAt(timeZone: string, epochMillis: number): string {
+  return zoneFormat(timeZone, 'time').format(epochMillis);
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `epochMillis`, in milliseconds. */
+function zoneOffset(timeZone: string, epochMillis: number): number {
+  const format = zoneFormat(timeZone, 'parts');
   const parts: Record<string, number> = {};
   for (const part of format.formatToParts(epochMillis)) parts[part.type] = Number(part.value);
   const wall = Date.UTC(

@@ -19,6 +19,7 @@ import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { routes } from '../../shared/routes.ts';
 import { apiEvent } from '../helpers/api.ts';
+import { recordDynamoCalls } from '../helpers/dynamo-calls.ts';
 import { startLocalServer } from '../helpers/local-server.ts';
 import { bundle, median, percentile, ratio, root, round, table, verdict } from './lib.ts';
 
@@ -476,14 +477,7 @@ section(
 
 // ---------------------------------------------------------------- P4: round trips per request
 log('round trips per request');
-const calls: string[] = [];
-context.db.middlewareStack.add(
-  (next, ctx) => async (args) => {
-    calls.push(ctx.commandName ?? '');
-    return next(args);
-  },
-  { step: 'initialize', name: 'benchCount' },
-);
+const { calls, stop: stopCounting } = recordDynamoCalls(context.db, 'benchCount');
 async function counted(action: () => Promise<unknown>) {
   calls.length = 0;
   ses.resetHistory();
@@ -594,7 +588,7 @@ const authOnly = httpHandler({ auth: true, body: createSearchRequest(clock) }, a
   data: {},
 })) as unknown as Handler;
 record('the auth check alone', 1, await counted(() => authOnly(warmEvent, lambdaContext)));
-context.db.middlewareStack.remove('benchCount');
+stopCounting();
 section(
   'P4 round trips',
   'DynamoDB, SES and SNS calls per request on the happy path, counted by an SDK middleware against DynamoDB Local (SES/SNS counted at their stubbed clients). Goals from issue 7 (get/list/cancel/logout: session read + their own work). Floor: the goal.',

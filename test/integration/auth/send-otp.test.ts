@@ -6,6 +6,7 @@ import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { readOutbox } from '#test/helpers/outbox.ts';
 import { handler } from '../../../functions/auth/send-otp.ts';
 
@@ -60,22 +61,15 @@ describe('fn: send-otp', () => {
 
   it('costs one DynamoDB call, registered or not', async () => {
     const agent = await registerTestAgent();
-    const calls: string[] = [];
-    context.db.middlewareStack.add(
-      (next, ctx) => async (args) => {
-        calls.push(ctx.commandName ?? '');
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCalls' },
-    );
+    const recorder = recordDynamoCalls(context.db);
     try {
       await send({ identifier: agent.identifier, type: 'EMAIL' });
       await send({ identifier: uniqueEmail('nobody'), type: 'EMAIL' });
     } finally {
-      context.db.middlewareStack.remove('countCalls');
+      recorder.stop();
     }
 
-    expect(calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    expect(recorder.calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
   });
 
   it('normalises the e-mail address (trim, lower case) before looking the agent up', async () => {

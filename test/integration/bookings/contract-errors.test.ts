@@ -4,6 +4,7 @@ import { requestFingerprint } from '#shared/bookings/idempotency.ts';
 import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
+import { minimalBookingBody } from '#test/helpers/fixtures.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { handler as cancel } from '../../../functions/bookings/cancel.ts';
 import { handler as create } from '../../../functions/bookings/create.ts';
@@ -60,38 +61,7 @@ describe.each(routes)('booking %s: transport errors in the envelope', (name, han
 
 describe('booking create: Idempotency-Key still running', () => {
   it('answers 409 IDEMPOTENCY_IN_PROGRESS while the first request holds the key', async () => {
-    const body = {
-      flight_id: 'off_x',
-      flight_details: {
-        id: 'off_x',
-        total_price: 1,
-        currency: 'EUR',
-        outbound: {
-          segments: [
-            {
-              carrier_name: 'A',
-              flight_number: 'A1',
-              origin: 'LHR',
-              destination: 'JFK',
-              departure_at: '2026-12-02T10:00:00Z',
-            },
-          ],
-        },
-      },
-      total_price: 1,
-      currency: 'EUR',
-      passengers: [
-        {
-          title: 'mr',
-          first_name: 'Alan',
-          last_name: 'Turing',
-          pax_type: 'ADULT',
-          gender: 'm',
-          born_on: '1980-06-23',
-        },
-      ],
-      contact: { email: 'alan@example.com', phone: '+447700900123' },
-    };
+    const body = minimalBookingBody();
     await testTable.db.send(
       new PutCommand({
         TableName: testTable.tableName,

@@ -11,6 +11,7 @@ import {
   searchOffers as searchOn,
 } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
@@ -106,14 +107,7 @@ describe('fn: booking create', () => {
 
   it('costs two DynamoDB calls, three with an Idempotency-Key (session check included)', async () => {
     const [a, b] = await searchOffers(session);
-    const calls: string[] = [];
-    context.db.middlewareStack.add(
-      (next, ctx) => async (args) => {
-        calls.push(ctx.commandName ?? '');
-        return next(args);
-      },
-      { step: 'initialize', name: 'inject' },
-    );
+    const { calls } = recordDynamoCalls(context.db, 'inject');
 
     await book(session, bookingBody(a));
     const plain = calls.splice(0);

@@ -6,6 +6,7 @@ import { checkOffer } from '#shared/flights/offers.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { handler as search } from '../../../functions/flights/search.ts';
 
@@ -41,18 +42,8 @@ async function sell(flightNumber: string, date: string, seats: number, cabin = '
   );
 }
 
-/** Records the name of every DynamoDB command the functions send. */
-function countDynamoCalls(): string[] {
-  const calls: string[] = [];
-  context.db.middlewareStack.add(
-    (next, ctx) => async (args) => {
-      calls.push(ctx.commandName ?? 'unknown');
-      return next(args);
-    },
-    { step: 'initialize', name: 'countCalls' },
-  );
-  return calls;
-}
+/** Records the name of every DynamoDB command the functions send (removed after each test). */
+const countDynamoCalls = () => recordDynamoCalls(context.db, 'countCalls').calls;
 
 afterEach(() => {
   context.db.middlewareStack.remove('countCalls');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDateAt } from '#shared/flights/local-time.ts';
+import { localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
 import { blockMinutes, flightsOn, legBetween, scheduledFlight } from '#shared/flights/schedule.ts';
 
 const leg = (origin: string, destination: string) => {
@@ -25,10 +25,7 @@ const wallClock = (epoch: number, timeZone: string) => {
   return Date.parse(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:00Z`);
 };
 const hhmm = (epoch: number) => new Date(epoch).toISOString().slice(11, 16);
-const localTime = (epoch: number, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    epoch,
-  );
+const localTime = (epoch: number, timeZone: string) => localTimeAt(timeZone, epoch);
 
 describe('schedule', () => {
   it('is deterministic: the same flights with the same numbers every day, computed twice alike', () => {

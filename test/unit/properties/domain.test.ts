@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { newPnr } from '#shared/bookings/ids.ts';
 import { TRAVEL_CLASSES } from '#shared/flights/cabins.ts';
 import { fareBuckets, quoteBucket } from '#shared/flights/fares.ts';
-import { addDays, localDateAt } from '#shared/flights/local-time.ts';
+import { addDays, localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
 import { flightsOn, legsFrom, servedAirports } from '#shared/flights/schedule.ts';
 
 describe('property: fares', () => {
@@ -36,20 +36,6 @@ describe('property: fares', () => {
 describe('property: schedule', () => {
   it('keeps times consistent in every time zone on every day of 2027', { timeout: 60_000 }, () => {
     const checked = new Set<string>();
-    const formats = new Map<string, Intl.DateTimeFormat>();
-    const localTime = (timeZone: string, epoch: number) => {
-      let format = formats.get(timeZone);
-      if (!format) {
-        format = new Intl.DateTimeFormat('en-GB', {
-          timeZone,
-          hour: '2-digit',
-          minute: '2-digit',
-          hourCycle: 'h23',
-        });
-        formats.set(timeZone, format);
-      }
-      return format.format(epoch);
-    };
     for (const origin of servedAirports) {
       const [leg] = legsFrom(origin);
       if (!leg) continue;
@@ -62,7 +48,7 @@ describe('property: schedule', () => {
           expect(localDateAt(leg.origin.timeZone, flight.departureAt), `${flight.flightNumber} ${date}`).toBe(
             date,
           );
-          const local = localTime(leg.origin.timeZone, flight.departureAt);
+          const local = localTimeAt(leg.origin.timeZone, flight.departureAt);
           expect(local >= '06:00' && local <= '23:00', `${flight.flightNumber} ${date} ${local}`).toBe(true);
           expect(flight.arrivalAt - flight.departureAt).toBe(leg.blockMinutes * 60_000);
         }
