@@ -3,10 +3,12 @@
  * outbox, search, book, retrieve by PNR, cancel, sign out — printing each request and its answer.
  * Uses DATA_DIR (default `.data`) to find the server and its outbox; API overrides the URL.
  */
+
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
 import { DEMO_AGENT } from './bootstrap.ts';
 import { findRunningLocalStack, resolveDataDir } from './local-stack.ts';
 
@@ -118,17 +120,7 @@ const booked = await call(
     flight_details: offer,
     total_price: offer.total_price,
     currency: offer.currency,
-    passengers: [
-      {
-        title: 'ms',
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        pax_type: 'ADULT',
-        gender: 'f',
-        born_on: '1985-12-10',
-      },
-    ],
-    contact: { email: 'ada@example.com', phone: '+447700900123' },
+    ...exampleTraveller,
   },
   (d) => `${d.status}: PNR ${d.pnr}, booking ${d.booking_id}, ${d.total_price} ${d.currency}`,
   { 'Idempotency-Key': randomUUID() },

@@ -3,6 +3,7 @@ import * as zod from 'zod';
 import { LogoutRequest } from '../auth/logout.ts';
 import { SendOtpRequest } from '../auth/send-otp.ts';
 import { VerifyOtpRequest } from '../auth/verify-otp.ts';
+import { exampleTraveller } from '../bookings/example-traveller.ts';
 import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
 import { CreateBookingRequest } from '../bookings/request.ts';
 import { systemClock } from '../clock.ts';
@@ -81,17 +82,7 @@ function exampleFlight() {
 }
 
 const flight = exampleFlight();
-const passengers = [
-  {
-    title: 'ms',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    pax_type: 'ADULT',
-    gender: 'f',
-    born_on: '1985-12-10',
-  },
-];
-const contact = { email: 'ada@example.com', phone: '+447700900123' };
+const { passengers, contact } = exampleTraveller;
 const booking = {
   booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX',
   pnr: 'QXBTRV',

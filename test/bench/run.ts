@@ -3,6 +3,7 @@
  * throughput, each against a baseline measured in the same run, and writes BENCHMARKS.md.
  * Not part of `npm test`. Needs Java 17+ (DynamoDB Local); uses valgrind when present.
  */
+
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import autocannon from 'autocannon';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
+import { exampleTraveller } from '../../shared/bookings/example-traveller.ts';
 import { routes } from '../../shared/routes.ts';
 import { apiEvent } from '../helpers/api.ts';
 import { recordDynamoCalls } from '../helpers/dynamo-calls.ts';
@@ -141,17 +143,7 @@ function offerFor(
     flight_details: quotedFlightView(id, quote, [flight]),
     total_price: quote.total / 100,
     currency: 'EUR',
-    passengers: [
-      {
-        title: 'ms',
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        pax_type: 'ADULT',
-        gender: 'f',
-        born_on: '1985-12-10',
-      },
-    ],
-    contact: { email: 'ada@example.com', phone: '+447700900123' },
+    ...exampleTraveller,
   };
 }
 
