@@ -4,7 +4,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentStore } from '../auth/agents.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
-import { fareBuckets, seatsFor } from '../flights/fares.ts';
+import { bucketLimits, seatsFor } from '../flights/fares.ts';
 import {
   type FlightView,
   flightView,
@@ -236,7 +236,7 @@ function bookingTransaction(
 ) {
   const takeSeats = flights.map((flight, i) => {
     const capacity = flight.leg.aircraft.seats[quote.travelClass] ?? 0;
-    const bucket = fareBuckets(quote.travelClass, capacity, 0)[quote.segments[i]?.bucket ?? 0];
+    const limit = bucketLimits(quote.travelClass, capacity)[quote.segments[i]?.bucket ?? 0] ?? 0;
     return {
       Update: {
         TableName: tableName,
@@ -248,7 +248,7 @@ function bookingTransaction(
         ExpressionAttributeValues: {
           ':zero': 0,
           ':seats': record.seats,
-          ':maxSoldBefore': (bucket?.limit ?? 0) - record.seats,
+          ':maxSoldBefore': limit - record.seats,
         },
       },
     };

@@ -64,16 +64,21 @@ export interface FareBucket {
 
 /** The nested buckets of a cabin of `capacity` seats whose cheapest fare is `base`. */
 export function fareBuckets(travelClass: TravelClass, capacity: number, base: number): FareBucket[] {
-  const plan = bucketPlans[travelClass];
+  const multipliers = bucketPlans[travelClass].multipliers;
+  return bucketLimits(travelClass, capacity).map((limit, index) => ({
+    index,
+    limit,
+    fare: Math.round((base * (multipliers[index] ?? 1)) / 100) * 100,
+  }));
+}
+
+/** The cumulative seat limit of each bucket of a cabin of `capacity` seats, cheapest first. */
+export function bucketLimits(travelClass: TravelClass, capacity: number): number[] {
+  const shares = bucketPlans[travelClass].shares;
   let cumulative = 0;
-  return plan.shares.map((share, index) => {
+  return shares.map((share, index) => {
     cumulative += share;
-    const last = index === plan.shares.length - 1;
-    return {
-      index,
-      limit: last ? capacity : Math.round(cumulative * capacity),
-      fare: Math.round((base * (plan.multipliers[index] ?? 1)) / 100) * 100,
-    };
+    return index === shares.length - 1 ? capacity : Math.round(cumulative * capacity);
   });
 }
 

@@ -67,7 +67,7 @@ const { hashCode } = await import('../../shared/auth/otp-code.ts');
 const { sealOffer } = await import('../../shared/flights/offers.ts');
 const { quotedFlightView } = await import('../../shared/flights/flight-view.ts');
 const { priceItinerary } = await import('../../shared/flights/search.ts');
-const { fareBuckets } = await import('../../shared/flights/fares.ts');
+const { bucketLimits } = await import('../../shared/flights/fares.ts');
 const { flightsOn, legBetween } = await import('../../shared/flights/schedule.ts');
 const { addDays } = await import('../../shared/flights/local-time.ts');
 const { deriveSigningKeys } = await import('../../shared/auth/signing-keys.ts');
@@ -118,7 +118,7 @@ function offerFor(
 ) {
   const pax = { adults: 1, children: 0, infants: 0 };
   const capacity = flight.leg.aircraft.seats[travelClass] ?? 0;
-  const limits = fareBuckets(travelClass, capacity, 0).map((b) => b.limit);
+  const limits = bucketLimits(travelClass, capacity);
   const soldBefore = bucket === 0 ? 0 : (limits[bucket - 1] ?? 0);
   const priced = priceItinerary(
     [flight],

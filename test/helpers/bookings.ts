@@ -2,7 +2,8 @@ import { addDays } from '#shared/flights/local-time.ts';
 import { handler as create } from '../../functions/bookings/create.ts';
 import { handler as search } from '../../functions/flights/search.ts';
 import { type Answer, invoke } from './api.ts';
-import type { TestSession } from './session.ts';
+import { freezeClock } from './clock.ts';
+import { signIn, type TestSession } from './session.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field
 export type Json = any;
@@ -78,4 +79,15 @@ export function book(
     headers: { ...session.headers, ...headers },
     body,
   });
+}
+
+/**
+ * What every booking test starts from: the clock frozen at 1 December 2026 09:00 UTC, a travel date
+ * no other test of the file uses, and a signed-in agent of a fresh agency. Call it in `beforeEach`.
+ */
+export async function startBookingTest() {
+  const advance = freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0));
+  const date = freshTravelDate();
+  const session = await signIn({ agencyId: `agency-${Math.random().toString(36).slice(2, 8)}` });
+  return { advance, date, session };
 }

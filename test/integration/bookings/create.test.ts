@@ -6,23 +6,19 @@ import { testTable } from '#test/helpers/agents.ts';
 import {
   book,
   bookingBody,
-  freshTravelDate,
   type Json,
   searchOffers as searchOn,
+  startBookingTest,
 } from '#test/helpers/bookings.ts';
-import { freezeClock } from '#test/helpers/clock.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 
-const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
 let session: TestSession;
 let advance: (ms: number) => void;
 let date: string;
 
 beforeEach(async () => {
-  advance = freezeClock(NOW);
-  date = freshTravelDate();
-  session = await signIn({ agencyId: `agency-${Math.random().toString(36).slice(2, 8)}` });
+  ({ advance, date, session } = await startBookingTest());
 });
 
 afterEach(() => {

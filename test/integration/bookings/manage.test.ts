@@ -3,22 +3,20 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
-import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
-import { freezeClock } from '#test/helpers/clock.ts';
+import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { handler as cancel } from '../../../functions/bookings/cancel.ts';
 import { handler as get } from '../../../functions/bookings/get.ts';
 import { handler as list } from '../../../functions/bookings/list.ts';
 
+/** The instant startBookingTest freezes the clock at. */
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
 let session: TestSession;
 let advance: (ms: number) => void;
 let date: string;
 
 beforeEach(async () => {
-  advance = freezeClock(NOW);
-  date = freshTravelDate();
-  session = await signIn({ agencyId: `agency-${Math.random().toString(36).slice(2, 8)}` });
+  ({ advance, date, session } = await startBookingTest());
 });
 
 afterEach(() => {
