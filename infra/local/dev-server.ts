@@ -45,7 +45,7 @@ export function createDevServer(handlers: Map<string, { route: Route; handler: L
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       // The API documentation: the OpenAPI document and a page rendering it, both GET.
-      if (req.method === 'GET' && (await serveDocs(url.pathname, res))) return;
+      if (req.method === 'GET' && (await serveDocs(url.pathname, res, requestId))) return;
       const entry = handlers.get(url.pathname);
       if (!entry) throw new NotFoundError(`No endpoint at ${url.pathname}.`);
       const method = entry.route.id === documentRoute.id ? 'GET' : ROUTE_METHOD;
@@ -81,8 +81,9 @@ function toProxyEvent(
   body: Buffer,
   requestId: string,
 ): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Without a prototype, a header named `__proto__` or `constructor` is just a header.
+  const headers: Record<string, string> = Object.create(null);
+  const multiValueHeaders: Record<string, string[]> = Object.create(null);
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] ?? '';
     const value = req.rawHeaders[i + 1] ?? '';

@@ -31,10 +31,14 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** Answers `GET /docs` and its assets; false for any other path. */
-export async function serveDocs(path: string, res: ServerResponse): Promise<boolean> {
+/** Answers `GET /docs` and its assets, with the request id every response carries; false for any other path. */
+export async function serveDocs(path: string, res: ServerResponse, requestId: string): Promise<boolean> {
   if (path === '/docs' || path === '/docs/') {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Request-Id': requestId,
+    });
     res.end(PAGE);
     return true;
   }
@@ -42,7 +46,11 @@ export async function serveDocs(path: string, res: ServerResponse): Promise<bool
   const type = ASSETS[asset];
   if (!type) return false;
   const content = await readFile(join(assetsDir, asset));
-  res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
+  res.writeHead(200, {
+    'Content-Type': type,
+    'Cache-Control': 'public, max-age=3600',
+    'X-Request-Id': requestId,
+  });
   res.end(content);
   return true;
 }

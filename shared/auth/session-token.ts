@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { jwtVerify, SignJWT } from 'jose';
+import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { Clock } from '../clock.ts';
 import { keys, ttlFromMillis } from '../db/table.ts';
 import type { Session } from '../http/api-event.ts';
@@ -11,6 +12,15 @@ export const SESSION_TTL_SECONDS = 3600;
 
 /** The one algorithm tokens are signed with and the only one accepted when verifying. */
 const ALGORITHM = 'HS256';
+/**
+ * Explicit typing (RFC 8725 §3.11): the `typ` header names what the token is for, so no other JWT
+ * signed with a related key can pass for a session token.
+ */
+export const TOKEN_TYPE = 'session+jwt';
+/** How far ahead of our clock a token's `iat` may be (another instance's clock may run ahead). */
+export const CLOCK_SKEW_SECONDS = 60;
+/** A compact JWS in canonical base64url: three parts, no padding, no other alphabet. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export interface TokenSettings {
   readonly key: Uint8Array;
@@ -40,7 +50,7 @@ export async function issueSessionToken(
   const issuedAt = Math.floor(settings.clock.now() / 1000);
   const expiresAt = issuedAt + SESSION_TTL_SECONDS;
   const token = await new SignJWT({ agency_id: agent.agency_id })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
     .setIssuer(settings.issuer)
     .setAudience(settings.audience)
     .setSubject(agent.id)
@@ -56,7 +66,8 @@ const verified = new WeakMap<TokenSettings, Map<string, Session>>();
 const VERIFIED_LIMIT = 1000;
 
 /**
- * Verifies signature (HS256 only), `iss`, `aud` and `exp`, then checks the `jti` against revocations
+ * Verifies the token's spelling (exactly one per token), signature (HS256 only), `typ`, `iss`, `aud`,
+ * `exp`, an `iat` not in the future and a lifetime no longer than the service issues, then checks the `jti` against revocations
  * with one consistent read, so a logout takes effect on the very next request.
  * A token already verified in this warm container skips the signature check (the token string itself
  * is the cache key, so nothing unsigned can hit it); expiry and revocation are checked every time.
@@ -67,6 +78,7 @@ export async function verifySessionToken(
   settings: TokenSettings,
   store: TokenStore,
 ): Promise<Session> {
+  if (!isCanonicalToken(token)) throw new UnauthorizedError({ tokenPresented: true });
   let cache = verified.get(settings);
   if (!cache) {
     cache = new Map();
@@ -75,7 +87,7 @@ export async function verifySessionToken(
   let session = cache.get(token);
   if (session && session.expiresAt * 1000 <= settings.clock.now()) {
     cache.delete(token);
-    throw new UnauthorizedError();
+    throw new UnauthorizedError({ tokenPresented: true });
   }
   if (!session) {
     session = await verifySignature(token, settings);
@@ -90,7 +102,7 @@ export async function verifySessionToken(
       ProjectionExpression: 'pk',
     }),
   );
-  if (revoked.Item) throw new UnauthorizedError();
+  if (revoked.Item) throw new UnauthorizedError({ tokenPresented: true });
   return session;
 }
 
@@ -98,12 +110,24 @@ async function verifySignature(token: string, settings: TokenSettings): Promise<
   try {
     const { payload } = await jwtVerify(token, settings.key, {
       algorithms: [ALGORITHM],
+      typ: TOKEN_TYPE,
       issuer: settings.issuer,
       audience: settings.audience,
       requiredClaims: ['sub', 'jti', 'iat', 'exp'],
       currentDate: new Date(settings.clock.now()),
     });
-    if (typeof payload.agency_id !== 'string' || !payload.sub || !payload.jti || payload.exp === undefined) {
+    if (
+      typeof payload.agency_id !== 'string' ||
+      !payload.sub ||
+      !payload.jti ||
+      payload.exp === undefined ||
+      payload.iat === undefined
+    ) {
+      throw new UnauthorizedError();
+    }
+    // Tokens the service never issues: signed "in the future", or living longer than a session.
+    const now = Math.floor(settings.clock.now() / 1000);
+    if (payload.iat > now + CLOCK_SKEW_SECONDS || payload.exp - payload.iat > SESSION_TTL_SECONDS) {
       throw new UnauthorizedError();
     }
     return {
@@ -113,8 +137,16 @@ async function verifySignature(token: string, settings: TokenSettings): Promise<
       expiresAt: payload.exp,
     };
   } catch {
-    throw new UnauthorizedError();
+    throw new UnauthorizedError({ tokenPresented: true });
   }
+}
+
+/**
+ * Whether every part of the compact JWS is canonical base64url. jose decodes leniently, so without
+ * this check a signature with its unused bits changed, or `=` appended, would verify as well.
+ */
+function isCanonicalToken(token: string): boolean {
+  return COMPACT_JWS.test(token) && token.split('.').every((part) => decodeCanonicalBase64url(part));
 }
 
 /** Revokes a session until it would have expired anyway (DynamoDB TTL then removes the record). */

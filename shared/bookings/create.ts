@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentStore } from '../auth/agents.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
@@ -13,7 +12,13 @@ import {
   quotedFlightView,
 } from '../flights/flight-view.ts';
 import { readSoldSeats, soldAttribute } from '../flights/inventory.ts';
-import { OFFER_TTL_SECONDS, type OfferQuote, openOffer, sealOffer } from '../flights/offers.ts';
+import {
+  OFFER_TTL_SECONDS,
+  type OfferQuote,
+  type OpenedOffer,
+  openOffer,
+  sealOffer,
+} from '../flights/offers.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
 import { priceItinerary } from '../flights/search.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
@@ -111,7 +116,7 @@ interface BookingContext {
   agentId: string;
   agencyId: string;
   now: number;
-  offer: { quote: OfferQuote; flights: ScheduledFlight[] } | undefined;
+  offer: { quote: OpenedOffer; flights: ScheduledFlight[] } | undefined;
 }
 
 async function book(context: BookingContext, lock: IdempotencyLock | undefined): Promise<Reply> {
@@ -121,7 +126,12 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   if (now >= quote.expiresAt * 1000) throw new OfferExpiredError();
   const quoted = quotedFlightView(body.flight_id, quote, flights);
   const mismatches = flightMismatches(body, quoted);
-  if (mismatches.length > 0) throw new FlightMismatchError(mismatches);
+  if (mismatches.length > 0) {
+    // 410 comes before 409 (API.md §4.2): a booked offer is gone whatever the details say. Read only
+    // when the details differ, so a good request still books in one transaction.
+    if (await isOfferBooked(deps, quote)) throw new OfferExpiredError();
+    throw new FlightMismatchError(mismatches);
+  }
 
   const bookingId = newBookingId(now);
   for (let attempt = 1; ; attempt++) {
@@ -150,15 +160,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
     try {
       await deps.db.send(
         new TransactWriteCommand({
-          TransactItems: bookingTransaction(
-            deps.tableName,
-            record,
-            flights,
-            body.flight_id,
-            quote,
-            lock,
-            view,
-          ),
+          TransactItems: bookingTransaction(deps.tableName, record, flights, quote, lock, view),
         }),
       );
       return { status: 201, data: view };
@@ -229,8 +231,7 @@ function bookingTransaction(
   tableName: string,
   record: BookingRecord,
   flights: readonly ScheduledFlight[],
-  offerId: string,
-  quote: OfferQuote,
+  quote: OpenedOffer,
   lock: IdempotencyLock | undefined,
   view: ReturnType<typeof bookingView>,
 ) {
@@ -278,7 +279,7 @@ function bookingTransaction(
       Put: {
         TableName: tableName,
         Item: {
-          ...keys.bookedOffer(offerHash(offerId)),
+          ...keys.bookedOffer(quote.identity),
           booking_id: record.booking_id,
           ttl: quote.expiresAt + 3600,
         },
@@ -289,8 +290,18 @@ function bookingTransaction(
   ];
 }
 
-/** Offer ids are long; the marker is keyed by their hash. */
-const offerHash = (offerId: string) => createHash('sha256').update(offerId).digest('base64url');
+/** Whether the booked-offer marker exists: keyed on the quote's identity, never on the id's text. */
+async function isOfferBooked(deps: BookingDeps, quote: OpenedOffer): Promise<boolean> {
+  const marker = await deps.db.send(
+    new GetCommand({
+      TableName: deps.tableName,
+      Key: keys.bookedOffer(quote.identity),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk',
+    }),
+  );
+  return marker.Item !== undefined;
+}
 
 /** The per-item codes of a cancelled transaction, or undefined for any other error. */
 function cancellationCodes(error: unknown): string[] | undefined {

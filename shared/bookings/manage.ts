@@ -1,5 +1,6 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { decodeCanonicalBase64url } from '../base64url.ts';
 import { isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { soldAttribute } from '../flights/inventory.ts';
@@ -9,10 +10,8 @@ import { type BookingRecord, bookingView, findBooking, findBookingIdByPnr } from
 import type { BookingDeps } from './create.ts';
 
 const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
-const Pnr = z
-  .string()
-  .transform((value) => value.trim().toUpperCase())
-  .pipe(z.string().regex(/^[A-Z]{6}$/, 'must be 6 letters'));
+/** Exactly as issued: six capitals, no other spelling (API.md §1). */
+const Pnr = z.string().regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as issued');
 
 export const GetBookingRequest = z
   .object({ booking_id: BookingId.optional(), pnr: Pnr.optional() })
@@ -51,11 +50,14 @@ export function getBooking(deps: BookingDeps) {
   };
 }
 
-/** The cursor is the position after the last booking returned, opaque to clients. */
+/**
+ * The cursor is the position of the last booking returned, opaque to clients; only the exact text
+ * issued is accepted (no padding, other alphabet or changed bits).
+ */
 const encodeCursor = (position: string) => Buffer.from(position, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): { createdAt: string; bookingId: string } {
-  const position = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#(bkg_[0-9A-Z]{26})$/.exec(position);
+  const position = decodeCanonicalBase64url(cursor)?.toString('utf8') ?? '';
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#(bkg_[0-9A-HJKMNP-TV-Z]{26})$/.exec(position);
   if (!match?.[1] || !match[2])
     throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
   return { createdAt: match[1], bookingId: match[2] };
@@ -73,7 +75,8 @@ export function listBookings(deps: BookingDeps) {
         KeyConditionExpression: 'gsi1pk = :agency',
         ExpressionAttributeValues: { ':agency': gsi1.agency(agencyId) },
         ScanIndexForward: false,
-        Limit: request.body.limit,
+        // One more than the page: the cursor is null exactly when nothing follows (API.md §4.3).
+        Limit: request.body.limit + 1,
         ExclusiveStartKey: after && {
           ...keys.booking(after.bookingId),
           gsi1pk: gsi1.agency(agencyId),
@@ -81,12 +84,15 @@ export function listBookings(deps: BookingDeps) {
         },
       }),
     );
-    const records = (page.Items ?? []) as BookingRecord[];
-    const last = page.LastEvaluatedKey?.gsi1sk;
+    const found = (page.Items ?? []) as (BookingRecord & { gsi1sk: string })[];
+    const records = found.slice(0, request.body.limit);
+    const last = records.at(-1);
+    // Fewer than asked with a LastEvaluatedKey means DynamoDB stopped at its 1 MB page: more may follow.
+    const more = found.length > records.length || page.LastEvaluatedKey !== undefined;
     return {
       status: 200,
       data: records.map(bookingView),
-      meta: { next_cursor: typeof last === 'string' ? encodeCursor(last) : null },
+      meta: { next_cursor: more && last ? encodeCursor(last.gsi1sk) : null },
     };
   };
 }

@@ -2,11 +2,21 @@ import * as z from 'zod';
 import { normalizeIdentifier } from '../auth/identifier.ts';
 import { isCalendarDate } from '../flights/local-time.ts';
 
-/** Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter. */
+/**
+ * Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter.
+ * 1-35 code points after NFC (API.md §1): `é` is one character whether sent composed or as `e` plus a
+ * combining accent, and the composed form is what is stored.
+ */
 const NAME = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{M} '’-]{1,35}$/u;
 const Name = z
   .string()
-  .regex(NAME, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes');
+  .overwrite((value) => value.normalize('NFC'))
+  .regex(NAME, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes')
+  .meta({
+    description: '1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe',
+    minLength: 1,
+    maxLength: 35,
+  });
 
 /** The contact's address or number, normalised as sign-in identifiers are. */
 function normalized(value: string, type: 'EMAIL' | 'PHONE', ctx: z.RefinementCtx): string {
@@ -16,11 +26,22 @@ function normalized(value: string, type: 'EMAIL' | 'PHONE', ctx: z.RefinementCtx
   return z.NEVER;
 }
 
+/**
+ * Decimal places of `value` as JSON writes it (shortest round-trip form): `366.004` has 3, `1e-7` has
+ * 7, `1e2` has none. Judged on the text, not on `value * 100`, whose float error would let
+ * `366.000000001` pass as 2 decimals.
+ */
+export function decimalPlaces(value: number): number {
+  const [mantissa = '', exponent = '0'] = String(Math.abs(value)).split('e');
+  return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exponent));
+}
+
 /** A price in major units with at most 2 decimals (API.md §1); compared in cents, never as floats. */
 const Money = z
   .number('must be a number')
   .nonnegative('must not be negative')
-  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'must have at most 2 decimals');
+  .refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals')
+  .meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)' });
 const Currency = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code');
 
 export const PAX_TYPES = ['ADULT', 'CHILD', 'INFANT'] as const;
@@ -50,7 +71,7 @@ export const CreateBookingRequest = z.object({
   flight_details: z
     .object({
       id: z.string(),
-      total_price: z.number('must be a number'),
+      total_price: Money,
       currency: z.string(),
       outbound: z.object({ segments: z.array(Segment).min(1).max(4) }),
     })

@@ -75,9 +75,20 @@ export function addDays(date: LocalDate, days: number): LocalDate {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Whether `value` is a real calendar date in `YYYY-MM-DD` form. */
+/**
+ * Whether `value` is a real calendar date in `YYYY-MM-DD` form (proleptic Gregorian, years 0001-9999):
+ * `2026-13-01`, `2027-02-29` and `0000-00-00` have the right shape but are not dates.
+ */
 export function isCalendarDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** Whole days from `from` to `to`. */

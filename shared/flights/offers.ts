@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { TravelClass } from './cabins.ts';
 import type { PassengerCounts } from './fares.ts';
 import type { LocalDate } from './local-time.ts';
@@ -19,6 +20,12 @@ export interface OfferQuote {
   readonly currency: string;
   /** `seats_available` as search showed it. */
   readonly seatsShown: number;
+}
+
+/** A quote recovered from an offer id, with the identity the booked-offer marker is keyed on. */
+export interface OpenedOffer extends OfferQuote {
+  /** SHA-256 of the sealed bytes: one per issued offer, whatever text carried it. */
+  readonly identity: string;
 }
 
 /** Compact wire form inside the sealed id. */
@@ -62,13 +69,14 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
 }
 
 /**
- * Opens an offer id. Undefined when it was not issued by this service (malformed, tampered or
- * sealed under another key); expiry and agency are the caller's to check.
+ * Opens an offer id. Undefined when it was not issued by this service (malformed, tampered, sealed
+ * under another key, or spelled in any way but the one issued); expiry and agency are the caller's to
+ * check.
  */
-export function openOffer(key: Uint8Array, offerId: string): OfferQuote | undefined {
+export function openOffer(key: Uint8Array, offerId: string): OpenedOffer | undefined {
   if (!offerId.startsWith(PREFIX) || offerId.length > 2048) return undefined;
-  const raw = Buffer.from(offerId.slice(PREFIX.length), 'base64url');
-  if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
+  const raw = decodeCanonicalBase64url(offerId.slice(PREFIX.length));
+  if (!raw || raw.length <= IV_BYTES + TAG_BYTES) return undefined;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
@@ -79,6 +87,7 @@ export function openOffer(key: Uint8Array, offerId: string): OfferQuote | undefi
     const sealed = JSON.parse(text.toString('utf8')) as Sealed;
     if (sealed.v !== 1) return undefined;
     return {
+      identity: createHash('sha256').update(raw).digest('base64url'),
       agencyId: sealed.a,
       expiresAt: sealed.x,
       travelClass: sealed.c,
@@ -93,7 +102,7 @@ export function openOffer(key: Uint8Array, offerId: string): OfferQuote | undefi
   }
 }
 
-export type OfferCheck = { ok: true; quote: OfferQuote } | { ok: false; reason: 'not-found' | 'expired' };
+export type OfferCheck = { ok: true; quote: OpenedOffer } | { ok: false; reason: 'not-found' | 'expired' };
 
 /**
  * Whether `offerId` is a live offer of agency `agencyId` at `now` (epoch ms). Another agency's offer

@@ -1,30 +1,38 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { ApiEvent, ApiResult, Session } from './api-event.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
-import { UnauthorizedError } from './errors.ts';
+import { UnauthorizedError, UnsupportedMediaTypeError } from './errors.ts';
 import { readHeader } from './headers.ts';
+import { isJsonRequest } from './json-body.ts';
 
-/** The presented token: the `Authorization: Bearer` header wins; else the session cookie. */
-export function presentedToken(event: ApiEvent): string | undefined {
+/** The presented token and where it came from: the `Authorization: Bearer` header wins; else the cookie. */
+export function presentedToken(event: ApiEvent): { token: string; via: 'bearer' | 'cookie' } | undefined {
   const authorization = readHeader(event.headers, 'authorization');
   if (authorization !== undefined) {
-    // A malformed header is refused rather than silently falling back to the cookie.
-    const match = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i.exec(authorization);
-    if (!match) throw new UnauthorizedError();
-    return match[1];
+    // A malformed header is refused rather than silently falling back to the cookie. The token's
+    // own spelling is judged by the verifier (one spelling per token).
+    const match = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (!match?.[1]) throw new UnauthorizedError({ tokenPresented: true });
+    return { token: match[1], via: 'bearer' };
   }
-  return readCookie(readHeader(event.headers, 'cookie'), SESSION_COOKIE);
+  const cookie = readCookie(readHeader(event.headers, 'cookie'), SESSION_COOKIE);
+  return cookie ? { token: cookie, via: 'cookie' } : undefined;
 }
 
-/** Requires a valid, unrevoked session; 401 `UNAUTHORIZED` otherwise. */
+/**
+ * Requires a valid, unrevoked session; 401 `UNAUTHORIZED` otherwise. A request that rides on the
+ * cookie must say `Content-Type: application/json` even with an empty body (415 otherwise): a
+ * cross-site form can send the cookie with `text/plain` but cannot send JSON without a CORS preflight.
+ */
 export function authenticate(
   verify: (token: string) => Promise<Session>,
 ): MiddlewareObj<ApiEvent, ApiResult> {
   return {
     before: async ({ event }) => {
-      const token = presentedToken(event);
-      if (!token) throw new UnauthorizedError();
-      event.session = await verify(token);
+      const presented = presentedToken(event);
+      if (!presented) throw new UnauthorizedError();
+      if (presented.via === 'cookie' && !isJsonRequest(event)) throw new UnsupportedMediaTypeError();
+      event.session = await verify(presented.token);
     },
   };
 }

@@ -45,12 +45,20 @@ export class ValidationError extends HttpError {
   }
 }
 
+/** The challenge every 401 carries (API.md §2; RFC 6750 §3). */
+const BEARER_CHALLENGE = 'Bearer realm="flight-booking"';
+
 export class UnauthorizedError extends HttpError {
   readonly statusCode = 401;
   readonly code = 'UNAUTHORIZED';
-  constructor() {
+  /** @param options.tokenPresented a token was sent and refused: the challenge says `invalid_token` */
+  constructor(options: { tokenPresented?: boolean } = {}) {
     super('A valid session token is required.', {
-      headers: { 'WWW-Authenticate': 'Bearer realm="flight-booking"' },
+      headers: {
+        'WWW-Authenticate': options.tokenPresented
+          ? `${BEARER_CHALLENGE}, error="invalid_token"`
+          : BEARER_CHALLENGE,
+      },
     });
   }
 }
@@ -59,7 +67,9 @@ export class InvalidCodeError extends HttpError {
   readonly statusCode = 401;
   readonly code = 'INVALID_CODE';
   constructor() {
-    super('The code is wrong, expired or already used.');
+    super('The code is wrong, expired or already used.', {
+      headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
+    });
   }
 }
 

@@ -6,6 +6,12 @@ import { readHeader } from './headers.ts';
 /** Bodies over this many bytes are refused (API.md §5). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** Whether the request says `Content-Type: application/json` (parameters such as `charset` allowed). */
+export function isJsonRequest(event: ApiEvent): boolean {
+  const mediaType = readHeader(event.headers, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  return mediaType === 'application/json';
+}
+
 /**
  * Reads the body as a JSON object: 413 over 64 KiB, 415 without a JSON content type, 400 when it is
  * not JSON or not an object. An empty body is `{}`, so body-less calls such as logout need no header.
@@ -22,8 +28,7 @@ export function jsonBody(): MiddlewareObj<ApiEvent, ApiResult> {
         event.jsonBody = {};
         return;
       }
-      const mediaType = readHeader(event.headers, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-      if (mediaType !== 'application/json') throw new UnsupportedMediaTypeError();
+      if (!isJsonRequest(event)) throw new UnsupportedMediaTypeError();
       let parsed: unknown;
       try {
         parsed = JSON.parse(bytes.toString('utf8'));

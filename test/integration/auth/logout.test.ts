@@ -49,16 +49,43 @@ describe('fn: logout', () => {
     const answer = await invoke(logout, {
       path,
       rawBody: null,
-      headers: { Cookie: `theme=dark; __Host-session=${token}` },
+      headers: { 'Content-Type': 'application/json', Cookie: `theme=dark; __Host-session=${token}` },
     });
     const reuse = await invoke(logout, {
       path,
       rawBody: null,
-      headers: { Cookie: `__Host-session=${token}` },
+      headers: { 'Content-Type': 'application/json', Cookie: `__Host-session=${token}` },
     });
 
     expect(answer.status).toBe(200);
     expect(reuse.status).toBe(401);
+  });
+
+  it('refuses a cookie-authenticated request without a JSON content type, even with no body (415)', async () => {
+    const token = await signIn();
+
+    // What a cross-site <form enctype="text/plain"> can send along with the cookie.
+    const answers = await Promise.all(
+      [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'].map(
+        (type) =>
+          invoke(logout, {
+            path,
+            rawBody: null,
+            headers: { ...(type && { 'Content-Type': type }), Cookie: `__Host-session=${token}` },
+          }),
+      ),
+    );
+    const stillSignedIn = await invoke(logout, {
+      path,
+      rawBody: null,
+      headers: { Authorization: `Bearer ${token}` },
+    });
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(415);
+      expect(answer.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+    expect(stillSignedIn.status).toBe(200);
   });
 
   it('accepts an empty JSON object body as well as no body', async () => {

@@ -46,7 +46,7 @@ describe('fn: verify-otp', () => {
       `__Host-session=${data.verification_token}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=3600`,
     );
 
-    expect(decodeProtectedHeader(data.verification_token)).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(decodeProtectedHeader(data.verification_token)).toEqual({ alg: 'HS256', typ: 'session+jwt' });
     const claims = decodeJwt(data.verification_token);
     expect(claims).toMatchObject({
       iss: 'flight-booking-api',
@@ -78,6 +78,17 @@ describe('fn: verify-otp', () => {
     expect(first.status).toBe(200);
     expect(second.status).toBe(401);
     expect(second.body.error.code).toBe('INVALID_CODE');
+  });
+
+  it('answers a wrong code with 401 INVALID_CODE and the WWW-Authenticate challenge every 401 carries', async () => {
+    const agent = await registerTestAgent();
+    const code = (await requestCode(agent.identifier)) ?? '';
+
+    const wrong = await verify(agent.identifier, code === '000000' ? '000001' : '000000');
+
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.code).toBe('INVALID_CODE');
+    expect(wrong.headers['WWW-Authenticate']).toBe('Bearer realm="flight-booking"');
   });
 
   it('accepts a code for 5 minutes and not a moment longer', async () => {

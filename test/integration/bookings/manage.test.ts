@@ -4,6 +4,7 @@ import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
+import { respellings } from '#test/helpers/respell.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { handler as cancel } from '../../../functions/bookings/cancel.ts';
 import { handler as get } from '../../../functions/bookings/get.ts';
@@ -46,15 +47,37 @@ async function soldSeats(booking: Json) {
 }
 
 describe('fn: booking get', () => {
-  it('finds a booking by id and by PNR, in any case', async () => {
+  it('finds a booking by id and by PNR', async () => {
     const booking = await bookOne();
 
     const byId = await call(get, 'get', { booking_id: booking.booking_id });
-    const byPnr = await call(get, 'get', { pnr: booking.pnr.toLowerCase() });
+    const byPnr = await call(get, 'get', { pnr: booking.pnr });
 
     expect(byId.status).toBe(200);
     expect(byId.body.data).toEqual(booking);
     expect(byPnr.body.data).toEqual(booking);
+  });
+
+  it('knows an id or PNR only as issued: another spelling is refused, never found', async () => {
+    const booking = await bookOne();
+    const ids = [
+      booking.booking_id.toLowerCase(),
+      ` ${booking.booking_id}`,
+      `${booking.booking_id} `,
+      `${booking.booking_id}=`,
+      booking.booking_id.replace('bkg_', 'BKG_'),
+    ];
+    const pnrs = [booking.pnr.toLowerCase(), ` ${booking.pnr}`, `${booking.pnr} `, `${booking.pnr}=`];
+
+    const answers = [
+      ...(await Promise.all(ids.map((booking_id) => call(get, 'get', { booking_id })))),
+      ...(await Promise.all(pnrs.map((pnr) => call(get, 'get', { pnr })))),
+    ];
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('VALIDATION_ERROR');
+    }
   });
 
   it("answers 404 for another agency's booking, exactly as for one that does not exist", async () => {
@@ -104,6 +127,48 @@ describe('fn: booking list', () => {
     expect(second.body.data.map((b: Json) => b.booking_id)).toEqual([made[0].booking_id]);
     expect(second.body.meta).toEqual({ next_cursor: null });
     expect(theirs.body).toEqual({ success: true, data: [], meta: { next_cursor: null } });
+  });
+
+  it('says next_cursor null on a last page that happens to be full', async () => {
+    const made: Json[] = [];
+    for (let i = 0; i < 5; i++) {
+      made.push(await bookOne(i % 3));
+      advance(1000);
+    }
+
+    const all = await call(list, 'list', { limit: 5 });
+    const firstPage = await call(list, 'list', { limit: 3 });
+    const lastPage = await call(list, 'list', { limit: 2, cursor: firstPage.body.meta.next_cursor });
+
+    expect(all.body.data).toHaveLength(5);
+    expect(all.body.meta).toEqual({ next_cursor: null });
+    expect(firstPage.body.meta.next_cursor).toEqual(expect.any(String));
+    expect(lastPage.body.data.map((b: Json) => b.booking_id)).toEqual([
+      made[1].booking_id,
+      made[0].booking_id,
+    ]);
+    expect(lastPage.body.meta).toEqual({ next_cursor: null });
+  });
+
+  it('knows a cursor only as issued: padded, other alphabet or changed bits is refused', async () => {
+    for (let i = 0; i < 3; i++) {
+      await bookOne(i);
+      advance(1000);
+    }
+    const cursor: string = (await call(list, 'list', { limit: 1 })).body.meta.next_cursor;
+
+    const answers = await Promise.all(
+      Object.values(respellings(cursor)).map((spelling) =>
+        call(list, 'list', { limit: 1, cursor: spelling }),
+      ),
+    );
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.details).toEqual([
+        { path: 'cursor', message: 'is not a cursor this API returned' },
+      ]);
+    }
   });
 
   it('refuses a cursor it did not issue, and a limit out of range', async () => {

@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { issueSessionToken, type TokenSettings, verifySessionToken } from '#shared/auth/session-token.ts';
+import {
+  CLOCK_SKEW_SECONDS,
+  issueSessionToken,
+  TOKEN_TYPE,
+  type TokenSettings,
+  verifySessionToken,
+} from '#shared/auth/session-token.ts';
 import { UnauthorizedError } from '#shared/http/errors.ts';
+import { respellings } from '#test/helpers/respell.ts';
 
 const now = Date.UTC(2026, 11, 1, 9, 0, 0);
 const settings: TokenSettings = {
@@ -29,16 +36,22 @@ function revocations(revoked = false) {
   return store;
 }
 
-const sign = (claims: Record<string, unknown>, options: { key?: Uint8Array; alg?: string } = {}) =>
-  new SignJWT({ agency_id: 'acme', ...claims })
-    .setProtectedHeader({ alg: options.alg ?? 'HS256' })
+const sign = (
+  claims: Record<string, unknown>,
+  options: { key?: Uint8Array; alg?: string; typ?: string | null; iat?: number; exp?: number } = {},
+) => {
+  const iat = options.iat ?? now / 1000;
+  const typ = options.typ === undefined ? TOKEN_TYPE : options.typ;
+  return new SignJWT({ agency_id: 'acme', ...claims })
+    .setProtectedHeader({ alg: options.alg ?? 'HS256', ...(typ !== null && { typ }) })
     .setIssuer((claims.iss as string) ?? settings.issuer)
     .setAudience((claims.aud as string) ?? settings.audience)
     .setSubject('agt_1')
     .setJti('jti-1')
-    .setIssuedAt(now / 1000)
-    .setExpirationTime(now / 1000 + 3600)
+    .setIssuedAt(iat)
+    .setExpirationTime(options.exp ?? iat + 3600)
     .sign(options.key ?? settings.key);
+};
 
 describe('issueSessionToken', () => {
   it('signs HS256 with iss, aud, sub, agency_id, a random jti, iat and exp one hour later', async () => {
@@ -131,6 +144,19 @@ describe('verifySessionToken', () => {
       },
     ],
     ['garbage', async () => 'not.a.jwt'],
+    ['typ JWT (not a session token)', () => sign({}, { typ: 'JWT' })],
+    ['no typ', () => sign({}, { typ: null })],
+    ['typ at+jwt', () => sign({}, { typ: 'at+jwt' })],
+    ['iat in the future beyond the clock skew', () => sign({}, { iat: now / 1000 + CLOCK_SKEW_SECONDS + 1 })],
+    ['a lifetime of ten years', () => sign({}, { exp: now / 1000 + 10 * 365 * 86_400 })],
+    ['a lifetime one second longer than a session', () => sign({}, { exp: now / 1000 + 3601 })],
+    ...Object.entries(respellings('x.y.z')).map(
+      ([kind]) =>
+        [
+          `the issued token re-spelled with ${kind}`,
+          async () => respellings((await issueSessionToken(agent, settings)).token)[kind] ?? '',
+        ] as [string, () => Promise<string>],
+    ),
   ];
 
   it.each(refusals)('refuses %s without a database call', async (_case, make) => {
@@ -138,6 +164,28 @@ describe('verifySessionToken', () => {
 
     await expect(verifySessionToken(await make(), settings, store)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(store.calls).toBe(0);
+  });
+
+  it('accepts an iat within the clock skew, as another instance may run a little ahead', async () => {
+    const token = await sign({}, { iat: now / 1000 + CLOCK_SKEW_SECONDS });
+
+    await expect(verifySessionToken(token, settings, revocations())).resolves.toMatchObject({
+      agentId: 'agt_1',
+    });
+  });
+
+  it('refuses every re-spelling of an issued token, including the signature’s unused bits', async () => {
+    const { token } = await issueSessionToken(agent, settings);
+    const spellings = respellings(token);
+
+    expect(Object.keys(spellings)).toEqual(
+      expect.arrayContaining(['changed unused bits', 'one = of padding']),
+    );
+    for (const spelling of Object.values(spellings)) {
+      await expect(verifySessionToken(spelling, settings, revocations())).rejects.toBeInstanceOf(
+        UnauthorizedError,
+      );
+    }
   });
 
   it('refuses a token from the moment it expires', async () => {
@@ -167,6 +215,18 @@ describe('verifySessionToken in a warm container', () => {
     await expect(verifySessionToken(token, warm, revocations(true))).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
+  });
+
+  it('does not accept a re-spelling of a token it verified before', async () => {
+    const warm: TokenSettings = { ...settings };
+    const { token } = await issueSessionToken(agent, warm);
+    await verifySessionToken(token, warm, revocations());
+
+    for (const spelling of Object.values(respellings(token))) {
+      await expect(verifySessionToken(spelling, warm, revocations())).rejects.toBeInstanceOf(
+        UnauthorizedError,
+      );
+    }
   });
 
   it('does not accept under other settings a token verified under these', async () => {
