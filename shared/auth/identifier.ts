@@ -8,6 +8,26 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 const MAX_EMAIL_LENGTH = 254;
 const emailFormat = z.email();
 
+/**
+ * The two identifier forms as JSON Schema, for the OpenAPI document: exactly what the service accepts
+ * after trimming (and, for e-mail, lower-casing), so a client validating against the document sends
+ * nothing the service refuses.
+ */
+export const IDENTIFIER_FORMS = {
+  EMAIL: {
+    type: 'string',
+    format: 'email',
+    pattern: z.regexes.email.source,
+    maxLength: MAX_EMAIL_LENGTH,
+    description: `E-mail address, at most ${MAX_EMAIL_LENGTH} characters (sent trimmed and lower-cased)`,
+  },
+  PHONE: {
+    type: 'string',
+    pattern: E164.source,
+    description: 'E.164 phone number: + then 8 to 15 digits, the first not 0',
+  },
+} as const;
+
 export type IdentifierResult =
   | { ok: true; identifier: string; type: IdentifierType }
   | { ok: false; message: string };

@@ -7,23 +7,27 @@ import { RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
 import type { Logger } from '../log.ts';
 import type { CodeSender } from '../notify/code-sender.ts';
 import type { AgentStore } from './agents.ts';
-import { identifierOrIssue } from './identifier.ts';
+import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, replaceChallenge } from './otp-challenge.ts';
 import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
 
 export const SendOtpRequest = z
   .object({
-    identifier: z
-      .string()
-      .max(1024)
-      .meta({
-        description:
-          'E-mail address (trimmed, lower-cased, at most 254 characters) or E.164 phone number (+ then 8-15 digits)',
-        examples: ['agent@example.com', '+447700900123'],
-      }),
+    identifier: z.string().meta({
+      description:
+        'E-mail address (trimmed, lower-cased, at most 254 characters) when type is EMAIL; E.164 phone number (+ then 8-15 digits) when type is PHONE or SMS',
+      examples: ['agent@example.com', '+447700900123'],
+    }),
     type: z
       .enum(['EMAIL', 'PHONE', 'SMS'])
       .meta({ description: 'How to send the code; SMS is an alias of PHONE' }),
+  })
+  .meta({
+    // The type decides the identifier's form: say so in the schema, not only in prose.
+    oneOf: [
+      { properties: { type: { const: 'EMAIL' }, identifier: IDENTIFIER_FORMS.EMAIL } },
+      { properties: { type: { enum: ['PHONE', 'SMS'] }, identifier: IDENTIFIER_FORMS.PHONE } },
+    ],
   })
   .transform((body, ctx) =>
     identifierOrIssue(body.identifier, body.type === 'SMS' ? 'PHONE' : body.type, ctx),

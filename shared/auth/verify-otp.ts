@@ -4,14 +4,17 @@ import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { sessionCookie } from '../http/cookies.ts';
 import { InvalidCodeError, TooManyAttemptsError } from '../http/errors.ts';
 import type { AgentStore } from './agents.ts';
-import { identifierOrIssue } from './identifier.ts';
+import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, reserveAttempt } from './otp-challenge.ts';
 import { hashCode, hashesMatch, MAX_ATTEMPTS } from './otp-code.ts';
 import { issueSessionToken, SESSION_TTL_SECONDS, type TokenSettings } from './session-token.ts';
 
 export const VerifyOtpRequest = z
   .object({
-    identifier: z.string().max(1024).meta({ description: 'The identifier the code was sent to' }),
+    identifier: z.string().meta({
+      description: 'The identifier the code was sent to: an e-mail address or an E.164 phone number',
+      anyOf: [IDENTIFIER_FORMS.EMAIL, IDENTIFIER_FORMS.PHONE],
+    }),
     code: z
       .string()
       .regex(/^\d{6}$/, 'must be the 6-digit code')

@@ -15,6 +15,10 @@ const Pnr = z.string().regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as iss
 
 export const GetBookingRequest = z
   .object({ booking_id: BookingId.optional(), pnr: Pnr.optional() })
+  .meta({
+    description: 'Exactly one of booking_id or pnr',
+    oneOf: [{ required: ['booking_id'] }, { required: ['pnr'] }],
+  })
   .refine((body) => (body.booking_id === undefined) !== (body.pnr === undefined), {
     path: ['booking_id'],
     message: 'give exactly one of booking_id or pnr',

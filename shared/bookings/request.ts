@@ -53,7 +53,12 @@ export const Passenger = z.object({
   last_name: Name,
   pax_type: z.enum(PAX_TYPES),
   gender: z.enum(['m', 'f', 'x']),
-  born_on: z.string().refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
+  born_on: z.string().refine(isCalendarDate, 'must be a date (YYYY-MM-DD)').meta({
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    description:
+      'YYYY-MM-DD, a real calendar date in the past; the age on the first departure date must fit pax_type (ADULT 12+, CHILD 2-11, INFANT under 2)',
+  }),
 });
 export type Passenger = z.output<typeof Passenger>;
 
@@ -80,7 +85,10 @@ export const CreateBookingRequest = z.object({
     }),
   total_price: Money,
   currency: Currency,
-  passengers: z.array(Passenger).min(1, 'must list at least one passenger').max(18),
+  passengers: z.array(Passenger).min(1, 'must list at least one passenger').max(18).meta({
+    description:
+      'Exactly the passengers searched: as many ADULT, CHILD and INFANT as the offer’s passengers say',
+  }),
   contact: z.object({
     email: z.string().transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
     phone: z.string().transform((value, ctx) => normalized(value, 'PHONE', ctx)),

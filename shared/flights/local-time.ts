@@ -76,14 +76,15 @@ export function addDays(date: LocalDate, days: number): LocalDate {
 }
 
 /**
- * Whether `value` is a real calendar date in `YYYY-MM-DD` form (proleptic Gregorian, years 0001-9999):
+ * Whether `value` is a real calendar date in `YYYY-MM-DD` form (proleptic Gregorian, years 0000-9999,
+ * as RFC 3339 `full-date` reads them):
  * `2026-13-01`, `2027-02-29` and `0000-00-00` have the right shape but are not dates.
  */
 export function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 function daysInMonth(year: number, month: number): number {

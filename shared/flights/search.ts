@@ -63,7 +63,10 @@ const DepartureDate = z
   .meta({
     description:
       'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}',
+    anyOf: [
+      { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+      { format: 'date-time', pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}` },
+    ],
     examples: ['2026-12-01'],
   });
 

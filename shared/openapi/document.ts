@@ -19,13 +19,16 @@ function componentSchemas(): Record<string, Json> {
   for (const [schema, id] of [
     [Segment, 'Segment'],
     [Flight, 'Flight'],
-    [Passenger, 'Passenger'],
+    // As stored and answered: exactly these fields (requests use the open `Passenger` below).
+    [Passenger, 'BookedPassenger'],
     [Booking, 'Booking'],
     [Agent, 'Agent'],
     [ErrorEnvelope, 'Error'],
   ] as const) {
     responses.add(schema, { id });
   }
+  // As clients send it: unknown fields are ignored, not refused (API.md §1).
+  requests.add(Passenger, { id: 'Passenger' });
   for (const route of routes) {
     const operation = operations[route.id];
     requests.add(operation.request, { id: `${pascal(route.id)}Request` });
@@ -45,7 +48,7 @@ function componentSchemas(): Record<string, Json> {
   );
 }
 
-function errorResponses(codes: readonly ErrorCode[], auth: boolean): Record<string, Json> {
+function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
     byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
@@ -76,7 +79,7 @@ function errorResponses(codes: readonly ErrorCode[], auth: boolean): Record<stri
         const headers: Json = { 'X-Request-Id': header('XRequestId') };
         if (status === 429 || status === 503 || list.includes('IDEMPOTENCY_IN_PROGRESS'))
           headers['Retry-After'] = header('RetryAfter');
-        if (list.includes('UNAUTHORIZED') && auth) headers['WWW-Authenticate'] = header('WWWAuthenticate');
+        if (status === 401) headers['WWW-Authenticate'] = header('WWWAuthenticate');
         return [
           String(status),
           {
@@ -145,7 +148,6 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
       },
       ...errorResponses(
         [...COMMON_ERRORS, ...operation.errors].filter((code, i, all) => all.indexOf(code) === i),
-        route.auth,
       ),
     },
   };
@@ -219,7 +221,11 @@ export function buildOpenApiDocument(version: string): Json {
           description: '`true` when the answer is a stored one, replayed for a repeated Idempotency-Key.',
           schema: { type: 'string', enum: ['true'] },
         },
-        WWWAuthenticate: { description: 'Bearer realm="flight-booking"', schema: { type: 'string' } },
+        WWWAuthenticate: {
+          description:
+            'On every 401: `Bearer realm="flight-booking"`, with `, error="invalid_token"` when a token was presented and refused',
+          schema: { type: 'string' },
+        },
       },
     },
   };

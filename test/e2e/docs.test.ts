@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
 
@@ -39,4 +40,38 @@ describe('e2e: API documentation', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
   });
+});
+
+describe('e2e: what every response carries, whatever the request', () => {
+  it('gives the docs page, its assets and the document an X-Request-Id like every API response', async () => {
+    for (const path of ['/docs', '/docs/', '/docs/swagger-ui.css', '/openapi.json', '/nowhere']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'answers a request with a header named %s like any other (never a 5xx)',
+    async (name) => {
+      // fetch() refuses some header names; a raw request sends exactly what an attacker would.
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          `${server.url}/api/auth/send-otp`,
+          { method: 'POST', headers: { 'Content-Type': 'application/json', [name]: 'x', 'X-Other': 'y' } },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ identifier: `nobody-${name.toLowerCase()}@example.com`, type: 'EMAIL' }));
+      });
+
+      expect(answer.status).toBe(202);
+      expect(JSON.parse(answer.body)).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
+    },
+  );
 });

@@ -31,3 +31,10 @@ export function assertMatchesContract(path: string, status: number, body: unknow
     );
   }
 }
+
+/** Whether the document calls `body` a valid request body for `path`. */
+export function isDocumentedRequest(path: string, body: unknown): boolean {
+  const ref = `openapi.json#/${pointer('paths', path, 'post', 'requestBody', 'content', 'application/json', 'schema')}`;
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  return validate(body) === true;
+}

@@ -5,7 +5,7 @@ import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import { ERROR_STATUS, type ErrorCode } from '#shared/openapi/error-codes.ts';
 import { COMMON_ERRORS, errorExample, operations } from '#shared/openapi/operations.ts';
 import { routes } from '#shared/routes.ts';
-import { assertMatchesContract, openapi } from '#test/helpers/contract.ts';
+import { assertMatchesContract, isDocumentedRequest, openapi } from '#test/helpers/contract.ts';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
@@ -55,5 +55,100 @@ describe('OpenAPI document', () => {
         for (const example of examples) assertMatchesContract(path, Number(status), example);
       }
     }
+  });
+});
+
+describe('OpenAPI document: no looser than the service', () => {
+  const schemas = openapi.components.schemas;
+  const traveller = {
+    title: 'ms',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    pax_type: 'ADULT',
+    gender: 'f',
+    born_on: '1985-04-01',
+  };
+
+  it.each([
+    ['an e-mail sent as PHONE', { identifier: 'agent@example.com', type: 'PHONE' }],
+    ['a phone number sent as EMAIL', { identifier: '+447700900123', type: 'EMAIL' }],
+    ['a 255-character e-mail address', { identifier: `${'a'.repeat(243)}@example.com`, type: 'EMAIL' }],
+    ['a phone number with 16 digits', { identifier: `+${'4'.repeat(16)}`, type: 'SMS' }],
+    ['a phone number without +', { identifier: '447700900123', type: 'PHONE' }],
+  ])('send-otp: refuses %s', (_case, body) => {
+    expect(isDocumentedRequest('/api/auth/send-otp', body)).toBe(false);
+  });
+
+  it.each([
+    { identifier: 'agent@example.com', type: 'EMAIL' },
+    { identifier: `${'a'.repeat(242)}@example.com`, type: 'EMAIL' },
+    { identifier: '+447700900123', type: 'PHONE' },
+    { identifier: '+447700900123', type: 'SMS' },
+  ])('send-otp: accepts %o', (body) => {
+    expect(isDocumentedRequest('/api/auth/send-otp', body)).toBe(true);
+  });
+
+  it('verify-otp: the identifier is an e-mail address or an E.164 number, nothing else', () => {
+    const valid = (identifier: string) =>
+      isDocumentedRequest('/api/auth/verify-otp', { identifier, code: '123456' });
+
+    expect([valid('agent@example.com'), valid('+447700900123')]).toEqual([true, true]);
+    expect([valid('x'.repeat(1024)), valid('agent'), valid('+12')]).toEqual([false, false, false]);
+  });
+
+  it('booking get: exactly one of booking_id or pnr', () => {
+    const id = 'bkg_01KAZ8X3M7N2P4Q6R8S0T1V3W5';
+    const valid = (body: unknown) => isDocumentedRequest('/api/flights/booking/get', body);
+
+    expect([valid({ booking_id: id }), valid({ pnr: 'QXBTRV' })]).toEqual([true, true]);
+    expect([valid({}), valid({ booking_id: id, pnr: 'QXBTRV' }), valid({ pnr: 'qxbtrv' })]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('Passenger: born_on is a calendar date, names 1-35 characters, unknown fields allowed', () => {
+    const passenger = schemas.Passenger;
+
+    expect(passenger.additionalProperties).toBeUndefined();
+    expect(passenger.properties.born_on).toMatchObject({ format: 'date' });
+    expect(passenger.properties.first_name).toMatchObject({ minLength: 1, maxLength: 35 });
+    expect(schemas.BookingCreateRequest.properties.passengers.items).toEqual({
+      $ref: '#/components/schemas/Passenger',
+    });
+  });
+
+  it('booking create: born_on out of calendar and 3-decimal money are outside the document', () => {
+    const offer = operations['booking-create'].requestExample as J;
+    const valid = (body: unknown) => isDocumentedRequest('/api/flights/booking/create', body);
+    const withPassenger = (p: object) => ({ ...offer, passengers: [{ ...traveller, ...p }] });
+
+    expect(valid(withPassenger({}))).toBe(true);
+    expect(valid(withPassenger({ born_on: '1985-13-01' }))).toBe(false);
+    expect(valid(withPassenger({ born_on: '1985-02-29' }))).toBe(false);
+    expect(valid(withPassenger({ first_name: 'A'.repeat(36) }))).toBe(false);
+    expect(valid(withPassenger({ nickname: 'Countess' }))).toBe(true);
+  });
+
+  it('search: departure_date must be a real date or date-time', () => {
+    const valid = (departure_date: string) =>
+      isDocumentedRequest('/api/flights/search', { origin: 'LHR', destination: 'JFK', departure_date });
+
+    expect([valid('2026-12-01'), valid('2026-12-01T10:00:00Z')]).toEqual([true, true]);
+    expect([
+      valid('2026-13-01'),
+      valid('2027-01-32'),
+      valid('0000-00-00'),
+      valid('2027-13-01T10:00:00Z'),
+    ]).toEqual([false, false, false, false]);
+  });
+
+  it('every 401 documents the WWW-Authenticate header, INVALID_CODE included', () => {
+    for (const [path, item] of Object.entries(openapi.paths) as [string, J][]) {
+      const unauthorized = item.post.responses['401'];
+      if (unauthorized) expect(unauthorized.headers['WWW-Authenticate'], path).toBeDefined();
+    }
+    expect(openapi.paths['/api/auth/verify-otp'].post.responses['401']).toBeDefined();
   });
 });
