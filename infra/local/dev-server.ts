@@ -4,12 +4,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import {
-  HttpError,
+  ApiError,
   InternalError,
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
-} from '#shared/http/errors.ts';
+} from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/response.ts';
 import { documentRoute, ROUTE_METHOD, type Route, routes } from '#shared/routes.ts';
 import { serveDocs } from './docs.ts';
@@ -56,7 +56,7 @@ export function createDevServer(handlers: Map<string, { route: Route; handler: L
       writeResult(res, result);
     } catch (error) {
       req.resume();
-      const httpError = error instanceof HttpError ? error : undefined;
+      const httpError = error instanceof ApiError ? error : undefined;
       if (!httpError) console.error('dev server: unhandled error', (error as Error)?.name);
       writeResult(res, errorResponse(httpError ?? new InternalError(), requestId));
     }

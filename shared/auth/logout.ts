@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { UnauthorizedError } from '../errors.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { clearedSessionCookie } from '../http/cookies.ts';
-import { UnauthorizedError } from '../http/errors.ts';
 import { revokeSessionToken, type TokenStore } from './session-token.ts';
 
 /** Logout takes no fields; any sent are ignored. */

@@ -4,8 +4,8 @@ import { jwtVerify, SignJWT } from 'jose';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { Clock } from '../clock.ts';
 import { keys, ttlFromMillis } from '../db/table.ts';
-import type { Session } from '../http/api-event.ts';
-import { UnauthorizedError } from '../http/errors.ts';
+import { UnauthorizedError } from '../errors.ts';
+import type { Session } from './session.ts';
 
 /** Session lifetime in seconds (API.md §3.2). */
 export const SESSION_TTL_SECONDS = 3600;

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { type Clock, isoSeconds } from '../clock.ts';
+import { InvalidCodeError, TooManyAttemptsError } from '../errors.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
 import { sessionCookie } from '../http/cookies.ts';
-import { InvalidCodeError, TooManyAttemptsError } from '../http/errors.ts';
 import type { AgentStore } from './agents.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, reserveAttempt } from './otp-challenge.ts';

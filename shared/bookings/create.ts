@@ -3,6 +3,20 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentStore } from '../auth/agents.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
+import {
+  ApiError,
+  type ErrorDetail,
+  FlightMismatchError,
+  FlightNotFoundError,
+  IdempotencyInProgressError,
+  OfferExpiredError,
+  PriceChangedError,
+  ReplayedError,
+  ServiceUnavailableError,
+  SoldOutError,
+  UnauthorizedError,
+  ValidationError,
+} from '../errors.ts';
 import { bucketLimits, seatsFor } from '../flights/fares.ts';
 import {
   type FlightView,
@@ -22,20 +36,6 @@ import {
 import type { ScheduledFlight } from '../flights/schedule.ts';
 import { priceItinerary } from '../flights/search.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
-import {
-  type ErrorDetail,
-  FlightMismatchError,
-  FlightNotFoundError,
-  HttpError,
-  IdempotencyInProgressError,
-  OfferExpiredError,
-  PriceChangedError,
-  ReplayedError,
-  ServiceUnavailableError,
-  SoldOutError,
-  UnauthorizedError,
-  ValidationError,
-} from '../http/errors.ts';
 import { type BookingRecord, bookingView } from './booking.ts';
 import {
   beginIdempotent,
@@ -200,7 +200,7 @@ async function reprice(
   context: BookingContext,
   quote: OfferQuote,
   flights: ScheduledFlight[],
-): Promise<HttpError | undefined> {
+): Promise<ApiError | undefined> {
   const { deps, now } = context;
   const sold = await readSoldSeats(deps, flights, quote.travelClass);
   const priced = priceItinerary(flights, quote.travelClass, quote.passengers, sold);
@@ -350,7 +350,7 @@ export function flightMismatches(body: CreateBookingInput, quoted: FlightView): 
 
 /** What a request that ended in `error` leaves under its key: definite client answers only. */
 function storableOutcome(error: unknown): StoredOutcome | undefined {
-  if (!(error instanceof HttpError) || error.statusCode >= 500 || error.code === 'IDEMPOTENCY_IN_PROGRESS')
+  if (!(error instanceof ApiError) || error.statusCode >= 500 || error.code === 'IDEMPOTENCY_IN_PROGRESS')
     return undefined;
   return {
     status: error.statusCode,
@@ -362,7 +362,6 @@ function storableOutcome(error: unknown): StoredOutcome | undefined {
 function replay(outcome: StoredOutcome): Reply {
   if (outcome.error) {
     throw new ReplayedError({
-      status: outcome.status,
       code: outcome.error.code,
       message: outcome.error.message,
       details: outcome.error.details as ErrorDetail[] | Record<string, unknown> | undefined,

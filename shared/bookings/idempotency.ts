@@ -3,7 +3,12 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { AgentStore } from '../auth/agents.ts';
 import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
 import { keys } from '../db/table.ts';
-import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../http/errors.ts';
+import {
+  type ErrorCode,
+  IdempotencyInProgressError,
+  IdempotencyKeyReusedError,
+  ValidationError,
+} from '../errors.ts';
 import { type HeaderMap, readHeader } from '../http/headers.ts';
 
 /** Keys and their outcomes are kept this long (API.md §4.2). */
@@ -16,7 +21,7 @@ export interface StoredOutcome {
   status: number;
   /** The success `data`, or the error's `code`, `message` and `details`. */
   data?: unknown;
-  error?: { code: string; message: string; details?: unknown };
+  error?: { code: ErrorCode; message: string; details?: unknown };
 }
 
 export interface IdempotencyLock {

@@ -3,9 +3,9 @@ import * as z from 'zod';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import { isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
+import { NotCancellableError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import { soldAttribute } from '../flights/inventory.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
-import { NotCancellableError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { type BookingRecord, bookingView, findBooking, findBookingIdByPnr } from './booking.ts';
 import type { BookingDeps } from './create.ts';
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentStore } from '../auth/agents.ts';
 import { keys } from '../db/table.ts';
+import { ServiceUnavailableError } from '../errors.ts';
 import { cabinCode, type TravelClass } from './cabins.ts';
 import type { LocalDate } from './local-time.ts';
 
@@ -41,10 +42,8 @@ export async function readSoldSeats(
     chunks.map(async (chunk) => {
       let pending: Record<string, unknown>[] = chunk.map((f) => keys.inventory(f.flightNumber, f.date));
       for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 3)
-          throw Object.assign(new Error('inventory read left keys unprocessed'), {
-            name: 'ThrottlingException',
-          });
+        // DynamoDB kept some keys back after bounded retries: nothing to answer with but a 503.
+        if (attempt > 3) throw new ServiceUnavailableError(1);
         if (attempt > 0) await sleep(25 * 2 ** attempt);
         const { Responses, UnprocessedKeys } = await store.db.send(
           new BatchGetCommand({

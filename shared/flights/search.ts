@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { AgentStore } from '../auth/agents.ts';
 import type { Clock } from '../clock.ts';
+import { UnauthorizedError } from '../errors.ts';
 import type { ApiRequest, Reply } from '../http/api-event.ts';
-import { UnauthorizedError } from '../http/errors.ts';
 import { findAirport, greatCircleKm, servedAirport } from './airports.ts';
 import { TRAVEL_CLASSES, type TravelClass } from './cabins.ts';
 import {

@@ -1,14 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-
-/** An authenticated agent, as the session token states it. */
-export interface Session {
-  readonly agentId: string;
-  readonly agencyId: string;
-  /** The token's `jti`. */
-  readonly tokenId: string;
-  /** The token's `exp`, epoch seconds. */
-  readonly expiresAt: number;
-}
+import type { Session } from '../auth/session.ts';
 
 /** The API Gateway event as the middlewares enrich it. */
 export interface ApiEvent extends APIGatewayProxyEvent {

@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { ApiEvent, ApiResult, Session } from './api-event.ts';
+import type { Session } from '../auth/session.ts';
+import { UnauthorizedError, UnsupportedMediaTypeError } from '../errors.ts';
+import type { ApiEvent, ApiResult } from './api-event.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
-import { UnauthorizedError, UnsupportedMediaTypeError } from './errors.ts';
 import { readHeader } from './headers.ts';
 import { isJsonRequest } from './json-body.ts';
 

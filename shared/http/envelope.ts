@@ -3,7 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { Logger } from '../log.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
-import { toHttpError } from './errors.ts';
+import { toApiError } from './failures.ts';
 import { readHeader } from './headers.ts';
 import { errorResponse } from './response.ts';
 
@@ -46,7 +46,7 @@ export function httpEnvelope(
     onError: (request) => {
       const { event, error } = request;
       event.requestId ??= randomUUID();
-      const httpError = toHttpError(error);
+      const httpError = toApiError(error);
       if (httpError.statusCode >= 500) {
         const cause = error as {
           name?: string;

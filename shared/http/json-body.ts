@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
+import { InvalidJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
-import { InvalidJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.ts';
 import { readHeader } from './headers.ts';
 
 /** Bodies over this many bytes are refused (API.md §5). */

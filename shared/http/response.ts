@@ -1,5 +1,5 @@
+import type { ApiError } from '../errors.ts';
 import type { ApiResult, Reply } from './api-event.ts';
-import type { HttpError } from './errors.ts';
 
 const baseHeaders = {
   'Content-Type': 'application/json; charset=utf-8',
@@ -21,7 +21,7 @@ export function successResponse(reply: Reply, requestId: string): ApiResult {
 }
 
 /** `{"success": false, "error": {code, message, details?, request_id}}`; 5xx messages are generic. */
-export function errorResponse(error: HttpError, requestId: string): ApiResult {
+export function errorResponse(error: ApiError, requestId: string): ApiResult {
   const body = {
     success: false,
     error: {

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod';
+import { type ErrorDetail, ValidationError } from '../errors.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
-import { type ErrorDetail, ValidationError } from './errors.ts';
 
 /** A missing field reads "is required" rather than zod's "expected string, received undefined". */
 const errorMap = (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : undefined);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { Passenger } from '../bookings/request.ts';
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { type Route, routes } from '../routes.ts';
-import { ERROR_STATUS, type ErrorCode } from './error-codes.ts';
 import { COMMON_ERRORS, errorExample, operations } from './operations.ts';
 import { Agent, Booking, ErrorEnvelope, Flight, Segment } from './responses.ts';
 

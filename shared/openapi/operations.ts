@@ -7,13 +7,11 @@ import { exampleTraveller } from '../bookings/example-traveller.ts';
 import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
 import { CreateBookingRequest } from '../bookings/request.ts';
 import { systemClock } from '../clock.ts';
-import { flightView } from '../flights/flight-view.ts';
-import { flightsOn, legBetween } from '../flights/schedule.ts';
-import { createSearchRequest, priceItinerary } from '../flights/search.ts';
+import type { ErrorCode } from '../errors.ts';
 import {
+  type ApiError,
   FlightMismatchError,
   FlightNotFoundError,
-  type HttpError,
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
   InternalError,
@@ -31,9 +29,11 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from '../http/errors.ts';
+} from '../errors.ts';
+import { flightView } from '../flights/flight-view.ts';
+import { flightsOn, legBetween } from '../flights/schedule.ts';
+import { createSearchRequest, priceItinerary } from '../flights/search.ts';
 import type { RouteId } from '../routes.ts';
-import type { ErrorCode } from './error-codes.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
 
 /** How the document describes one route. */
@@ -237,7 +237,7 @@ export const operations: Record<RouteId, Operation> = {
 };
 
 /** One real error per code, from the classes the functions throw: the document's examples. */
-export function errorExample(code: ErrorCode): HttpError {
+export function errorExample(code: ErrorCode): ApiError {
   switch (code) {
     case 'INVALID_JSON':
       return new InvalidJsonError('The body is not valid JSON.');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS, type ErrorCode } from '#shared/errors.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
-import { ERROR_STATUS, type ErrorCode } from '#shared/openapi/error-codes.ts';
 import { COMMON_ERRORS, errorExample, operations } from '#shared/openapi/operations.ts';
 import { routes } from '#shared/routes.ts';
 import { assertMatchesContract, isDocumentedRequest, openapi } from '#test/helpers/contract.ts';

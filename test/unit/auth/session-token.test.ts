@@ -9,7 +9,7 @@ import {
   type TokenSettings,
   verifySessionToken,
 } from '#shared/auth/session-token.ts';
-import { UnauthorizedError } from '#shared/http/errors.ts';
+import { UnauthorizedError } from '#shared/errors.ts';
 import { respellings } from '#test/helpers/respell.ts';
 
 const now = Date.UTC(2026, 11, 1, 9, 0, 0);
