@@ -97,6 +97,19 @@ export const routes = [
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof routes)[number]['id'];
+export type RouteOf<I extends RouteId> = Extract<(typeof routes)[number], { id: I }>;
+
+/**
+ * The route-table entry named `id`: a function file names its route, and the HTTP stack takes the
+ * route's facts (authentication) from the table rather than from a second copy.
+ *
+ * @example httpHandler(route('search'), SearchRequest, action, context)
+ */
+export function route<I extends RouteId>(id: I): RouteOf<I> {
+  const found = routes.find((entry) => entry.id === id);
+  if (!found) throw new Error(`no route ${id}`);
+  return found as RouteOf<I>;
+}
 
 /** The only method any route accepts. */
 export const ROUTE_METHOD = 'POST';

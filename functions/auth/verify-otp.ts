@@ -1,5 +1,14 @@
 import { VerifyOtpRequest, verifyOtp } from '#shared/auth/verify-otp.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { signedInReply } from '#shared/http/session-replies.ts';
+import { route } from '#shared/routes.ts';
 
-export const handler = httpHandler({ auth: false, body: VerifyOtpRequest }, verifyOtp(context));
+const verify = verifyOtp(context);
+
+export const handler = httpHandler(
+  route('verify-otp'),
+  VerifyOtpRequest,
+  async ({ body }) => signedInReply(await verify(body)),
+  context,
+);

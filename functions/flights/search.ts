@@ -1,8 +1,17 @@
 import { context } from '#shared/context.ts';
+import { CURRENCY } from '#shared/flights/fares.ts';
 import { createSearchRequest, searchFlights } from '#shared/flights/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { route } from '#shared/routes.ts';
+
+const search = searchFlights(context);
 
 export const handler = httpHandler(
-  { auth: true, body: createSearchRequest(context.clock) },
-  searchFlights(context),
+  route('search'),
+  createSearchRequest(context.clock),
+  async ({ body, session }) => {
+    const flights = await search(body, session);
+    return { status: 200, data: flights, meta: { count: flights.length, currency: CURRENCY } };
+  },
+  context,
 );

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { type Clock, isoSeconds } from '../clock.ts';
+import type { TableHandle } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import type { IdentifierType } from './identifier.ts';
 import { type AgentSnapshot, agentSnapshotUpdate } from './otp-challenge.ts';
@@ -20,11 +16,6 @@ export interface Agent {
   type: IdentifierType;
   active: boolean;
   created_at: string;
-}
-
-export interface AgentStore {
-  readonly db: DynamoDBDocumentClient;
-  readonly tableName: string;
 }
 
 export const AgentName = z.string().trim().min(1).max(100);
@@ -41,7 +32,7 @@ export class AgentExistsError extends Error {
 }
 
 /** The agent registered under a normalised identifier, if any (active or not). */
-export async function findAgent(store: AgentStore, identifier: string): Promise<Agent | undefined> {
+export async function findAgent(store: TableHandle, identifier: string): Promise<Agent | undefined> {
   const { Item } = await store.db.send(
     new GetCommand({ TableName: store.tableName, Key: keys.agent(identifier) }),
   );
@@ -55,7 +46,7 @@ export async function findAgent(store: AgentStore, identifier: string): Promise<
  * @example await registerAgent(store, clock, { identifier: 'agent@example.com', type: 'EMAIL', name: 'Demo Agent', agencyId: 'demo-agency' })
  */
 export async function registerAgent(
-  store: AgentStore,
+  store: TableHandle,
   clock: Clock,
   input: { identifier: string; type: IdentifierType; name: string; agencyId: string },
 ): Promise<Agent> {
@@ -98,7 +89,7 @@ export async function registerAgent(
 
 /** Deactivates (or reactivates) an agent: a deactivated agent is sent no codes and cannot sign in. */
 export async function setAgentActive(
-  store: AgentStore,
+  store: TableHandle,
   identifier: string,
   active: boolean,
 ): Promise<Agent | undefined> {
@@ -137,7 +128,7 @@ function firstConditionFailed(error: unknown): boolean {
 }
 
 /** Every agent, ordered by identifier. */
-export async function listAgents(store: AgentStore): Promise<Agent[]> {
+export async function listAgents(store: TableHandle): Promise<Agent[]> {
   const agents: Agent[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {

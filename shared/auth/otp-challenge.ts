@@ -1,7 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
+import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
 import { keys, ttlFromMillis } from '../db/table.ts';
-import type { AgentStore } from './agents.ts';
 import { MAX_ATTEMPTS, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
 
 /**
@@ -52,7 +51,7 @@ export type ReplaceResult =
  * answers the agent registered under the identifier, if any. One UpdateItem, whoever asks.
  */
 export async function replaceChallenge(
-  store: AgentStore,
+  store: TableHandle,
   identifier: string,
   challenge: { challengeId: string; codeHash: string },
   now: number,
@@ -96,7 +95,7 @@ export type ReserveResult = { ok: true; challenge: Challenge } | { ok: false; re
  * there is no live code (never sent, expired, used or replaced).
  */
 export async function reserveAttempt(
-  store: AgentStore,
+  store: TableHandle,
   identifier: string,
   now: number,
 ): Promise<ReserveResult> {
@@ -126,7 +125,7 @@ export async function reserveAttempt(
  * or a newer send got there first: that is what makes a code single use.
  */
 export async function clearChallenge(
-  store: AgentStore,
+  store: TableHandle,
   identifier: string,
   challengeId: string,
 ): Promise<boolean> {

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import type { Clock } from '../clock.ts';
+import type { TableHandle } from '../db/client.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../errors.ts';
-import type { ApiRequest, Reply } from '../http/api-event.ts';
 import type { Logger } from '../log.ts';
 import type { CodeSender } from '../notify/code-sender.ts';
-import type { AgentStore } from './agents.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, replaceChallenge } from './otp-challenge.ts';
 import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
@@ -33,13 +32,19 @@ export const SendOtpRequest = z
     identifierOrIssue(body.identifier, body.type === 'SMS' ? 'PHONE' : body.type, ctx),
   );
 
-export interface SendOtpDeps extends AgentStore {
+export interface SendOtpDeps extends TableHandle {
   readonly clock: Clock;
   readonly keys: { readonly otp: Uint8Array };
   readonly sender: CodeSender;
   readonly log: Logger;
   /** The answer never comes sooner than this, registered identifier or not. */
   readonly minResponseMs: number;
+}
+
+/** What send-otp promises, registered identifier or not: how long a code lives, when to ask again. */
+export interface CodeSent {
+  readonly expiresIn: number;
+  readonly resendAfter: number;
 }
 
 /**
@@ -49,11 +54,11 @@ export interface SendOtpDeps extends AgentStore {
  * decoy challenge that nobody knows the code of, so verify-otp behaves identically for it too.
  */
 export function sendOtp(deps: SendOtpDeps) {
-  return async (request: ApiRequest<z.output<typeof SendOtpRequest>>): Promise<Reply> => {
+  return async (input: z.output<typeof SendOtpRequest>): Promise<CodeSent> => {
     const started = performance.now();
     try {
-      await issueChallenge(request.body, deps);
-      return { status: 202, data: { expires_in: OTP_TTL_SECONDS, resend_after: RESEND_AFTER_SECONDS } };
+      await issueChallenge(input, deps);
+      return { expiresIn: OTP_TTL_SECONDS, resendAfter: RESEND_AFTER_SECONDS };
     } finally {
       const elapsed = performance.now() - started;
       if (elapsed < deps.minResponseMs) await sleep(deps.minResponseMs - elapsed);
@@ -73,7 +78,12 @@ async function issueChallenge(input: { identifier: string; type: 'EMAIL' | 'PHON
   if (replaced.agent?.active !== true) return;
 
   try {
-    await deps.sender.send({ channel: input.type === 'EMAIL' ? 'EMAIL' : 'SMS', to: identifier, code });
+    await deps.sender.send({
+      channel: input.type === 'EMAIL' ? 'EMAIL' : 'SMS',
+      to: identifier,
+      code,
+      validMinutes: OTP_TTL_SECONDS / 60,
+    });
   } catch (error) {
     deps.log.warn('code delivery failed', { error_name: (error as Error)?.name });
     // Nobody received this code: void it (unless a newer send replaced it). The send slot stays

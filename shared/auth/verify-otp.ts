@@ -1,9 +1,7 @@
 import * as z from 'zod';
-import { type Clock, isoSeconds } from '../clock.ts';
+import type { Clock } from '../clock.ts';
+import type { TableHandle } from '../db/client.ts';
 import { InvalidCodeError, TooManyAttemptsError } from '../errors.ts';
-import type { ApiRequest, Reply } from '../http/api-event.ts';
-import { sessionCookie } from '../http/cookies.ts';
-import type { AgentStore } from './agents.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, reserveAttempt } from './otp-challenge.ts';
 import { hashCode, hashesMatch, MAX_ATTEMPTS } from './otp-code.ts';
@@ -25,10 +23,18 @@ export const VerifyOtpRequest = z
     return { identifier, code: body.code };
   });
 
-export interface VerifyOtpDeps extends AgentStore {
+export interface VerifyOtpDeps extends TableHandle {
   readonly clock: Clock;
   readonly keys: { readonly otp: Uint8Array; readonly token: Uint8Array };
   readonly config: { readonly TOKEN_ISSUER: string; readonly TOKEN_AUDIENCE: string };
+}
+
+/** A signed-in agent: the session token, when it expires (epoch seconds), and who it speaks for. */
+export interface SignedIn {
+  readonly token: string;
+  readonly expiresAt: number;
+  readonly lifetimeSeconds: number;
+  readonly agent: { id: string; name: string; agency_id: string; identifier: string };
 }
 
 /**
@@ -44,8 +50,8 @@ export function verifyOtp(deps: VerifyOtpDeps) {
     audience: deps.config.TOKEN_AUDIENCE,
     clock: deps.clock,
   };
-  return async (request: ApiRequest<z.output<typeof VerifyOtpRequest>>): Promise<Reply> => {
-    const { identifier, code } = request.body;
+  return async (input: z.output<typeof VerifyOtpRequest>): Promise<SignedIn> => {
+    const { identifier, code } = input;
     const reserved = await reserveAttempt(deps, identifier, deps.clock.now());
     if (!reserved.ok) throw reserved.reason === 'void' ? new TooManyAttemptsError() : new InvalidCodeError();
     const { challenge } = reserved;
@@ -61,16 +67,6 @@ export function verifyOtp(deps: VerifyOtpDeps) {
     const { id, name, agency_id } = challenge.agent;
     const agent = { id, name, agency_id, identifier };
     const { token, expiresAt } = await issueSessionToken(agent, tokenSettings);
-    return {
-      status: 200,
-      data: {
-        verification_token: token,
-        token_type: 'Bearer',
-        expires_in: SESSION_TTL_SECONDS,
-        expires_at: isoSeconds(expiresAt * 1000),
-        agent,
-      },
-      headers: { 'Set-Cookie': sessionCookie(token, SESSION_TTL_SECONDS) },
-    };
+    return { token, expiresAt, lifetimeSeconds: SESSION_TTL_SECONDS, agent };
   };
 }

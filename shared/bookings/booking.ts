@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { AgentStore } from '../auth/agents.ts';
+import type { TableHandle } from '../db/client.ts';
 import { keys } from '../db/table.ts';
 import type { TravelClass } from '../flights/cabins.ts';
 import type { FlightView } from '../flights/flight-view.ts';
@@ -52,7 +52,7 @@ export type BookingView = ReturnType<typeof bookingView>;
 
 /** The booking with `bookingId` if it belongs to `agencyId`; another agency's is as absent as none. */
 export async function findBooking(
-  store: AgentStore,
+  store: TableHandle,
   bookingId: string,
   agencyId: string,
 ): Promise<BookingRecord | undefined> {
@@ -64,7 +64,7 @@ export async function findBooking(
 }
 
 /** The booking id a PNR belongs to, if any. */
-export async function findBookingIdByPnr(store: AgentStore, pnr: string): Promise<string | undefined> {
+export async function findBookingIdByPnr(store: TableHandle, pnr: string): Promise<string | undefined> {
   const { Item } = await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.pnr(pnr) }));
   return typeof Item?.booking_id === 'string' ? Item.booking_id : undefined;
 }

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { AgentStore } from '../auth/agents.ts';
+import type { Session } from '../auth/session.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
+import type { TableHandle } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import {
   ApiError,
@@ -14,7 +15,6 @@ import {
   ReplayedError,
   ServiceUnavailableError,
   SoldOutError,
-  UnauthorizedError,
   ValidationError,
 } from '../errors.ts';
 import { bucketLimits, seatsFor } from '../flights/fares.ts';
@@ -35,13 +35,11 @@ import {
 } from '../flights/offers.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
 import { priceItinerary } from '../flights/search.ts';
-import type { ApiRequest, Reply } from '../http/api-event.ts';
-import { type BookingRecord, bookingView } from './booking.ts';
+import { type BookingRecord, type BookingView, bookingView } from './booking.ts';
 import {
   beginIdempotent,
   completionUpdate,
   type IdempotencyLock,
-  idempotencyKeyOf,
   requestFingerprint,
   type StoredOutcome,
   settleIdempotent,
@@ -49,9 +47,22 @@ import {
 import { newBookingId, newPnr } from './ids.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
 
-export interface BookingDeps extends AgentStore {
+export interface BookingDeps extends TableHandle {
   readonly clock: Clock;
   readonly keys: { readonly offer: Uint8Array };
+}
+
+/** A booking to make: the validated body, who asks, and the Idempotency-Key if one was sent. */
+export interface BookingRequest {
+  readonly body: CreateBookingInput;
+  readonly session: Session;
+  readonly idempotencyKey: string | undefined;
+}
+
+/** The booking made, or the outcome stored under the Idempotency-Key answered again. */
+export interface BookingOutcome {
+  readonly booking: BookingView;
+  readonly replayed: boolean;
 }
 
 /** A transaction is tried again this often when it loses a race it can win on retry. */
@@ -65,11 +76,9 @@ const MAX_ATTEMPTS = 4;
  * Idempotency-Key: all of it or none of it.
  */
 export function createBooking(deps: BookingDeps) {
-  return async (request: ApiRequest<CreateBookingInput>): Promise<Reply> => {
-    const session = request.session;
-    if (!session) throw new UnauthorizedError();
+  return async (request: BookingRequest): Promise<BookingOutcome> => {
+    const { session, idempotencyKey: key } = request;
     const now = deps.clock.now();
-    const key = idempotencyKeyOf(request.headers);
 
     const opened = openOffer(deps.keys.offer, request.body.flight_id);
     const quote = opened?.agencyId === session.agencyId ? opened : undefined;
@@ -119,7 +128,7 @@ interface BookingContext {
   offer: { quote: OpenedOffer; flights: ScheduledFlight[] } | undefined;
 }
 
-async function book(context: BookingContext, lock: IdempotencyLock | undefined): Promise<Reply> {
+async function book(context: BookingContext, lock: IdempotencyLock | undefined): Promise<BookingOutcome> {
   const { deps, body, now, offer } = context;
   if (!offer) throw new FlightNotFoundError();
   const { quote, flights } = offer;
@@ -163,7 +172,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
           TransactItems: bookingTransaction(deps.tableName, record, flights, quote, lock, view),
         }),
       );
-      return { status: 201, data: view };
+      return { booking: view, replayed: false };
     } catch (error) {
       const failed = cancellationCodes(error);
       if (!failed) throw error;
@@ -359,7 +368,7 @@ function storableOutcome(error: unknown): StoredOutcome | undefined {
 }
 
 /** Answers a stored outcome again, marked as a replay. */
-function replay(outcome: StoredOutcome): Reply {
+function replay(outcome: StoredOutcome): BookingOutcome {
   if (outcome.error) {
     throw new ReplayedError({
       code: outcome.error.code,
@@ -367,5 +376,5 @@ function replay(outcome: StoredOutcome): Reply {
       details: outcome.error.details as ErrorDetail[] | Record<string, unknown> | undefined,
     });
   }
-  return { status: outcome.status, data: outcome.data, headers: { 'Idempotent-Replayed': 'true' } };
+  return { booking: outcome.data as BookingView, replayed: true };
 }

@@ -1,15 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AgentStore } from '../auth/agents.ts';
-import { isConditionFailed, itemAtFailedCondition } from '../db/client.ts';
+import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
 import { keys } from '../db/table.ts';
-import {
-  type ErrorCode,
-  IdempotencyInProgressError,
-  IdempotencyKeyReusedError,
-  ValidationError,
-} from '../errors.ts';
-import { type HeaderMap, readHeader } from '../http/headers.ts';
+import { type ErrorCode, IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors.ts';
 
 /** Keys and their outcomes are kept this long (API.md §4.2). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -28,18 +21,6 @@ export interface IdempotencyLock {
   readonly agentId: string;
   readonly key: string;
   readonly lockId: string;
-}
-
-/** The `Idempotency-Key` header, when present: 1-255 printable ASCII characters. */
-export function idempotencyKeyOf(headers: HeaderMap): string | undefined {
-  const key = readHeader(headers, 'idempotency-key');
-  if (key === undefined) return undefined;
-  if (!/^[\x20-\x7E]{1,255}$/.test(key)) {
-    throw new ValidationError([
-      { path: 'Idempotency-Key', message: 'must be 1-255 printable ASCII characters' },
-    ]);
-  }
-  return key;
 }
 
 /** A fingerprint of the validated request body: key order and ignored fields do not matter. */
@@ -68,7 +49,7 @@ export type Begun = { kind: 'new'; lock: IdempotencyLock } | { kind: 'replay'; o
  * A claim left by a request that died (lock older than LOCK_SECONDS) is taken over.
  */
 export async function beginIdempotent(
-  store: AgentStore,
+  store: TableHandle,
   request: { agentId: string; key: string; fingerprint: string; now: number },
 ): Promise<Begun> {
   const lockId = randomBytes(12).toString('base64url');
@@ -131,7 +112,7 @@ export function completionUpdate(tableName: string, lock: IdempotencyLock, outco
  * lock simply expires after LOCK_SECONDS.
  */
 export async function settleIdempotent(
-  store: AgentStore,
+  store: TableHandle,
   lock: IdempotencyLock,
   outcome: StoredOutcome | undefined,
 ) {

@@ -1,12 +1,18 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import type { Session } from '../auth/session.ts';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import { isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
-import { NotCancellableError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
+import { NotCancellableError, NotFoundError, ValidationError } from '../errors.ts';
 import { soldAttribute } from '../flights/inventory.ts';
-import type { ApiRequest, Reply } from '../http/api-event.ts';
-import { type BookingRecord, bookingView, findBooking, findBookingIdByPnr } from './booking.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  bookingView,
+  findBooking,
+  findBookingIdByPnr,
+} from './booking.ts';
 import type { BookingDeps } from './create.ts';
 
 const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
@@ -37,20 +43,13 @@ export const CancelBookingRequest = z.object({ booking_id: BookingId });
 
 const notFound = () => new NotFoundError('No such booking in your agency.');
 
-function sessionOf<T>(request: ApiRequest<T>) {
-  if (!request.session) throw new UnauthorizedError();
-  return request.session;
-}
-
 /** `POST /api/flights/booking/get`: by booking id or PNR, within the caller's agency. */
 export function getBooking(deps: BookingDeps) {
-  return async (request: ApiRequest<z.output<typeof GetBookingRequest>>): Promise<Reply> => {
-    const { agencyId } = sessionOf(request);
-    const bookingId =
-      request.body.booking_id ?? (request.body.pnr && (await findBookingIdByPnr(deps, request.body.pnr)));
+  return async (body: z.output<typeof GetBookingRequest>, { agencyId }: Session): Promise<BookingView> => {
+    const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr)));
     const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
     if (!record) throw notFound();
-    return { status: 200, data: bookingView(record) };
+    return bookingView(record);
   };
 }
 
@@ -67,11 +66,16 @@ function decodeCursor(cursor: string): { createdAt: string; bookingId: string } 
   return { createdAt: match[1], bookingId: match[2] };
 }
 
+/** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */
+export interface BookingPage {
+  readonly bookings: BookingView[];
+  readonly nextCursor: string | null;
+}
+
 /** `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time. */
 export function listBookings(deps: BookingDeps) {
-  return async (request: ApiRequest<z.output<typeof ListBookingsRequest>>): Promise<Reply> => {
-    const { agencyId } = sessionOf(request);
-    const after = request.body.cursor ? decodeCursor(request.body.cursor) : undefined;
+  return async (body: z.output<typeof ListBookingsRequest>, { agencyId }: Session): Promise<BookingPage> => {
+    const after = body.cursor ? decodeCursor(body.cursor) : undefined;
     const page = await deps.db.send(
       new QueryCommand({
         TableName: deps.tableName,
@@ -80,7 +84,7 @@ export function listBookings(deps: BookingDeps) {
         ExpressionAttributeValues: { ':agency': gsi1.agency(agencyId) },
         ScanIndexForward: false,
         // One more than the page: the cursor is null exactly when nothing follows (API.md §4.3).
-        Limit: request.body.limit + 1,
+        Limit: body.limit + 1,
         ExclusiveStartKey: after && {
           ...keys.booking(after.bookingId),
           gsi1pk: gsi1.agency(agencyId),
@@ -89,14 +93,13 @@ export function listBookings(deps: BookingDeps) {
       }),
     );
     const found = (page.Items ?? []) as (BookingRecord & { gsi1sk: string })[];
-    const records = found.slice(0, request.body.limit);
+    const records = found.slice(0, body.limit);
     const last = records.at(-1);
     // Fewer than asked with a LastEvaluatedKey means DynamoDB stopped at its 1 MB page: more may follow.
     const more = found.length > records.length || page.LastEvaluatedKey !== undefined;
     return {
-      status: 200,
-      data: records.map(bookingView),
-      meta: { next_cursor: more && last ? encodeCursor(last.gsi1sk) : null },
+      bookings: records.map(bookingView),
+      nextCursor: more && last ? encodeCursor(last.gsi1sk) : null,
     };
   };
 }
@@ -106,11 +109,10 @@ export function listBookings(deps: BookingDeps) {
  * transaction. Cancelling again answers the cancelled booking; after the first departure, 409.
  */
 export function cancelBooking(deps: BookingDeps) {
-  return async (request: ApiRequest<z.output<typeof CancelBookingRequest>>): Promise<Reply> => {
-    const { agencyId } = sessionOf(request);
-    const record = await findBooking(deps, request.body.booking_id, agencyId);
+  return async (body: z.output<typeof CancelBookingRequest>, { agencyId }: Session): Promise<BookingView> => {
+    const record = await findBooking(deps, body.booking_id, agencyId);
     if (!record) throw notFound();
-    if (record.status === 'CANCELLED') return { status: 200, data: bookingView(record) };
+    if (record.status === 'CANCELLED') return bookingView(record);
     const now = deps.clock.now();
     if (now >= record.departs_at) throw new NotCancellableError();
 
@@ -123,10 +125,10 @@ export function cancelBooking(deps: BookingDeps) {
       if ((error as Error).name !== 'TransactionCanceledException') throw error;
       // Lost a race with another cancel: answer the booking as it now is.
       const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'CANCELLED') return { status: 200, data: bookingView(current) };
+      if (current?.status === 'CANCELLED') return bookingView(current);
       throw error;
     }
-    return { status: 200, data: bookingView({ ...record, status: 'CANCELLED', cancelled_at: cancelledAt }) };
+    return bookingView({ ...record, status: 'CANCELLED', cancelled_at: cancelledAt });
   };
 }
 

@@ -2,6 +2,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 
+/** The one table and the client to reach it: what every repository function takes. */
+export interface TableHandle {
+  readonly db: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
 /**
  * The document client every repository uses. Retries are bounded (3 attempts) and every call has a
  * deadline, so a sick dependency turns into a 503 well inside the function's timeout.

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import type { AgentStore } from '../auth/agents.ts';
+import type { TableHandle } from '../db/client.ts';
 import { keys } from '../db/table.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import { cabinCode, type TravelClass } from './cabins.ts';
@@ -28,7 +28,7 @@ export type SoldSeats = ReadonlyMap<string, number>;
  * parallel. Keys DynamoDB leaves unprocessed (under throttling) are retried up to three times.
  */
 export async function readSoldSeats(
-  store: AgentStore,
+  store: TableHandle,
   flights: readonly FlightDate[],
   travelClass: TravelClass,
 ): Promise<SoldSeats> {

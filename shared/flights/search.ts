@@ -1,8 +1,7 @@
 import * as z from 'zod';
-import type { AgentStore } from '../auth/agents.ts';
+import type { Session } from '../auth/session.ts';
 import type { Clock } from '../clock.ts';
-import { UnauthorizedError } from '../errors.ts';
-import type { ApiRequest, Reply } from '../http/api-event.ts';
+import type { TableHandle } from '../db/client.ts';
 import { findAirport, greatCircleKm, servedAirport } from './airports.ts';
 import { TRAVEL_CLASSES, type TravelClass } from './cabins.ts';
 import {
@@ -14,7 +13,13 @@ import {
   quoteBucket,
   seatsFor,
 } from './fares.ts';
-import { flightView, itineraryDuration, MAX_SEATS_SHOWN, type PricedItinerary } from './flight-view.ts';
+import {
+  type FlightView,
+  flightView,
+  itineraryDuration,
+  MAX_SEATS_SHOWN,
+  type PricedItinerary,
+} from './flight-view.ts';
 import { type FlightDate, flightDateKey, readSoldSeats, type SoldSeats } from './inventory.ts';
 import { addDays, daysBetween, isCalendarDate, type LocalDate, localDateAt } from './local-time.ts';
 import { OFFER_TTL_SECONDS, sealOffer } from './offers.ts';
@@ -144,7 +149,7 @@ export function createSearchRequest(clock: Clock) {
 
 export type SearchInput = z.output<ReturnType<typeof createSearchRequest>>;
 
-export interface SearchDeps extends AgentStore {
+export interface SearchDeps extends TableHandle {
   readonly clock: Clock;
   readonly keys: { readonly offer: Uint8Array };
 }
@@ -300,9 +305,7 @@ export function rankItineraries(
  * the caller's agency for 20 minutes.
  */
 export function searchFlights(deps: SearchDeps) {
-  return async (request: ApiRequest<SearchInput>): Promise<Reply> => {
-    if (!request.session) throw new UnauthorizedError();
-    const { body } = request;
+  return async (body: SearchInput, session: Session): Promise<FlightView[]> => {
     const pax: PassengerCounts = { adults: body.adults, children: body.children, infants: body.infants };
     const now = deps.clock.now();
 
@@ -321,7 +324,7 @@ export function searchFlights(deps: SearchDeps) {
     const expiresAt = Math.floor(now / 1000) + OFFER_TTL_SECONDS;
     const offers = rankItineraries(priced, body.sort, body.limit).map((itinerary) => {
       const id = sealOffer(deps.keys.offer, {
-        agencyId: request.session?.agencyId ?? '',
+        agencyId: session.agencyId,
         expiresAt,
         travelClass: body.travel_class,
         passengers: pax,
@@ -336,6 +339,6 @@ export function searchFlights(deps: SearchDeps) {
       });
       return flightView({ id, expiresAt, travelClass: body.travel_class, passengers: pax }, itinerary);
     });
-    return { status: 200, data: offers, meta: { count: offers.length, currency: CURRENCY } };
+    return offers;
   };
 }

@@ -20,12 +20,11 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** What a route's action receives. */
-export interface ApiRequest<Body> {
+/** What a route's action receives; `session` is typed present exactly on authenticated routes. */
+export interface ApiRequest<Body, S extends Session | undefined = Session | undefined> {
   readonly requestId: string;
   readonly body: Body;
-  /** Present on routes with `auth: true`. */
-  readonly session: Session | undefined;
+  readonly session: S;
   /** Request headers as received (look them up with `readHeader`). */
   readonly headers: Record<string, string | undefined>;
 }

@@ -1,7 +1,11 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type * as z from 'zod';
+import type { Session } from '../auth/session.ts';
 import { verifySessionToken } from '../auth/session-token.ts';
-import { context } from '../context.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../log.ts';
+import type { Route } from '../routes.ts';
 import type { ApiEvent, ApiRequest, ApiResult, Reply } from './api-event.ts';
 import { authenticate } from './authenticate.ts';
 import { httpEnvelope } from './envelope.ts';
@@ -9,44 +13,52 @@ import { jsonBody } from './json-body.ts';
 import { successResponse } from './response.ts';
 import { validateBody } from './validate.ts';
 
-export interface HandlerOptions<S extends z.ZodType> {
-  /** Whether the route requires a session (bearer token or cookie). */
-  auth: boolean;
-  /** The request body schema; the action receives its output. */
-  body: S;
+/** What the HTTP stack itself needs: the session check, the log and CORS. */
+export interface HttpDeps {
+  readonly config: {
+    readonly TOKEN_ISSUER: string;
+    readonly TOKEN_AUDIENCE: string;
+    readonly CORS_ALLOWED_ORIGINS: readonly string[];
+  };
+  readonly keys: { readonly token: Uint8Array };
+  readonly clock: Clock;
+  readonly db: DynamoDBDocumentClient;
+  readonly tableName: string;
+  readonly log: Logger;
 }
 
+/** The caller an action of `route` is sure to have: a session on authenticated routes, none otherwise. */
+export type SessionOf<R extends Route> = R['auth'] extends true ? Session : undefined;
+
 /**
- * The one HTTP stack every function uses: request id → JSON body → auth → validation → action →
- * envelope. A function file only composes:
+ * The one HTTP stack every function uses: request id → JSON body → auth (when the route table says
+ * so) → validation → action → envelope. A function file names its route and composes:
  *
- * @example export const handler = httpHandler({ auth: false, body: SendOtpRequest }, sendOtpAction);
+ * @example export const handler = httpHandler(route('logout'), LogoutRequest, action, context);
  */
-export function httpHandler<S extends z.ZodType>(
-  options: HandlerOptions<S>,
-  action: (request: ApiRequest<z.output<S>>) => Promise<Reply>,
+export function httpHandler<R extends Route, S extends z.ZodType>(
+  route: R,
+  body: S,
+  action: (request: ApiRequest<z.output<S>, SessionOf<R>>) => Promise<Reply>,
+  deps: HttpDeps,
 ) {
   const tokenSettings = {
-    key: context.keys.token,
-    issuer: context.config.TOKEN_ISSUER,
-    audience: context.config.TOKEN_AUDIENCE,
-    clock: context.clock,
+    key: deps.keys.token,
+    issuer: deps.config.TOKEN_ISSUER,
+    audience: deps.config.TOKEN_AUDIENCE,
+    clock: deps.clock,
   };
   const stack = middy<ApiEvent, ApiResult>()
-    .use(
-      httpEnvelope(context.log, {
-        redact: [context.tableName],
-        corsOrigins: context.config.CORS_ALLOWED_ORIGINS,
-      }),
-    )
+    .use(httpEnvelope(deps.log, { redact: [deps.tableName], corsOrigins: deps.config.CORS_ALLOWED_ORIGINS }))
     .use(jsonBody());
-  if (options.auth) stack.use(authenticate((token) => verifySessionToken(token, tokenSettings, context)));
-  return stack.use(validateBody(options.body)).handler(async (event) => {
+  if (route.auth) stack.use(authenticate((token) => verifySessionToken(token, tokenSettings, deps)));
+  return stack.use(validateBody(body)).handler(async (event) => {
     const requestId = event.requestId ?? '';
     const reply = await action({
       requestId,
       body: event.validBody as z.output<S>,
-      session: event.session,
+      // The authenticate middleware ran exactly when the route requires a session.
+      session: event.session as SessionOf<R>,
       headers: event.headers ?? {},
     });
     return successResponse(reply, requestId);

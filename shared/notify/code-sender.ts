@@ -4,6 +4,8 @@ export interface CodeMessage {
   /** Normalised e-mail address or E.164 number. */
   to: string;
   code: string;
+  /** How long the code works, for the words the agent reads. */
+  validMinutes: number;
 }
 
 /** The delivery port: SES for e-mail and SNS for SMS when deployed, the outbox locally. */

@@ -1,5 +1,4 @@
 import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { OTP_TTL_SECONDS } from '../auth/otp-code.ts';
 import { type CodeSender, codeText } from './code-sender.ts';
 
 /** E-mail codes through SES (v2 `SendEmail`), from the configured, verified sender identity. */
@@ -8,8 +7,8 @@ export function sesCodeSender(
   options: { from: string; configurationSet?: string },
 ): CodeSender {
   return {
-    async send({ to, code }) {
-      const text = codeText(code, OTP_TTL_SECONDS / 60);
+    async send({ to, code, validMinutes }) {
+      const text = codeText(code, validMinutes);
       await client.send(
         new SendEmailCommand({
           FromEmailAddress: options.from,

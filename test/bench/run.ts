@@ -19,7 +19,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { exampleTraveller } from '../../shared/bookings/example-traveller.ts';
-import { routes } from '../../shared/routes.ts';
+import { route as routeEntry, routes } from '../../shared/routes.ts';
 import { apiEvent } from '../helpers/api.ts';
 import { recordDynamoCalls } from '../helpers/dynamo-calls.ts';
 import { startLocalServer } from '../helpers/local-server.ts';
@@ -406,10 +406,12 @@ const { httpHandler } = await import('../../shared/http/handler.ts');
 const { createSearchRequest } = await import('../../shared/flights/search.ts');
 const warmAgent = await newAgent('warm');
 const warmAuth = await bearer(warmAgent);
-const stacked = httpHandler({ auth: true, body: createSearchRequest(clock) }, async () => ({
-  status: 200,
-  data: { ok: true },
-})) as unknown as Handler;
+const stacked = httpHandler(
+  routeEntry('search'),
+  createSearchRequest(clock),
+  async () => ({ status: 200, data: { ok: true } }),
+  context,
+) as unknown as Handler;
 const bareWarm: Handler = async () => ({
   statusCode: 200,
   headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'x' },
@@ -575,10 +577,12 @@ record(
   await counted(() => invoke('booking-cancel', pathOf('booking-cancel'), { booking_id: createdId }, p4Auth)),
 );
 record('logout', 2, await counted(() => invoke('logout', pathOf('logout'), {}, p4Auth)));
-const authOnly = httpHandler({ auth: true, body: createSearchRequest(clock) }, async () => ({
-  status: 200,
-  data: {},
-})) as unknown as Handler;
+const authOnly = httpHandler(
+  routeEntry('search'),
+  createSearchRequest(clock),
+  async () => ({ status: 200, data: {} }),
+  context,
+) as unknown as Handler;
 record('the auth check alone', 1, await counted(() => authOnly(warmEvent, lambdaContext)));
 stopCounting();
 section(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { route } from '#shared/routes.ts';
 import { apiEvent, invoke, lambdaContext } from '#test/helpers/api.ts';
 import { capturedLogLines } from '#test/helpers/log-capture.ts';
 import { handler as sendOtp } from '../../../functions/auth/send-otp.ts';
@@ -10,13 +11,17 @@ const Booking = z.object({
   name: z.string().min(1),
   passengers: z.array(z.object({ born_on: z.iso.date(), pax_type: z.enum(['ADULT', 'CHILD']) })).min(1),
 });
-const echo = httpHandler({ auth: false, body: Booking }, async (request) => ({
-  status: 201,
-  data: request.body,
-}));
-const failing = httpHandler({ auth: false, body: z.object({}) }, async () => {
-  throw new Error(`cannot write to ${context.tableName}: disk full`);
-});
+/** Test routes: only `auth` matters to the stack. */
+const open = { ...route('send-otp'), id: 'test-open', path: '/api/test' } as const;
+const echo = httpHandler(open, Booking, async (request) => ({ status: 201, data: request.body }), context);
+const failing = httpHandler(
+  open,
+  z.object({}),
+  async () => {
+    throw new Error(`cannot write to ${context.tableName}: disk full`);
+  },
+  context,
+);
 const valid = { name: 'Ada', passengers: [{ born_on: '1990-01-01', pax_type: 'ADULT' }] };
 
 describe('http stack', () => {

@@ -1,0 +1,24 @@
+import type { SignedIn } from '../auth/verify-otp.ts';
+import { isoSeconds } from '../clock.ts';
+import type { Reply } from './api-event.ts';
+import { clearedSessionCookie, sessionCookie } from './cookies.ts';
+
+/** verify-otp's answer (API.md §3.2): the token in the body and, for browsers, in the session cookie. */
+export function signedInReply(signedIn: SignedIn): Reply {
+  return {
+    status: 200,
+    data: {
+      verification_token: signedIn.token,
+      token_type: 'Bearer',
+      expires_in: signedIn.lifetimeSeconds,
+      expires_at: isoSeconds(signedIn.expiresAt * 1000),
+      agent: signedIn.agent,
+    },
+    headers: { 'Set-Cookie': sessionCookie(signedIn.token, signedIn.lifetimeSeconds) },
+  };
+}
+
+/** logout's answer (API.md §3.3): nothing, and the cookie cleared. */
+export function signedOutReply(): Reply {
+  return { status: 200, data: {}, headers: { 'Set-Cookie': clearedSessionCookie() } };
+}
