@@ -1,6 +1,7 @@
 import { context } from '#shared/context.ts';
 import { CURRENCY } from '#shared/flights/fares.ts';
-import { createSearchRequest, searchFlights } from '#shared/flights/search.ts';
+import { searchFlights } from '#shared/flights/search.ts';
+import { createSearchRequest } from '#shared/flights/search-request.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
 

@@ -1,10 +1,17 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { keys } from '../db/table.ts';
 import type { TravelClass } from '../flights/cabins.ts';
 import type { FlightView } from '../flights/flight-view.ts';
 import type { LocalDate } from '../flights/local-time.ts';
 import type { Passenger } from './request.ts';
+
+/** What booking code needs: the table, the clock, and the key offers are sealed with. */
+export interface BookingDeps extends TableHandle {
+  readonly clock: Clock;
+  readonly keys: { readonly offer: Uint8Array };
+}
 
 export type BookingStatus = 'CONFIRMED' | 'CANCELLED';
 

@@ -2,7 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
 import { keys } from '../db/table.ts';
-import { type ErrorCode, IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors.ts';
+import {
+  ApiError,
+  type ErrorCode,
+  IdempotencyInProgressError,
+  IdempotencyKeyReusedError,
+} from '../errors.ts';
 
 /** Keys and their outcomes are kept this long (API.md §4.2). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -132,4 +137,14 @@ export async function settleIdempotent(
   } catch {
     // The lock expires by itself; nothing was booked, so a later retry runs afresh.
   }
+}
+
+/** What a request that ended in `error` leaves under its key: definite client answers only. */
+export function storableOutcome(error: unknown): StoredOutcome | undefined {
+  if (!(error instanceof ApiError) || error.statusCode >= 500 || error.code === 'IDEMPOTENCY_IN_PROGRESS')
+    return undefined;
+  return {
+    status: error.statusCode,
+    error: { code: error.code, message: error.message, details: error.details },
+  };
 }

@@ -6,6 +6,7 @@ import { isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { NotCancellableError, NotFoundError, ValidationError } from '../errors.ts';
 import { soldAttribute } from '../flights/inventory.ts';
+import type { BookingDeps } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
@@ -13,7 +14,6 @@ import {
   findBooking,
   findBookingIdByPnr,
 } from './booking.ts';
-import type { BookingDeps } from './create.ts';
 
 const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
 /** Exactly as issued: six capitals, no other spelling (API.md §1). */

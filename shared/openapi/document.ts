@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { Passenger } from '../bookings/request.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { type Route, routes } from '../routes.ts';
-import { COMMON_ERRORS, errorExample, operations } from './operations.ts';
+import { errorExample } from './examples.ts';
+import { COMMON_ERRORS, operations } from './operations.ts';
 import { Agent, Booking, ErrorEnvelope, Flight, Segment } from './responses.ts';
 
 type Json = Record<string, unknown>;

@@ -8,32 +8,9 @@ import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '..
 import { CreateBookingRequest } from '../bookings/request.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorCode } from '../errors.ts';
-import {
-  type ApiError,
-  FlightMismatchError,
-  FlightNotFoundError,
-  IdempotencyInProgressError,
-  IdempotencyKeyReusedError,
-  InternalError,
-  InvalidCodeError,
-  InvalidJsonError,
-  NotCancellableError,
-  NotFoundError,
-  OfferExpiredError,
-  PayloadTooLargeError,
-  PriceChangedError,
-  RateLimitedError,
-  ServiceUnavailableError,
-  SoldOutError,
-  TooManyAttemptsError,
-  UnauthorizedError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-} from '../errors.ts';
-import { flightView } from '../flights/flight-view.ts';
-import { flightsOn, legBetween } from '../flights/schedule.ts';
-import { createSearchRequest, priceItinerary } from '../flights/search.ts';
+import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
+import { booking, flight } from './examples.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
 
 /** How the document describes one route. */
@@ -62,38 +39,6 @@ export const COMMON_ERRORS: ErrorCode[] = [
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
 ];
-
-/** A flight as search returns it: BA's first morning flight London to New York, unsold, one adult. */
-function exampleFlight() {
-  const leg = legBetween('LHR', 'JFK');
-  const flight = leg && flightsOn(leg, '2026-12-01').find((f) => f.carrier.code === 'BA');
-  const pax = { adults: 1, children: 0, infants: 0 };
-  const priced = flight && priceItinerary([flight], 'ECONOMY', pax, new Map());
-  if (!priced) throw new Error('example flight missing from the schedule');
-  return flightView(
-    {
-      id: 'off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd',
-      expiresAt: Date.UTC(2026, 10, 24, 9, 50) / 1000,
-      travelClass: 'ECONOMY',
-      passengers: pax,
-    },
-    { ...priced, seatsLeft: 9 },
-  );
-}
-
-const flight = exampleFlight();
-const { passengers, contact } = exampleTraveller;
-const booking = {
-  booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX',
-  pnr: 'QXBTRV',
-  status: 'CONFIRMED',
-  total_price: flight.total_price,
-  currency: flight.currency,
-  created_at: '2026-11-24T09:32:05Z',
-  flight,
-  passengers,
-  contact,
-};
 
 export const operations: Record<RouteId, Operation> = {
   'send-otp': {
@@ -178,8 +123,8 @@ export const operations: Record<RouteId, Operation> = {
       flight_details: flight,
       total_price: flight.total_price,
       currency: 'EUR',
-      passengers,
-      contact,
+      passengers: exampleTraveller.passengers,
+      contact: exampleTraveller.contact,
     },
     status: 201,
     response: success(Booking),
@@ -235,60 +180,3 @@ export const operations: Record<RouteId, Operation> = {
     errors: ['UNAUTHORIZED', 'NOT_FOUND', 'NOT_CANCELLABLE'],
   },
 };
-
-/** One real error per code, from the classes the functions throw: the document's examples. */
-export function errorExample(code: ErrorCode): ApiError {
-  switch (code) {
-    case 'INVALID_JSON':
-      return new InvalidJsonError('The body is not valid JSON.');
-    case 'VALIDATION_ERROR':
-      return new ValidationError([{ path: 'passengers.0.born_on', message: 'must be a date (YYYY-MM-DD)' }]);
-    case 'UNAUTHORIZED':
-      return new UnauthorizedError();
-    case 'INVALID_CODE':
-      return new InvalidCodeError();
-    case 'NOT_FOUND':
-      return new NotFoundError('No such booking in your agency.');
-    case 'FLIGHT_NOT_FOUND':
-      return new FlightNotFoundError();
-    case 'METHOD_NOT_ALLOWED':
-      throw new Error('405 is answered for other methods and documented on no operation');
-    case 'FLIGHT_MISMATCH':
-      return new FlightMismatchError([
-        { path: 'flight_details.total_price', expected: flight.total_price, received: 399 },
-      ]);
-    case 'PRICE_CHANGED':
-      return new PriceChangedError({
-        previous_total_price: flight.total_price,
-        total_price: flight.total_price + 79,
-        currency: 'EUR',
-        flight: {
-          ...flight,
-          id: 'off_7Rt2Lm9QxV4cB8nZ1yK6wE3pA0sDf5Gh',
-          total_price: flight.total_price + 79,
-        },
-      });
-    case 'SOLD_OUT':
-      return new SoldOutError();
-    case 'NOT_CANCELLABLE':
-      return new NotCancellableError();
-    case 'IDEMPOTENCY_IN_PROGRESS':
-      return new IdempotencyInProgressError();
-    case 'OFFER_EXPIRED':
-      return new OfferExpiredError();
-    case 'PAYLOAD_TOO_LARGE':
-      return new PayloadTooLargeError('The body is over 65536 bytes.');
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return new UnsupportedMediaTypeError();
-    case 'IDEMPOTENCY_KEY_REUSED':
-      return new IdempotencyKeyReusedError();
-    case 'RATE_LIMITED':
-      return new RateLimitedError(18);
-    case 'TOO_MANY_ATTEMPTS':
-      return new TooManyAttemptsError();
-    case 'INTERNAL_ERROR':
-      return new InternalError();
-    case 'SERVICE_UNAVAILABLE':
-      return new ServiceUnavailableError(1);
-  }
-}

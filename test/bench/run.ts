@@ -66,7 +66,7 @@ const { replaceChallenge } = await import('../../shared/auth/otp-challenge.ts');
 const { hashCode } = await import('../../shared/auth/otp-code.ts');
 const { sealOffer } = await import('../../shared/flights/offers.ts');
 const { quotedFlightView } = await import('../../shared/flights/flight-view.ts');
-const { priceItinerary } = await import('../../shared/flights/search.ts');
+const { priceItinerary } = await import('../../shared/flights/pricing.ts');
 const { bucketLimits } = await import('../../shared/flights/fares.ts');
 const { flightsOn, legBetween } = await import('../../shared/flights/schedule.ts');
 const { addDays } = await import('../../shared/flights/local-time.ts');
@@ -403,7 +403,7 @@ section(
 // ---------------------------------------------------------------- P3: warm overhead of the HTTP stack
 log('warm overhead of the HTTP stack');
 const { httpHandler } = await import('../../shared/http/handler.ts');
-const { createSearchRequest } = await import('../../shared/flights/search.ts');
+const { createSearchRequest } = await import('../../shared/flights/search-request.ts');
 const warmAgent = await newAgent('warm');
 const warmAuth = await bearer(warmAgent);
 const stacked = httpHandler(

@@ -3,7 +3,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '#shared/errors.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
-import { COMMON_ERRORS, errorExample, operations } from '#shared/openapi/operations.ts';
+import { errorExample } from '#shared/openapi/examples.ts';
+import { COMMON_ERRORS, operations } from '#shared/openapi/operations.ts';
 import { routes } from '#shared/routes.ts';
 import { assertMatchesContract, isDocumentedRequest, openapi } from '#test/helpers/contract.ts';
 

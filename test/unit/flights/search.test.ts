@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { greatCircleKm } from '#shared/flights/airports.ts';
 import { flightDateKey } from '#shared/flights/inventory.ts';
-import {
-  findItineraries,
-  MAX_DETOUR,
-  priceItinerary,
-  rankItineraries,
-  selectForPricing,
-} from '#shared/flights/search.ts';
+import { findItineraries, MAX_DETOUR } from '#shared/flights/itineraries.ts';
+import { priceItinerary } from '#shared/flights/pricing.ts';
+import { rankItineraries, selectForPricing } from '#shared/flights/ranking.ts';
 
 const date = '2026-12-01';
 const all = { maxConnections: 1 as const, earliestDeparture: 0 };

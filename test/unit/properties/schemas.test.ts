@@ -6,7 +6,7 @@ import { SendOtpRequest } from '#shared/auth/send-otp.ts';
 import { VerifyOtpRequest } from '#shared/auth/verify-otp.ts';
 import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '#shared/bookings/manage.ts';
 import { CreateBookingRequest } from '#shared/bookings/request.ts';
-import { createSearchRequest } from '#shared/flights/search.ts';
+import { createSearchRequest } from '#shared/flights/search-request.ts';
 import { minimalBookingBody } from '#test/helpers/fixtures.ts';
 
 const now = Date.UTC(2026, 11, 1, 9, 0, 0);

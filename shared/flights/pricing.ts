@@ -1,0 +1,28 @@
+import type { TravelClass } from './cabins.ts';
+import { baseFare, fareBuckets, type PassengerCounts, partyFare, quoteBucket, seatsFor } from './fares.ts';
+import type { PricedItinerary } from './flight-view.ts';
+import { flightDateKey, type SoldSeats } from './inventory.ts';
+import type { Itinerary } from './itineraries.ts';
+
+/** Prices an itinerary against sold seats; undefined when a segment cannot seat the party. */
+export function priceItinerary(
+  itinerary: Itinerary,
+  travelClass: TravelClass,
+  pax: PassengerCounts,
+  sold: SoldSeats,
+): PricedItinerary | undefined {
+  const buckets: number[] = [];
+  let total = 0;
+  let seatsLeft = Number.POSITIVE_INFINITY;
+  for (const flight of itinerary) {
+    const capacity = flight.leg.aircraft.seats[travelClass] ?? 0;
+    const soldSeats = sold.get(flightDateKey(flight)) ?? 0;
+    const base = baseFare(flight.leg.distanceKm, travelClass, flight.carrier.code);
+    const bucket = quoteBucket(fareBuckets(travelClass, capacity, base), soldSeats, seatsFor(pax));
+    if (!bucket) return undefined;
+    buckets.push(bucket.index);
+    total += partyFare(bucket.fare, pax);
+    seatsLeft = Math.min(seatsLeft, capacity - soldSeats);
+  }
+  return { segments: itinerary, buckets, total, seatsLeft };
+}

@@ -1,0 +1,118 @@
+import * as z from 'zod';
+import type { Clock } from '../clock.ts';
+import { findAirport } from './airports.ts';
+import { TRAVEL_CLASSES } from './cabins.ts';
+import { addDays, daysBetween, isCalendarDate, localDateAt } from './local-time.ts';
+
+/** Searches reach this many days ahead at most. */
+export const MAX_DAYS_AHEAD = 330;
+export const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
+export type SortOrder = (typeof SORTS)[number];
+
+const AirportCode = z
+  .string()
+  .superRefine((code, ctx) => {
+    if (!/^[A-Z]{3}$/.test(code)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR' });
+    } else if (!findAirport(code)) {
+      ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
+    }
+  })
+  .meta({
+    description: 'IATA airport code known to Open Travel Data',
+    pattern: '^[A-Z]{3}$',
+    examples: ['LHR'],
+  });
+
+const TIME_OF_DAY = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
+const DepartureDate = z
+  .string()
+  .refine(
+    (value) =>
+      isCalendarDate(value.slice(0, 10)) && (value.length === 10 || TIME_OF_DAY.test(value.slice(10))),
+    'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+  )
+  .transform((value) => value.slice(0, 10))
+  .meta({
+    description:
+      'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
+    anyOf: [
+      { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+      { format: 'date-time', pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}` },
+    ],
+    examples: ['2026-12-01'],
+  });
+
+const Count = (min: number, max?: number) => {
+  const range = max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`;
+  const count = z.int('must be a whole number').min(min, range);
+  return max === undefined ? count : count.max(max, range);
+};
+
+/** Runs a cross-field rule only when the fields it reads are valid themselves. */
+const whenValid =
+  (...fields: string[]) =>
+  (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+    // A root issue (the body is not an object) means no field can be read at all.
+    !payload.issues.some((issue) => !issue.path?.length || fields.includes(String(issue.path[0])));
+
+/**
+ * The search request (API.md §4.1). The clock decides "today" at the origin, so the schema is made
+ * per clock.
+ */
+export function createSearchRequest(clock: Clock) {
+  return z
+    .object({
+      origin: AirportCode,
+      destination: AirportCode,
+      departure_date: DepartureDate,
+      adults: Count(1, 9).default(1),
+      children: Count(0).default(0).meta({ description: 'Aged 2-11; adults + children at most 9' }),
+      infants: Count(0).default(0).meta({ description: 'Under 2, on an adult’s lap; at most one per adult' }),
+      travel_class: z.enum(TRAVEL_CLASSES).default('ECONOMY'),
+      max_connections: z.union([z.literal(0), z.literal(1)], 'must be 0 or 1').default(1),
+      sort: z.enum(SORTS).default('PRICE'),
+      limit: Count(1, 100).default(50),
+    })
+    .check(
+      z.refine((body) => body.origin !== body.destination, {
+        path: ['destination'],
+        message: 'must differ from origin',
+        when: whenValid('origin', 'destination'),
+      }),
+      z.refine((body) => body.adults + body.children <= 9, {
+        path: ['children'],
+        message: 'adults and children together must be at most 9',
+        when: whenValid('adults', 'children'),
+      }),
+      z.refine((body) => body.infants <= body.adults, {
+        path: ['infants'],
+        message: 'must not exceed adults: each infant travels on an adult’s lap',
+        when: whenValid('adults', 'infants'),
+      }),
+      z.superRefine(
+        (body, ctx) => {
+          const origin = findAirport(body.origin);
+          if (!origin) return;
+          const today = localDateAt(origin.timeZone, clock.now());
+          const ahead = daysBetween(today, body.departure_date);
+          if (ahead < 0) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['departure_date'],
+              message: `must not be before today at the origin (${today})`,
+            });
+          } else if (ahead > MAX_DAYS_AHEAD) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['departure_date'],
+              message: `must be at most ${MAX_DAYS_AHEAD} days ahead (${addDays(today, MAX_DAYS_AHEAD)})`,
+            });
+          }
+        },
+        { when: whenValid('origin', 'departure_date') },
+      ),
+    );
+}
+
+export type SearchInput = z.output<ReturnType<typeof createSearchRequest>>;

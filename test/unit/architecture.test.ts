@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Every TypeScript file under `dir`, recursively. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sources(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** The relative imports of each file of `shared/` (type-only ones too: they are arrows all the same). */
+const graph = new Map(
+  sources('shared').map((file) => [
+    file,
+    [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map((m) =>
+      normalize(join(dirname(file), m[1] ?? '')),
+    ),
+  ]),
+);
+
+describe('architecture of shared/', () => {
+  it('has no arrow from a domain folder up into http/', () => {
+    const upward = [...graph].flatMap(([file, imports]) =>
+      /^shared\/(auth|flights|bookings|notify|db)\//.test(file)
+        ? imports.filter((target) => target.startsWith('shared/http/')).map((target) => `${file} → ${target}`)
+        : [],
+    );
+
+    expect(upward).toEqual([]);
+  });
+
+  it('has no import circle', () => {
+    const circles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      for (const target of graph.get(file) ?? []) {
+        const at = path.indexOf(target);
+        if (at >= 0) circles.push([...path.slice(at), target].join(' → '));
+        else visit(target, [...path, target]);
+      }
+    };
+    for (const file of graph.keys()) visit(file, [file]);
+
+    expect(circles).toEqual([]);
+  });
+
+  it('keeps every file under 250 lines but the data tables', () => {
+    const long = [...graph.keys()]
+      .filter((file) => !/(network|airport-data)\.ts$/.test(file))
+      .map((file) => [file, readFileSync(file, 'utf8').split('\n').length] as const)
+      .filter(([, lines]) => lines > 250);
+
+    expect(long).toEqual([]);
+  });
+});
