@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatReport, runFuzz } from '#test/fuzz/runner.ts';
+import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+
+/**
+ * The schema-driven fuzzer against the dev server, bounded for `npm test`: a fixed seed and about a
+ * thousand requests (≈ 10-20 s on two cores). `npm run fuzz -- --runs N --seed S` runs it longer.
+ */
+const SEED = 20_261_123;
+const RUNS = 900;
+
+let server: LocalServer;
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('e2e: schema-driven HTTP fuzzer', () => {
+  it('never answers 5xx, always as the served document says, and never refuses a valid request as malformed', async () => {
+    const report = await runFuzz({ url: server.url, dataDir: server.dataDir, seed: SEED, runs: RUNS });
+    const text = formatReport(report, (f) => `npm run fuzz -- --seed ${f.seed} --runs ${f.caseIndex + 1}`);
+    expect(report.requests).toBeGreaterThanOrEqual(RUNS);
+    // One message: the seed, each finding's request (tokens elided) and response.
+    expect(report.findings.length, text).toBe(0);
+  }, 60_000);
+});
