@@ -41,13 +41,14 @@ const messages = {
 /**
  * Normalises an agent identifier the one way every entry point agrees on: trimmed, e-mail lower-cased,
  * phone strictly E.164. With `type`, the identifier must be of that type; without, it is inferred
- * (`+…` is a phone number, anything else an e-mail address).
+ * (`+` and no `@` is a phone number, anything else an e-mail address).
  *
  * @example normalizeIdentifier('  Agent@Example.COM ', 'EMAIL') // { ok: true, identifier: 'agent@example.com', type: 'EMAIL' }
  */
 export function normalizeIdentifier(raw: string, type?: IdentifierType): IdentifierResult {
   const trimmed = raw.trim();
-  const inferred: IdentifierType = trimmed.startsWith('+') ? 'PHONE' : 'EMAIL';
+  // An e-mail address may start with `+` (`+news@example.com`); only text without `@` is a number.
+  const inferred: IdentifierType = trimmed.startsWith('+') && !trimmed.includes('@') ? 'PHONE' : 'EMAIL';
   const wanted = type ?? inferred;
   if (wanted === 'PHONE') {
     return E164.test(trimmed)

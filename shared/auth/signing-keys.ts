@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { AWS_CLIENT_OPTIONS } from '../aws-client-options.ts';
 
 /**
  * Keys derived from the one master secret (HKDF-SHA256), one per purpose, so no key ever serves two.
@@ -37,7 +38,7 @@ export function deriveSigningKeys(master: string): SigningKeys {
 export async function loadSigningKeys(source: { secretId?: string; file?: string }): Promise<SigningKeys> {
   if (source.secretId) {
     const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const client = new SecretsManagerClient({ maxAttempts: 3 });
+    const client = new SecretsManagerClient(AWS_CLIENT_OPTIONS);
     const secret = await client.send(new GetSecretValueCommand({ SecretId: source.secretId }));
     if (!secret.SecretString) throw new SigningKeyError('the signing key secret has no string value');
     return deriveSigningKeys(secret.SecretString);

@@ -1,10 +1,9 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { Session } from '../auth/session.ts';
-import { decodeCanonicalBase64url } from '../base64url.ts';
 import { isoSeconds } from '../clock.ts';
 import { gsi1, keys } from '../db/table.ts';
-import { NotCancellableError, NotFoundError, ValidationError } from '../errors.ts';
+import { NotCancellableError, NotFoundError } from '../errors.ts';
 import { soldAttribute } from '../flights/inventory.ts';
 import type { BookingDeps } from './booking.ts';
 import {
@@ -14,6 +13,7 @@ import {
   findBooking,
   findBookingIdByPnr,
 } from './booking.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 
 const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
 /** Exactly as issued: six capitals, no other spelling (API.md §1). */
@@ -36,7 +36,13 @@ export const ListBookingsRequest = z.object({
     .min(1, 'must be between 1 and 100')
     .max(100, 'must be between 1 and 100')
     .default(20),
-  cursor: z.string().max(512).optional(),
+  cursor: z
+    .string()
+    .max(512)
+    .optional()
+    .meta({
+      description: 'A meta.next_cursor this API returned, exactly as returned; omit for the first page',
+    }),
 });
 
 export const CancelBookingRequest = z.object({ booking_id: BookingId });
@@ -51,19 +57,6 @@ export function getBooking(deps: BookingDeps) {
     if (!record) throw notFound();
     return bookingView(record);
   };
-}
-
-/**
- * The cursor is the position of the last booking returned, opaque to clients; only the exact text
- * issued is accepted (no padding, other alphabet or changed bits).
- */
-const encodeCursor = (position: string) => Buffer.from(position, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): { createdAt: string; bookingId: string } {
-  const position = decodeCanonicalBase64url(cursor)?.toString('utf8') ?? '';
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#(bkg_[0-9A-HJKMNP-TV-Z]{26})$/.exec(position);
-  if (!match?.[1] || !match[2])
-    throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
-  return { createdAt: match[1], bookingId: match[2] };
 }
 
 /** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { normalizeIdentifier } from '../auth/identifier.ts';
+import { IDENTIFIER_FORMS, normalizeIdentifier } from '../auth/identifier.ts';
 import { isCalendarDate } from '../flights/local-time.ts';
 
 /**
@@ -36,10 +36,18 @@ export function decimalPlaces(value: number): number {
   return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exponent));
 }
 
-/** A price in major units with at most 2 decimals (API.md §1); compared in cents, never as floats. */
+/** No price the service quotes comes near this; anything above (`1e400` parses as Infinity) is refused. */
+export const MAX_MONEY = 99_999_999.99;
+
+/**
+ * A price in major units with at most 2 decimals (API.md §1); compared in cents, never as floats.
+ * The 2-decimal rule is stated in prose only: JSON Schema's `multipleOf: 0.01` is judged in floating
+ * point by validators (ajv refuses 0.07 and 11 % of all 2-decimal amounts), so it would mislead clients.
+ */
 const Money = z
   .number('must be a number')
   .nonnegative('must not be negative')
+  .max(MAX_MONEY, `must be at most ${MAX_MONEY}`)
   .refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals')
   .meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)' });
 const Currency = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code');
@@ -90,8 +98,14 @@ export const CreateBookingRequest = z.object({
       'Exactly the passengers searched: as many ADULT, CHILD and INFANT as the offer’s passengers say',
   }),
   contact: z.object({
-    email: z.string().transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
-    phone: z.string().transform((value, ctx) => normalized(value, 'PHONE', ctx)),
+    email: z
+      .string()
+      .meta(IDENTIFIER_FORMS.EMAIL)
+      .transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
+    phone: z
+      .string()
+      .meta(IDENTIFIER_FORMS.PHONE)
+      .transform((value, ctx) => normalized(value, 'PHONE', ctx)),
   }),
 });
 export type CreateBookingInput = z.output<typeof CreateBookingRequest>;

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
+import { AWS_CLIENT_OPTIONS } from '../aws-client-options.ts';
 
 /** The one table and the client to reach it: what every repository function takes. */
 export interface TableHandle {
@@ -16,8 +17,7 @@ export interface TableHandle {
  */
 export function createDocumentClient(endpoint?: string): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
+    ...AWS_CLIENT_OPTIONS,
     ...(endpoint && {
       endpoint,
       region: process.env.AWS_REGION ?? 'us-east-1',

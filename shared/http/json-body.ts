@@ -1,4 +1,5 @@
-import type { MiddlewareObj } from '@middy/core';
+import type { MiddlewareObj, Request } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { InvalidJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { readHeader } from './headers.ts';
@@ -12,13 +13,21 @@ export function isJsonRequest(event: ApiEvent): boolean {
   return mediaType === 'application/json';
 }
 
+/** middy's parser refuses these keys; the contract ignores unknown fields instead (API.md §1). */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
- * Reads the body as a JSON object: 413 over 64 KiB, 415 without a JSON content type, 400 when it is
- * not JSON or not an object. An empty body is `{}`, so body-less calls such as logout need no header.
+ * The body as a JSON object. middy's `http-json-body-parser` parses; around it, only what the
+ * contract adds: 413 over 64 KiB, an empty body is `{}`, 415 unless the media type is exactly
+ * `application/json` (middy would also take `application/*+json`), 400 `INVALID_JSON` for what does
+ * not parse or is not an object, and prototype keys ignored like any unknown field rather than refused.
  */
 export function jsonBody(): MiddlewareObj<ApiEvent, ApiResult> {
+  // The media type is judged here, against the contract's one type, before the parser runs.
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
   return {
-    before: ({ event }) => {
+    before: async (request) => {
+      const { event } = request;
       const raw = event.body ?? '';
       const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
       if (bytes.length > MAX_BODY_BYTES) {
@@ -29,16 +38,32 @@ export function jsonBody(): MiddlewareObj<ApiEvent, ApiResult> {
         return;
       }
       if (!isJsonRequest(event)) throw new UnsupportedMediaTypeError();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        throw new InvalidJsonError('The body is not valid JSON.');
-      }
+      const parsed = await parseWithMiddy(parser, request, bytes.toString('utf8'));
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         throw new InvalidJsonError('The body must be a JSON object.');
       }
       event.jsonBody = parsed as Record<string, unknown>;
     },
   };
+}
+
+async function parseWithMiddy(
+  parser: MiddlewareObj<ApiEvent, ApiResult>,
+  request: Request<ApiEvent, ApiResult>,
+  text: string,
+): Promise<unknown> {
+  const original = request.event.body;
+  try {
+    await parser.before?.(request);
+    return request.event.body;
+  } catch (error) {
+    const refusedKey = (error as { message?: string }).message === 'Forbidden key in JSON body';
+    if (!refusedKey) throw new InvalidJsonError('The body is not valid JSON.');
+    // Valid JSON carrying `__proto__` or `constructor.prototype`: drop those keys, as the schemas
+    // would drop any other unknown field (returning undefined from a reviver deletes the key).
+    return JSON.parse(text, (key, value) => (PROTOTYPE_KEYS.has(key) ? undefined : value));
+  } finally {
+    // The raw text stays in the event for anything that logs or fingerprints the request.
+    request.event.body = original;
+  }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AWS_CLIENT_OPTIONS } from '../aws-client-options.ts';
 import { readEnv } from '../config.ts';
 import type { CodeSender } from './code-sender.ts';
 
@@ -41,17 +42,16 @@ export async function createCodeSender(env: NodeJS.ProcessEnv = process.env): Pr
     const { outboxCodeSender } = await import('./outbox-sender.ts');
     return outboxCodeSender(config.DATA_DIR);
   }
-  const [{ SESv2Client }, { SNSClient }, { sesCodeSender }, { snsCodeSender }] = await Promise.all([
-    import('@aws-sdk/client-sesv2'),
+  const [{ SESClient }, { SNSClient }, { sesCodeSender }, { snsCodeSender }] = await Promise.all([
+    import('@aws-sdk/client-ses'),
     import('@aws-sdk/client-sns'),
     import('./ses-sender.ts'),
     import('./sns-sender.ts'),
   ]);
-  const clientOptions = { maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } };
-  const email = sesCodeSender(new SESv2Client(clientOptions), {
+  const email = sesCodeSender(new SESClient(AWS_CLIENT_OPTIONS), {
     from: config.SES_FROM_ADDRESS ?? '',
     configurationSet: config.SES_CONFIGURATION_SET,
   });
-  const sms = snsCodeSender(new SNSClient(clientOptions), { senderId: config.SMS_SENDER_ID });
+  const sms = snsCodeSender(new SNSClient(AWS_CLIENT_OPTIONS), { senderId: config.SMS_SENDER_ID });
   return { send: (message) => (message.channel === 'EMAIL' ? email : sms).send(message) };
 }

@@ -1,9 +1,9 @@
-import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { type SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { type CodeSender, codeText } from './code-sender.ts';
 
-/** E-mail codes through SES (v2 `SendEmail`), from the configured, verified sender identity. */
+/** E-mail codes through SES `SendEmail`, from the configured, verified sender identity. */
 export function sesCodeSender(
-  client: SESv2Client,
+  client: SESClient,
   options: { from: string; configurationSet?: string },
 ): CodeSender {
   return {
@@ -11,13 +11,11 @@ export function sesCodeSender(
       const text = codeText(code, validMinutes);
       await client.send(
         new SendEmailCommand({
-          FromEmailAddress: options.from,
+          Source: options.from,
           Destination: { ToAddresses: [to] },
-          Content: {
-            Simple: {
-              Subject: { Data: text.subject, Charset: 'UTF-8' },
-              Body: { Text: { Data: text.email, Charset: 'UTF-8' } },
-            },
+          Message: {
+            Subject: { Data: text.subject, Charset: 'UTF-8' },
+            Body: { Text: { Data: text.email, Charset: 'UTF-8' } },
           },
           ...(options.configurationSet && { ConfigurationSetName: options.configurationSet }),
         }),

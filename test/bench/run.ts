@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
@@ -53,7 +53,7 @@ const functionEnv = {
 };
 Object.assign(process.env, functionEnv, { CODE_SENDER: 'aws', SES_FROM_ADDRESS: 'no-reply@example.com' });
 // SES and SNS are the only stubs, at the SDK client: P4 counts their calls.
-const ses = mockClient(SESv2Client);
+const ses = mockClient(SESClient);
 ses.on(SendEmailCommand).resolves({ MessageId: 'bench' });
 const sns = mockClient(SNSClient);
 sns.on(PublishCommand).resolves({ MessageId: 'bench' });

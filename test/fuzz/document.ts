@@ -159,9 +159,6 @@ const isCalendarDate = (s: string) => {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 };
 
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-const E164 = /^\+\d{8,15}$/;
-
 /**
  * Rules the document states only in prose (cross-field or relative to today), which JSON Schema cannot
  * express: a schema-valid request refused with 400 on such a field is not a finding. Each entry is
@@ -173,6 +170,12 @@ interface Exemption {
   detail: RegExp;
   prose: RegExp;
   when?: (body: Schema, detailPath: string) => boolean;
+}
+
+/** Decimal places of a number as JSON writes it, judged here apart from the service's own code. */
+function decimalPlaces(value: number): number {
+  const [mantissa = '', exponent = '0'] = String(Math.abs(value)).split('e');
+  return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exponent));
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are read field by field
@@ -205,17 +208,19 @@ export const EXEMPTIONS: readonly Exemption[] = [
       return typeof born === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(born) && isCalendarDate(born);
     },
   },
-  // "E-mail address … or E.164 phone number": which one must agree with `type`, a second field. Only
-  // for a well-formed identifier of the other type; any other identifier the schema should refuse.
+  // "Major currency units, at most 2 decimals": JSON Schema's multipleOf 0.01 is judged in floating
+  // point by validators, so the document states the rule in prose. Only for amounts with 3+ decimals.
   {
-    operation: 'sendOtp',
-    detail: /^(identifier|type)$/,
-    prose: /E-mail address.*E\.164/i,
-    when: (body) => {
-      const identifier = String(body.identifier ?? '').trim();
-      const phoneType = body.type === 'PHONE' || body.type === 'SMS';
-      return phoneType ? EMAIL.test(identifier) && !E164.test(identifier) : E164.test(identifier);
-    },
+    operation: 'bookingCreate',
+    detail: /^(total_price|flight_details\.total_price)$/,
+    prose: /at most 2 decimals/i,
+    when: (body, path) => typeof at(body, path) === 'number' && decimalPlaces(at(body, path) as number) > 2,
+  },
+  // "A meta.next_cursor this API returned, exactly as returned": only the service knows what it issued.
+  {
+    operation: 'bookingList',
+    detail: /^cursor$/,
+    prose: /next_cursor this API returned, exactly as returned/i,
   },
 ];
 

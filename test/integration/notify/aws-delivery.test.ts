@@ -1,4 +1,4 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -12,7 +12,7 @@ import { readOutbox } from '#test/helpers/outbox.ts';
  * send-otp as deployed: CODE_SENDER=aws, with SES and SNS stubbed at the SDK client (the only stubs in
  * the suite), asserting the exact command each adapter sends.
  */
-const ses = mockClient(SESv2Client);
+const ses = mockClient(SESClient);
 const sns = mockClient(SNSClient);
 Object.assign(process.env, {
   CODE_SENDER: 'aws',
@@ -46,19 +46,17 @@ describe('code delivery through AWS', () => {
     const calls = ses.commandCalls(SendEmailCommand);
     expect(calls).toHaveLength(1);
     const input = calls[0]?.args[0].input;
-    const body = input?.Content?.Simple?.Body?.Text?.Data;
+    const body = input?.Message?.Body?.Text?.Data;
     const code = codeIn(body);
     expect(input).toEqual({
-      FromEmailAddress: 'no-reply@flights.example.com',
+      Source: 'no-reply@flights.example.com',
       Destination: { ToAddresses: [agent.identifier] },
-      Content: {
-        Simple: {
-          Subject: { Data: 'Your Flight Booking sign-in code', Charset: 'UTF-8' },
-          Body: {
-            Text: {
-              Data: `Your Flight Booking sign-in code is ${code}. It expires in 5 minutes.\n\nIf you did not ask to sign in, you can ignore this message.`,
-              Charset: 'UTF-8',
-            },
+      Message: {
+        Subject: { Data: 'Your Flight Booking sign-in code', Charset: 'UTF-8' },
+        Body: {
+          Text: {
+            Data: `Your Flight Booking sign-in code is ${code}. It expires in 5 minutes.\n\nIf you did not ask to sign in, you can ignore this message.`,
+            Charset: 'UTF-8',
           },
         },
       },
@@ -125,7 +123,7 @@ describe('code delivery through AWS', () => {
     expect(JSON.stringify(answer.body)).not.toContain('quota');
     const attempted =
       type === 'EMAIL'
-        ? ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Content?.Simple?.Body?.Text?.Data
+        ? ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Message?.Body?.Text?.Data
         : sns.commandCalls(PublishCommand)[0]?.args[0].input.Message;
     const code = codeIn(attempted);
     const { Item } = await testTable.db.send(

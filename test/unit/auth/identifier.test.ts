@@ -21,6 +21,8 @@ describe('normalizeIdentifier', () => {
   it('infers the type when none is given', () => {
     expect(normalizeIdentifier('+14155550123')).toMatchObject({ ok: true, type: 'PHONE' });
     expect(normalizeIdentifier('a@b.example')).toMatchObject({ ok: true, type: 'EMAIL' });
+    // Found by the HTTP fuzzer: an e-mail address may start with +; it is not a phone number.
+    expect(normalizeIdentifier('+news@b.example')).toMatchObject({ ok: true, type: 'EMAIL' });
   });
 
   it.each([
