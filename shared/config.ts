@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Settings every function needs, read from the environment once per cold start. A missing or
+ * The one place the environment is read. Settings every function needs, read once per cold start. A missing or
  * malformed variable fails start-up with a message naming it; nothing has a silent production default
  * that could be wrong (there is no built-in key).
  */
@@ -10,6 +10,8 @@ const CoreConfig = z
     TABLE_NAME: z.string().min(1),
     /** Local DynamoDB endpoint; unset in AWS. */
     DYNAMODB_ENDPOINT: z.url().optional(),
+    /** Set by Lambda; locally only the signing region of DynamoDB Local's fixed credentials. */
+    AWS_REGION: z.string().min(1).default('us-east-1'),
     /** Secrets Manager id of the signing key (deployed). */
     SIGNING_KEY_SECRET_ID: z.string().min(1).optional(),
     /** File holding the signing key (local). */
@@ -56,4 +58,40 @@ export function readEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv):
 
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
   return readEnv(CoreConfig, env);
+}
+
+/** How send-otp delivers codes: SES and SNS when deployed, the local outbox in development. */
+const SenderConfig = z
+  .object({
+    /** `aws`: SES and SNS. `outbox`: local file and console, refused inside Lambda. */
+    CODE_SENDER: z.enum(['aws', 'outbox']).default('aws'),
+    SES_FROM_ADDRESS: z.email().optional(),
+    SES_CONFIGURATION_SET: z.string().min(1).optional(),
+    SMS_SENDER_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9]{1,11}$/, 'must be 1-11 letters or digits')
+      .optional(),
+    DATA_DIR: z.string().min(1).optional(),
+    AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CODE_SENDER === 'aws' && !env.SES_FROM_ADDRESS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SES_FROM_ADDRESS'],
+        message: 'required when CODE_SENDER is aws',
+      });
+    }
+    if (env.CODE_SENDER === 'outbox' && !env.DATA_DIR) {
+      ctx.addIssue({ code: 'custom', path: ['DATA_DIR'], message: 'required when CODE_SENDER is outbox' });
+    }
+    if (env.CODE_SENDER === 'outbox' && env.AWS_LAMBDA_FUNCTION_NAME) {
+      ctx.addIssue({ code: 'custom', path: ['CODE_SENDER'], message: 'the outbox never runs in Lambda' });
+    }
+  });
+
+export type SenderConfig = z.output<typeof SenderConfig>;
+
+export function readSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderConfig {
+  return readEnv(SenderConfig, env);
 }

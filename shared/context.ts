@@ -18,7 +18,7 @@ export interface AppContext {
 export async function createAppContext(config: CoreConfig): Promise<AppContext> {
   return {
     config,
-    db: createDocumentClient(config.DYNAMODB_ENDPOINT),
+    db: createDocumentClient(config.DYNAMODB_ENDPOINT, config.AWS_REGION),
     tableName: config.TABLE_NAME,
     clock: systemClock(),
     keys: await loadSigningKeys({ secretId: config.SIGNING_KEY_SECRET_ID, file: config.SIGNING_KEY_FILE }),

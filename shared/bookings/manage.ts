@@ -36,13 +36,9 @@ export const ListBookingsRequest = z.object({
     .min(1, 'must be between 1 and 100')
     .max(100, 'must be between 1 and 100')
     .default(20),
-  cursor: z
-    .string()
-    .max(512)
-    .optional()
-    .meta({
-      description: 'A meta.next_cursor this API returned, exactly as returned; omit for the first page',
-    }),
+  cursor: z.string().max(512).optional().meta({
+    description: 'A meta.next_cursor this API returned, exactly as returned; omit for the first page',
+  }),
 });
 
 export const CancelBookingRequest = z.object({ booking_id: BookingId });

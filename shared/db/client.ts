@@ -15,12 +15,12 @@ export interface TableHandle {
  *
  * @param endpoint DynamoDB Local's URL when running locally; unset in AWS.
  */
-export function createDocumentClient(endpoint?: string): DynamoDBDocumentClient {
+export function createDocumentClient(endpoint?: string, region = 'us-east-1'): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     ...AWS_CLIENT_OPTIONS,
     ...(endpoint && {
       endpoint,
-      region: process.env.AWS_REGION ?? 'us-east-1',
+      region,
       // DynamoDB Local accepts any credentials; fixed ones keep a developer's real ones out of play.
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),

@@ -12,6 +12,7 @@ describe('readCoreConfig', () => {
       OTP_SEND_MIN_MS: 350,
       LOG_LEVEL: 'info',
       CORS_ALLOWED_ORIGINS: [],
+      AWS_REGION: 'us-east-1',
     });
   });
 
