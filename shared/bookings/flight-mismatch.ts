@@ -1,6 +1,8 @@
 import type { ErrorDetail } from '../errors.ts';
-import type { FlightView } from '../flights/flight-view.ts';
+import type { DirectionView, FlightView } from '../flights/flight-view.ts';
 import type { CreateBookingInput } from './request.ts';
+
+type SentDirection = CreateBookingInput['flight_details']['outbound'];
 
 /** Compares the client's copy of the flight with the quote, one detail per differing field. */
 export function flightMismatches(body: CreateBookingInput, quoted: FlightView): ErrorDetail[] {
@@ -20,16 +22,30 @@ export function flightMismatches(body: CreateBookingInput, quoted: FlightView): 
   if (cents(body.total_price) !== quotedCents) differ('total_price', quoted.total_price, body.total_price);
   if (body.currency !== quoted.currency) differ('currency', quoted.currency, body.currency);
 
-  const sent = body.flight_details.outbound.segments;
-  const expected = quoted.outbound.segments;
-  if (sent.length !== expected.length) {
-    differ('flight_details.outbound.segments', expected.length, sent.length);
-    return details;
+  compareDirection('flight_details.outbound', body.flight_details.outbound, quoted.outbound, differ);
+  compareDirection('flight_details.inbound', body.flight_details.inbound, quoted.inbound, differ);
+  return details;
+}
+
+/** One direction's segments against the quote's; a direction present on one side only is one detail. */
+function compareDirection(
+  path: string,
+  sent: SentDirection | undefined,
+  quoted: DirectionView | undefined,
+  differ: (path: string, expected: unknown, received: unknown) => void,
+): void {
+  if (!sent || !quoted) {
+    if (sent || quoted) differ(path, quoted ? 'present' : 'absent', sent ? 'present' : 'absent');
+    return;
   }
-  expected.forEach((segment, i) => {
-    const mine = sent[i];
+  if (sent.segments.length !== quoted.segments.length) {
+    differ(`${path}.segments`, quoted.segments.length, sent.segments.length);
+    return;
+  }
+  quoted.segments.forEach((segment, i) => {
+    const mine = sent.segments[i];
     if (!mine) return;
-    const at = `flight_details.outbound.segments.${i}`;
+    const at = `${path}.segments.${i}`;
     for (const field of ['carrier_name', 'flight_number', 'origin', 'destination'] as const) {
       if (mine[field] !== segment[field]) differ(`${at}.${field}`, segment[field], mine[field]);
     }
@@ -37,5 +53,4 @@ export function flightMismatches(body: CreateBookingInput, quoted: FlightView): 
       differ(`${at}.departure_at`, segment.departure_at, mine.departure_at);
     }
   });
-  return details;
 }

@@ -1,5 +1,5 @@
 import { type ApiError, PriceChangedError, SoldOutError } from '../errors.ts';
-import { flightView, MAX_SEATS_SHOWN } from '../flights/flight-view.ts';
+import { flightView, MAX_SEATS_SHOWN, splitJourney } from '../flights/flight-view.ts';
 import { readSoldSeats } from '../flights/inventory.ts';
 import { OFFER_TTL_SECONDS, type OfferQuote, sealOffer } from '../flights/offers.ts';
 import { priceItinerary } from '../flights/pricing.ts';
@@ -36,7 +36,12 @@ export async function reprice(
     currency: quote.currency,
     flight: flightView(
       { id, expiresAt, travelClass: quote.travelClass, passengers: quote.passengers },
-      priced,
+      {
+        ...splitJourney(flights, quote.inboundFrom),
+        buckets: priced.buckets,
+        total: priced.total,
+        seatsLeft: priced.seatsLeft,
+      },
     ),
   });
 }

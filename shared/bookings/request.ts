@@ -87,6 +87,10 @@ export const CreateBookingRequest = z.object({
       total_price: Money,
       currency: z.string(),
       outbound: z.object({ segments: z.array(Segment).min(1).max(4) }),
+      inbound: z
+        .object({ segments: z.array(Segment).min(1).max(4) })
+        .optional()
+        .meta({ description: 'Present exactly when the offer is a round trip' }),
     })
     .meta({
       description: 'The offer as search returned it (at least these fields); it must match the quote',

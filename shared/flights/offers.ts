@@ -14,7 +14,10 @@ export interface OfferQuote {
   readonly expiresAt: number;
   readonly travelClass: TravelClass;
   readonly passengers: PassengerCounts;
+  /** Every segment the offer sells, outbound first, then (round trip) inbound. */
   readonly segments: readonly { flightNumber: string; date: LocalDate; bucket: number }[];
+  /** Round trip: the index in `segments` where the inbound journey starts. Absent for one way. */
+  readonly inboundFrom?: number;
   /** Total for all passengers, in cents. */
   readonly total: number;
   readonly currency: string;
@@ -39,6 +42,8 @@ interface Sealed {
   t: number;
   u: string;
   n: number;
+  /** Round trip only: where the inbound segments start. One-way offers sealed before it had none. */
+  o?: number;
 }
 
 const PREFIX = 'off_';
@@ -61,6 +66,7 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
     t: quote.total,
     u: quote.currency,
     n: quote.seatsShown,
+    ...(quote.inboundFrom !== undefined && { o: quote.inboundFrom }),
   };
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -96,6 +102,7 @@ export function openOffer(key: Uint8Array, offerId: string): OpenedOffer | undef
       total: sealed.t,
       currency: sealed.u,
       seatsShown: sealed.n,
+      ...(sealed.o !== undefined && { inboundFrom: sealed.o }),
     };
   } catch {
     return undefined;

@@ -25,23 +25,33 @@ const AirportCode = z
   });
 
 const TIME_OF_DAY = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
-const DepartureDate = z
-  .string()
-  .refine(
-    (value) =>
-      isCalendarDate(value.slice(0, 10)) && (value.length === 10 || TIME_OF_DAY.test(value.slice(10))),
-    'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
-  )
-  .transform((value) => value.slice(0, 10))
-  .meta({
-    description:
-      'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
-    anyOf: [
-      { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-      { format: 'date-time', pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}` },
-    ],
-    examples: ['2026-12-01'],
-  });
+
+/** A travel day: `YYYY-MM-DD`, or an ISO 8601 date-time whose date part is used. */
+const TravelDate = (description: string, example: string) =>
+  z
+    .string()
+    .refine(
+      (value) =>
+        isCalendarDate(value.slice(0, 10)) && (value.length === 10 || TIME_OF_DAY.test(value.slice(10))),
+      'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+    )
+    .transform((value) => value.slice(0, 10))
+    .meta({
+      description,
+      anyOf: [
+        { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        { format: 'date-time', pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}` },
+      ],
+      examples: [example],
+    });
+const DepartureDate = TravelDate(
+  'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
+  '2026-12-01',
+);
+const ReturnDate = TravelDate(
+  'Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead.',
+  '2026-12-08',
+);
 
 const Count = (min: number, max?: number) => {
   const range = max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`;
@@ -66,6 +76,7 @@ export function createSearchRequest(clock: Clock) {
       origin: AirportCode,
       destination: AirportCode,
       departure_date: DepartureDate,
+      return_date: ReturnDate.optional(),
       adults: Count(1, 9).default(1),
       children: Count(0).default(0).meta({ description: 'Aged 2-11; adults + children at most 9' }),
       infants: Count(0).default(0).meta({ description: 'Under 2, on an adult’s lap; at most one per adult' }),
@@ -111,6 +122,18 @@ export function createSearchRequest(clock: Clock) {
           }
         },
         { when: whenValid('origin', 'departure_date') },
+      ),
+      z.superRefine(
+        (body, ctx) => {
+          const destination = findAirport(body.destination);
+          if (!destination || body.return_date === undefined) return;
+          const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['return_date'], message });
+          const today = localDateAt(destination.timeZone, clock.now());
+          if (body.return_date < body.departure_date) issue('must not be before departure_date');
+          else if (daysBetween(today, body.return_date) > MAX_DAYS_AHEAD)
+            issue(`must be at most ${MAX_DAYS_AHEAD} days ahead (${addDays(today, MAX_DAYS_AHEAD)})`);
+        },
+        { when: whenValid('destination', 'departure_date', 'return_date') },
       ),
     );
 }

@@ -106,6 +106,15 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
   );
 }
 
+/** `example`, or `examples` with the main one as `default` when there are more. */
+function examplesOf(
+  main: unknown,
+  more: Record<string, { summary: string; value: unknown }> | undefined,
+): Json {
+  if (!more) return { example: main };
+  return { examples: { default: { summary: 'One way', value: main }, ...more } };
+}
+
 function operationFor(route: Route, schemas: Record<string, Json>): Json {
   const operation = operations[route.id as keyof typeof operations];
   const requestId = `${pascal(route.id)}Request`;
@@ -134,7 +143,12 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
     }),
     requestBody: {
       required,
-      content: { 'application/json': { schema: ref(requestId), example: operation.requestExample } },
+      content: {
+        'application/json': {
+          schema: ref(requestId),
+          ...examplesOf(operation.requestExample, operation.moreExamples?.request),
+        },
+      },
     },
     responses: {
       [String(operation.status)]: {
@@ -143,7 +157,7 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
         content: {
           'application/json': {
             schema: ref(`${pascal(route.id)}Response`),
-            example: operation.responseExample,
+            ...examplesOf(operation.responseExample, operation.moreExamples?.response),
           },
         },
       },

@@ -22,29 +22,39 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors.ts';
-import { flightView } from '../flights/flight-view.ts';
+import { flightView, oneWay, roundTrip } from '../flights/flight-view.ts';
 import { priceItinerary } from '../flights/pricing.ts';
 import { flightsOn, legBetween } from '../flights/schedule.ts';
 
-/** A flight as search returns it: BA's first morning flight London to New York, unsold, one adult. */
-function exampleFlight() {
-  const leg = legBetween('LHR', 'JFK');
-  const flight = leg && flightsOn(leg, '2026-12-01').find((f) => f.carrier.code === 'BA');
-  const pax = { adults: 1, children: 0, infants: 0 };
+const pax = { adults: 1, children: 0, infants: 0 };
+
+/** BA's first morning flight from `from` to `to` on `date`, unsold, priced for one adult. */
+function exampleLeg(from: string, to: string, date: string) {
+  const leg = legBetween(from, to);
+  const flight = leg && flightsOn(leg, date).find((f) => f.carrier.code === 'BA');
   const priced = flight && priceItinerary([flight], 'ECONOMY', pax, new Map());
-  if (!priced) throw new Error('example flight missing from the schedule');
-  return flightView(
-    {
-      id: 'off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd',
-      expiresAt: Date.UTC(2026, 10, 24, 9, 50) / 1000,
-      travelClass: 'ECONOMY',
-      passengers: pax,
-    },
-    { ...priced, seatsLeft: 9 },
-  );
+  if (!priced) throw new Error(`example flight ${from}-${to} missing from the schedule`);
+  return { ...priced, seatsLeft: 9 };
 }
 
-export const flight = exampleFlight();
+const offer = (id: string) => ({
+  id,
+  expiresAt: Date.UTC(2026, 10, 24, 9, 50) / 1000,
+  travelClass: 'ECONOMY' as const,
+  passengers: pax,
+});
+
+/** A flight as search returns it: BA London to New York on 1 December, one adult. */
+export const flight = flightView(
+  offer('off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd'),
+  oneWay(exampleLeg('LHR', 'JFK', '2026-12-01')),
+);
+
+/** A round trip: the same outbound, back from New York a week later. */
+export const roundTripFlight = flightView(
+  offer('off_9Kd2Wq7LmZ4xR1vB8nT3yH6cF0pS5aJe'),
+  roundTrip(exampleLeg('LHR', 'JFK', '2026-12-01'), exampleLeg('JFK', 'LHR', '2026-12-08')),
+);
 const { passengers, contact } = exampleTraveller;
 export const booking = {
   booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX',

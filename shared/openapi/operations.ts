@@ -10,7 +10,7 @@ import { systemClock } from '../clock.ts';
 import type { ErrorCode } from '../errors.ts';
 import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
-import { booking, flight } from './examples.ts';
+import { booking, flight, roundTripFlight } from './examples.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
 
 /** How the document describes one route. */
@@ -27,6 +27,11 @@ export interface Operation {
   errors: ErrorCode[];
   idempotencyKey?: boolean;
   setsCookie?: boolean;
+  /** Named examples besides the main one (documented as `examples`, the main one as `default`). */
+  moreExamples?: {
+    request?: Record<string, { summary: string; value: unknown }>;
+    response?: Record<string, { summary: string; value: unknown }>;
+  };
 }
 
 /** Every route can answer these: malformed or oversized bodies, gateway throttling, failures. */
@@ -97,7 +102,7 @@ export const operations: Record<RouteId, Operation> = {
   search: {
     summary: 'Search flights',
     description:
-      'Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. Each result is an offer, bound to your agency for 20 minutes.',
+      'Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. With return_date, each offer is a round trip: one outbound and one inbound (leaving at least 2 hours after the outbound lands) sold together, priced both ways. Each result is an offer, bound to your agency for 20 minutes.',
     tag: 'Flights',
     request: createSearchRequest(systemClock()),
     requestExample: {
@@ -110,6 +115,25 @@ export const operations: Record<RouteId, Operation> = {
     status: 200,
     response: success(zod.array(Flight), zod.object({ count: zod.int(), currency: zod.string() })),
     responseExample: { success: true, data: [flight], meta: { count: 1, currency: 'EUR' } },
+    moreExamples: {
+      request: {
+        roundTrip: {
+          summary: 'A round trip',
+          value: {
+            origin: 'LHR',
+            destination: 'JFK',
+            departure_date: '2026-12-01',
+            return_date: '2026-12-08',
+          },
+        },
+      },
+      response: {
+        roundTrip: {
+          summary: 'A round trip: outbound and inbound in one offer',
+          value: { success: true, data: [roundTripFlight], meta: { count: 1, currency: 'EUR' } },
+        },
+      },
+    },
     errors: ['UNAUTHORIZED'],
   },
   'booking-create': {

@@ -22,6 +22,12 @@ export const Segment = z.object({
   duration_minutes: z.int(),
 });
 
+const Direction = z.object({
+  duration_minutes: z.int(),
+  stops: z.int().min(0).max(1),
+  segments: z.array(Segment).min(1).max(2),
+});
+
 export const Flight = z.object({
   id: z.string().describe('Opaque offer id, bound to your agency, valid until expires_at'),
   total_price: Money.describe('For all passengers together'),
@@ -34,11 +40,10 @@ export const Flight = z.object({
     .describe('Seats left in the cabin on the fullest segment, capped at 9'),
   expires_at: DateTime,
   passengers: z.object({ adults: z.int(), children: z.int(), infants: z.int() }),
-  outbound: z.object({
-    duration_minutes: z.int(),
-    stops: z.int().min(0).max(1),
-    segments: z.array(Segment).min(1).max(2),
-  }),
+  outbound: Direction.describe('Origin to destination on departure_date'),
+  inbound: Direction.optional().describe(
+    'Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands',
+  ),
 });
 
 export const Agent = z.object({
