@@ -91,3 +91,11 @@ export async function startBookingTest() {
   const session = await signIn({ agencyId: `agency-${Math.random().toString(36).slice(2, 8)}` });
   return { advance, date, session };
 }
+
+/** Round trips LHR→JFK and back `returnDate`, direct, earliest first, overridden by `body`. */
+export async function searchRoundTrips(
+  session: TestSession,
+  body: Record<string, unknown> & { departure_date: string; return_date: string },
+): Promise<Json[]> {
+  return searchOffers(session, body);
+}
