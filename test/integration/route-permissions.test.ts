@@ -72,6 +72,7 @@ describe('route table grants', () => {
     const query = { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-02', max_connections: 0 };
     const offers: Json[] = (await as('search', search, query, auth)).body.data;
     await as('search', search, { ...query, max_connections: 1 }, auth);
+    const trips: Json[] = (await as('search', search, { ...query, return_date: '2026-12-09' }, auth)).body.data;
 
     const booked = await as('booking-create', create, bookingBody(offers[0]), {
       ...auth,
@@ -100,6 +101,10 @@ describe('route table grants', () => {
     );
     await as('booking-create', create, bookingBody(offers[2]), { ...auth, 'Idempotency-Key': 'perm-3' }); // 503, key released
     context.db.middlewareStack.remove('failTransactions');
+
+    const trip = await as('booking-create', create, bookingBody(trips[0]), auth);
+    await as('booking-create', create, { ...bookingBody(trips[0]), total_price: 1 }, auth); // booked: 410 after a marker read
+    await as('booking-cancel', cancel, { booking_id: trip.body.data.booking_id }, auth);
 
     const { booking_id, pnr } = booked.body.data;
     await as('booking-get', get, { booking_id }, auth);
