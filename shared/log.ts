@@ -1,6 +1,10 @@
 /**
  * Structured JSON logging, one line per event. Callers pass only what is safe to keep: no token,
- * code, key, table name or identifier is ever handed to it (enforced by tests that scan the output).
+ * code, key, table name or identifier is handed to it. Tests check part of this: after every
+ * integration file no log line may carry a token, a sent code, the signing key or the table name
+ * (test/helpers/integration-setup.ts), and the e2e suite checks the dev server's log for 6-digit
+ * numbers, tokens and the demo agent's identifier (test/e2e/walkthrough.test.ts). No test scans for
+ * identifiers in general.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

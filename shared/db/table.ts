@@ -9,7 +9,7 @@ export const tableDefinition = {
   indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
 } as const;
 
-/** Item keys, one function per item type (DESIGN.md §3). */
+/** Item keys, one function per item type (docs/decisions.md explains the shared OTP item). */
 export const keys = {
   agent: (identifier: string) => ({ pk: `AGENT#${identifier}`, sk: 'PROFILE' }),
   /** One item per identifier, registered or not: send throttle plus the current code. */
