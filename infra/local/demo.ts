@@ -1,6 +1,7 @@
 /**
  * `npm run demo`: the whole journey against a running `npm start` — sign in with the code from the
- * outbox, search, book, retrieve by PNR, cancel, sign out — printing each request and its answer.
+ * outbox, search a return journey, book it, retrieve by PNR, cancel, sign out — printing each request
+ * and its answer.
  * Uses DATA_DIR (default `.data`) to find the server and its outbox; API overrides the URL.
  */
 
@@ -96,23 +97,26 @@ const verified = await call(
 );
 token = verified.answer.data.verification_token;
 
-// 2. Search London Heathrow to New York a week from today.
-const date = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+// 2. Search a return journey: London Heathrow to New York a week from today, back a week later.
+const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const segments = (direction: Json) =>
+  direction.segments
+    .map((s: Json) => `${s.flight_number} ${s.origin}-${s.destination} ${s.departure_at}`)
+    .join(' + ');
 const search = await call(
   '/api/flights/search',
-  { origin: 'LHR', destination: 'JFK', departure_date: date, limit: 5 },
+  { origin: 'LHR', destination: 'JFK', departure_date: day(7), return_date: day(14), limit: 5 },
   (data: Json[]) =>
     [
-      `${data.length} offers, cheapest first:`,
+      `${data.length} round trips, cheapest first:`,
       ...data.map(
-        (f) =>
-          `    ${f.total_price} ${f.currency}  ${f.outbound.segments.map((s: Json) => `${s.flight_number} ${s.origin}-${s.destination} ${s.departure_at}`).join(' + ')}`,
+        (f) => `    ${f.total_price} ${f.currency}  ${segments(f.outbound)}  ⇄  ${segments(f.inbound)}`,
       ),
     ].join('\n'),
 );
 const offer = search.answer.data[0];
 
-// 3. Book the cheapest offer for one adult, safely retryable with an Idempotency-Key.
+// 3. Book the cheapest return journey for one adult, safely retryable with an Idempotency-Key.
 const booked = await call(
   '/api/flights/booking/create',
   {
@@ -131,7 +135,8 @@ const booking = booked.answer.data;
 await call(
   '/api/flights/booking/get',
   { pnr: booking.pnr },
-  (d) => `${d.pnr} is ${d.status}, ${d.passengers.length} passenger(s)`,
+  (d) =>
+    `${d.pnr} is ${d.status}, ${d.passengers.length} passenger(s), out ${d.flight.outbound.segments[0].departure_at}, back ${d.flight.inbound.segments[0].departure_at}`,
 );
 await call(
   '/api/flights/booking/cancel',

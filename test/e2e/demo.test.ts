@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('e2e: npm run demo', () => {
-  it('signs in, searches, books, finds the booking by PNR, cancels it and signs out', async () => {
+  it('signs in, searches a return journey, books it, finds it by PNR, cancels it and signs out', async () => {
     const { stdout } = await run(process.execPath, ['infra/local/demo.ts'], {
       env: { ...process.env, DATA_DIR: server.dataDir, API: '' },
     });
@@ -34,7 +34,8 @@ describe('e2e: npm run demo', () => {
     expect(pnr).toBeDefined();
     expect(stdout).toContain(`${pnr} is CONFIRMED`);
     expect(stdout).toContain(`${pnr} is CANCELLED`);
-    expect(stdout).toMatch(/EUR {2}[A-Z0-9]{2}\d+ LHR-/);
+    expect(stdout).toMatch(/EUR {2}[A-Z0-9]{2}\d+ LHR-.* ⇄ {2}[A-Z0-9]{2}\d+ JFK-/);
+    expect(stdout).toMatch(new RegExp(`${pnr} is CONFIRMED, 1 passenger\\(s\\), out \\S+Z, back \\S+Z`));
     expect(stdout.trim().endsWith('Done.')).toBe(true);
   });
 
