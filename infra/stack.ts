@@ -169,7 +169,7 @@ export class FlightBookingStack extends Stack {
       {
         id: 'AwsSolutions::AwsSolutions-COG4',
         reason:
-          'Agents sign in with one-time codes to session tokens issued by the API itself (API.md §3); there is no Cognito user pool.',
+          'Agents sign in with one-time codes to session tokens issued by the API itself (docs/API.md §3); there is no Cognito user pool.',
       },
       {
         id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -5,7 +5,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
  * Decodes `text` only when it is exactly the spelling the service would have written: the base64url
  * alphabet, no padding, no whitespace, and zero unused bits in the last character. Node's own decoder
  * is lenient (it accepts `=`, the `+/` alphabet and any unused bits), which would give one id many
- * spellings; here decoding and re-encoding must give the same text back (API.md §1).
+ * spellings; here decoding and re-encoding must give the same text back (docs/API.md §1).
  *
  * @example decodeCanonicalBase64url('AQI') // <Buffer 01 02>; 'AQJ', 'AQI=' and 'AQI ' → undefined
  */

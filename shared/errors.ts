@@ -1,11 +1,11 @@
 /**
  * The error catalogue: every failure the API reports is one of these classes, with a stable `code`
- * from the contract's table (API.md §2), the status that code answers and a human message. Domain code
+ * from the contract's table (docs/API.md §2), the status that code answers and a human message. Domain code
  * throws them without knowing about HTTP; the envelope middleware alone turns them into responses, and
  * anything else into a 500 or 503 whose message never leaves the process.
  */
 
-/** The error codes of API.md §2 with their HTTP status: a code outside this table does not compile. */
+/** The error codes of docs/API.md §2 with their HTTP status: a code outside this table does not compile. */
 export const ERROR_STATUS = {
   INVALID_JSON: 400,
   VALIDATION_ERROR: 400,
@@ -44,7 +44,7 @@ export abstract class ApiError extends Error {
   get statusCode(): number {
     return ERROR_STATUS[this.code];
   }
-  /** One entry per problem, or for PRICE_CHANGED an object (API.md §2). */
+  /** One entry per problem, or for PRICE_CHANGED an object (docs/API.md §2). */
   readonly details: ErrorDetail[] | Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
 
@@ -70,7 +70,7 @@ export class ValidationError extends ApiError {
   }
 }
 
-/** The challenge every 401 carries (API.md §2; RFC 6750 §3). */
+/** The challenge every 401 carries (docs/API.md §2; RFC 6750 §3). */
 const BEARER_CHALLENGE = 'Bearer realm="flight-booking"';
 
 export class UnauthorizedError extends ApiError {

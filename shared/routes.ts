@@ -18,7 +18,7 @@ export type ExtraGrant = 'signing-key' | 'send-email' | 'send-sms';
 export interface Route {
   /** Stable id, used for function and resource names. */
   readonly id: string;
-  /** Every route is `POST`; the path has no version segment (API.md §1). */
+  /** Every route is `POST`; the path has no version segment (docs/API.md §1). */
   readonly path: string;
   /** Handler entry file, relative to the repository root; it exports `handler`. */
   readonly entry: string;

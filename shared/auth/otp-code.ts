@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 
-/** A code is valid this long (API.md §3.1). */
+/** A code is valid this long (docs/API.md §3.1). */
 export const OTP_TTL_SECONDS = 300;
 /** At most one send per identifier in this many seconds. */
 export const RESEND_AFTER_SECONDS = 30;

@@ -7,7 +7,7 @@ import { keys, ttlFromMillis } from '../db/table.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { Session } from './session.ts';
 
-/** Session lifetime in seconds (API.md §3.2). */
+/** Session lifetime in seconds (docs/API.md §3.2). */
 export const SESSION_TTL_SECONDS = 3600;
 
 /** The one algorithm tokens are signed with and the only one accepted when verifying. */

@@ -39,7 +39,7 @@ export interface BookingRecord {
   contact: { email: string; phone: string };
 }
 
-/** The Booking resource of API.md §4.2. */
+/** The Booking resource of docs/API.md §4.2. */
 export function bookingView(record: BookingRecord) {
   return {
     booking_id: record.booking_id,

@@ -51,7 +51,7 @@ const CONDITION_FAILED = 'ConditionalCheckFailed';
 
 /**
  * `POST /api/flights/booking/create`. After validation (passengers checked against the quote), the
- * checks of API.md §4.2 in order — offer issued to this agency (404), not expired (410), details as
+ * checks of docs/API.md §4.2 in order — offer issued to this agency (404), not expired (410), details as
  * quoted (409 FLIGHT_MISMATCH) — then one TransactWriteItems takes the seats in the quoted bucket on
  * every segment, writes the booking, reserves the PNR, marks the offer booked and completes the
  * Idempotency-Key: all of it or none of it.
@@ -117,7 +117,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   const quoted = quotedFlightView(body.flight_id, quote, flights);
   const mismatches = flightMismatches(body, quoted);
   if (mismatches.length > 0) {
-    // 410 comes before 409 (API.md §4.2): a booked offer is gone whatever the details say. Read only
+    // 410 comes before 409 (docs/API.md §4.2): a booked offer is gone whatever the details say. Read only
     // when the details differ, so a good request still books in one transaction.
     if (await isOfferBooked(deps, quote)) throw new OfferExpiredError();
     throw new FlightMismatchError(mismatches);

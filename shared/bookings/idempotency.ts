@@ -9,7 +9,7 @@ import {
   IdempotencyKeyReusedError,
 } from '../errors.ts';
 
-/** Keys and their outcomes are kept this long (API.md §4.2). */
+/** Keys and their outcomes are kept this long (docs/API.md §4.2). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** A request that holds a key longer than this (it crashed) no longer blocks its retries. */
 export const LOCK_SECONDS = 30;

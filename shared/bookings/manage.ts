@@ -16,7 +16,7 @@ import {
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
-/** Exactly as issued: six capitals, no other spelling (API.md §1). */
+/** Exactly as issued: six capitals, no other spelling (docs/API.md §1). */
 const Pnr = z.string().regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as issued');
 
 export const GetBookingRequest = z
@@ -72,7 +72,7 @@ export function listBookings(deps: BookingDeps) {
         KeyConditionExpression: 'gsi1pk = :agency',
         ExpressionAttributeValues: { ':agency': gsi1.agency(agencyId) },
         ScanIndexForward: false,
-        // One more than the page: the cursor is null exactly when nothing follows (API.md §4.3).
+        // One more than the page: the cursor is null exactly when nothing follows (docs/API.md §4.3).
         Limit: body.limit + 1,
         ExclusiveStartKey: after && {
           ...keys.booking(after.bookingId),

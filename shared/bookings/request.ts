@@ -4,7 +4,7 @@ import { isCalendarDate } from '../flights/local-time.ts';
 
 /**
  * Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter.
- * 1-35 code points after NFC (API.md §1): `é` is one character whether sent composed or as `e` plus a
+ * 1-35 code points after NFC (docs/API.md §1): `é` is one character whether sent composed or as `e` plus a
  * combining accent, and the composed form is what is stored.
  */
 const NAME = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{M} '’-]{1,35}$/u;
@@ -40,7 +40,7 @@ export function decimalPlaces(value: number): number {
 export const MAX_MONEY = 99_999_999.99;
 
 /**
- * A price in major units with at most 2 decimals (API.md §1); compared in cents, never as floats.
+ * A price in major units with at most 2 decimals (docs/API.md §1); compared in cents, never as floats.
  * The 2-decimal rule is stated in prose only: JSON Schema's `multipleOf: 0.01` is judged in floating
  * point by validators (ajv refuses 0.07 and 11 % of all 2-decimal amounts), so it would mislead clients.
  */
@@ -78,7 +78,7 @@ const Segment = z.object({
   departure_at: z.string(),
 });
 
-/** The request of `POST /api/flights/booking/create` (API.md §4.2); every field required. */
+/** The request of `POST /api/flights/booking/create` (docs/API.md §4.2); every field required. */
 export const CreateBookingRequest = z.object({
   flight_id: z.string().min(1).max(2048).meta({ description: 'The id of an offer from search' }),
   flight_details: z
@@ -120,7 +120,7 @@ export function ageOn(bornOn: string, onDate: string): number {
   return onDate.slice(5) < bornOn.slice(5) ? years - 1 : years;
 }
 
-/** The ages each passenger type must have on the first departure date (API.md §4.2). */
+/** The ages each passenger type must have on the first departure date (docs/API.md §4.2). */
 export const AGE_RULES: Record<PaxType, { min: number; max: number; text: string }> = {
   ADULT: { min: 12, max: 150, text: 'an ADULT must be 12 or older on the first departure date' },
   CHILD: { min: 2, max: 11, text: 'a CHILD must be 2 to 11 years old on the first departure date' },

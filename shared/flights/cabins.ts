@@ -1,4 +1,4 @@
-/** Travel classes (API.md §4.1) and the one-letter cabin codes inventory items use. */
+/** Travel classes (docs/API.md §4.1) and the one-letter cabin codes inventory items use. */
 export const TRAVEL_CLASSES = ['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS', 'FIRST'] as const;
 export type TravelClass = (typeof TRAVEL_CLASSES)[number];
 

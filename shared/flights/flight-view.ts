@@ -4,7 +4,7 @@ import { CURRENCY, type PassengerCounts } from './fares.ts';
 import type { OfferQuote } from './offers.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
 
-/** `seats_available` is capped as airlines publish it (API.md §4.1). */
+/** `seats_available` is capped as airlines publish it (docs/API.md §4.1). */
 export const MAX_SEATS_SHOWN = 9;
 
 /** A priced itinerary: one or two flights, bookable for a party in one cabin. */
@@ -69,7 +69,7 @@ function directionView(segments: readonly ScheduledFlight[]) {
 
 export type DirectionView = ReturnType<typeof directionView>;
 
-/** The Flight resource of API.md §4.1 for an offer; `inbound` only for a round trip. */
+/** The Flight resource of docs/API.md §4.1 for an offer; `inbound` only for a round trip. */
 export function flightView(
   offer: { id: string; expiresAt: number; travelClass: TravelClass; passengers: PassengerCounts },
   journey: PricedJourney,

@@ -4,7 +4,7 @@ import type { TravelClass } from './cabins.ts';
 import type { PassengerCounts } from './fares.ts';
 import type { LocalDate } from './local-time.ts';
 
-/** An offer is good for this long after the search (API.md §4.1). */
+/** An offer is good for this long after the search (docs/API.md §4.1). */
 export const OFFER_TTL_SECONDS = 20 * 60;
 
 /** Everything a booking needs to know about a quote, recovered from the offer id alone. */

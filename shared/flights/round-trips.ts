@@ -29,7 +29,7 @@ const byFlights = (a: PairKey, b: PairKey) =>
   a.outNumbers.localeCompare(b.outNumbers) || a.inNumbers.localeCompare(b.inNumbers);
 
 /**
- * API.md §4.1: PRICE by the total, DURATION by both ways together, DEPARTURE by the outbound's then
+ * docs/API.md §4.1: PRICE by the total, DURATION by both ways together, DEPARTURE by the outbound's then
  * the inbound's departure. Each breaks ties the way its one-way order does, so moving to the next
  * itinerary of either direction (each sorted by the one-way order) never makes a pair rank better:
  * that is what lets {@link bestRoundTrips} walk the pairs in order without building them all.

@@ -67,7 +67,7 @@ const whenValid =
     !payload.issues.some((issue) => !issue.path?.length || fields.includes(String(issue.path[0])));
 
 /**
- * The search request (API.md §4.1). The clock decides "today" at the origin, so the schema is made
+ * The search request (docs/API.md §4.1). The clock decides "today" at the origin, so the schema is made
  * per clock.
  */
 export function createSearchRequest(clock: Clock) {

@@ -1,5 +1,5 @@
 /**
- * The session cookie (API.md §3.2). `__Host-` binds it to this host and path `/`, `HttpOnly` keeps
+ * The session cookie (docs/API.md §3.2). `__Host-` binds it to this host and path `/`, `HttpOnly` keeps
  * scripts off it, `Secure` keeps it off plain HTTP, and `SameSite=Strict` together with the JSON-only
  * body rule stops cross-site requests from riding on it.
  */

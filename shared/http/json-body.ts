@@ -4,7 +4,7 @@ import { InvalidJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } fro
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { readHeader } from './headers.ts';
 
-/** Bodies over this many bytes are refused (API.md §5). */
+/** Bodies over this many bytes are refused (docs/API.md §5). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Whether the request says `Content-Type: application/json` (parameters such as `charset` allowed). */
@@ -13,7 +13,7 @@ export function isJsonRequest(event: ApiEvent): boolean {
   return mediaType === 'application/json';
 }
 
-/** middy's parser refuses these keys; the contract ignores unknown fields instead (API.md §1). */
+/** middy's parser refuses these keys; the contract ignores unknown fields instead (docs/API.md §1). */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**

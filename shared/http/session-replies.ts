@@ -3,7 +3,7 @@ import { isoSeconds } from '../clock.ts';
 import type { Reply } from './api-event.ts';
 import { clearedSessionCookie, sessionCookie } from './cookies.ts';
 
-/** verify-otp's answer (API.md §3.2): the token in the body and, for browsers, in the session cookie. */
+/** verify-otp's answer (docs/API.md §3.2): the token in the body and, for browsers, in the session cookie. */
 export function signedInReply(signedIn: SignedIn): Reply {
   return {
     status: 200,
@@ -18,7 +18,7 @@ export function signedInReply(signedIn: SignedIn): Reply {
   };
 }
 
-/** logout's answer (API.md §3.3): nothing, and the cookie cleared. */
+/** logout's answer (docs/API.md §3.3): nothing, and the cookie cleared. */
 export function signedOutReply(): Reply {
   return { status: 200, data: {}, headers: { 'Set-Cookie': clearedSessionCookie() } };
 }

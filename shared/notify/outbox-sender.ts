@@ -6,7 +6,7 @@ import type { CodeSender } from './code-sender.ts';
 export const OUTBOX_FILE = 'outbox.jsonl';
 
 /**
- * Local delivery (API.md §6): nothing leaves the machine. Each code is printed to the console and
+ * Local delivery (docs/API.md §6): nothing leaves the machine. Each code is printed to the console and
  * appended as one JSON line to `<dataDir>/outbox.jsonl`, where scripts and tests read it.
  */
 export function outboxCodeSender(dataDir: string, print: (line: string) => void = console.log): CodeSender {

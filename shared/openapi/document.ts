@@ -28,7 +28,7 @@ function componentSchemas(): Record<string, Json> {
   ] as const) {
     responses.add(schema, { id });
   }
-  // As clients send it: unknown fields are ignored, not refused (API.md §1).
+  // As clients send it: unknown fields are ignored, not refused (docs/API.md §1).
   requests.add(Passenger, { id: 'Passenger' });
   for (const route of routes) {
     const operation = operations[route.id];

@@ -87,7 +87,7 @@ export const ErrorDetail = z.object({
   received: z.unknown().optional(),
 });
 
-/** The failure envelope (API.md §1, §2). */
+/** The failure envelope (docs/API.md §1, §2). */
 export const ErrorEnvelope = z.object({
   success: z.literal(false),
   error: z.object({

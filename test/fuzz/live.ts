@@ -203,7 +203,7 @@ export class LiveState {
       children: m.children,
       infants: Math.min(m.infants, m.adults),
     };
-    // API.md §4.1's round trips, whether or not the document lists return_date yet.
+    // docs/API.md §4.1's round trips, whether or not the document lists return_date yet.
     if (m.stay !== null && m.days + m.stay <= 330) body.return_date = isoDate(departure + m.stay * DAY);
     else delete body.return_date;
     return body;

@@ -110,7 +110,7 @@ function setAt(body: unknown, path: Segment[], replacement: unknown): unknown {
 const show = (path: Segment[]) => (path.length === 0 ? '(body)' : path.join('.'));
 
 // ---------------------------------------------------------------------------------------------------
-// Re-spellings of an issued id (API.md §1: "padding added, another base64 alphabet, changed unused
+// Re-spellings of an issued id (docs/API.md §1: "padding added, another base64 alphabet, changed unused
 // bits, surrounding spaces" are all unknown ids).
 
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -37,7 +37,7 @@ db.destroy();
 
 /**
  * After every integration file: no log line may carry a sign-in code that was sent, a token, the
- * signing key or the table name (issue 8; the outbox file itself is the only place codes appear).
+ * signing key or the table name (the outbox file itself is the only place codes appear).
  */
 afterAll(async () => {
   const { capturedLogLines } = await import('./log-capture.ts');

@@ -11,7 +11,7 @@ function unusedBits(length: number): number {
 
 /**
  * Other spellings of an issued id or token that a lenient base64url decoder reads as the same bytes,
- * each named by the trick it plays (API.md §1: every one of them must be an unknown id). `text` is
+ * each named by the trick it plays (docs/API.md §1: every one of them must be an unknown id). `text` is
  * an id like `off_…`, a cursor, or a compact JWS (`a.b.c`, re-spelled in its last part).
  */
 export function respellings(text: string): Record<string, string> {

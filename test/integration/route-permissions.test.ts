@@ -72,7 +72,8 @@ describe('route table grants', () => {
     const query = { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-02', max_connections: 0 };
     const offers: Json[] = (await as('search', search, query, auth)).body.data;
     await as('search', search, { ...query, max_connections: 1 }, auth);
-    const trips: Json[] = (await as('search', search, { ...query, return_date: '2026-12-09' }, auth)).body.data;
+    const trips: Json[] = (await as('search', search, { ...query, return_date: '2026-12-09' }, auth)).body
+      .data;
 
     const booked = await as('booking-create', create, bookingBody(offers[0]), {
       ...auth,

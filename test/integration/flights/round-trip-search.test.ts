@@ -53,7 +53,7 @@ const first = (direction: Flight) => direction.segments[0];
 const last = (direction: Flight) => direction.segments.at(-1);
 const numbers = (direction: Flight) => direction.segments.map((s: Flight) => s.flight_number).join(' ');
 
-/** Checks what every round-trip offer promises (API.md §4.1). */
+/** Checks what every round-trip offer promises (docs/API.md §4.1). */
 function expectRoundTrip(flight: Flight, from: string, to: string, returnDate: string, zone: string) {
   expect(first(flight.outbound).origin).toBe(from);
   expect(last(flight.outbound).destination).toBe(to);

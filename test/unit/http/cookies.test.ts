@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clearedSessionCookie, readCookie, sessionCookie } from '#shared/http/cookies.ts';
 
 describe('session cookie', () => {
-  it('carries every attribute of API.md §3.2', () => {
+  it('carries every attribute of docs/API.md §3.2', () => {
     expect(sessionCookie('abc.def.ghi', 3600)).toBe(
       '__Host-session=abc.def.ghi; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=3600',
     );
