@@ -5,31 +5,7 @@
  * anything else into a 500 or 503 whose message never leaves the process.
  */
 
-/** The error codes of docs/API.md §2 with their HTTP status: a code outside this table does not compile. */
-export const ERROR_STATUS = {
-  INVALID_JSON: 400,
-  VALIDATION_ERROR: 400,
-  UNAUTHORIZED: 401,
-  INVALID_CODE: 401,
-  NOT_FOUND: 404,
-  FLIGHT_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  FLIGHT_MISMATCH: 409,
-  PRICE_CHANGED: 409,
-  SOLD_OUT: 409,
-  NOT_CANCELLABLE: 409,
-  IDEMPOTENCY_IN_PROGRESS: 409,
-  OFFER_EXPIRED: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
-  TOO_MANY_ATTEMPTS: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
+import { ERROR_STATUS, type ErrorCode } from './error-codes.ts';
 
 export interface ErrorDetail {
   path: string;
@@ -93,6 +69,30 @@ export class InvalidCodeError extends ApiError {
     super('The code is wrong, expired or already used.', {
       headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
     });
+  }
+}
+
+/** Signed in, but the agent's role does not allow the route. */
+export class ForbiddenError extends ApiError {
+  readonly code = 'FORBIDDEN' as const;
+  constructor() {
+    super('Your role does not allow this.');
+  }
+}
+
+/** The e-mail address or phone number already signs in another agent. */
+export class IdentifierTakenError extends ApiError {
+  readonly code = 'IDENTIFIER_TAKEN' as const;
+  constructor() {
+    super('This e-mail address or phone number is already an agent’s sign-in identifier.');
+  }
+}
+
+/** The change would leave the agency without an active ADMIN. */
+export class LastAdminError extends ApiError {
+  readonly code = 'LAST_ADMIN' as const;
+  constructor() {
+    super('The agency would be left without an active ADMIN: make another agent ADMIN first.');
   }
 }
 

@@ -51,7 +51,7 @@ export const routes = [
     path: '/api/auth/logout',
     entry: 'functions/auth/logout.ts',
     auth: true,
-    table: ['GetItem', 'PutItem'],
+    table: ['GetItem', 'UpdateItem'],
     grants: ['signing-key'],
   },
   {

@@ -1,6 +1,8 @@
 /**
- * `npm run agents -- add <identifier> --name "<name>" --agency <agency_id>`, `npm run agents -- list`, and
- * `npm run agents -- deactivate|activate <identifier>`.
+ * The operator's agent commands: `add <identifier> --name "<name>" --agency <agency_id> [--role ADMIN]`
+ * (how an agency gets its first ADMIN), `list`, `deactivate|activate <identifier>`,
+ * `role <identifier> AGENT|ADMIN`, and `migrate` (gives agents stored before roles existed their
+ * session state).
  *
  * Against AWS when TABLE_NAME is set (default credential chain and region); otherwise against the
  * local database in DATA_DIR, through the running `npm start` if there is one, or a DynamoDB Local
@@ -8,29 +10,35 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  AgencyId,
-  AgentExistsError,
-  AgentName,
-  listAgents,
+  type AgentChanges,
+  changeAgentByIdentifier,
+  needsMigration,
   registerAgent,
-  setAgentActive,
-} from '#shared/auth/agents.ts';
+} from '#shared/auth/agent-changes.ts';
+import { AgencyId, AgentName, listAgents } from '#shared/auth/agents.ts';
 import { normalizeIdentifier } from '#shared/auth/identifier.ts';
+import { ROLES, type Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
+import { keys } from '#shared/db/table.ts';
+import { ApiError } from '#shared/errors.ts';
 import { ensureTable, LOCAL_TABLE_NAME } from '../local/bootstrap.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { findRunningLocalStack, resolveDataDir } from '../local/local-stack.ts';
 
 const usage = `usage:
-  npm run agents -- add <identifier> --name "<name>" --agency <agency_id>
+  npm run agents -- add <identifier> --name "<name>" --agency <agency_id> [--role AGENT|ADMIN]
   npm run agents -- list
   npm run agents -- deactivate <identifier>
-  npm run agents -- activate <identifier>`;
+  npm run agents -- activate <identifier>
+  npm run agents -- role <identifier> AGENT|ADMIN
+  npm run agents -- migrate`;
 
 class UsageError extends Error {}
 class NoSuchAgentError extends Error {}
+const COMMANDS = ['add', 'list', 'deactivate', 'activate', 'role', 'migrate'];
 
 function fail(message: string, exitCode: number): never {
   console.error(JSON.stringify({ error: message }));
@@ -40,19 +48,26 @@ function fail(message: string, exitCode: number): never {
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, agency: { type: 'string' } },
+    options: { name: { type: 'string' }, agency: { type: 'string' }, role: { type: 'string' } },
   });
   const [command, identifierArg, ...extra] = positionals;
-  if (command !== 'add' && command !== 'list' && command !== 'deactivate' && command !== 'activate')
-    throw new UsageError(usage);
+  if (!command || !COMMANDS.includes(command)) throw new UsageError(usage);
 
   let input: Parameters<typeof registerAgent>[2] | undefined;
-  let toggle: { identifier: string; active: boolean } | undefined;
-  if (command === 'deactivate' || command === 'activate') {
+  let change: { identifier: string; changes: AgentChanges } | undefined;
+  const roleOption = (value: string | undefined): Role => {
+    if (!ROLES.includes(value as Role)) throw new UsageError(`role must be one of ${ROLES.join(', ')}`);
+    return value as Role;
+  };
+  if (command === 'deactivate' || command === 'activate' || command === 'role') {
     const identifier = identifierArg ? normalizeIdentifier(identifierArg) : undefined;
-    if (!identifier?.ok || extra.length > 0)
+    const expected = command === 'role' ? 1 : 0;
+    if (!identifier?.ok || extra.length !== expected)
       throw new UsageError(identifier && !identifier.ok ? `identifier ${identifier.message}` : usage);
-    toggle = { identifier: identifier.identifier, active: command === 'activate' };
+    change = {
+      identifier: identifier.identifier,
+      changes: command === 'role' ? { role: roleOption(extra[0]) } : { active: command === 'activate' },
+    };
   }
   if (command === 'add') {
     if (!identifierArg || extra.length > 0) throw new UsageError(usage);
@@ -67,6 +82,7 @@ async function main(): Promise<void> {
       type: identifier.type,
       name: name.data,
       agencyId: agency.data,
+      role: values.role === undefined ? 'AGENT' : roleOption(values.role),
     };
   }
 
@@ -86,11 +102,13 @@ async function main(): Promise<void> {
   try {
     if (local) await ensureTable(db, tableName);
     const store = { db, tableName };
+    const clock = systemClock();
     let output: unknown;
-    if (input) output = await registerAgent(store, systemClock(), input);
-    else if (toggle) output = await setAgentActive(store, toggle.identifier, toggle.active);
+    if (input) output = await registerAgent(store, clock, input);
+    else if (change) output = await changeAgentByIdentifier(store, clock, change.identifier, change.changes);
+    else if (command === 'migrate') output = await migrate(store);
     else output = await listAgents(store);
-    if (output === undefined) throw new NoSuchAgentError(`no agent is registered as ${toggle?.identifier}`);
+    if (output === undefined) throw new NoSuchAgentError(`no agent is registered as ${change?.identifier}`);
     console.log(JSON.stringify(output, null, 2));
   } finally {
     db.destroy();
@@ -98,10 +116,26 @@ async function main(): Promise<void> {
   }
 }
 
+/** Gives every agent stored before roles existed its session state; answers who was migrated. */
+async function migrate(store: { db: ReturnType<typeof createDocumentClient>; tableName: string }) {
+  const migrated: string[] = [];
+  for (const agent of await listAgents(store)) {
+    const { Item } = await store.db.send(
+      new GetCommand({ TableName: store.tableName, Key: keys.agent(agent.identifier), ConsistentRead: true }),
+    );
+    if (Item && needsMigration(Item)) {
+      await changeAgentByIdentifier(store, systemClock(), agent.identifier, {});
+      migrated.push(agent.identifier);
+    }
+  }
+  return { migrated };
+}
+
 try {
   await main();
 } catch (error) {
   if (error instanceof UsageError) fail(error.message, 2);
-  if (error instanceof AgentExistsError || error instanceof NoSuchAgentError) fail(error.message, 1);
+  if (error instanceof NoSuchAgentError) fail(error.message, 1);
+  if (error instanceof ApiError && error.statusCode < 500) fail(error.message, 1);
   fail(`could not reach the agents table: ${(error as Error).name}`, 1);
 }

@@ -7,9 +7,11 @@ import {
   DescribeTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AgentExistsError, findAgent, registerAgent } from '#shared/auth/agents.ts';
+import { changeAgentByIdentifier, registerAgent } from '#shared/auth/agent-changes.ts';
+import { findAgent } from '#shared/auth/agents.ts';
 import type { Clock } from '#shared/clock.ts';
 import { tableDefinition } from '#shared/db/table.ts';
+import { IdentifierTakenError } from '#shared/errors.ts';
 
 /** The local table's name; in AWS the stack generates one. */
 export const LOCAL_TABLE_NAME = 'flight-booking';
@@ -19,6 +21,7 @@ export const DEMO_AGENT = {
   type: 'EMAIL',
   name: 'Demo Agent',
   agencyId: 'demo-agency',
+  role: 'ADMIN',
 } as const;
 
 /** CreateTable input from the shared table definition (the CDK stack reads the same one). */
@@ -60,18 +63,26 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
   return true;
 }
 
-/** Registers the demo agent on a fresh database; leaves an existing one alone. */
+/**
+ * Registers the demo agent, an ADMIN of its agency, on a fresh database. A demo agent stored before
+ * roles existed is made ADMIN once (which also gives it its session state); otherwise it is left alone.
+ */
 export async function ensureDemoAgent(
   db: DynamoDBDocumentClient,
   tableName: string,
   clock: Clock,
 ): Promise<void> {
   const store = { db, tableName };
-  if (await findAgent(store, DEMO_AGENT.identifier)) return;
+  const existing = await findAgent(store, DEMO_AGENT.identifier);
+  if (existing) {
+    if (existing.updated_at === undefined && existing.role !== 'ADMIN')
+      await changeAgentByIdentifier(store, clock, DEMO_AGENT.identifier, { role: 'ADMIN' });
+    return;
+  }
   try {
     await registerAgent(store, clock, DEMO_AGENT);
   } catch (error) {
-    if (!(error instanceof AgentExistsError)) throw error;
+    if (!(error instanceof IdentifierTakenError)) throw error;
   }
 }
 

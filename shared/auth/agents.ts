@@ -1,11 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import type { IdentifierType } from './identifier.ts';
-import { type AgentSnapshot, agentSnapshotUpdate } from './otp-challenge.ts';
+import { type Role, roleOf } from './roles.ts';
+
+/** Who made a change: an agent of the agency, or the operator's CLI. */
+export interface Actor {
+  id: string;
+  name: string;
+}
 
 /** A registered travel agent: the only people who can sign in. */
 export interface Agent {
@@ -14,11 +18,21 @@ export interface Agent {
   agency_id: string;
   identifier: string;
   type: IdentifierType;
+  role: Role;
   active: boolean;
   created_at: string;
+  created_by?: Actor;
+  updated_at?: string;
+  updated_by?: Actor;
 }
 
-export const AgentName = z.string().trim().min(1).max(100);
+/** 1-100 characters (code points after NFC), trimmed. */
+export const AgentName = z
+  .string()
+  .overwrite((value) => value.normalize('NFC').trim())
+  .refine((value) => [...value].length >= 1 && [...value].length <= 100, 'must be 1-100 characters')
+  .meta({ description: '1-100 characters (code points after NFC), trimmed', minLength: 1, maxLength: 100 });
+
 /** Agency ids are slugs: `demo-agency`. */
 export const AgencyId = z
   .string()
@@ -27,107 +41,18 @@ export const AgencyId = z
     'must be 1-63 lower-case letters, digits or hyphens, not starting with a hyphen',
   );
 
-export class AgentExistsError extends Error {
-  override name = 'AgentExistsError';
-}
+/** The position of an agent in the listing index: an agency's agents sort together, by identifier. */
+export const listingKey = (agencyId: string, identifier: string) => `${agencyId}#${identifier}`;
 
 /** The agent registered under a normalised identifier, if any (active or not). */
 export async function findAgent(store: TableHandle, identifier: string): Promise<Agent | undefined> {
   const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.agent(identifier) }),
+    new GetCommand({ TableName: store.tableName, Key: keys.agent(identifier), ConsistentRead: true }),
   );
   return Item ? toAgent(Item) : undefined;
 }
 
-/**
- * Registers an agent under a normalised identifier; refuses one that is already registered. The profile
- * and the snapshot sign-in reads (in the identifier's OTP item) are written in one transaction.
- *
- * @example await registerAgent(store, clock, { identifier: 'agent@example.com', type: 'EMAIL', name: 'Demo Agent', agencyId: 'demo-agency' })
- */
-export async function registerAgent(
-  store: TableHandle,
-  clock: Clock,
-  input: { identifier: string; type: IdentifierType; name: string; agencyId: string },
-): Promise<Agent> {
-  const agent: Agent = {
-    id: `agt_${randomBytes(12).toString('hex')}`,
-    name: AgentName.parse(input.name),
-    agency_id: AgencyId.parse(input.agencyId),
-    identifier: input.identifier,
-    type: input.type,
-    active: true,
-    created_at: isoSeconds(clock.now()),
-  };
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: store.tableName,
-              Item: {
-                ...keys.agent(agent.identifier),
-                gsi1pk: gsi1.agents,
-                gsi1sk: agent.identifier,
-                ...agent,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          { Update: agentSnapshotUpdate(store.tableName, agent.identifier, snapshotOf(agent)) },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (firstConditionFailed(error))
-      throw new AgentExistsError(`an agent is already registered as ${agent.identifier}`);
-    throw error;
-  }
-  return agent;
-}
-
-/** Deactivates (or reactivates) an agent: a deactivated agent is sent no codes and cannot sign in. */
-export async function setAgentActive(
-  store: TableHandle,
-  identifier: string,
-  active: boolean,
-): Promise<Agent | undefined> {
-  const agent = await findAgent(store, identifier);
-  if (!agent) return undefined;
-  const updated = { ...agent, active };
-  await store.db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: store.tableName,
-            Key: keys.agent(identifier),
-            UpdateExpression: 'SET active = :active',
-            ExpressionAttributeValues: { ':active': active },
-          },
-        },
-        { Update: agentSnapshotUpdate(store.tableName, identifier, snapshotOf(updated)) },
-      ],
-    }),
-  );
-  return updated;
-}
-
-const snapshotOf = (agent: Agent): AgentSnapshot => ({
-  id: agent.id,
-  name: agent.name,
-  agency_id: agent.agency_id,
-  active: agent.active,
-});
-
-function firstConditionFailed(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const [first] = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return first?.Code === 'ConditionalCheckFailed';
-}
-
-/** Every agent, ordered by identifier. */
+/** Every agent of every agency, ordered by agency then identifier: the operator's listing. */
 export async function listAgents(store: TableHandle): Promise<Agent[]> {
   const agents: Agent[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -147,7 +72,51 @@ export async function listAgents(store: TableHandle): Promise<Agent[]> {
   return agents;
 }
 
-function toAgent(item: Record<string, unknown>): Agent {
-  const { id, name, agency_id, identifier, type, active, created_at } = item as unknown as Agent;
-  return { id, name, agency_id, identifier, type, active, created_at };
+/**
+ * One page of an agency's agents, ordered by identifier, after the agent with identifier `after`.
+ * Reads one more than the page to know whether another follows.
+ */
+export async function listAgencyAgents(
+  store: TableHandle,
+  agencyId: string,
+  page: { limit: number; after?: string },
+): Promise<{ agents: Agent[]; more: boolean }> {
+  const result = await store.db.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :agents AND begins_with(gsi1sk, :agency)',
+      ExpressionAttributeValues: { ':agents': gsi1.agents, ':agency': `${agencyId}#` },
+      Limit: page.limit + 1,
+      ExclusiveStartKey: page.after
+        ? {
+            ...keys.agent(page.after),
+            gsi1pk: gsi1.agents,
+            gsi1sk: listingKey(agencyId, page.after),
+          }
+        : undefined,
+    }),
+  );
+  const found = (result.Items ?? []).map(toAgent);
+  return {
+    agents: found.slice(0, page.limit),
+    more: found.length > page.limit || result.LastEvaluatedKey !== undefined,
+  };
+}
+
+export function toAgent(item: Record<string, unknown>): Agent {
+  const agent = item as unknown as Agent;
+  return {
+    id: agent.id,
+    name: agent.name,
+    agency_id: agent.agency_id,
+    identifier: agent.identifier,
+    type: agent.type,
+    role: roleOf(agent.role),
+    active: agent.active,
+    created_at: agent.created_at,
+    ...(agent.created_by && { created_by: agent.created_by }),
+    ...(agent.updated_at && { updated_at: agent.updated_at }),
+    ...(agent.updated_by && { updated_by: agent.updated_by }),
+  };
 }

@@ -1,13 +1,14 @@
 import * as z from 'zod';
+import type { TableHandle } from '../db/client.ts';
 import type { Session } from './session.ts';
-import { revokeSessionToken, type TokenStore } from './session-token.ts';
+import { revokeToken } from './session-state.ts';
 
 /** Logout takes no fields; any sent are ignored. */
 export const LogoutRequest = z.object({});
 
 /** `POST /api/auth/logout`: revokes the caller's token until its expiry. */
-export function logout(deps: TokenStore) {
+export function logout(deps: TableHandle) {
   return async (session: Session): Promise<void> => {
-    await revokeSessionToken(session, deps);
+    await revokeToken(deps, session);
   };
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { jwtVerify, SignJWT } from 'jose';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { Clock } from '../clock.ts';
-import { keys, ttlFromMillis } from '../db/table.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { Session } from './session.ts';
+import { expiredLogouts, isSessionValid, readSessionState, type VerifiedClaims } from './session-state.ts';
 
 /** Session lifetime in seconds (docs/API.md §3.2). */
 export const SESSION_TTL_SECONDS = 3600;
@@ -62,16 +62,17 @@ export async function issueSessionToken(
 }
 
 /** Tokens whose signature, issuer and audience were verified in this container, per settings. */
-const verified = new WeakMap<TokenSettings, Map<string, Session>>();
+const verified = new WeakMap<TokenSettings, Map<string, VerifiedClaims>>();
 const VERIFIED_LIMIT = 1000;
 
 /**
  * Verifies the token's spelling (exactly one per token), signature (HS256 only), `typ`, `iss`, `aud`,
- * `exp`, an `iat` not in the future and a lifetime no longer than the service issues, then checks the `jti` against revocations
- * with one consistent read, so a logout takes effect on the very next request.
+ * `exp`, an `iat` not in the future and a lifetime no longer than the service issues, then reads the
+ * agent's session state with one consistent GetItem: a logout, a deactivation or a role change takes
+ * effect on the very next request.
  * A token already verified in this warm container skips the signature check (the token string itself
- * is the cache key, so nothing unsigned can hit it); expiry and revocation are checked every time.
- * Every failure is the same 401: the client learns nothing about why.
+ * is the cache key, so nothing unsigned can hit it); expiry and the session state are checked every
+ * time. Every failure is the same 401: the client learns nothing about why.
  */
 export async function verifySessionToken(
   token: string,
@@ -84,29 +85,30 @@ export async function verifySessionToken(
     cache = new Map();
     verified.set(settings, cache);
   }
-  let session = cache.get(token);
-  if (session && session.expiresAt * 1000 <= settings.clock.now()) {
+  let claims = cache.get(token);
+  if (claims && claims.expiresAt * 1000 <= settings.clock.now()) {
     cache.delete(token);
     throw new UnauthorizedError({ tokenPresented: true });
   }
-  if (!session) {
-    session = await verifySignature(token, settings);
-    cache.set(token, session);
+  if (!claims) {
+    claims = await verifySignature(token, settings);
+    cache.set(token, claims);
     if (cache.size > VERIFIED_LIMIT) cache.delete(cache.keys().next().value ?? '');
   }
-  const revoked = await store.db.send(
-    new GetCommand({
-      TableName: store.tableName,
-      Key: keys.revokedToken(session.tokenId),
-      ConsistentRead: true,
-      ProjectionExpression: 'pk',
-    }),
-  );
-  if (revoked.Item) throw new UnauthorizedError({ tokenPresented: true });
-  return session;
+  const state = await readSessionState(store, claims.agentId);
+  if (!isSessionValid(claims, state)) throw new UnauthorizedError({ tokenPresented: true });
+  return {
+    agentId: claims.agentId,
+    agencyId: claims.agencyId,
+    agentName: state.name,
+    role: state.role,
+    tokenId: claims.tokenId,
+    expiresAt: claims.expiresAt,
+    expiredLogouts: expiredLogouts(state, Math.floor(settings.clock.now() / 1000)),
+  };
 }
 
-async function verifySignature(token: string, settings: TokenSettings): Promise<Session> {
+async function verifySignature(token: string, settings: TokenSettings): Promise<VerifiedClaims> {
   try {
     const { payload } = await jwtVerify(token, settings.key, {
       algorithms: [ALGORITHM],
@@ -134,6 +136,7 @@ async function verifySignature(token: string, settings: TokenSettings): Promise<
       agentId: payload.sub,
       agencyId: payload.agency_id,
       tokenId: payload.jti,
+      issuedAt: payload.iat,
       expiresAt: payload.exp,
     };
   } catch {
@@ -147,14 +150,4 @@ async function verifySignature(token: string, settings: TokenSettings): Promise<
  */
 function isCanonicalToken(token: string): boolean {
   return COMPACT_JWS.test(token) && token.split('.').every((part) => decodeCanonicalBase64url(part));
-}
-
-/** Revokes a session until it would have expired anyway (DynamoDB TTL then removes the record). */
-export async function revokeSessionToken(session: Session, store: TokenStore): Promise<void> {
-  await store.db.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: { ...keys.revokedToken(session.tokenId), ttl: ttlFromMillis(session.expiresAt * 1000) },
-    }),
-  );
 }

@@ -1,12 +1,19 @@
+import type { Role } from './roles.ts';
+
 /**
- * Who is calling: the agent a verified session token speaks for. Shared by auth (which makes it) and
- * every layer that needs to know the caller; it knows nothing of HTTP.
+ * Who is calling: the agent a verified session token speaks for, as the session state says it is now
+ * (role and name are read on every request, not taken from the token). Shared by auth (which makes
+ * it) and every layer that needs to know the caller; it knows nothing of HTTP.
  */
 export interface Session {
   readonly agentId: string;
   readonly agencyId: string;
+  readonly agentName: string;
+  readonly role: Role;
   /** The token's `jti`. */
   readonly tokenId: string;
   /** The token's `exp`, epoch seconds. */
   readonly expiresAt: number;
+  /** This agent's logged-out tokens that have expired since: the next logout clears them. */
+  readonly expiredLogouts: readonly string[];
 }

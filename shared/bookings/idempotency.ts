@@ -2,12 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
 import { keys } from '../db/table.ts';
-import {
-  ApiError,
-  type ErrorCode,
-  IdempotencyInProgressError,
-  IdempotencyKeyReusedError,
-} from '../errors.ts';
+import type { ErrorCode } from '../error-codes.ts';
+import { ApiError, IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors.ts';
 
 /** Keys and their outcomes are kept this long (docs/API.md §4.2). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;

@@ -14,7 +14,13 @@ export const keys = {
   agent: (identifier: string) => ({ pk: `AGENT#${identifier}`, sk: 'PROFILE' }),
   /** One item per identifier, registered or not: send throttle plus the current code. */
   otpChallenge: (identifier: string) => ({ pk: `OTP#${identifier}`, sk: 'CHALLENGE' }),
-  revokedToken: (tokenId: string) => ({ pk: `TOKEN#${tokenId}`, sk: 'REVOKED' }),
+  /**
+   * What every authenticated request reads, in one GetItem: the agent's agency, name, role, whether
+   * active, since when its tokens are valid, and the tokens it logged out.
+   */
+  sessionState: (agentId: string) => ({ pk: `AGENTID#${agentId}`, sk: 'SESSION' }),
+  /** How many active ADMINs an agency has: the condition that keeps the last one. */
+  agencyAdmins: (agencyId: string) => ({ pk: `AGENCY#${agencyId}`, sk: 'ADMINS' }),
   /** Seats sold on one flight-date, per cabin; exists only once something sold. */
   inventory: (flightNumber: string, date: string) => ({
     pk: `FLIGHT#${flightNumber}#${date}`,
@@ -30,7 +36,7 @@ export const keys = {
 
 /** GSI1 partitions. */
 export const gsi1 = {
-  /** Every agent, sorted by identifier: the admin listing. */
+  /** Every agent, sorted by `<agency_id>#<identifier>`: the operator's and each agency's listing. */
   agents: 'AGENTS',
   /** An agency's bookings, sorted by `<created_at>#<booking_id>`. */
   agency: (agencyId: string) => `AGENCY#${agencyId}`,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { Passenger } from '../bookings/request.ts';
-import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
 import { type Route, routes } from '../routes.ts';
 import { errorExample } from './examples.ts';
 import { COMMON_ERRORS, operations } from './operations.ts';

@@ -1,14 +1,17 @@
 import { exampleTraveller } from '../bookings/example-traveller.ts';
+import type { ErrorCode } from '../error-codes.ts';
 import {
   type ApiError,
-  type ErrorCode,
   FlightMismatchError,
   FlightNotFoundError,
+  ForbiddenError,
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
+  IdentifierTakenError,
   InternalError,
   InvalidCodeError,
   InvalidJsonError,
+  LastAdminError,
   NotCancellableError,
   NotFoundError,
   OfferExpiredError,
@@ -79,6 +82,12 @@ export function errorExample(code: ErrorCode): ApiError {
       return new UnauthorizedError();
     case 'INVALID_CODE':
       return new InvalidCodeError();
+    case 'FORBIDDEN':
+      return new ForbiddenError();
+    case 'IDENTIFIER_TAKEN':
+      return new IdentifierTakenError();
+    case 'LAST_ADMIN':
+      return new LastAdminError();
     case 'NOT_FOUND':
       return new NotFoundError('No such booking in your agency.');
     case 'FLIGHT_NOT_FOUND':

@@ -7,7 +7,7 @@ import { exampleTraveller } from '../bookings/example-traveller.ts';
 import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
 import { CreateBookingRequest } from '../bookings/request.ts';
 import { systemClock } from '../clock.ts';
-import type { ErrorCode } from '../errors.ts';
+import type { ErrorCode } from '../error-codes.ts';
 import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
 import { booking, flight, roundTripFlight } from './examples.ts';

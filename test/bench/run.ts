@@ -60,7 +60,7 @@ sns.on(PublishCommand).resolves({ MessageId: 'bench' });
 
 const { context } = await import('../../shared/context.ts');
 await ensureTable(context.db, 'bench');
-const { registerAgent } = await import('../../shared/auth/agents.ts');
+const { registerAgent } = await import('../../shared/auth/agent-changes.ts');
 const { issueSessionToken } = await import('../../shared/auth/session-token.ts');
 const { replaceChallenge } = await import('../../shared/auth/otp-challenge.ts');
 const { hashCode } = await import('../../shared/auth/otp-code.ts');

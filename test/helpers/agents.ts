@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type Agent, registerAgent } from '#shared/auth/agents.ts';
+import { registerAgent } from '#shared/auth/agent-changes.ts';
+import type { Agent } from '#shared/auth/agents.ts';
+import type { Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
 
@@ -15,12 +17,13 @@ export function uniqueEmail(prefix = 'agent'): string {
 /** Registers an agent in the test file's table. */
 export function registerTestAgent(
   identifier = uniqueEmail(),
-  options: { agencyId?: string; name?: string } = {},
+  options: { agencyId?: string; name?: string; role?: Role } = {},
 ): Promise<Agent> {
   return registerAgent(testTable, systemClock(), {
     identifier,
     type: identifier.startsWith('+') ? 'PHONE' : 'EMAIL',
     name: options.name ?? 'Test Agent',
     agencyId: options.agencyId ?? 'test-agency',
+    role: options.role ?? 'AGENT',
   });
 }

@@ -1,4 +1,5 @@
 import type { Agent } from '#shared/auth/agents.ts';
+import type { Role } from '#shared/auth/roles.ts';
 import { handler as sendOtp } from '../../functions/auth/send-otp.ts';
 import { handler as verifyOtp } from '../../functions/auth/verify-otp.ts';
 import { registerTestAgent, uniqueEmail } from './agents.ts';
@@ -13,7 +14,9 @@ export interface TestSession {
 }
 
 /** Registers a fresh agent and signs it in through the real send-otp and verify-otp handlers. */
-export async function signIn(options: { agencyId?: string } = {}): Promise<TestSession> {
+export async function signIn(
+  options: { agencyId?: string; role?: Role; name?: string } = {},
+): Promise<TestSession> {
   const agent = await registerTestAgent(uniqueEmail(), options);
   await invoke(sendOtp, {
     path: '/api/auth/send-otp',

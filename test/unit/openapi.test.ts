@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { ERROR_STATUS, type ErrorCode } from '#shared/errors.ts';
+import { ERROR_STATUS, type ErrorCode } from '#shared/error-codes.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import { errorExample } from '#shared/openapi/examples.ts';
 import { COMMON_ERRORS, operations } from '#shared/openapi/operations.ts';

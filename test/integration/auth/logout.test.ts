@@ -36,11 +36,11 @@ describe('fn: logout', () => {
     );
     expect(again.status).toBe(401);
     expect(again.body.error.code).toBe('UNAUTHORIZED');
-    const { jti, exp } = decodeJwt(token);
+    const { jti, exp, sub } = decodeJwt(token);
     const { Item } = await testTable.db.send(
-      new GetCommand({ TableName: testTable.tableName, Key: keys.revokedToken(jti ?? '') }),
+      new GetCommand({ TableName: testTable.tableName, Key: keys.sessionState(sub ?? '') }),
     );
-    expect(Item?.ttl).toBe(exp);
+    expect(Item?.revoked).toEqual({ [jti ?? '']: exp });
   });
 
   it('authenticates with the session cookie alone', async () => {

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setAgentActive } from '#shared/auth/agents.ts';
+import { setAgentActive } from '#shared/auth/agent-changes.ts';
 import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setAgentActive } from '#shared/auth/agents.ts';
+import { setAgentActive } from '#shared/auth/agent-changes.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';

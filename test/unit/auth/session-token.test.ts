@@ -21,15 +21,25 @@ const settings: TokenSettings = {
 };
 const agent = { id: 'agt_1', agency_id: 'acme' };
 
-/** The revocation lookup, answering "not revoked"; counts its calls. */
-function revocations(revoked = false) {
+/** The session-state read: an active agent of `acme`, with token `revokedJti` logged out; counts its calls. */
+function revocations(revokedJti?: string) {
   const store = {
     calls: 0,
     tableName: 'tokens',
     db: {
-      send: async () => {
+      send: async (command: { input: { Key: { pk: string } } }) => {
         store.calls += 1;
-        return revoked ? { Item: { pk: 'x' } } : {};
+        return {
+          Item: {
+            ...command.input.Key,
+            agency_id: 'acme',
+            name: 'Ada',
+            role: 'AGENT',
+            active: true,
+            valid_after: 0,
+            revoked: revokedJti ? { [revokedJti]: now / 1000 + 3600 } : {},
+          },
+        };
       },
     } as unknown as DynamoDBDocumentClient,
   };
@@ -83,8 +93,11 @@ describe('verifySessionToken', () => {
     expect(session).toEqual({
       agentId: 'agt_1',
       agencyId: 'acme',
+      agentName: 'Ada',
+      role: 'AGENT',
       tokenId: expect.any(String),
       expiresAt: now / 1000 + 3600,
+      expiredLogouts: [],
     });
     expect(store.calls).toBe(1);
   });
@@ -92,9 +105,9 @@ describe('verifySessionToken', () => {
   it('refuses a revoked token', async () => {
     const { token } = await issueSessionToken(agent, settings);
 
-    await expect(verifySessionToken(token, settings, revocations(true))).rejects.toBeInstanceOf(
-      UnauthorizedError,
-    );
+    await expect(
+      verifySessionToken(token, settings, revocations(decodeJwt(token).jti)),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   const refusals: [string, () => Promise<string>][] = [
@@ -212,7 +225,7 @@ describe('verifySessionToken in a warm container', () => {
     const { token } = await issueSessionToken(agent, warm);
     await verifySessionToken(token, warm, revocations());
 
-    await expect(verifySessionToken(token, warm, revocations(true))).rejects.toBeInstanceOf(
+    await expect(verifySessionToken(token, warm, revocations(decodeJwt(token).jti))).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
   });
