@@ -117,7 +117,7 @@ describe('e2e: local runtime and agents CLI', () => {
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout).identifier).toBe('a@example.com');
     expect(duplicate.code).toBe(1);
-    expect(JSON.parse(duplicate.stderr).error).toMatch(/already registered/);
+    expect(JSON.parse(duplicate.stderr).error).toMatch(/already an agent’s sign-in identifier/);
 
     const deactivated = await agentsCli(dataDir, 'deactivate', 'A@example.com');
     const unknown = await agentsCli(dataDir, 'deactivate', 'nobody@example.com');
