@@ -6,6 +6,8 @@
  * without pulling handlers in.
  */
 
+import type { Role } from './auth/roles.ts';
+
 /** DynamoDB actions a route's function may perform on the table (transactions need their parts). */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
@@ -24,7 +26,9 @@ export interface Route {
   readonly entry: string;
   /** Whether a session token (bearer or cookie) is required. */
   readonly auth: boolean;
-  /** Exactly the table actions the function uses; `Query` also grants the GSI. Every `auth` route reads the revocation item (GetItem). */
+  /** The roles allowed on the route (403 FORBIDDEN for others); absent = every signed-in agent. */
+  readonly roles?: readonly Role[];
+  /** Exactly the table actions the function uses; `Query` also grants the GSI. Every `auth` route reads the session state (GetItem). */
   readonly table: readonly TableAction[];
   readonly grants: readonly ExtraGrant[];
 }
@@ -91,6 +95,33 @@ export const routes = [
     path: '/api/flights/booking/cancel',
     entry: 'functions/bookings/cancel.ts',
     auth: true,
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-agents-list',
+    path: '/api/agency/agents/list',
+    entry: 'functions/agency/agents-list.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'Query'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-agents-create',
+    path: '/api/agency/agents/create',
+    entry: 'functions/agency/agents-create.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-agents-update',
+    path: '/api/agency/agents/update',
+    entry: 'functions/agency/agents-update.ts',
+    auth: true,
+    roles: ['ADMIN'],
     table: ['GetItem', 'UpdateItem'],
     grants: ['signing-key'],
   },

@@ -25,6 +25,9 @@ export interface BookingRecord {
   currency: string;
   created_at: string;
   cancelled_at?: string;
+  /** Who booked and who cancelled, as they were named then (absent on bookings made before). */
+  created_by?: { id: string; name: string };
+  cancelled_by?: { id: string; name: string };
   /** First departure, epoch ms: cancellable until then. */
   departs_at: number;
   agency_id: string;
@@ -49,6 +52,8 @@ export function bookingView(record: BookingRecord) {
     currency: record.currency,
     created_at: record.created_at,
     ...(record.cancelled_at && { cancelled_at: record.cancelled_at }),
+    ...(record.created_by && { created_by: record.created_by }),
+    ...(record.cancelled_by && { cancelled_by: record.cancelled_by }),
     flight: record.flight,
     passengers: record.passengers,
     contact: record.contact,

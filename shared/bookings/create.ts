@@ -78,6 +78,7 @@ export function createBooking(deps: BookingDeps) {
       deps,
       body: request.body,
       agentId: session.agentId,
+      agentName: session.agentName,
       agencyId: session.agencyId,
       now,
       offer,
@@ -104,6 +105,7 @@ interface BookingContext {
   deps: BookingDeps;
   body: CreateBookingInput;
   agentId: string;
+  agentName: string;
   agencyId: string;
   now: number;
   offer: { quote: OpenedOffer; flights: ScheduledFlight[] } | undefined;
@@ -135,6 +137,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
       departs_at: flights[0]?.departureAt ?? now,
       agency_id: context.agencyId,
       agent_id: context.agentId,
+      created_by: { id: context.agentId, name: context.agentName },
       travel_class: quote.travelClass,
       seats: seatsFor(quote.passengers),
       segments: quote.segments.map((s) => ({

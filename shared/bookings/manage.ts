@@ -98,7 +98,8 @@ export function listBookings(deps: BookingDeps) {
  * transaction. Cancelling again answers the cancelled booking; after the first departure, 409.
  */
 export function cancelBooking(deps: BookingDeps) {
-  return async (body: z.output<typeof CancelBookingRequest>, { agencyId }: Session): Promise<BookingView> => {
+  return async (body: z.output<typeof CancelBookingRequest>, session: Session): Promise<BookingView> => {
+    const { agencyId } = session;
     const record = await findBooking(deps, body.booking_id, agencyId);
     if (!record) throw notFound();
     if (record.status === 'CANCELLED') return bookingView(record);
@@ -106,9 +107,12 @@ export function cancelBooking(deps: BookingDeps) {
     if (now >= record.departs_at) throw new NotCancellableError();
 
     const cancelledAt = isoSeconds(now);
+    const cancelledBy = { id: session.agentId, name: session.agentName };
     try {
       await deps.db.send(
-        new TransactWriteCommand({ TransactItems: cancelTransaction(deps.tableName, record, cancelledAt) }),
+        new TransactWriteCommand({
+          TransactItems: cancelTransaction(deps.tableName, record, cancelledAt, cancelledBy),
+        }),
       );
     } catch (error) {
       if ((error as Error).name !== 'TransactionCanceledException') throw error;
@@ -117,23 +121,34 @@ export function cancelBooking(deps: BookingDeps) {
       if (current?.status === 'CANCELLED') return bookingView(current);
       throw error;
     }
-    return bookingView({ ...record, status: 'CANCELLED', cancelled_at: cancelledAt });
+    return bookingView({
+      ...record,
+      status: 'CANCELLED',
+      cancelled_at: cancelledAt,
+      cancelled_by: cancelledBy,
+    });
   };
 }
 
-function cancelTransaction(tableName: string, record: BookingRecord, cancelledAt: string) {
+function cancelTransaction(
+  tableName: string,
+  record: BookingRecord,
+  cancelledAt: string,
+  cancelledBy: { id: string; name: string },
+) {
   return [
     {
       Update: {
         TableName: tableName,
         Key: keys.booking(record.booking_id),
-        UpdateExpression: 'SET #status = :cancelled, cancelled_at = :at',
+        UpdateExpression: 'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by',
         ConditionExpression: '#status = :confirmed',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':cancelled': 'CANCELLED',
           ':confirmed': 'CONFIRMED',
           ':at': cancelledAt,
+          ':by': cancelledBy,
         },
       },
     },

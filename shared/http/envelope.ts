@@ -29,6 +29,8 @@ export function httpEnvelope(
       path: event.resource ?? event.path,
       status,
       duration_ms: Math.round(performance.now() - (event.startedAt ?? performance.now())),
+      // Who, for authenticated requests: ids only, never the token or the identifier.
+      ...(event.session && { agent_id: event.session.agentId, agency_id: event.session.agencyId }),
       ...extra,
     });
 

@@ -1,9 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type * as z from 'zod';
+import type { Role } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
 import { verifySessionToken } from '../auth/session-token.ts';
 import type { Clock } from '../clock.ts';
+import { ForbiddenError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
 import type { ApiEvent, ApiRequest, ApiResult, Reply } from './api-event.ts';
@@ -25,6 +27,15 @@ export interface HttpDeps {
   readonly db: DynamoDBDocumentClient;
   readonly tableName: string;
   readonly log: Logger;
+}
+
+/** 403 FORBIDDEN unless the session's current role is one the route allows (checked before validation). */
+function requireRole(roles: readonly Role[]): MiddlewareObj<ApiEvent, ApiResult> {
+  return {
+    before: ({ event }) => {
+      if (!event.session || !roles.includes(event.session.role)) throw new ForbiddenError();
+    },
+  };
 }
 
 /** The caller an action of `route` is sure to have: a session on authenticated routes, none otherwise. */
@@ -52,6 +63,7 @@ export function httpHandler<R extends Route, S extends z.ZodType>(
     .use(httpEnvelope(deps.log, { redact: [deps.tableName], corsOrigins: deps.config.CORS_ALLOWED_ORIGINS }))
     .use(jsonBody());
   if (route.auth) stack.use(authenticate((token) => verifySessionToken(token, tokenSettings, deps)));
+  if (route.roles) stack.use(requireRole(route.roles));
   return stack.use(validateBody(body)).handler(async (event) => {
     const requestId = event.requestId ?? '';
     const reply = await action({

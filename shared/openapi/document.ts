@@ -200,6 +200,7 @@ export function buildOpenApiDocument(version: string): Json {
       { name: 'Sign-in', description: 'One-time codes by e-mail or SMS, and sessions.' },
       { name: 'Flights', description: 'Search and offers.' },
       { name: 'Bookings', description: 'Create, retrieve, list and cancel.' },
+      { name: 'Agency', description: 'Agency administration: ADMINs manage their agency’s agents.' },
     ],
     paths: Object.fromEntries(routes.map((route) => [route.path, { post: operationFor(route, schemas) }])),
     components: {

@@ -1,4 +1,3 @@
-import type * as z from 'zod';
 import * as zod from 'zod';
 import { LogoutRequest } from '../auth/logout.ts';
 import { SendOtpRequest } from '../auth/send-otp.ts';
@@ -10,29 +9,10 @@ import { systemClock } from '../clock.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
+import { agencyOperations } from './agency-operations.ts';
 import { booking, flight, roundTripFlight } from './examples.ts';
+import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
-
-/** How the document describes one route. */
-export interface Operation {
-  summary: string;
-  description: string;
-  tag: 'Sign-in' | 'Flights' | 'Bookings';
-  request: z.ZodType;
-  requestExample: unknown;
-  status: number;
-  response: z.ZodType;
-  responseExample: unknown;
-  /** Codes the route itself can answer, beyond the ones every route can (see COMMON_ERRORS). */
-  errors: ErrorCode[];
-  idempotencyKey?: boolean;
-  setsCookie?: boolean;
-  /** Named examples besides the main one (documented as `examples`, the main one as `default`). */
-  moreExamples?: {
-    request?: Record<string, { summary: string; value: unknown }>;
-    response?: Record<string, { summary: string; value: unknown }>;
-  };
-}
 
 /** Every route can answer these: malformed or oversized bodies, gateway throttling, failures. */
 export const COMMON_ERRORS: ErrorCode[] = [
@@ -46,6 +26,7 @@ export const COMMON_ERRORS: ErrorCode[] = [
 ];
 
 export const operations: Record<RouteId, Operation> = {
+  ...agencyOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:

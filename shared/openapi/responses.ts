@@ -53,6 +53,23 @@ export const Agent = z.object({
   identifier: z.string(),
 });
 
+/** Who made a change: an agent of the agency, or the operator's CLI (`operator`). */
+export const Actor = z.object({ id: z.string(), name: z.string() });
+
+/** An agent as agency administration shows it (docs/API.md §3.4). */
+export const AgencyAgent = z.object({
+  id: z.string().describe('agt_ + 24 hex digits'),
+  name: z.string(),
+  identifier: z.string().describe('The sign-in e-mail address or E.164 number'),
+  type: z.enum(['EMAIL', 'PHONE']),
+  role: z.enum(['AGENT', 'ADMIN']),
+  active: z.boolean(),
+  created_at: DateTime,
+  created_by: Actor.optional().describe('Absent for agents created before this was recorded'),
+  updated_at: DateTime.optional(),
+  updated_by: Actor.optional(),
+});
+
 export const Booking = z.object({
   booking_id: z.string().describe('bkg_ + ULID'),
   pnr: z.string().regex(/^[A-Z]{6}$/),
@@ -61,6 +78,8 @@ export const Booking = z.object({
   currency: z.string(),
   created_at: DateTime,
   cancelled_at: DateTime.optional(),
+  created_by: Actor.optional().describe('The agent who booked (id and name at the time)'),
+  cancelled_by: Actor.optional().describe('The agent who cancelled'),
   flight: Flight,
   passengers: z.array(Passenger),
   contact: z.object({ email: z.string(), phone: z.string() }),

@@ -8,6 +8,9 @@ import { invoke } from '#test/helpers/api.ts';
 import { bookingBody, type Json } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
+import { handler as agentsCreate } from '../../functions/agency/agents-create.ts';
+import { handler as agentsList } from '../../functions/agency/agents-list.ts';
+import { handler as agentsUpdate } from '../../functions/agency/agents-update.ts';
 import { handler as logout } from '../../functions/auth/logout.ts';
 import { handler as sendOtp } from '../../functions/auth/send-otp.ts';
 import { handler as verifyOtp } from '../../functions/auth/verify-otp.ts';
@@ -58,7 +61,7 @@ async function as(routeId: string, handler: Handler, body: unknown, headers: Rec
 describe('route table grants', () => {
   it('match exactly what each handler does', async () => {
     freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0));
-    const agent = await registerTestAgent();
+    const agent = await registerTestAgent(undefined, { role: 'ADMIN', agencyId: 'perm-agency' });
     const identifier = agent.identifier;
 
     await as('send-otp', sendOtp, { identifier, type: 'EMAIL' });
@@ -113,6 +116,22 @@ describe('route table grants', () => {
     await as('booking-list', list, { limit: 1 }, auth);
     await as('booking-cancel', cancel, { booking_id }, auth);
     await as('booking-cancel', cancel, { booking_id }, auth); // already cancelled
+    const added = await as(
+      'agency-agents-create',
+      agentsCreate,
+      { identifier: 'perm-new@example.com', type: 'EMAIL', name: 'New' },
+      auth,
+    );
+    await as(
+      'agency-agents-create',
+      agentsCreate,
+      { identifier: 'perm-new@example.com', type: 'EMAIL', name: 'Again' },
+      auth,
+    ); // taken
+    await as('agency-agents-list', agentsList, { limit: 1 }, auth);
+    await as('agency-agents-update', agentsUpdate, { agent_id: added.body.data.id, role: 'ADMIN' }, auth);
+    await as('agency-agents-update', agentsUpdate, { agent_id: added.body.data.id, active: false }, auth);
+    await as('agency-agents-update', agentsUpdate, { agent_id: agent.id, active: false }, auth); // LAST_ADMIN
     await as('logout', logout, {}, auth);
 
     for (const route of routes as readonly Route[]) {

@@ -76,6 +76,7 @@ describe('fn: booking create', () => {
       total_price: offer.total_price,
       currency: 'EUR',
       created_at: '2026-12-01T09:00:00Z',
+      created_by: { id: session.agent.id, name: session.agent.name },
       flight: offer,
       passengers: bookingBody(offer).passengers,
       contact: { email: 'traveller@example.com', phone: '+447700900123' },

@@ -197,6 +197,7 @@ describe('fn: booking cancel', () => {
       ...booking,
       status: 'CANCELLED',
       cancelled_at: '2026-12-01T09:01:00Z',
+      cancelled_by: { id: session.agent.id, name: session.agent.name },
     });
     expect(await soldSeats(booking)).toBe(0);
     expect(offersAfter[0].total_price).toBe(offersBefore[0].total_price);

@@ -1,0 +1,147 @@
+import * as z from 'zod';
+import { type AgentChanges, registerAgent, updateAgent } from '../auth/agent-changes.ts';
+import { type Agent, AgentName, listAgencyAgents } from '../auth/agents.ts';
+import { IDENTIFIER_FORMS, identifierOrIssue, normalizeIdentifier } from '../auth/identifier.ts';
+import { ROLES } from '../auth/roles.ts';
+import type { Session } from '../auth/session.ts';
+import { decodeCanonicalBase64url } from '../base64url.ts';
+import type { Clock } from '../clock.ts';
+import type { TableHandle } from '../db/client.ts';
+import { ValidationError } from '../errors.ts';
+
+/** What agency administration needs: the table and the clock. */
+export interface AgencyDeps extends TableHandle {
+  readonly clock: Clock;
+}
+
+const AgentId = z.string().regex(/^agt_[0-9a-f]{24}$/, 'must be an agent id (agt_…)');
+const Role = z.enum(ROLES);
+
+export const ListAgentsRequest = z.object({
+  limit: z
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .default(50),
+  cursor: z.string().max(512).optional().meta({
+    description: 'A meta.next_cursor this API returned, exactly as returned; omit for the first page',
+  }),
+});
+
+export const CreateAgentRequest = z
+  .object({
+    identifier: z.string().meta({
+      description: 'The new agent’s sign-in identifier, normalised as in send-otp',
+      examples: ['new.agent@example.com'],
+    }),
+    type: z
+      .enum(['EMAIL', 'PHONE', 'SMS'])
+      .meta({ description: 'How codes reach the agent; SMS is an alias of PHONE' }),
+    name: AgentName,
+    role: Role.default('AGENT'),
+  })
+  .meta({
+    oneOf: [
+      { properties: { type: { const: 'EMAIL' }, identifier: IDENTIFIER_FORMS.EMAIL } },
+      { properties: { type: { enum: ['PHONE', 'SMS'] }, identifier: IDENTIFIER_FORMS.PHONE } },
+    ],
+  })
+  .transform((body, ctx) => ({
+    ...identifierOrIssue(body.identifier, body.type === 'SMS' ? 'PHONE' : body.type, ctx),
+    name: body.name,
+    role: body.role,
+  }));
+
+export const UpdateAgentRequest = z
+  .object({
+    agent_id: AgentId,
+    name: AgentName.optional(),
+    role: Role.optional(),
+    active: z.boolean('must be true or false').optional(),
+  })
+  .meta({
+    description: 'At least one of name, role and active',
+    anyOf: [{ required: ['name'] }, { required: ['role'] }, { required: ['active'] }],
+  })
+  .refine((body) => body.name !== undefined || body.role !== undefined || body.active !== undefined, {
+    path: ['agent_id'],
+    message: 'give at least one of name, role or active to change',
+  });
+
+/** The Agent resource of docs/API.md §3.4. */
+export function agentView(agent: Agent) {
+  return {
+    id: agent.id,
+    name: agent.name,
+    identifier: agent.identifier,
+    type: agent.type,
+    role: agent.role,
+    active: agent.active,
+    created_at: agent.created_at,
+    ...(agent.created_by && { created_by: agent.created_by }),
+    ...(agent.updated_at && { updated_at: agent.updated_at }),
+    ...(agent.updated_by && { updated_by: agent.updated_by }),
+  };
+}
+export type AgentView = ReturnType<typeof agentView>;
+
+const actorOf = (session: Session) => ({ id: session.agentId, name: session.agentName });
+
+/** `POST /api/agency/agents/list`: the caller's agency's agents, by identifier, a page at a time. */
+export function listAgents(deps: AgencyDeps) {
+  return async (
+    body: z.output<typeof ListAgentsRequest>,
+    session: Session,
+  ): Promise<{ agents: AgentView[]; nextCursor: string | null }> => {
+    const after = body.cursor === undefined ? undefined : decodeAgentCursor(body.cursor);
+    const page = await listAgencyAgents(deps, session.agencyId, { limit: body.limit, after });
+    const last = page.agents.at(-1);
+    return {
+      agents: page.agents.map(agentView),
+      nextCursor: page.more && last ? Buffer.from(last.identifier, 'utf8').toString('base64url') : null,
+    };
+  };
+}
+
+/** The identifier a cursor points after: only the exact text issued is accepted. */
+function decodeAgentCursor(cursor: string): string {
+  const identifier = decodeCanonicalBase64url(cursor)?.toString('utf8') ?? '';
+  const normalized = normalizeIdentifier(identifier);
+  if (!normalized.ok || normalized.identifier !== identifier)
+    throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
+  return identifier;
+}
+
+/** `POST /api/agency/agents/create`: a new agent of the caller's agency, who can sign in at once. */
+export function createAgent(deps: AgencyDeps) {
+  return async (body: z.output<typeof CreateAgentRequest>, session: Session): Promise<AgentView> =>
+    agentView(
+      await registerAgent(deps, deps.clock, {
+        identifier: body.identifier,
+        type: body.type,
+        name: body.name,
+        agencyId: session.agencyId,
+        role: body.role,
+        by: actorOf(session),
+      }),
+    );
+}
+
+/** `POST /api/agency/agents/update`: name, role or active of an agent of the caller's agency. */
+export function changeAgent(deps: AgencyDeps) {
+  return async (body: z.output<typeof UpdateAgentRequest>, session: Session): Promise<AgentView> => {
+    const changes: AgentChanges = {
+      ...(body.name !== undefined && { name: body.name }),
+      ...(body.role !== undefined && { role: body.role }),
+      ...(body.active !== undefined && { active: body.active }),
+    };
+    return agentView(
+      await updateAgent(deps, deps.clock, {
+        agentId: body.agent_id,
+        agencyId: session.agencyId,
+        changes,
+        by: actorOf(session),
+      }),
+    );
+  };
+}

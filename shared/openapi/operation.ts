@@ -1,0 +1,23 @@
+import type * as z from 'zod';
+import type { ErrorCode } from '../error-codes.ts';
+
+/** How the document describes one route. */
+export interface Operation {
+  summary: string;
+  description: string;
+  tag: 'Sign-in' | 'Flights' | 'Bookings' | 'Agency';
+  request: z.ZodType;
+  requestExample: unknown;
+  status: number;
+  response: z.ZodType;
+  responseExample: unknown;
+  /** Codes the route itself can answer, beyond the ones every route can (see COMMON_ERRORS). */
+  errors: ErrorCode[];
+  idempotencyKey?: boolean;
+  setsCookie?: boolean;
+  /** Named examples besides the main one (documented as `examples`, the main one as `default`). */
+  moreExamples?: {
+    request?: Record<string, { summary: string; value: unknown }>;
+    response?: Record<string, { summary: string; value: unknown }>;
+  };
+}
