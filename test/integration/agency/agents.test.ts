@@ -1,0 +1,279 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { invoke } from '#test/helpers/api.ts';
+import { book, bookingBody, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
+import { capturedLogLines } from '#test/helpers/log-capture.ts';
+import { lastCodeFor } from '#test/helpers/outbox.ts';
+import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { handler as agentsCreate } from '../../../functions/agency/agents-create.ts';
+import { handler as agentsList } from '../../../functions/agency/agents-list.ts';
+import { handler as agentsUpdate } from '../../../functions/agency/agents-update.ts';
+import { handler as logout } from '../../../functions/auth/logout.ts';
+import { handler as sendOtp } from '../../../functions/auth/send-otp.ts';
+import { handler as verifyOtp } from '../../../functions/auth/verify-otp.ts';
+import { handler as cancel } from '../../../functions/bookings/cancel.ts';
+import { handler as create } from '../../../functions/bookings/create.ts';
+import { handler as get } from '../../../functions/bookings/get.ts';
+import { handler as list } from '../../../functions/bookings/list.ts';
+import { handler as search } from '../../../functions/flights/search.ts';
+
+type Handler = typeof agentsList;
+const agencyOf = () => `agency-${Math.random().toString(36).slice(2, 8)}`;
+let agency: string;
+let admin: TestSession;
+let date: string;
+let advance: (ms: number) => void;
+
+beforeEach(async () => {
+  ({ date, advance } = await startBookingTest());
+  agency = agencyOf();
+  admin = await signIn({ agencyId: agency, role: 'ADMIN', name: 'Alice Admin' });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const call = (handler: Handler, body: unknown, who: { headers: Record<string, string> }) =>
+  invoke(handler, { path: '/api/agency/agents/x', body, headers: who.headers });
+const addAgent = (body: Record<string, unknown>, who: { headers: Record<string, string> } = admin) =>
+  call(agentsCreate, { type: 'EMAIL', name: 'New Colleague', ...body }, who);
+const newIdentifier = () => `colleague-${Math.random().toString(36).slice(2, 10)}@example.com`;
+
+/** Signs an agent in through send-otp and verify-otp, as the agent would. */
+async function signInAs(identifier: string) {
+  await invoke(sendOtp, { path: '/api/auth/send-otp', body: { identifier, type: 'EMAIL' } });
+  const code = await lastCodeFor(identifier).catch(() => '000000');
+  return invoke(verifyOtp, { path: '/api/auth/verify-otp', body: { identifier, code } });
+}
+const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } });
+
+describe('agency administration: who may', () => {
+  it('answers 403 FORBIDDEN to an AGENT on every agency route, and changes nothing', async () => {
+    const agent = await signIn({ agencyId: agency });
+
+    const answers = await Promise.all([
+      call(agentsList, {}, agent),
+      addAgent({ identifier: newIdentifier() }, agent),
+      call(agentsUpdate, { agent_id: admin.agent.id, role: 'AGENT' }, agent),
+    ]);
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.code).toBe('FORBIDDEN');
+    }
+    expect((await call(agentsList, {}, admin)).body.data.map((a: { role: string }) => a.role).sort()).toEqual(
+      ['ADMIN', 'AGENT'],
+    );
+  });
+
+  it('lets an ADMIN list only its own agency’s agents, by identifier, a page at a time', async () => {
+    const other = await signIn({ agencyId: agencyOf(), role: 'ADMIN' });
+    for (let i = 0; i < 3; i++) await addAgent({ identifier: `p${i}-${newIdentifier()}` });
+
+    const all = await call(agentsList, {}, admin);
+    const first = await call(agentsList, { limit: 2 }, admin);
+    const rest = await call(agentsList, { limit: 2, cursor: first.body.meta.next_cursor }, admin);
+    const theirs = await call(agentsList, {}, other);
+
+    expect(all.body.data).toHaveLength(4);
+    expect(all.body.meta.next_cursor).toBeNull();
+    expect([...first.body.data, ...rest.body.data]).toEqual(all.body.data);
+    expect(rest.body.meta.next_cursor).toBeNull();
+    expect(theirs.body.data.map((a: { id: string }) => a.id)).toEqual([other.agent.id]);
+  });
+});
+
+describe('agency administration: adding agents', () => {
+  it('adds an agent who can sign in at once, recording who added it', async () => {
+    const identifier = newIdentifier();
+
+    const added = await addAgent({ identifier: ` ${identifier.toUpperCase()} `, role: 'AGENT' });
+    const signedIn = await signInAs(identifier);
+
+    expect(added.status).toBe(201);
+    expect(added.body.data).toEqual({
+      id: expect.stringMatching(/^agt_[0-9a-f]{24}$/),
+      name: 'New Colleague',
+      identifier,
+      type: 'EMAIL',
+      role: 'AGENT',
+      active: true,
+      created_at: expect.any(String),
+      created_by: { id: admin.agent.id, name: 'Alice Admin' },
+    });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data.agent.agency_id).toBe(agency);
+  });
+
+  it('refuses an identifier already registered, in this agency or another (409 IDENTIFIER_TAKEN)', async () => {
+    const stranger = await signIn({ agencyId: agencyOf() });
+
+    const ours = await addAgent({ identifier: admin.agent.identifier });
+    const theirs = await addAgent({ identifier: stranger.agent.identifier.toUpperCase() });
+
+    for (const answer of [ours, theirs]) expect(answer.body.error?.code).toBe('IDENTIFIER_TAKEN');
+  });
+
+  it('creates exactly one agent when 10 admins add the same identifier at once', async () => {
+    const identifier = newIdentifier();
+
+    const answers = await Promise.all(Array.from({ length: 10 }, () => addAgent({ identifier })));
+
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.body.error?.code === 'IDENTIFIER_TAKEN')).toHaveLength(9);
+  });
+
+  it.each([
+    ['a phone number sent as EMAIL', { identifier: '+447700900123' }, 'identifier'],
+    ['an e-mail sent as PHONE', { identifier: 'x@example.com', type: 'PHONE' }, 'identifier'],
+    ['a name of 101 characters', { identifier: 'y@example.com', name: 'A'.repeat(101) }, 'name'],
+    ['a blank name', { identifier: 'z@example.com', name: '   ' }, 'name'],
+    ['an unknown role', { identifier: 'w@example.com', role: 'OWNER' }, 'role'],
+  ])('refuses %s with 400 on the field', async (_case, body, path) => {
+    const answer = await addAgent(body);
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details.map((d: { path: string }) => d.path)).toEqual([path]);
+  });
+
+  it('counts a name in code points after NFC: 100 characters with a decomposed accent fit', async () => {
+    const answer = await addAgent({ identifier: newIdentifier(), name: `${'A'.repeat(99)}e\u0301` });
+
+    expect(answer.status).toBe(201);
+    expect(answer.body.data.name).toBe(`${'A'.repeat(99)}é`);
+  });
+});
+
+describe('agency administration: changing agents', () => {
+  it('answers 404 for another agency’s agent, exactly as for one that does not exist', async () => {
+    const stranger = await signIn({ agencyId: agencyOf() });
+
+    const theirs = await call(agentsUpdate, { agent_id: stranger.agent.id, active: false }, admin);
+    const none = await call(agentsUpdate, { agent_id: `agt_${'0'.repeat(24)}`, active: false }, admin);
+    const still = await call(search, { origin: 'LHR', destination: 'JFK', departure_date: date }, stranger);
+
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error).toEqual({ ...none.body.error, request_id: theirs.body.error.request_id });
+    expect(still.status).toBe(200);
+  });
+
+  it('ends every session of a deactivated agent on every route at once, bearer and cookie, for good', async () => {
+    const identifier = newIdentifier();
+    const added = (await addAgent({ identifier })).body.data;
+    const one = (await signInAs(identifier)).body.data.verification_token;
+    const cookie = { headers: { Cookie: `__Host-session=${one}`, 'Content-Type': 'application/json' } };
+    const offer = (
+      await searchOffers({ headers: bearer(one).headers } as TestSession, { departure_date: date })
+    )[0];
+
+    await call(agentsUpdate, { agent_id: added.id, active: false }, admin);
+    const routes: [Handler, unknown][] = [
+      [search, { origin: 'LHR', destination: 'JFK', departure_date: date }],
+      [create, bookingBody(offer)],
+      [get, { pnr: 'QXBTRV' }],
+      [list, {}],
+      [cancel, { booking_id: `bkg_${'0'.repeat(26)}` }],
+      [logout, {}],
+      [agentsList, {}],
+    ];
+    const answers = await Promise.all(
+      routes.flatMap(([handler, body]) => [call(handler, body, bearer(one)), call(handler, body, cookie)]),
+    );
+    advance(31_000); // past the send throttle
+    const signInAgain = await signInAs(identifier);
+    await call(agentsUpdate, { agent_id: added.id, active: true }, admin);
+    const revived = await call(list, {}, bearer(one));
+    advance(31_000);
+    const fresh = (await signInAs(identifier)).body.data?.verification_token;
+    const afterwards = await call(list, {}, bearer(fresh));
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe('UNAUTHORIZED');
+    }
+    expect(signInAgain.status).toBe(401);
+    expect(revived.status).toBe(401);
+    expect(afterwards.status).toBe(200);
+  });
+
+  it('applies a role change on the agent’s next request, both ways', async () => {
+    const agent = await signIn({ agencyId: agency });
+
+    const before = await call(agentsList, {}, agent);
+    await call(agentsUpdate, { agent_id: agent.agent.id, role: 'ADMIN' }, admin);
+    const promoted = await call(agentsList, {}, agent);
+    await call(agentsUpdate, { agent_id: agent.agent.id, role: 'AGENT' }, admin);
+    const demoted = await call(agentsList, {}, agent);
+
+    expect([before.status, promoted.status, demoted.status]).toEqual([403, 200, 403]);
+  });
+
+  it('never leaves the agency without an active ADMIN (409 LAST_ADMIN)', async () => {
+    const demoteSelf = await call(agentsUpdate, { agent_id: admin.agent.id, role: 'AGENT' }, admin);
+    const deactivateSelf = await call(agentsUpdate, { agent_id: admin.agent.id, active: false }, admin);
+    const stillAdmin = await call(agentsList, {}, admin);
+
+    expect(demoteSelf.body.error.code).toBe('LAST_ADMIN');
+    expect(deactivateSelf.body.error.code).toBe('LAST_ADMIN');
+    expect(stillAdmin.status).toBe(200);
+  });
+
+  it('keeps one ADMIN when two ADMINs demote each other at the same moment', async () => {
+    for (let round = 0; round < 5; round++) {
+      const team = agencyOf();
+      const [a, b] = await Promise.all([
+        signIn({ agencyId: team, role: 'ADMIN' }),
+        signIn({ agencyId: team, role: 'ADMIN' }),
+      ]);
+
+      const answers = await Promise.all([
+        call(agentsUpdate, { agent_id: b.agent.id, role: 'AGENT' }, a),
+        call(agentsUpdate, { agent_id: a.agent.id, role: 'AGENT' }, b),
+      ]);
+      const roles = await Promise.all([call(agentsList, {}, a), call(agentsList, {}, b)]);
+
+      expect(answers.map((x) => x.status).sort()).toEqual([200, 409]);
+      expect(answers.find((x) => x.status === 409)?.body.error.code).toBe('LAST_ADMIN');
+      expect(roles.map((r) => r.status).sort()).toEqual([200, 403]);
+    }
+  });
+
+  it('records who changed an agent and when; refuses an update that changes nothing', async () => {
+    const added = (await addAgent({ identifier: newIdentifier() })).body.data;
+
+    const renamed = await call(agentsUpdate, { agent_id: added.id, name: 'Renamed' }, admin);
+    const empty = await call(agentsUpdate, { agent_id: added.id }, admin);
+
+    expect(renamed.body.data).toMatchObject({
+      name: 'Renamed',
+      updated_at: expect.any(String),
+      updated_by: { id: admin.agent.id, name: 'Alice Admin' },
+    });
+    expect(empty.status).toBe(400);
+  });
+});
+
+describe('audit of bookings', () => {
+  it('shows who booked and who cancelled on get and list, and logs agent and agency ids', async () => {
+    const colleague = await signIn({ agencyId: agency, name: 'Bob Booker' });
+    const [offer] = await searchOffers(colleague, { departure_date: date });
+    const booked = (await book(colleague, bookingBody(offer))).body.data;
+
+    await call(cancel, { booking_id: booked.booking_id }, admin);
+    const fetched = await call(get, { booking_id: booked.booking_id }, admin);
+    const listed = await call(list, {}, colleague);
+
+    const who = {
+      created_by: { id: colleague.agent.id, name: 'Bob Booker' },
+      cancelled_by: { id: admin.agent.id, name: 'Alice Admin' },
+    };
+    expect(booked.created_by).toEqual(who.created_by);
+    expect(fetched.body.data).toMatchObject(who);
+    expect(listed.body.data[0]).toMatchObject(who);
+    const line = capturedLogLines
+      .map((l) => JSON.parse(l))
+      .find((l) => l.path === '/api/flights/booking/create');
+    expect(line).toMatchObject({ agent_id: colleague.agent.id, agency_id: agency });
+    expect(JSON.stringify(line)).not.toContain(colleague.agent.identifier);
+  });
+});
