@@ -217,11 +217,11 @@ export const EXEMPTIONS: readonly Exemption[] = [
     when: (body, path) => typeof at(body, path) === 'number' && decimalPlaces(at(body, path) as number) > 2,
   },
   // "A meta.next_cursor this API returned, exactly as returned": only the service knows what it issued.
-  {
-    operation: 'bookingList',
+  ...['bookingList', 'agencyAgentsList'].map((operation) => ({
+    operation,
     detail: /^cursor$/,
     prose: /next_cursor this API returned, exactly as returned/i,
-  },
+  })),
 ];
 
 /** True when every detail of a 400 is a prose-only rule the document states for this operation. */
