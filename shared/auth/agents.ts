@@ -31,7 +31,12 @@ export const AgentName = z
   .string()
   .overwrite((value) => value.normalize('NFC').trim())
   .refine((value) => [...value].length >= 1 && [...value].length <= 100, 'must be 1-100 characters')
-  .meta({ description: '1-100 characters (code points after NFC), trimmed', minLength: 1, maxLength: 100 });
+  .meta({
+    description: '1-100 characters (code points after NFC), trimmed: at least one that is not a space',
+    minLength: 1,
+    maxLength: 100,
+    pattern: '\\S',
+  });
 
 /** Agency ids are slugs: `demo-agency`. */
 export const AgencyId = z

@@ -61,7 +61,12 @@ describe('e2e: README walkthrough', () => {
     expect(booked.data).toMatchObject({ status: 'CONFIRMED', pnr: expect.stringMatching(/^[A-Z]{6}$/) });
     expect(booked.data.flight.outbound.segments[0].origin).toBe('LHR');
     expect(found.data).toEqual(booked.data);
-    expect(cancelled.data).toEqual({ ...booked.data, status: 'CANCELLED', cancelled_at: expect.any(String) });
+    expect(cancelled.data).toEqual({
+      ...booked.data,
+      status: 'CANCELLED',
+      cancelled_at: expect.any(String),
+      cancelled_by: booked.data.created_by,
+    });
     expect(sent).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
     expect(verified.success).toBe(true);
     expect(verified.data.agent).toMatchObject({ identifier: 'agent@example.com', agency_id: 'demo-agency' });

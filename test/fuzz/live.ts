@@ -53,6 +53,8 @@ export class LiveState {
   private readonly disposable: string[] = [];
   private readonly revoked: string[] = [];
   private offers: Json[] = [];
+  /** Agents of the fuzzer's agency other than its session's own: what valid updates change. */
+  readonly colleagues: string[] = [];
   private refill: Promise<void> | undefined;
   readonly bookings: { booking_id: string; pnr: string }[] = [];
   cursor: string | undefined;
@@ -133,6 +135,17 @@ export class LiveState {
       ),
     );
     this.token = await this.signIn('agent@example.com');
+    for (let i = 0; i < 3; i++) {
+      const added = await this.call(
+        'agencyAgentsCreate',
+        { identifier: `fuzz-colleague-${run}-${i}@example.com`, type: 'EMAIL', name: 'Fuzz Colleague' },
+        this.auth(),
+      );
+      if (added.status === 201 && typeof added.body?.data?.id === 'string') {
+        this.colleagues.push(added.body.data.id);
+        this.issued.add(added.body.data.id);
+      }
+    }
     for (const identifier of registered) if (identifier) this.disposable.push(await this.signIn(identifier));
     for (let i = 0; i < 3; i++) {
       const offer = await this.takeOffer();
@@ -209,21 +222,27 @@ export class LiveState {
     return body;
   }
 
-  /** An offer no one has booked yet: fresh from a search when the pool is empty. */
+  /**
+   * An offer no one has booked yet: fresh from a search when the pool is empty. Workers share the
+   * pool, and a round-trip search on a thin route may find only a pair or two, so a worker may come
+   * away empty-handed a few times before a search finds enough.
+   */
   async takeOffer(): Promise<Json> {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    let last = '';
+    for (let attempt = 0; attempt < 20; attempt++) {
       const offer = this.offers.shift();
       if (offer) return offer;
       this.refill ??= (async () => {
-        const body = { ...this.searchBody(this.seed + this.offers.length + attempt * 31), limit: 30 };
+        const body = { ...this.searchBody(this.seed + this.offers.length + attempt * 31), limit: 100 };
         const answer = await this.call('search', body, this.auth());
+        last = `${answer.status} ${answer.text.slice(0, 200)}`;
         if (answer.status === 200 && Array.isArray(answer.body?.data)) this.rememberOffers(answer.body.data);
       })().finally(() => {
         this.refill = undefined;
       });
       await this.refill;
     }
-    throw new Error('no offers: five searches in a row found nothing');
+    throw new Error(`no offers: twenty searches in a row left none (last: ${last})`);
   }
 
   /** The create body for `offer`: its counts of passengers, valid travellers, as search quoted it. */

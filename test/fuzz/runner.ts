@@ -248,6 +248,27 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         else delete body.cursor;
         return { request: { body, headers: { ...json, ...live.auth() } }, liveCredential: true };
       }
+      case 'agencyAgentsCreate': {
+        // A fresh identifier of the form the type says, so that valid creates really create.
+        const generatedBody = generated() as Record<string, unknown>;
+        const type = pick(['EMAIL', 'PHONE', 'SMS'] as const) ?? 'EMAIL';
+        const identifier = live.identifier(caseSeed, type === 'EMAIL' ? 'EMAIL' : 'PHONE');
+        const body = { ...generatedBody, identifier, type, role: 'AGENT' };
+        return { request: { body, headers: { ...json, ...live.auth() } }, liveCredential: true };
+      }
+      case 'agencyAgentsUpdate': {
+        // An agent of the fuzzer's agency that is not its own session's, so a valid change applies
+        // (deactivating the session's own agent would sign the whole run out).
+        const body = { ...(generated() as Record<string, unknown>) };
+        const agentId = pick(live.colleagues);
+        if (agentId) body.agent_id = agentId;
+        return { request: { body, headers: { ...json, ...live.auth() } }, liveCredential: true };
+      }
+      case 'agencyAgentsList': {
+        const body = { ...(generated() as object) } as Record<string, unknown>;
+        delete body.cursor;
+        return { request: { body, headers: { ...json, ...live.auth() } }, liveCredential: true };
+      }
       default: {
         // An operation this fuzzer has no meaning for yet: schema-generated, signed in.
         const headers = op.authenticated ? { ...json, ...live.auth() } : json;

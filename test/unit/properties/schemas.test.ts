@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
+import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '#shared/agency/agents.ts';
 import { LogoutRequest } from '#shared/auth/logout.ts';
 import { SendOtpRequest } from '#shared/auth/send-otp.ts';
 import { VerifyOtpRequest } from '#shared/auth/verify-otp.ts';
@@ -20,6 +21,9 @@ const schemas: [string, z.ZodType][] = [
   ['booking get', GetBookingRequest],
   ['booking list', ListBookingsRequest],
   ['booking cancel', CancelBookingRequest],
+  ['agents list', ListAgentsRequest],
+  ['agents create', CreateAgentRequest],
+  ['agents update', UpdateAgentRequest],
 ];
 
 /** Anything JSON.parse can produce, with hostile keys mixed in. */
