@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertMatchesContract } from '#test/helpers/contract.ts';
+import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+
+const run = promisify(execFile);
+let server: LocalServer;
+
+// Its own server: the README walkthrough signs the same demo agent in, and codes are throttled per identifier.
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** The shell block between the agency markers of README.md, verbatim. */
+function agencyBlock(): string {
+  const readme = readFileSync('README.md', 'utf8');
+  const section = /<!-- agency:start -->\s*```bash\n([\s\S]*?)```\s*<!-- agency:end -->/.exec(readme);
+  if (!section?.[1]) throw new Error('README.md has no agency administration block');
+  return section[1];
+}
+
+describe('e2e: README agency administration', () => {
+  it('an ADMIN adds a colleague who signs in at once, then deactivates her and her session ends', async () => {
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', agencyBlock()], {
+      env: { ...process.env, API: server.url, DATA_DIR: server.dataDir },
+    });
+
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const [added, listedByHer, deactivated, refused, agents] = answers;
+    const calls: [string, unknown][] = [
+      ['/api/agency/agents/create', added],
+      ['/api/flights/booking/list', listedByHer],
+      ['/api/agency/agents/update', deactivated],
+      ['/api/flights/booking/list', refused],
+      ['/api/agency/agents/list', agents],
+    ];
+    expect(answers).toHaveLength(5);
+    expect(added.data).toMatchObject({ identifier: 'grace@example.com', role: 'AGENT', active: true });
+    expect(listedByHer).toEqual({ success: true, data: [], meta: { next_cursor: null } });
+    expect(deactivated.data).toMatchObject({ id: added.data.id, active: false });
+    expect(refused.error.code).toBe('UNAUTHORIZED');
+    expect(
+      agents.data.map((a: { identifier: string; role: string; active: boolean }) => [
+        a.identifier,
+        a.role,
+        a.active,
+      ]),
+    ).toEqual([
+      ['agent@example.com', 'ADMIN', true],
+      ['grace@example.com', 'AGENT', false],
+    ]);
+    for (const [path, body] of calls) {
+      const status = body === refused ? 401 : body === added ? 201 : 200;
+      assertMatchesContract(path, status, body);
+    }
+  });
+});
