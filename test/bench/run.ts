@@ -506,8 +506,8 @@ record(
   ),
 );
 const sentText =
-  (ses.calls()[0]?.args[0].input as { Content?: { Simple?: { Body?: { Text?: { Data?: string } } } } })
-    ?.Content?.Simple?.Body?.Text?.Data ?? '';
+  (ses.calls()[0]?.args[0].input as { Message?: { Body?: { Text?: { Data?: string } } } })?.Message?.Body
+    ?.Text?.Data ?? '';
 const sentCode = /\b(\d{6})\b/.exec(sentText)?.[1] ?? '';
 record(
   'verify-otp',
