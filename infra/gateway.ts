@@ -7,12 +7,23 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { ROUTE_METHOD } from '../shared/routes.ts';
 
-/** The contract's error envelope as an API Gateway template; the request id comes from the gateway. */
-export function envelopeTemplate(code: string, message: string): string {
-  return JSON.stringify({
+/**
+ * The contract's error envelope as an API Gateway template; the request id comes from the gateway.
+ * `message` is text, or `{ quotedVariable }`: a gateway variable that is already a quoted JSON string
+ * (`$context.error.messageString` is `"Forbidden"`, quotes included), inserted as it is — quoting it
+ * again would answer `""Forbidden""`, which is not JSON.
+ */
+export function envelopeTemplate(code: string, message: string | { quotedVariable: string }): string {
+  const placeholder = '__quoted_message__';
+  const body = JSON.stringify({
     success: false,
-    error: { code, message, request_id: '$context.requestId' },
+    error: {
+      code,
+      message: typeof message === 'string' ? message : placeholder,
+      request_id: '$context.requestId',
+    },
   });
+  return typeof message === 'string' ? body : body.replace(`"${placeholder}"`, message.quotedVariable);
 }
 
 const json = (template: string) => ({ 'application/json': template });
@@ -67,7 +78,7 @@ export function addGatewayResponses(api: RestApi): void {
   // Anything else the gateway refuses keeps its status; the code says it was refused before the API ran.
   api.addGatewayResponse('Default4xx', {
     type: ResponseType.DEFAULT_4XX,
-    templates: json(envelopeTemplate('REQUEST_REJECTED', '$context.error.messageString')),
+    templates: json(envelopeTemplate('REQUEST_REJECTED', { quotedVariable: '$context.error.messageString' })),
   });
   api.addGatewayResponse('Default5xx', {
     type: ResponseType.DEFAULT_5XX,

@@ -200,6 +200,18 @@ describe('infra: data', () => {
   });
 });
 
+/**
+ * A gateway response template as API Gateway renders it, with sample values: `$context.requestId` is
+ * bare text inside quotes, `$context.error.messageString` arrives already quoted (AWS docs, "$context
+ * variables": "the quoted value of $context.error.message").
+ */
+function renderGatewayTemplate(template: string): string {
+  return template
+    .replaceAll('$context.requestId', 'c0ffee00-0000-4000-8000-000000000000')
+    .replaceAll('$context.error.messageString', '"Forbidden"')
+    .replaceAll('$context.error.message', 'Forbidden');
+}
+
 describe('infra: API', () => {
   /** Full path of every API resource, from the resource tree. */
   function resourcePaths(): Map<string, string> {
@@ -248,16 +260,23 @@ describe('infra: API', () => {
     ['THROTTLED', '429', 'RATE_LIMITED'],
     ['DEFAULT_4XX', undefined, 'REQUEST_REJECTED'],
     ['DEFAULT_5XX', undefined, 'INTERNAL_ERROR'],
-  ])('answers gateway response %s in the envelope (%s %s)', (type, status, code) => {
-    const [, response] =
-      resources('AWS::ApiGateway::GatewayResponse').find(([, r]) => r.Properties.ResponseType === type) ?? [];
-    expect(response?.Properties.StatusCode).toBe(status);
-    const body = JSON.parse(response?.Properties.ResponseTemplates['application/json']);
-    expect(body).toEqual({
-      success: false,
-      error: { code, message: expect.any(String), request_id: '$context.requestId' },
-    });
-  });
+  ])(
+    'answers gateway response %s in the envelope (%s %s), valid JSON once rendered',
+    (type, status, code) => {
+      const [, response] =
+        resources('AWS::ApiGateway::GatewayResponse').find(([, r]) => r.Properties.ResponseType === type) ??
+        [];
+      expect(response?.Properties.StatusCode).toBe(status);
+      const body = JSON.parse(
+        renderGatewayTemplate(response?.Properties.ResponseTemplates['application/json']),
+      );
+      expect(body).toEqual({
+        success: false,
+        error: { code, message: expect.any(String), request_id: 'c0ffee00-0000-4000-8000-000000000000' },
+      });
+      if (type === 'DEFAULT_4XX') expect(body.error.message).toBe('Forbidden');
+    },
+  );
 
   it('throttles the stage, logs access as JSON, traces, and never logs bodies', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
