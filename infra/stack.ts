@@ -11,7 +11,6 @@ import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { documentRoute, type Route, routes } from '../shared/routes.ts';
@@ -20,17 +19,15 @@ import { addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
 import { Monitoring } from './monitoring.ts';
 import { RouteFunction } from './route-function.ts';
 
-/** Everything the stack is told from outside; `infra/app.ts` reads it from CDK context. */
+/** Everything the stack is told from outside: one stage's `infra/stages/<stage>.json`, validated. */
 export interface FlightBookingConfig {
-  /** `prod` retains and protects the table and the key; any other stage can be torn down. */
+  /** Names the stack, the API stage and the alarms, so stages in one account do not collide. */
   readonly stage: string;
   /** Verified SES identity (address, or an address of a verified domain) codes are sent from. */
   readonly sesFromAddress: string;
   readonly sesConfigurationSet?: string;
   /** SNS sender id for SMS, where the destination country supports one. */
   readonly smsSenderId?: string;
-  /** Account-wide SNS SMS spend limit in USD per month; applied by the stack when given. */
-  readonly smsMonthlySpendLimitUsd?: number;
   /** Browser origins allowed to call the API; none means no CORS at all. */
   readonly corsOrigins: readonly string[];
   readonly logRetention: RetentionDays;
@@ -40,6 +37,13 @@ export interface FlightBookingConfig {
   readonly throttle: { readonly ratePerSecond: number; readonly burst: number };
   /** WAF: requests per IP per 5 minutes to /api/auth/*. */
   readonly authRequestsPer5Minutes: number;
+  /** What a deletion or a mistake may not take: set per stage, never inferred from its name. */
+  readonly dataProtection: {
+    readonly deletionProtection: boolean;
+    readonly retainOnDelete: boolean;
+    readonly pointInTimeRecovery: boolean;
+    readonly terminationProtection: boolean;
+  };
 }
 
 export interface FlightBookingStackProps extends StackProps {
@@ -59,7 +63,8 @@ export class FlightBookingStack extends Stack {
   constructor(scope: Construct, id: string, props: FlightBookingStackProps) {
     super(scope, id, props);
     const { config } = props;
-    const isProd = config.stage === 'prod';
+    const { dataProtection } = config;
+    const removalPolicy = dataProtection.retainOnDelete ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     const { partitionKey, sortKey, ttlAttribute, indexes } = tableDefinition;
     this.table = new TableV2(this, 'Table', {
@@ -67,9 +72,9 @@ export class FlightBookingStack extends Stack {
       sortKey: { name: sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(),
       timeToLiveAttribute: ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: isProd,
-      removalPolicy: isProd ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: dataProtection.pointInTimeRecovery },
+      deletionProtection: dataProtection.deletionProtection,
+      removalPolicy,
       globalSecondaryIndexes: indexes.map((index) => ({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
@@ -81,7 +86,7 @@ export class FlightBookingStack extends Stack {
     const signingKey = new Secret(this, 'SigningKey', {
       description: 'Master secret for session tokens, OTP HMACs and offer ids (flight booking API)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: isProd ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy,
     });
     Validations.of(signingKey).acknowledge({
       id: 'AwsSolutions::AwsSolutions-SMG4',
@@ -192,7 +197,6 @@ export class FlightBookingStack extends Stack {
       alarmEmail: config.alarmEmail,
     });
 
-    if (config.smsMonthlySpendLimitUsd !== undefined) this.applySmsSettings(config);
     Validations.of(this).acknowledge(
       {
         id: 'Serverless::Serverless-LambdaDLQ',
@@ -211,49 +215,5 @@ export class FlightBookingStack extends Stack {
       value: this.table.tableName,
       description: 'For `TABLE_NAME=… npm run agents`',
     });
-  }
-
-  /** Account-wide SNS SMS settings: spend limit, transactional by default, sender id. */
-  private applySmsSettings(config: FlightBookingConfig): void {
-    const settings = new AwsCustomResource(this, 'SmsSettings', {
-      onUpdate: {
-        service: 'SNS',
-        action: 'setSMSAttributes',
-        parameters: {
-          attributes: {
-            MonthlySpendLimit: String(config.smsMonthlySpendLimitUsd),
-            DefaultSMSType: 'Transactional',
-            ...(config.smsSenderId && { DefaultSenderID: config.smsSenderId }),
-          },
-        },
-        physicalResourceId: PhysicalResourceId.of('flight-booking-sms-settings'),
-      },
-      policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: AwsCustomResourcePolicy.ANY_RESOURCE }),
-      installLatestAwsSdk: false,
-    });
-    Validations.of(settings).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-      reason: 'sns:SetSMSAttributes is an account-level action without resource-level permissions.',
-    });
-    // The provider function CDK adds for AwsCustomResource runs once per deployment, not per request.
-    const provider = this.node.tryFindChild(
-      `AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replaceAll('-', '')}`,
-    );
-    if (provider) {
-      Validations.of(provider).acknowledge(
-        {
-          id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-          reason: 'CDK-managed provider of the SMS settings custom resource; it only writes its own logs.',
-        },
-        {
-          id: 'Serverless::Serverless-LambdaDefaultMemorySize',
-          reason: 'CDK-managed deployment-time provider; the default memory fits one SDK call.',
-        },
-        {
-          id: 'Serverless::Serverless-LambdaTracing',
-          reason: 'CDK-managed deployment-time provider; nothing to trace at request time.',
-        },
-      );
-    }
   }
 }

@@ -6,26 +6,36 @@ import { documentRoute, type Route, routes as routeTable } from '#shared/routes.
 
 const routes: readonly Route[] = routeTable;
 
-import { configFromContext } from '../../infra/app.ts';
-import { FlightBookingStack } from '../../infra/stack.ts';
+import { type FlightBookingConfig, FlightBookingStack } from '../../infra/stack.ts';
+import { loadStageConfig, parseStageConfig, type StageFile } from '../../infra/stage-config.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is read field by field
 type Json = Record<string, any>;
 
-const FULL_CONTEXT = {
-  stage: 'prod',
-  sesFromAddress: 'no-reply@flights.example.com',
+/** A complete production file: real-looking sender and alarm mailbox, every option set. */
+const PROD_FILE: StageFile = {
+  sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
   sesConfigurationSet: 'sign-in',
   smsSenderId: 'FlightBook',
-  smsMonthlySpendLimitUsd: '50',
-  corsOrigins: 'https://agents.example.com',
-  alarmEmail: 'ops@example.com',
+  corsOrigins: ['https://agents.acme-travel.co.uk'],
+  logRetentionDays: 90,
+  alarmEmail: 'ops@acme-travel.co.uk',
+  throttle: { ratePerSecond: 50, burst: 100 },
+  waf: { authRequestsPer5Minutes: 100 },
+  dataProtection: {
+    deletionProtection: true,
+    retainOnDelete: true,
+    pointInTimeRecovery: true,
+    terminationProtection: true,
+  },
 };
+const FULL = parseStageConfig('prod', PROD_FILE);
+const DEV = loadStageConfig('dev');
 
 /** Synthesises the stack without bundling (the synth test below bundles for real). */
-function synth(context: Record<string, string> = {}, nag = false) {
+function synth(config: FlightBookingConfig = DEV, nag = false) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new FlightBookingStack(app, 'Test', { config: configFromContext((key) => context[key]) });
+  const stack = new FlightBookingStack(app, 'Test', { config });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, template: Template.fromStack(stack) };
 }
@@ -89,16 +99,16 @@ describe('infra: functions', () => {
   });
 
   it('configures send-otp for SES and SNS, never the outbox', () => {
-    const full = synth(FULL_CONTEXT).template;
+    const full = synth(FULL).template;
     const [, fn] = Object.entries(full.findResources('AWS::Lambda::Function')).find(([, f]) =>
       f.Properties.Description.startsWith('/api/auth/send-otp'),
     ) ?? ['', {}];
     expect(fn.Properties.Environment.Variables).toMatchObject({
       CODE_SENDER: 'aws',
-      SES_FROM_ADDRESS: 'no-reply@flights.example.com',
+      SES_FROM_ADDRESS: 'no-reply@flights.acme-travel.co.uk',
       SES_CONFIGURATION_SET: 'sign-in',
       SMS_SENDER_ID: 'FlightBook',
-      CORS_ALLOWED_ORIGINS: 'https://agents.example.com',
+      CORS_ALLOWED_ORIGINS: 'https://agents.acme-travel.co.uk',
     });
     expect(JSON.stringify(full.toJSON())).not.toContain('outbox');
   });
@@ -182,13 +192,32 @@ describe('infra: data', () => {
     });
   });
 
-  it('retains and protects the table and the key in prod only', () => {
-    const prod = synth({ stage: 'prod' }).template;
-    prod.hasResource('AWS::DynamoDB::GlobalTable', {
+  it('protects data as the stage’s configuration says, whatever the stage is called', () => {
+    const protectedStaging = synth({ ...FULL, stage: 'staging' }).template;
+    const unprotectedProd = synth({
+      ...FULL,
+      dataProtection: {
+        deletionProtection: false,
+        retainOnDelete: false,
+        pointInTimeRecovery: false,
+        terminationProtection: false,
+      },
+    }).template;
+
+    protectedStaging.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Retain',
-      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })] }),
+      Properties: Match.objectLike({
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+      }),
     });
-    prod.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    protectedStaging.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    unprotectedProd.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
+    unprotectedProd.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' });
     template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
   });
 
@@ -300,7 +329,7 @@ describe('infra: API', () => {
         (m) => m.Properties.HttpMethod === 'OPTIONS',
       );
     expect(options(template)).toEqual([]);
-    expect(options(synth(FULL_CONTEXT).template).length).toBeGreaterThanOrEqual(routes.length);
+    expect(options(synth(FULL).template).length).toBeGreaterThanOrEqual(routes.length);
   });
 
   it('puts a WAF web ACL in front: rate limit on /api/auth/*, AWS common rules allowing 64 KiB bodies', () => {
@@ -361,9 +390,9 @@ describe('infra: operations', () => {
   it('sends alarms to an encrypted topic, and to the alarm e-mail when one is given', () => {
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     template.resourceCountIs('AWS::SNS::Subscription', 0);
-    synth(FULL_CONTEXT).template.hasResourceProperties('AWS::SNS::Subscription', {
+    synth(FULL).template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
-      Endpoint: 'ops@example.com',
+      Endpoint: 'ops@acme-travel.co.uk',
     });
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
@@ -375,22 +404,17 @@ describe('infra: operations', () => {
     });
   });
 
-  it('sets the SMS spend limit only when one is configured', () => {
-    expect(JSON.stringify(template.toJSON())).not.toContain('setSMSAttributes');
-    expect(JSON.stringify(synth(FULL_CONTEXT).template.toJSON())).toContain('"MonthlySpendLimit\\":\\"50\\"');
-  });
-
-  it('refuses a log retention CloudWatch does not offer', () => {
-    expect(() => configFromContext((key) => (key === 'logRetentionDays' ? '31' : undefined))).toThrow(
-      /logRetentionDays 31/,
-    );
+  it('never changes account-wide SMS settings from a stage (they are a one-off, README Deploy)', () => {
+    for (const config of [DEV, FULL]) {
+      expect(JSON.stringify(synth(config).template.toJSON())).not.toContain('SMSAttributes');
+    }
   });
 });
 
 describe('infra: cdk-nag', () => {
   it.each([
-    ['defaults', {}],
-    ['every option set', FULL_CONTEXT],
+    ['dev', DEV],
+    ['a complete prod', FULL],
   ])('finds nothing unacknowledged in AwsSolutions and Serverless (%s)', (_case, context) => {
     const { app } = synth(context, true);
     let failure = '';
@@ -400,5 +424,52 @@ describe('infra: cdk-nag', () => {
       failure = (error as Error).message;
     }
     expect(failure).toBe('');
+  });
+});
+
+describe('infra: stage configuration', () => {
+  it('synthesises the committed dev stage', () => {
+    expect(DEV).toMatchObject({ stage: 'dev', logRetention: 30 });
+    expect(() => synth(DEV)).not.toThrow();
+  });
+
+  it('refuses the committed prod file until its sender and alarm mailbox are real, naming the keys', () => {
+    expect(() => loadStageConfig('prod')).toThrow(
+      /infra\/stages\/prod\.json: sesFromAddress is an example address.*; alarmEmail is required for stage prod/,
+    );
+  });
+
+  it('refuses a stage without a file, listing the ones there are', () => {
+    expect(() => loadStageConfig('staging')).toThrow(/unknown stage "staging".*known: dev, prod/);
+    expect(() => loadStageConfig('../dev')).toThrow(/unknown stage/);
+  });
+
+  it.each([
+    [
+      'a sender with a display name',
+      { sesFromAddress: 'Flights <no-reply@flights.acme-travel.co.uk>' },
+      'sesFromAddress',
+    ],
+    ['an example sender', { sesFromAddress: 'no-reply@example.com' }, 'sesFromAddress'],
+    ['an example alarm mailbox', { alarmEmail: 'ops@ops.example' }, 'alarmEmail'],
+    ['no alarm mailbox', { alarmEmail: undefined }, 'alarmEmail'],
+    ['a sender id of 2 characters', { smsSenderId: 'FB' }, 'smsSenderId'],
+    ['a sender id with a space', { smsSenderId: 'Flight Bk' }, 'smsSenderId'],
+    ['a WAF limit under 10', { waf: { authRequestsPer5Minutes: 9 } }, 'waf.authRequestsPer5Minutes'],
+    ['a throttle of 0', { throttle: { ratePerSecond: 0, burst: 100 } }, 'throttle.ratePerSecond'],
+    ['an http origin', { corsOrigins: ['http://agents.acme-travel.co.uk'] }, 'corsOrigins.0'],
+    ['an origin with a path', { corsOrigins: ['https://agents.acme-travel.co.uk/app'] }, 'corsOrigins.0'],
+    ['a retention CloudWatch does not offer', { logRetentionDays: 31 }, 'logRetentionDays'],
+    ['an unknown key', { smsMonthlySpendLimitUsd: 50 }, '(file)'],
+  ])('refuses %s, naming the key', (_case, change, key) => {
+    expect(() => parseStageConfig('prod', { ...PROD_FILE, ...change })).toThrow(
+      new RegExp(`prod\\.json: .*${key.replace('.', '\\.').replace('(', '\\(').replace(')', '\\)')}`),
+    );
+  });
+
+  it('lets dev keep example values and go without an alarm mailbox', () => {
+    expect(() =>
+      parseStageConfig('dev', { ...PROD_FILE, sesFromAddress: 'a@example.com', alarmEmail: undefined }),
+    ).not.toThrow();
   });
 });
