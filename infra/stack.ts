@@ -124,6 +124,13 @@ export class FlightBookingStack extends Stack {
       }),
     });
     addGatewayResponses(this.api);
+    // API Gateway writes execution logs to a group of its own naming and would create it without a
+    // retention; creating it here first gives it one and deletes it with the stage's data policy.
+    new LogGroup(this, 'ApiExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${config.stage}`,
+      retention: config.logRetention,
+      removalPolicy,
+    });
 
     for (const route of routes as readonly Route[]) {
       const { fn } = new RouteFunction(this, `Route-${route.id}`, {

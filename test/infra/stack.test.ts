@@ -98,6 +98,21 @@ describe('infra: functions', () => {
       expect(group.Properties.RetentionInDays).toBe(30);
   });
 
+  it('gives every log group a retention, API Gateway’s execution logs included, and has no custom resources', () => {
+    const groups = resources('AWS::Logs::LogGroup').map(([, g]) => g.Properties);
+    const execution = groups.find((g) =>
+      JSON.stringify(g.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),
+    );
+
+    expect(groups.every((g) => g.RetentionInDays === 30)).toBe(true);
+    expect(JSON.stringify(execution?.LogGroupName)).toContain('/dev');
+    expect(
+      Object.keys(template.toJSON().Resources).filter((id) =>
+        template.toJSON().Resources[id].Type.startsWith('Custom::'),
+      ),
+    ).toEqual([]);
+  });
+
   it('configures send-otp for SES and SNS, never the outbox', () => {
     const full = synth(FULL).template;
     const [, fn] = Object.entries(full.findResources('AWS::Lambda::Function')).find(([, f]) =>
