@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -97,21 +97,27 @@ export class RouteFunction extends Construct {
     }
     if (route.grants.includes('signing-key')) props.signingKey.grantRead(this.fn);
     if (route.grants.includes('send-email')) {
-      // The sender may be verified as an address or through its domain: allow exactly those identities.
+      // SES authorises SendEmail on every identity the message involves: the sender's, and in the SES
+      // sandbox the recipient's too. So the grant covers the region's identities, and the condition
+      // pins what matters: the message comes from the configured sender.
       const { fromAddress, configurationSet } = props.ses;
-      const domain = fromAddress.split('@')[1] ?? fromAddress;
       const arn = (resource: string, name: string) =>
         stack.formatArn({ service: 'ses', resource, resourceName: name });
       this.fn.addToRolePolicy(
         new PolicyStatement({
           actions: ['ses:SendEmail'],
           resources: [
-            arn('identity', fromAddress),
-            arn('identity', domain),
+            arn('identity', '*'),
             ...(configurationSet ? [arn('configuration-set', configurationSet)] : []),
           ],
+          conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
         }),
       );
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+        reason:
+          'In the SES sandbox SendEmail is also authorised against the recipient’s identity, which no template can list; the statement is pinned to the configured sender by ses:FromAddress.',
+      });
     }
     if (route.grants.includes('send-sms')) {
       // An SMS to a phone number has no resource ARN to scope to; publishing to topics is denied.

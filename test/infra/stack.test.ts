@@ -168,8 +168,14 @@ describe('infra: least privilege, exactly as the route table says', () => {
   it('limits e-mail to the configured identity and forbids publishing to topics', () => {
     const sendOtp = statementsOf('send-otp');
     const ses = sendOtp.find((s) => s.Action === 'ses:SendEmail');
-    expect(JSON.stringify(ses?.Resource)).toContain(':identity/no-reply@example.com');
-    expect(JSON.stringify(ses?.Resource)).toContain(':identity/example.com');
+    // The sandbox authorises the recipient's identity too: any identity of the region, from the sender only.
+    expect(JSON.stringify(ses?.Resource)).toContain(':identity/*');
+    expect(ses?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@example.com' } });
+    const full = statementsOf('send-otp', synth(FULL).template).find((s) => s.Action === 'ses:SendEmail');
+    expect(JSON.stringify(full?.Resource)).toContain(':configuration-set/sign-in');
+    expect(full?.Condition).toEqual({
+      StringEquals: { 'ses:FromAddress': 'no-reply@flights.acme-travel.co.uk' },
+    });
     expect(sendOtp).toContainEqual(expect.objectContaining({ Action: 'sns:Publish', Effect: 'Deny' }));
   });
 
