@@ -27,6 +27,8 @@ export interface MonitoringProps {
   /** The send-otp log group, where failed code deliveries are logged. */
   readonly deliveryLogGroup: ILogGroup;
   readonly alarmEmail?: string;
+  /** Names the alarms and dimensions the stack's own metrics, so one stage's failures page only its own. */
+  readonly stage: string;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -44,9 +46,11 @@ const OPERATIONS = [
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  private readonly stage: string;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
+    this.stage = props.stage;
     const key = new Key(this, 'TopicKey', {
       description: 'Encrypts the flight booking alarm topic',
       enableKeyRotation: true,
@@ -113,8 +117,9 @@ export class Monitoring extends Construct {
       metricNamespace: 'FlightBooking',
       metricName: 'CodeDeliveryFailures',
       metricValue: '1',
-      defaultValue: 0,
-    }).metric({ period: FIVE_MINUTES, statistic: 'Sum' });
+      // Every log line carries its stage: two stages in one account count apart.
+      dimensions: { Stage: '$.stage' },
+    }).metric({ period: FIVE_MINUTES, statistic: 'Sum', dimensionsMap: { Stage: props.stage } });
     this.alarm('CodeDeliveryFailures', deliveryFailures, 1, 'SES or SNS refused to deliver a sign-in code');
     const smsSuccess = new Metric({
       namespace: 'AWS/SNS',
@@ -176,6 +181,7 @@ export class Monitoring extends Construct {
     comparisonOperator = ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
   ): void {
     const alarm = new Alarm(this, id, {
+      alarmName: `flight-booking-${this.stage}-${id}`,
       metric,
       threshold,
       evaluationPeriods: datapoints,

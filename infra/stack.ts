@@ -99,9 +99,13 @@ export class FlightBookingStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.api = new RestApi(this, 'Api', {
-      description: 'Flight booking API for travel agencies',
+      restApiName: `flight-booking-${config.stage}`,
+      description: `Flight booking API for travel agencies (${config.stage})`,
       endpointTypes: [EndpointType.REGIONAL],
+      // API Gateway's CloudWatch role is an account-wide setting: every stage sets the same one, and
+      // the role outlives its stack so that deleting one stage never breaks another stage's logging.
       cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       deployOptions: {
         stageName: config.stage,
         tracingEnabled: true,
@@ -142,6 +146,7 @@ export class FlightBookingStack extends Stack {
         environment: {
           TABLE_NAME: this.table.tableName,
           SIGNING_KEY_SECRET_ID: signingKey.secretArn,
+          STAGE: config.stage,
           ...(config.corsOrigins.length > 0 && { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') }),
           ...(route.grants.includes('send-email') && {
             CODE_SENDER: 'aws',
@@ -202,6 +207,7 @@ export class FlightBookingStack extends Stack {
       table: this.table,
       deliveryLogGroup: sendOtp?.logGroup ?? accessLogs,
       alarmEmail: config.alarmEmail,
+      stage: config.stage,
     });
 
     Validations.of(this).acknowledge(

@@ -21,6 +21,8 @@ const CoreConfig = z
     /** send-otp answers no sooner than this, registered or not (no timing enumeration). */
     OTP_SEND_MIN_MS: z.coerce.number().int().min(0).max(5000).default(350),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    /** The deployed stage (set by the stack); on every log line and in the metrics derived from them. */
+    STAGE: z.string().min(1).default('local'),
     /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
     CORS_ALLOWED_ORIGINS: z
       .string()
@@ -59,6 +61,10 @@ export function readEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv):
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
   return readEnv(CoreConfig, env);
 }
+
+/** The X-Ray trace id of the invocation in progress: Lambda sets it anew for every invocation. */
+export const currentTraceId = (env: NodeJS.ProcessEnv = process.env): string | undefined =>
+  env._X_AMZN_TRACE_ID?.split(';')[0]?.replace(/^Root=/, '') || undefined;
 
 /** How send-otp delivers codes: SES and SNS when deployed, the local outbox in development. */
 const SenderConfig = z

@@ -22,7 +22,7 @@ export async function createAppContext(config: CoreConfig): Promise<AppContext> 
     tableName: config.TABLE_NAME,
     clock: systemClock(),
     keys: await loadSigningKeys({ secretId: config.SIGNING_KEY_SECRET_ID, file: config.SIGNING_KEY_FILE }),
-    log: createLogger(config.LOG_LEVEL),
+    log: createLogger(config.LOG_LEVEL, { stage: config.STAGE }),
   };
 }
 

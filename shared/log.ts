@@ -26,11 +26,17 @@ export const logSink: { write: (line: string) => void } = {
   },
 };
 
-export function createLogger(level: LogLevel = 'info'): Logger {
+/**
+ * A logger writing lines at `level` and above; `base` fields (such as the stage) are on every line, so
+ * log metric filters and searches can tell stages apart.
+ */
+export function createLogger(level: LogLevel = 'info', base: LogFields = {}): Logger {
   const threshold = rank[level];
   const emit = (lvl: LogLevel, message: string, fields?: LogFields) => {
     if (rank[lvl] < threshold) return;
-    logSink.write(JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...fields }));
+    logSink.write(
+      JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, message, ...fields }),
+    );
   };
   return {
     debug: (m, f) => emit('debug', m, f),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { currentTraceId } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { toApiError } from './failures.ts';
@@ -14,6 +15,9 @@ import { errorResponse } from './response.ts';
  * @param options.redact strings that must never reach a log line (e.g. the table name)
  * @param options.corsOrigins browser origins that get CORS headers
  */
+/** True until this container has handled its first request. */
+let coldStart = true;
+
 export function httpEnvelope(
   log: Logger,
   options: { redact?: readonly string[]; corsOrigins?: readonly string[] } = {},
@@ -25,6 +29,10 @@ export function httpEnvelope(
   const access = (event: ApiEvent, status: number, extra: Record<string, string | number | undefined> = {}) =>
     log.info('request', {
       request_id: event.requestId,
+      // What an operator searches by: the Lambda invocation, whether it paid the cold start, the trace.
+      lambda_request_id: event.lambdaRequestId,
+      cold_start: event.coldStart,
+      trace_id: currentTraceId(),
       method: event.httpMethod,
       path: event.resource ?? event.path,
       status,
@@ -38,6 +46,9 @@ export function httpEnvelope(
     before: ({ event, context }) => {
       event.requestId =
         event.requestContext?.requestId || (context as Context | undefined)?.awsRequestId || randomUUID();
+      event.lambdaRequestId = (context as Context | undefined)?.awsRequestId;
+      event.coldStart = coldStart;
+      coldStart = false;
       event.startedAt = performance.now();
     },
     after: ({ event, response }) => {

@@ -86,8 +86,8 @@ describe('infra: functions', () => {
       const env = fn.Properties.Environment.Variables;
       expect(Object.keys(env).sort()).toEqual(
         route.id === 'send-otp'
-          ? ['CODE_SENDER', 'SES_FROM_ADDRESS', 'SIGNING_KEY_SECRET_ID', 'TABLE_NAME']
-          : ['SIGNING_KEY_SECRET_ID', 'TABLE_NAME'],
+          ? ['CODE_SENDER', 'SES_FROM_ADDRESS', 'SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME']
+          : ['SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME'],
       );
       expect(JSON.stringify(env)).not.toContain('enable-source-maps');
     }
@@ -445,6 +445,44 @@ describe('infra: cdk-nag', () => {
       failure = (error as Error).message;
     }
     expect(failure).toBe('');
+  });
+});
+
+describe('infra: stages side by side in one account', () => {
+  const staging = synth({ ...FULL, stage: 'staging' }).template;
+
+  it('names the REST API and every alarm after the stage', () => {
+    staging.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'flight-booking-staging' });
+    const names = Object.values(staging.findResources('AWS::CloudWatch::Alarm')).map(
+      (a) => a.Properties.AlarmName,
+    );
+    expect(names.length).toBeGreaterThan(10);
+    for (const name of names) expect(name).toMatch(/^flight-booking-staging-/);
+  });
+
+  it('counts failed deliveries per stage: every log line carries the stage, the filter and alarm use it', () => {
+    staging.hasResourceProperties('AWS::Logs::MetricFilter', {
+      MetricTransformations: [Match.objectLike({ Dimensions: [{ Key: 'Stage', Value: '$.stage' }] })],
+    });
+    staging.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'CodeDeliveryFailures',
+      Dimensions: [{ Name: 'Stage', Value: 'staging' }],
+    });
+    for (const [, fn] of Object.entries(staging.findResources('AWS::Lambda::Function')).filter(([, f]) =>
+      String(f.Properties.Description).startsWith('/api/'),
+    ))
+      expect(fn.Properties.Environment.Variables.STAGE).toBe('staging');
+  });
+
+  it('keeps API Gateway’s account-wide CloudWatch role when a stage is deleted', () => {
+    staging.hasResource('AWS::IAM::Role', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        AssumeRolePolicyDocument: Match.objectLike({
+          Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })],
+        }),
+      }),
+    });
   });
 });
 

@@ -13,6 +13,7 @@ describe('readCoreConfig', () => {
       LOG_LEVEL: 'info',
       CORS_ALLOWED_ORIGINS: [],
       AWS_REGION: 'us-east-1',
+      STAGE: 'local',
     });
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
@@ -163,5 +163,35 @@ describe('http stack', () => {
     } finally {
       context.db.middlewareStack.remove('injectThrottle');
     }
+  });
+});
+
+describe('http stack: what an operator can search the logs by', () => {
+  it('writes one access line per request with the stage, both request ids, the cold-start flag and the trace id', async () => {
+    const before = capturedLogLines.length;
+    vi.stubEnv(
+      '_X_AMZN_TRACE_ID',
+      'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+    );
+    const event = apiEvent({ body: valid });
+    const lambda = lambdaContext();
+
+    await echo(event, lambda);
+    await echo(apiEvent({ body: valid }), lambdaContext());
+    vi.unstubAllEnvs();
+
+    const lines = capturedLogLines
+      .slice(before)
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.message === 'request');
+    expect(lines[0]).toMatchObject({
+      stage: expect.any(String),
+      request_id: event.requestContext.requestId,
+      lambda_request_id: lambda.awsRequestId,
+      cold_start: expect.any(Boolean),
+      trace_id: '1-5759e988-bd862e3fe1be46a994272793',
+      status: 201,
+    });
+    expect(lines[1]?.cold_start).toBe(false);
   });
 });
