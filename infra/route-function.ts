@@ -9,7 +9,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import type { Route } from '../shared/routes.ts';
-import { bundling } from './bundling.ts';
+import { bundling, sourceAssetHash } from './bundling.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
 
@@ -74,6 +74,7 @@ export class RouteFunction extends Construct {
         sourceMap: bundling.sourceMap,
         externalModules: [...bundling.externalModules],
         banner: bundling.banner,
+        assetHash: sourceAssetHash(repositoryRoot, route.entry),
       },
     });
     this.grant(props);

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { documentRoute, type Route, routes as routeTable } from '#shared/routes.ts';
@@ -32,9 +34,12 @@ const PROD_FILE: StageFile = {
 const FULL = parseStageConfig('prod', PROD_FILE);
 const DEV = loadStageConfig('dev');
 
-/** Synthesises the stack without bundling (the synth test below bundles for real). */
+/** The context `cdk synth|deploy` runs with: cdk.json's feature flags. */
+const CDK_CONTEXT = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
+
+/** Synthesises the stack as the CLI would, feature flags included, without bundling (synth.test.ts bundles). */
 function synth(config: FlightBookingConfig = DEV, nag = false) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   const stack = new FlightBookingStack(app, 'Test', { config });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, template: Template.fromStack(stack) };
@@ -483,6 +488,12 @@ describe('infra: stages side by side in one account', () => {
         }),
       }),
     });
+  });
+});
+
+describe('infra: CDK feature flags', () => {
+  it('sets every currently recommended flag to its recommended value, before any stack exists', () => {
+    expect(CDK_CONTEXT).toMatchObject(CURRENTLY_RECOMMENDED_FLAGS);
   });
 });
 

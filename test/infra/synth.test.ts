@@ -37,4 +37,27 @@ describe('infra: npm run synth', () => {
     }
     expect(JSON.stringify(template)).not.toContain('enable-source-maps');
   });
+
+  it('gives every bundle the same asset hash whatever folder the synth writes to', async () => {
+    const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '' };
+    const assets = async (out: string) => {
+      await run('node_modules/.bin/cdk', ['synth', '--quiet', '--no-notices', '-o', out], {
+        env,
+        timeout: 120_000,
+      });
+      const template = JSON.parse(readFileSync(join(out, 'FlightBooking-dev.template.json'), 'utf8'));
+      return Object.values(
+        template.Resources as Record<string, { Type: string; Metadata: Record<string, string> }>,
+      )
+        .filter((r) => r.Type === 'AWS::Lambda::Function')
+        .map((r) => r.Metadata['aws:asset:path'])
+        .sort();
+    };
+
+    const shallow = await assets(mkdtempSync(join(tmpdir(), 'a-')));
+    const deep = await assets(join(mkdtempSync(join(tmpdir(), 'b-')), 'one', 'level', 'deeper'));
+
+    expect(deep).toEqual(shallow);
+    expect(new Set(shallow).size).toBe(routes.length + 1);
+  });
 });
