@@ -35,8 +35,13 @@ export interface FlightBookingConfig {
   readonly alarmEmail?: string;
   /** Stage-wide API Gateway throttle. */
   readonly throttle: { readonly ratePerSecond: number; readonly burst: number };
-  /** WAF: requests per IP per 5 minutes to /api/auth/*. */
-  readonly authRequestsPer5Minutes: number;
+  /** WAF rate limits (requests per 5 minutes) and the common rule set's mode. */
+  readonly waf: {
+    readonly authRequestsPer5Minutes: number;
+    readonly requestsPerAddressPer5Minutes: number;
+    readonly requestsPerSessionPer5Minutes: number;
+    readonly commonRuleSet: 'COUNT' | 'BLOCK';
+  };
   /** What a deletion or a mistake may not take: set per stage, never inferred from its name. */
   readonly dataProtection: {
     readonly deletionProtection: boolean;
@@ -197,7 +202,7 @@ export class FlightBookingStack extends Stack {
 
     new Firewall(this, 'Firewall', {
       stage: this.api.deploymentStage,
-      authRequestsPer5Minutes: config.authRequestsPer5Minutes,
+      limits: config.waf,
     });
 
     const sendOtp = this.functions.get('send-otp');

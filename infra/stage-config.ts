@@ -35,7 +35,16 @@ const StageFile = z.strictObject({
     ratePerSecond: z.number().positive('must be greater than 0'),
     burst: z.int().positive('must be greater than 0'),
   }),
-  waf: z.strictObject({ authRequestsPer5Minutes: z.int().min(10, 'must be at least 10 (WAF’s minimum)') }),
+  waf: z.strictObject({
+    /** Per client address on /api/auth/*: sign-in brute force and SMS pumping across identifiers. */
+    authRequestsPer5Minutes: z.int().min(10, 'must be at least 10 (WAF’s minimum)'),
+    /** Per client address on every route: looser. */
+    requestsPerAddressPer5Minutes: z.int().min(10, 'must be at least 10 (WAF’s minimum)'),
+    /** Per session (bearer token or session cookie): one client cannot spend every agency's share. */
+    requestsPerSessionPer5Minutes: z.int().min(10, 'must be at least 10 (WAF’s minimum)'),
+    /** AWS's common rule set: COUNT (watch what it would block) until its findings are reviewed, then BLOCK. */
+    commonRuleSet: z.enum(['COUNT', 'BLOCK']),
+  }),
   dataProtection: z.strictObject({
     /** DynamoDB deletion protection on the table. */
     deletionProtection: z.boolean(),
@@ -89,7 +98,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     logRetention: file.logRetentionDays as RetentionDays,
     alarmEmail: file.alarmEmail,
     throttle: file.throttle,
-    authRequestsPer5Minutes: file.waf.authRequestsPer5Minutes,
+    waf: file.waf,
     dataProtection: file.dataProtection,
   };
 }

@@ -23,7 +23,12 @@ const PROD_FILE: StageFile = {
   logRetentionDays: 90,
   alarmEmail: 'ops@acme-travel.co.uk',
   throttle: { ratePerSecond: 50, burst: 100 },
-  waf: { authRequestsPer5Minutes: 100 },
+  waf: {
+    authRequestsPer5Minutes: 100,
+    requestsPerAddressPer5Minutes: 2000,
+    requestsPerSessionPer5Minutes: 1000,
+    commonRuleSet: 'BLOCK',
+  },
   dataProtection: {
     deletionProtection: true,
     retainOnDelete: true,
@@ -358,13 +363,14 @@ describe('infra: API', () => {
     expect(options(synth(FULL).template).length).toBeGreaterThanOrEqual(routes.length);
   });
 
-  it('puts a WAF web ACL in front: rate limit on /api/auth/*, AWS common rules allowing 64 KiB bodies', () => {
+  it('puts a WAF web ACL in front: per address on sign-in and everywhere, per session, known bad inputs, common rules', () => {
+    const limit429 = { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } };
     template.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'REGIONAL',
       Rules: [
         Match.objectLike({
           Name: 'AuthRateLimit',
-          Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } },
+          Action: limit429,
           Statement: {
             RateBasedStatement: Match.objectLike({
               Limit: 100,
@@ -374,7 +380,45 @@ describe('infra: API', () => {
           },
         }),
         Match.objectLike({
+          Name: 'AddressRateLimit',
+          Action: limit429,
+          Statement: {
+            RateBasedStatement: { Limit: 2000, EvaluationWindowSec: 300, AggregateKeyType: 'IP' },
+          },
+        }),
+        Match.objectLike({
+          Name: 'SessionRateLimit',
+          Action: limit429,
+          Statement: {
+            RateBasedStatement: Match.objectLike({
+              Limit: 1000,
+              AggregateKeyType: 'CUSTOM_KEYS',
+              CustomKeys: [
+                { Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+              ],
+            }),
+          },
+        }),
+        Match.objectLike({
+          Name: 'SessionCookieRateLimit',
+          Action: limit429,
+          Statement: {
+            RateBasedStatement: Match.objectLike({
+              CustomKeys: [
+                { Cookie: { Name: '__Host-session', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+              ],
+            }),
+          },
+        }),
+        Match.objectLike({
+          Name: 'AwsKnownBadInputs',
+          Statement: {
+            ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesKnownBadInputsRuleSet' }),
+          },
+        }),
+        Match.objectLike({
           Name: 'AwsCommonRules',
+          OverrideAction: { Count: {} },
           Statement: {
             ManagedRuleGroupStatement: Match.objectLike({
               Name: 'AWSManagedRulesCommonRuleSet',
@@ -384,6 +428,23 @@ describe('infra: API', () => {
         }),
       ],
     });
+    synth(FULL).template.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Rules: Match.arrayWith([Match.objectLike({ Name: 'AwsCommonRules', OverrideAction: { None: {} } })]),
+    });
+    const acl = resources('AWS::WAFv2::WebACL')[0]?.[1];
+    for (const [key, response] of Object.entries(acl?.Properties.CustomResponseBodies ?? {}) as [
+      string,
+      Json,
+    ][]) {
+      expect(JSON.parse(response.Content), key).toMatchObject({
+        success: false,
+        error: { code: 'RATE_LIMITED' },
+      });
+    }
+    for (const rule of acl?.Properties.Rules.filter((r: Json) => r.Action) ?? [])
+      expect(rule.Action.Block.CustomResponse.ResponseHeaders, rule.Name).toEqual([
+        { Name: 'Retry-After', Value: '300' },
+      ]);
     const [, association] = resources('AWS::WAFv2::WebACLAssociation')[0] ?? [];
     expect(JSON.stringify(association?.Properties.ResourceArn)).toContain('/stages/');
   });
@@ -525,7 +586,21 @@ describe('infra: stage configuration', () => {
     ['no alarm mailbox', { alarmEmail: undefined }, 'alarmEmail'],
     ['a sender id of 2 characters', { smsSenderId: 'FB' }, 'smsSenderId'],
     ['a sender id with a space', { smsSenderId: 'Flight Bk' }, 'smsSenderId'],
-    ['a WAF limit under 10', { waf: { authRequestsPer5Minutes: 9 } }, 'waf.authRequestsPer5Minutes'],
+    [
+      'a WAF limit under 10',
+      { waf: { ...PROD_FILE.waf, authRequestsPer5Minutes: 9 } },
+      'waf.authRequestsPer5Minutes',
+    ],
+    [
+      'a session limit under 10',
+      { waf: { ...PROD_FILE.waf, requestsPerSessionPer5Minutes: 5 } },
+      'waf.requestsPerSessionPer5Minutes',
+    ],
+    [
+      'an unknown common rule set mode',
+      { waf: { ...PROD_FILE.waf, commonRuleSet: 'OFF' } },
+      'waf.commonRuleSet',
+    ],
     ['a throttle of 0', { throttle: { ratePerSecond: 0, burst: 100 } }, 'throttle.ratePerSecond'],
     ['an http origin', { corsOrigins: ['http://agents.acme-travel.co.uk'] }, 'corsOrigins.0'],
     ['an origin with a path', { corsOrigins: ['https://agents.acme-travel.co.uk/app'] }, 'corsOrigins.0'],
