@@ -6,6 +6,7 @@ import { envelopeTemplate } from './gateway.ts';
 
 export interface FirewallProps {
   readonly stage: Stage;
+  readonly stageName: string;
   readonly limits: {
     readonly authRequestsPer5Minutes: number;
     readonly requestsPerAddressPer5Minutes: number;
@@ -51,10 +52,13 @@ const none = [{ priority: 0, type: 'NONE' }];
  */
 export class Firewall extends Construct {
   readonly webAcl: CfnWebACL;
+  /** The web ACL's name: the dimension of its CloudWatch metrics. */
+  readonly name: string;
 
   constructor(scope: Construct, id: string, props: FirewallProps) {
     super(scope, id);
     const { limits } = props;
+    this.name = `flight-booking-${props.stageName}`;
     const sessionRule = (name: string, priority: number, key: Record<string, unknown>) => ({
       name,
       priority,
@@ -70,6 +74,7 @@ export class Firewall extends Construct {
       visibilityConfig: visibility(name),
     });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      name: this.name,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('FlightBookingWebAcl'),

@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -15,7 +15,7 @@ import { Operation, type TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -29,6 +29,17 @@ export interface MonitoringProps {
   readonly alarmEmail?: string;
   /** Names the alarms and dimensions the stack's own metrics, so one stage's failures page only its own. */
   readonly stage: string;
+  /** Where abuse shows: wrong codes in verify-otp's log, throttled sends, WAF blocks, delivered codes. */
+  readonly abuse: {
+    readonly thresholds: {
+      readonly wrongCodesPer5Minutes: number;
+      readonly rateLimitedPer5Minutes: number;
+      readonly wafBlocksPer5Minutes: number;
+      readonly codeSendsPerHour: number;
+    };
+    readonly verifyLogGroup: ILogGroup;
+    readonly webAclName: string;
+  };
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -136,6 +147,8 @@ export class Monitoring extends Construct {
       ComparisonOperator.LESS_THAN_THRESHOLD,
     );
 
+    this.abuseAlarms(props);
+
     const functions = [...props.functions.values()];
     new Dashboard(this, 'Dashboard', {
       widgets: [
@@ -170,6 +183,58 @@ export class Monitoring extends Construct {
         ],
       ],
     });
+  }
+
+  /** Spikes that mean someone is guessing codes, hammering sign-in, or running up the SES/SNS bill. */
+  private abuseAlarms(props: MonitoringProps): void {
+    const { thresholds, verifyLogGroup, webAclName } = props.abuse;
+    const count = (id: string, logGroup: ILogGroup, pattern: IFilterPattern, period: Duration) =>
+      new MetricFilter(this, `${id}Filter`, {
+        logGroup,
+        filterPattern: pattern,
+        metricNamespace: 'FlightBooking',
+        metricName: id,
+        metricValue: '1',
+        dimensions: { Stage: '$.stage' },
+      }).metric({ period, statistic: 'Sum', dimensionsMap: { Stage: props.stage } });
+    const answered = (...codes: string[]) =>
+      FilterPattern.any(...codes.map((code) => FilterPattern.stringValue('$.code', '=', code)));
+
+    this.alarm(
+      'WrongCodes',
+      count('WrongCodes', verifyLogGroup, answered('INVALID_CODE', 'TOO_MANY_ATTEMPTS'), FIVE_MINUTES),
+      thresholds.wrongCodesPer5Minutes,
+      'A spike of wrong sign-in codes (INVALID_CODE, TOO_MANY_ATTEMPTS): someone may be guessing',
+    );
+    this.alarm(
+      'RateLimitedSends',
+      count('RateLimitedSends', props.deliveryLogGroup, answered('RATE_LIMITED'), FIVE_MINUTES),
+      thresholds.rateLimitedPer5Minutes,
+      'A spike of throttled code requests (RATE_LIMITED): someone may be spending agents’ sends',
+    );
+    this.alarm(
+      'CodeSends',
+      count(
+        'CodeSends',
+        props.deliveryLogGroup,
+        FilterPattern.stringValue('$.message', '=', 'code sent'),
+        Duration.hours(1),
+      ),
+      thresholds.codeSendsPerHour,
+      'More sign-in codes sent in an hour than expected: the SES and SNS bill',
+    );
+    this.alarm(
+      'WafBlocks',
+      new Metric({
+        namespace: 'AWS/WAFV2',
+        metricName: 'BlockedRequests',
+        dimensionsMap: { WebACL: webAclName, Region: Stack.of(this).region, Rule: 'ALL' },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      }),
+      thresholds.wafBlocksPer5Minutes,
+      'A spike of requests blocked by the firewall',
+    );
   }
 
   private alarm(

@@ -42,6 +42,13 @@ export interface FlightBookingConfig {
     readonly requestsPerSessionPer5Minutes: number;
     readonly commonRuleSet: 'COUNT' | 'BLOCK';
   };
+  /** Thresholds of the abuse alarms (sign-in guessing, throttling, WAF blocks, code sends). */
+  readonly abuseAlarms: {
+    readonly wrongCodesPer5Minutes: number;
+    readonly rateLimitedPer5Minutes: number;
+    readonly wafBlocksPer5Minutes: number;
+    readonly codeSendsPerHour: number;
+  };
   /** What a deletion or a mistake may not take: set per stage, never inferred from its name. */
   readonly dataProtection: {
     readonly deletionProtection: boolean;
@@ -200,8 +207,9 @@ export class FlightBookingStack extends Stack {
       },
     );
 
-    new Firewall(this, 'Firewall', {
+    const firewall = new Firewall(this, 'Firewall', {
       stage: this.api.deploymentStage,
+      stageName: config.stage,
       limits: config.waf,
     });
 
@@ -213,6 +221,11 @@ export class FlightBookingStack extends Stack {
       deliveryLogGroup: sendOtp?.logGroup ?? accessLogs,
       alarmEmail: config.alarmEmail,
       stage: config.stage,
+      abuse: {
+        thresholds: config.abuseAlarms,
+        verifyLogGroup: this.functions.get('verify-otp')?.logGroup ?? accessLogs,
+        webAclName: firewall.name,
+      },
     });
 
     Validations.of(this).acknowledge(

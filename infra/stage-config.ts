@@ -45,6 +45,13 @@ const StageFile = z.strictObject({
     /** AWS's common rule set: COUNT (watch what it would block) until its findings are reviewed, then BLOCK. */
     commonRuleSet: z.enum(['COUNT', 'BLOCK']),
   }),
+  /** Abuse alarms: how many per 5 minutes (per hour for sends) is a spike worth paging for. */
+  abuseAlarms: z.strictObject({
+    wrongCodesPer5Minutes: z.int().positive('must be greater than 0'),
+    rateLimitedPer5Minutes: z.int().positive('must be greater than 0'),
+    wafBlocksPer5Minutes: z.int().positive('must be greater than 0'),
+    codeSendsPerHour: z.int().positive('must be greater than 0'),
+  }),
   dataProtection: z.strictObject({
     /** DynamoDB deletion protection on the table. */
     deletionProtection: z.boolean(),
@@ -99,6 +106,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     alarmEmail: file.alarmEmail,
     throttle: file.throttle,
     waf: file.waf,
+    abuseAlarms: file.abuseAlarms,
     dataProtection: file.dataProtection,
   };
 }

@@ -78,12 +78,10 @@ async function issueChallenge(input: { identifier: string; type: 'EMAIL' | 'PHON
   if (replaced.agent?.active !== true) return;
 
   try {
-    await deps.sender.send({
-      channel: input.type === 'EMAIL' ? 'EMAIL' : 'SMS',
-      to: identifier,
-      code,
-      validMinutes: OTP_TTL_SECONDS / 60,
-    });
+    const channel = input.type === 'EMAIL' ? 'EMAIL' : 'SMS';
+    await deps.sender.send({ channel, to: identifier, code, validMinutes: OTP_TTL_SECONDS / 60 });
+    // Counted by the stack's "code sends" alarm: SES and SNS volume is where abuse costs money.
+    deps.log.info('code sent', { channel });
   } catch (error) {
     deps.log.warn('code delivery failed', { error_name: (error as Error)?.name });
     // Nobody received this code: void it (unless a newer send replaced it). The send slot stays

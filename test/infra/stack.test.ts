@@ -29,6 +29,12 @@ const PROD_FILE: StageFile = {
     requestsPerSessionPer5Minutes: 1000,
     commonRuleSet: 'BLOCK',
   },
+  abuseAlarms: {
+    wrongCodesPer5Minutes: 20,
+    rateLimitedPer5Minutes: 40,
+    wafBlocksPer5Minutes: 200,
+    codeSendsPerHour: 300,
+  },
   dataProtection: {
     deletionProtection: true,
     retainOnDelete: true,
@@ -453,7 +459,7 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(1 + 2 * routes.length + 2 + 2);
+    expect(alarms).toHaveLength(1 + 2 * routes.length + 2 + 2 + 4); // the last 4: abuse
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',
@@ -482,6 +488,31 @@ describe('infra: operations', () => {
       Endpoint: 'ops@acme-travel.co.uk',
     });
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('alarms on abuse: wrong codes, throttled sends, code sends per hour and WAF blocks, at the stage’s thresholds', () => {
+    const staging = synth({ ...FULL, stage: 'staging' }).template;
+    const alarm = (name: string) =>
+      Object.values(staging.findResources('AWS::CloudWatch::Alarm')).find(
+        (a) => a.Properties.AlarmName === `flight-booking-staging-${name}`,
+      )?.Properties;
+    const filters = Object.values(staging.findResources('AWS::Logs::MetricFilter')).map((f) => f.Properties);
+    const filterFor = (metric: string) =>
+      filters.find((f) => f.MetricTransformations[0].MetricName === metric)?.FilterPattern;
+
+    expect(alarm('WrongCodes')).toMatchObject({ Threshold: 20, MetricName: 'WrongCodes', Period: 300 });
+    expect(alarm('RateLimitedSends')).toMatchObject({ Threshold: 40, Period: 300 });
+    expect(alarm('CodeSends')).toMatchObject({ Threshold: 300, Period: 3600 });
+    expect(alarm('WafBlocks')).toMatchObject({
+      Threshold: 200,
+      Namespace: 'AWS/WAFV2',
+      MetricName: 'BlockedRequests',
+      Dimensions: expect.arrayContaining([{ Name: 'WebACL', Value: 'flight-booking-staging' }]),
+    });
+    expect(filterFor('WrongCodes')).toBe('{ ($.code = "INVALID_CODE") || ($.code = "TOO_MANY_ATTEMPTS") }');
+    expect(filterFor('RateLimitedSends')).toBe('{ $.code = "RATE_LIMITED" }');
+    expect(filterFor('CodeSends')).toBe('{ $.message = "code sent" }');
+    staging.hasResourceProperties('AWS::WAFv2::WebACL', { Name: 'flight-booking-staging' });
   });
 
   it('counts failed code deliveries from the send-otp log', () => {

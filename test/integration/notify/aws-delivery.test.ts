@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
+import { capturedLogLines } from '#test/helpers/log-capture.ts';
 import { readOutbox } from '#test/helpers/outbox.ts';
 
 /**
@@ -36,6 +37,23 @@ afterEach(() => {
 const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? '')?.[1] ?? '';
 
 describe('code delivery through AWS', () => {
+  it('logs each delivered code with its channel and stage only (what the code-sends alarm counts)', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-0' });
+    const agent = await registerTestAgent();
+    const before = capturedLogLines.length;
+
+    await invoke(sendOtp, { body: { identifier: agent.identifier, type: 'EMAIL' } });
+
+    const sent = capturedLogLines
+      .slice(before)
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.message === 'code sent');
+    expect(sent).toEqual([
+      { level: 'info', time: expect.any(String), stage: 'local', message: 'code sent', channel: 'EMAIL' },
+    ]);
+    expect(capturedLogLines.slice(before).join('\n')).not.toContain(agent.identifier);
+  });
+
   it('sends an e-mail code with SES SendEmail from the configured address', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
     const agent = await registerTestAgent();
