@@ -132,21 +132,7 @@ export class Monitoring extends Construct {
       dimensions: { Stage: '$.stage' },
     }).metric({ period: FIVE_MINUTES, statistic: 'Sum', dimensionsMap: { Stage: props.stage } });
     this.alarm('CodeDeliveryFailures', deliveryFailures, 1, 'SES or SNS refused to deliver a sign-in code');
-    const smsSuccess = new Metric({
-      namespace: 'AWS/SNS',
-      metricName: 'SMSSuccessRate',
-      period: FIVE_MINUTES,
-      statistic: 'Average',
-    });
-    this.alarm(
-      'SmsSuccessRate',
-      smsSuccess,
-      0.9,
-      'Less than 90 % of sign-in SMS delivered',
-      1,
-      ComparisonOperator.LESS_THAN_THRESHOLD,
-    );
-
+    // SMS delivered or not after SNS accepted it is account-wide: the account stack alarms on it.
     this.abuseAlarms(props);
 
     const functions = [...props.functions.values()];
@@ -179,7 +165,7 @@ export class Monitoring extends Construct {
         [
           new GraphWidget({ title: 'DynamoDB throttled requests', left: [dynamoThrottles] }),
           new GraphWidget({ title: 'DynamoDB system errors', left: [dynamoErrors] }),
-          new GraphWidget({ title: 'Sign-in code delivery', left: [deliveryFailures], right: [smsSuccess] }),
+          new GraphWidget({ title: 'Sign-in code delivery failures', left: [deliveryFailures] }),
         ],
       ],
     });

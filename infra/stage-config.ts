@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
+import type { AccountSmsConfig } from './account-stack.ts';
 import type { FlightBookingConfig } from './stack.ts';
 
 /** Where each stage's configuration lives: `infra/stages/<stage>.json`, committed. */
@@ -110,6 +111,38 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     dataProtection: file.dataProtection,
   };
 }
+
+/** The account's one-off settings, `infra/account.json` (docs: README, Deploy). */
+const AccountFile = z.strictObject({
+  sms: z.strictObject({
+    monthlySpendLimitUsd: z.number().positive('must be greater than 0'),
+    senderId: z
+      .string()
+      .regex(/^[A-Za-z0-9]{3,11}$/, 'must be 3-11 letters or digits')
+      .optional(),
+    successSamplingPercent: z.int().min(0).max(100),
+    logRetentionDays: z
+      .int()
+      .refine((days) => retentionPeriods.has(days), 'must be a retention period CloudWatch Logs offers'),
+    alarmEmail: Email.refine((address) => !EXAMPLE_DOMAIN.test(domainOf(address)), 'is an example address'),
+  }),
+});
+
+/** Reads and validates the account's settings; throws naming every bad key. */
+export function parseAccountConfig(raw: unknown): AccountSmsConfig {
+  const parsed = AccountFile.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(file)'} ${issue.message}`,
+    );
+    throw new Error(`infra/account.json: ${problems.join('; ')}`);
+  }
+  const { sms } = parsed.data;
+  return { ...sms, logRetention: sms.logRetentionDays as RetentionDays };
+}
+
+export const loadAccountConfig = (file = join(STAGES_DIR, '..', 'account.json')) =>
+  parseAccountConfig(JSON.parse(readFileSync(file, 'utf8')));
 
 /** The stages that have a file. */
 export const knownStages = (dir = STAGES_DIR) =>

@@ -459,14 +459,13 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(1 + 2 * routes.length + 2 + 2 + 4); // the last 4: abuse
+    expect(alarms).toHaveLength(1 + 2 * routes.length + 2 + 1 + 4); // the last 4: abuse
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',
       'DynamoDB system errors',
       'DynamoDB throttled',
       'refused to deliver',
-      'SMS delivered',
     ]) {
       expect(
         descriptions.some((d) => d.includes(text)),
