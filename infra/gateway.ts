@@ -32,7 +32,8 @@ const json = (template: string) => ({ 'application/json': template });
  * Answers API Gateway produces itself, before any function runs, in the contract's envelope. An unknown
  * path reaches a REST API as MISSING_AUTHENTICATION_TOKEN (403) and is answered 404 NOT_FOUND.
  */
-export function addGatewayResponses(api: RestApi): void {
+export function addGatewayResponses(api: RestApi, corsOrigins: readonly string[] = []): void {
+  const cors = gatewayCorsHeaders(corsOrigins);
   const responses: [string, ResponseType, string, string, string, Record<string, string>?][] = [
     [
       'MissingToken',
@@ -72,18 +73,36 @@ export function addGatewayResponses(api: RestApi): void {
       type,
       statusCode,
       templates: json(envelopeTemplate(code, message)),
-      responseHeaders: { 'Cache-Control': "'no-store'", ...headers },
+      responseHeaders: { 'Cache-Control': "'no-store'", ...cors, ...headers },
     });
   }
   // Anything else the gateway refuses keeps its status; the code says it was refused before the API ran.
   api.addGatewayResponse('Default4xx', {
     type: ResponseType.DEFAULT_4XX,
+    responseHeaders: cors,
     templates: json(envelopeTemplate('REQUEST_REJECTED', { quotedVariable: '$context.error.messageString' })),
   });
   api.addGatewayResponse('Default5xx', {
     type: ResponseType.DEFAULT_5XX,
+    responseHeaders: cors,
     templates: json(envelopeTemplate('INTERNAL_ERROR', 'Something went wrong on our side.')),
   });
+}
+
+/**
+ * CORS headers on the answers the gateway makes itself, so a browser client on the allowed origin can
+ * read them too. A gateway response cannot choose among several origins (it can only echo whatever
+ * `Origin` came, which would allow every site), so with more than one allowed origin they go without;
+ * the functions' own answers always carry CORS for an allowed origin.
+ */
+export function gatewayCorsHeaders(origins: readonly string[]): Record<string, string> {
+  if (origins.length !== 1) return {};
+  return {
+    'Access-Control-Allow-Origin': `'${origins[0]}'`,
+    'Access-Control-Allow-Credentials': "'true'",
+    'Access-Control-Expose-Headers': "'Retry-After'",
+    Vary: "'Origin'",
+  };
 }
 
 /** Any method but POST on a route's path: 405 METHOD_NOT_ALLOWED with `Allow: POST`, answered by the gateway. */

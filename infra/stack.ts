@@ -139,7 +139,7 @@ export class FlightBookingStack extends Stack {
         },
       }),
     });
-    addGatewayResponses(this.api);
+    addGatewayResponses(this.api, config.corsOrigins);
     // API Gateway writes execution logs to a group of its own naming and would create it without a
     // retention; creating it here first gives it one and deletes it with the stage's data policy.
     new LogGroup(this, 'ApiExecutionLogs', {

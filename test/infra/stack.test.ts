@@ -360,6 +360,28 @@ describe('infra: API', () => {
     });
   });
 
+  it('puts CORS headers on the gateway’s own answers for a single allowed origin, none otherwise', () => {
+    const headersOf = (t: Template) =>
+      Object.values(t.findResources('AWS::ApiGateway::GatewayResponse')).map(
+        (r) => r.Properties.ResponseParameters ?? {},
+      );
+    const one = headersOf(synth(FULL).template);
+    const two = headersOf(
+      synth({ ...FULL, corsOrigins: ['https://a.acme-travel.co.uk', 'https://b.acme-travel.co.uk'] })
+        .template,
+    );
+
+    expect(one.length).toBeGreaterThanOrEqual(7);
+    for (const headers of one) {
+      expect(headers).toMatchObject({
+        'gatewayresponse.header.Access-Control-Allow-Origin': "'https://agents.acme-travel.co.uk'",
+        'gatewayresponse.header.Access-Control-Allow-Credentials': "'true'",
+      });
+    }
+    for (const headers of [...two, ...headersOf(template)])
+      expect(Object.keys(headers).some((h) => h.includes('Access-Control'))).toBe(false);
+  });
+
   it('answers CORS preflights only when origins are configured', () => {
     const options = (t: Template) =>
       Object.values(t.findResources('AWS::ApiGateway::Method')).filter(
