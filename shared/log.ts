@@ -6,6 +6,8 @@
  * numbers, tokens and the demo agent's identifier (test/e2e/walkthrough.test.ts). No test scans for
  * identifiers in general.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -18,6 +20,13 @@ export interface Logger {
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
 }
+
+/**
+ * Fields of the request in progress (request ids, cold start, trace id), set by the HTTP envelope for
+ * the rest of the request's async work, so every line written while handling it carries them — also
+ * in the dev server, where requests run side by side in one process.
+ */
+export const requestFields = new AsyncLocalStorage<LogFields>();
 
 /** Where log lines go; replaced in tests to capture them. */
 export const logSink: { write: (line: string) => void } = {
@@ -34,8 +43,9 @@ export function createLogger(level: LogLevel = 'info', base: LogFields = {}): Lo
   const threshold = rank[level];
   const emit = (lvl: LogLevel, message: string, fields?: LogFields) => {
     if (rank[lvl] < threshold) return;
+    const request = requestFields.getStore();
     logSink.write(
-      JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, message, ...fields }),
+      JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, ...request, message, ...fields }),
     );
   };
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { currentTraceId } from '../config.ts';
-import type { Logger } from '../log.ts';
+import { type Logger, requestFields } from '../log.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { toApiError } from './failures.ts';
 import { readHeader } from './headers.ts';
@@ -28,11 +28,6 @@ export function httpEnvelope(
     redact.reduce((acc, secret) => (secret ? acc.split(secret).join('[redacted]') : acc), text);
   const access = (event: ApiEvent, status: number, extra: Record<string, string | number | undefined> = {}) =>
     log.info('request', {
-      request_id: event.requestId,
-      // What an operator searches by: the Lambda invocation, whether it paid the cold start, the trace.
-      lambda_request_id: event.lambdaRequestId,
-      cold_start: event.coldStart,
-      trace_id: currentTraceId(),
       method: event.httpMethod,
       path: event.resource ?? event.path,
       status,
@@ -50,6 +45,14 @@ export function httpEnvelope(
       event.coldStart = coldStart;
       coldStart = false;
       event.startedAt = performance.now();
+      // What an operator searches by, on every line of this request: both request ids, whether this
+      // invocation paid the cold start, and the X-Ray trace.
+      requestFields.enterWith({
+        request_id: event.requestId,
+        lambda_request_id: event.lambdaRequestId,
+        cold_start: event.coldStart,
+        trace_id: currentTraceId(),
+      });
     },
     after: ({ event, response }) => {
       if (!response) return;

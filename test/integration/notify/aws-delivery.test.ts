@@ -37,7 +37,7 @@ afterEach(() => {
 const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? '')?.[1] ?? '';
 
 describe('code delivery through AWS', () => {
-  it('logs each delivered code with its channel and stage only (what the code-sends alarm counts)', async () => {
+  it('logs each delivered code with its channel, stage and request only (what the code-sends alarm counts)', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-0' });
     const agent = await registerTestAgent();
     const before = capturedLogLines.length;
@@ -49,7 +49,17 @@ describe('code delivery through AWS', () => {
       .map((line) => JSON.parse(line))
       .filter((line) => line.message === 'code sent');
     expect(sent).toEqual([
-      { level: 'info', time: expect.any(String), stage: 'local', message: 'code sent', channel: 'EMAIL' },
+      {
+        level: 'info',
+        time: expect.any(String),
+        stage: 'local',
+        // Every line of a request carries its ids and whether it was a cold start.
+        request_id: expect.any(String),
+        lambda_request_id: expect.any(String),
+        cold_start: expect.any(Boolean),
+        message: 'code sent',
+        channel: 'EMAIL',
+      },
     ]);
     expect(capturedLogLines.slice(before).join('\n')).not.toContain(agent.identifier);
   });
