@@ -1,13 +1,17 @@
 import { CreateAgentRequest, createAgent } from '#shared/agency/agents.ts';
-import { context } from '#shared/context.ts';
+import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
 
-const create = createAgent(context);
+/** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
+export function createHandler(ctx: AppContext) {
+  const create = createAgent(ctx);
+  return httpHandler(
+    route('agency-agents-create'),
+    CreateAgentRequest,
+    async ({ body, session }) => ({ status: 201, data: await create(body, session) }),
+    ctx,
+  );
+}
 
-export const handler = httpHandler(
-  route('agency-agents-create'),
-  CreateAgentRequest,
-  async ({ body, session }) => ({ status: 201, data: await create(body, session) }),
-  context,
-);
+export const handler = createHandler(context);

@@ -1,13 +1,17 @@
 import { changeAgent, UpdateAgentRequest } from '#shared/agency/agents.ts';
-import { context } from '#shared/context.ts';
+import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
 
-const change = changeAgent(context);
+/** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
+export function createHandler(ctx: AppContext) {
+  const change = changeAgent(ctx);
+  return httpHandler(
+    route('agency-agents-update'),
+    UpdateAgentRequest,
+    async ({ body, session }) => ({ status: 200, data: await change(body, session) }),
+    ctx,
+  );
+}
 
-export const handler = httpHandler(
-  route('agency-agents-update'),
-  UpdateAgentRequest,
-  async ({ body, session }) => ({ status: 200, data: await change(body, session) }),
-  context,
-);
+export const handler = createHandler(context);

@@ -1,17 +1,21 @@
 import { LogoutRequest, logout } from '#shared/auth/logout.ts';
-import { context } from '#shared/context.ts';
+import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { signedOutReply } from '#shared/http/session-replies.ts';
 import { route } from '#shared/routes.ts';
 
-const revoke = logout(context);
+/** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
+export function createHandler(ctx: AppContext) {
+  const revoke = logout(ctx);
+  return httpHandler(
+    route('logout'),
+    LogoutRequest,
+    async ({ session }) => {
+      await revoke(session);
+      return signedOutReply();
+    },
+    ctx,
+  );
+}
 
-export const handler = httpHandler(
-  route('logout'),
-  LogoutRequest,
-  async ({ session }) => {
-    await revoke(session);
-    return signedOutReply();
-  },
-  context,
-);
+export const handler = createHandler(context);

@@ -1,21 +1,22 @@
 import { SendOtpRequest, sendOtp } from '#shared/auth/send-otp.ts';
-import { context } from '#shared/context.ts';
+import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import type { CodeSender } from '#shared/notify/code-sender.ts';
 import { createCodeSender } from '#shared/notify/create-code-sender.ts';
 import { route } from '#shared/routes.ts';
 
-const send = sendOtp({
-  ...context,
-  sender: await createCodeSender(),
-  minResponseMs: context.config.OTP_SEND_MIN_MS,
-});
+/** The send-otp handler over `ctx`, delivering codes through `sender`. */
+export function createHandler(ctx: AppContext, sender: CodeSender) {
+  const send = sendOtp({ ...ctx, sender, minResponseMs: ctx.config.OTP_SEND_MIN_MS });
+  return httpHandler(
+    route('send-otp'),
+    SendOtpRequest,
+    async ({ body }) => {
+      const sent = await send(body);
+      return { status: 202, data: { expires_in: sent.expiresIn, resend_after: sent.resendAfter } };
+    },
+    ctx,
+  );
+}
 
-export const handler = httpHandler(
-  route('send-otp'),
-  SendOtpRequest,
-  async ({ body }) => {
-    const sent = await send(body);
-    return { status: 202, data: { expires_in: sent.expiresIn, resend_after: sent.resendAfter } };
-  },
-  context,
-);
+export const handler = createHandler(context, await createCodeSender());

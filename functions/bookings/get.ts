@@ -1,13 +1,17 @@
 import { GetBookingRequest, getBooking } from '#shared/bookings/manage.ts';
-import { context } from '#shared/context.ts';
+import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
 
-const find = getBooking(context);
+/** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
+export function createHandler(ctx: AppContext) {
+  const find = getBooking(ctx);
+  return httpHandler(
+    route('booking-get'),
+    GetBookingRequest,
+    async ({ body, session }) => ({ status: 200, data: await find(body, session) }),
+    ctx,
+  );
+}
 
-export const handler = httpHandler(
-  route('booking-get'),
-  GetBookingRequest,
-  async ({ body, session }) => ({ status: 200, data: await find(body, session) }),
-  context,
-);
+export const handler = createHandler(context);

@@ -1,16 +1,20 @@
 import { ListBookingsRequest, listBookings } from '#shared/bookings/manage.ts';
-import { context } from '#shared/context.ts';
+import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
 
-const list = listBookings(context);
+/** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
+export function createHandler(ctx: AppContext) {
+  const list = listBookings(ctx);
+  return httpHandler(
+    route('booking-list'),
+    ListBookingsRequest,
+    async ({ body, session }) => {
+      const page = await list(body, session);
+      return { status: 200, data: page.bookings, meta: { next_cursor: page.nextCursor } };
+    },
+    ctx,
+  );
+}
 
-export const handler = httpHandler(
-  route('booking-list'),
-  ListBookingsRequest,
-  async ({ body, session }) => {
-    const page = await list(body, session);
-    return { status: 200, data: page.bookings, meta: { next_cursor: page.nextCursor } };
-  },
-  context,
-);
+export const handler = createHandler(context);

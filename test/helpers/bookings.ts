@@ -1,6 +1,6 @@
 import { addDays } from '#shared/flights/local-time.ts';
-import { handler as create } from '../../functions/bookings/create.ts';
-import { handler as search } from '../../functions/flights/search.ts';
+import { handler as create } from '#test/helpers/routes/bookings/create.ts';
+import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { type Answer, invoke } from './api.ts';
 import { freezeClock } from './clock.ts';
 import { signIn, type TestSession } from './session.ts';

@@ -1,7 +1,7 @@
 import type { Agent } from '#shared/auth/agents.ts';
 import type { Role } from '#shared/auth/roles.ts';
-import { handler as sendOtp } from '../../functions/auth/send-otp.ts';
-import { handler as verifyOtp } from '../../functions/auth/verify-otp.ts';
+import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
 import { registerTestAgent, uniqueEmail } from './agents.ts';
 import { invoke } from './api.ts';
 import { lastCodeFor } from './outbox.ts';

@@ -1,16 +1,16 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
+import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as sendOtp } from '../../functions/auth/send-otp.ts';
-import { handler as verifyOtp } from '../../functions/auth/verify-otp.ts';
-import { handler as cancel } from '../../functions/bookings/cancel.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 /**
  * DynamoDB faults injected (SDK middleware, after the SDK's own retries would have given up) at each

@@ -2,19 +2,19 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueSessionToken } from '#shared/auth/session-token.ts';
-import { context } from '#shared/context.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, type Json, searchOffers } from '#test/helpers/bookings.ts';
+import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
+import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as create } from '#test/helpers/routes/bookings/create.ts';
+import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as list } from '#test/helpers/routes/bookings/list.ts';
+import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as logout } from '../../functions/auth/logout.ts';
-import { handler as sendOtp } from '../../functions/auth/send-otp.ts';
-import { handler as verifyOtp } from '../../functions/auth/verify-otp.ts';
-import { handler as cancel } from '../../functions/bookings/cancel.ts';
-import { handler as create } from '../../functions/bookings/create.ts';
-import { handler as get } from '../../functions/bookings/get.ts';
-import { handler as list } from '../../functions/bookings/list.ts';
-import { handler as search } from '../../functions/flights/search.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 /** Every item in the table, in a stable form: a 4xx must leave this unchanged. */
 async function snapshot(): Promise<string> {

@@ -5,8 +5,8 @@ import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { signIn } from '#test/helpers/session.ts';
-import { handler as cancel } from '../../functions/bookings/cancel.ts';
 
 describe('races', () => {
   it('parallel creates and cancels on one flight keep inventory equal to the confirmed seats, never negative', {

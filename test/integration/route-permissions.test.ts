@@ -1,6 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { type Route, routes } from '#shared/routes.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
@@ -8,17 +7,18 @@ import { invoke } from '#test/helpers/api.ts';
 import { bookingBody, type Json } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
-import { handler as agentsCreate } from '../../functions/agency/agents-create.ts';
-import { handler as agentsList } from '../../functions/agency/agents-list.ts';
-import { handler as agentsUpdate } from '../../functions/agency/agents-update.ts';
-import { handler as logout } from '../../functions/auth/logout.ts';
-import { handler as sendOtp } from '../../functions/auth/send-otp.ts';
-import { handler as verifyOtp } from '../../functions/auth/verify-otp.ts';
-import { handler as cancel } from '../../functions/bookings/cancel.ts';
-import { handler as create } from '../../functions/bookings/create.ts';
-import { handler as get } from '../../functions/bookings/get.ts';
-import { handler as list } from '../../functions/bookings/list.ts';
-import { handler as search } from '../../functions/flights/search.ts';
+import { handler as agentsCreate } from '#test/helpers/routes/agency/agents-create.ts';
+import { handler as agentsList } from '#test/helpers/routes/agency/agents-list.ts';
+import { handler as agentsUpdate } from '#test/helpers/routes/agency/agents-update.ts';
+import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
+import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as create } from '#test/helpers/routes/bookings/create.ts';
+import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as list } from '#test/helpers/routes/bookings/list.ts';
+import { handler as search } from '#test/helpers/routes/flights/search.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 /**
  * DynamoDB Local does not enforce IAM, so this proves the grants another way: every DynamoDB action

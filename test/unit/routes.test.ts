@@ -9,11 +9,15 @@ describe('route table', () => {
     for (const route of routes) expect(route.path).toMatch(/^\/api\/(?!v\d)[a-z-]+(\/[a-z-]+)+$/);
   });
 
-  it('points every route at a handler file that only composes httpHandler', () => {
+  it('points every route at a handler file that only composes httpHandler over the context it is given', () => {
     for (const route of routes) {
       expect(existsSync(route.entry), route.entry).toBe(true);
       const source = readFileSync(route.entry, 'utf8');
-      expect(source).toMatch(/export const handler = httpHandler\(/);
+      expect(source).toMatch(
+        /export function createHandler\(ctx: AppContext[^)]*\) \{[\s\S]*return httpHandler\(\s*route\('/,
+      );
+      expect(source).toMatch(new RegExp(`route\\('${route.id}'\\)`));
+      expect(source).toMatch(/export const handler = createHandler\(context/);
       expect(source.split('\n').length).toBeLessThan(25);
     }
   });

@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
+import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { signIn as signInAgent } from '#test/helpers/session.ts';
-import { handler as logout } from '../../../functions/auth/logout.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 const path = '/api/auth/logout';
 

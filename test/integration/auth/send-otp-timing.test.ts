@@ -10,10 +10,10 @@ import { type Answer, invoke } from '#test/helpers/api.ts';
 const FLOOR_MS = 100;
 const SAMPLES = 15;
 process.env.OTP_SEND_MIN_MS = String(FLOOR_MS);
-let sendOtp: typeof import('../../../functions/auth/send-otp.ts')['handler'];
+let sendOtp: typeof import('#test/helpers/routes/auth/send-otp.ts')['handler'];
 
 beforeAll(async () => {
-  sendOtp = (await import('../../../functions/auth/send-otp.ts')).handler;
+  sendOtp = (await import('#test/helpers/routes/auth/send-otp.ts')).handler;
 });
 
 const quantile = (sorted: number[], q: number) =>

@@ -1,14 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setAgentActive } from '#shared/auth/agent-changes.ts';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { readOutbox } from '#test/helpers/outbox.ts';
-import { handler } from '../../../functions/auth/send-otp.ts';
+import { handler } from '#test/helpers/routes/auth/send-otp.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 const path = '/api/auth/send-otp';
 const send = (body: unknown) => invoke(handler, { path, body });

@@ -7,8 +7,8 @@ import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
-import { handler as sendOtp } from '../../../functions/auth/send-otp.ts';
-import { handler as verifyOtp } from '../../../functions/auth/verify-otp.ts';
+import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
 
 const verify = (identifier: string, code: string) =>
   invoke(verifyOtp, { path: '/api/auth/verify-otp', body: { identifier, code } });

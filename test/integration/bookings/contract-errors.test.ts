@@ -5,11 +5,11 @@ import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { minimalBookingBody } from '#test/helpers/fixtures.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as create } from '#test/helpers/routes/bookings/create.ts';
+import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as cancel } from '../../../functions/bookings/cancel.ts';
-import { handler as create } from '../../../functions/bookings/create.ts';
-import { handler as get } from '../../../functions/bookings/get.ts';
-import { handler as list } from '../../../functions/bookings/list.ts';
 
 let session: TestSession;
 beforeAll(async () => {

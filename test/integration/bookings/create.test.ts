@@ -1,6 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { gsi1, keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import {
@@ -12,6 +11,7 @@ import {
 } from '#test/helpers/bookings.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 let session: TestSession;
 let advance: (ms: number) => void;

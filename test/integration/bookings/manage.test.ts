@@ -5,10 +5,10 @@ import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
 import { respellings } from '#test/helpers/respell.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as cancel } from '../../../functions/bookings/cancel.ts';
-import { handler as get } from '../../../functions/bookings/get.ts';
-import { handler as list } from '../../../functions/bookings/list.ts';
 
 /** The instant startBookingTest freezes the clock at. */
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);

@@ -1,16 +1,16 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { gsi1, keys } from '#shared/db/table.ts';
 import { addDays } from '#shared/flights/local-time.ts';
 import { scheduledFlight } from '#shared/flights/schedule.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as cancel } from '../../../functions/bookings/cancel.ts';
-import { handler as get } from '../../../functions/bookings/get.ts';
-import { handler as list } from '../../../functions/bookings/list.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 let session: TestSession;
 let advance: (ms: number) => void;

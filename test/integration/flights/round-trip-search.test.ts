@@ -1,14 +1,14 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
+import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as search } from '../../../functions/flights/search.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 /** 1 December 2026, 09:00 UTC. */
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);

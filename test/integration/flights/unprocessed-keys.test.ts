@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as search } from '../../../functions/flights/search.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 /**
  * DynamoDB may answer a BatchGetItem with some keys left in `UnprocessedKeys` (throttling, or over

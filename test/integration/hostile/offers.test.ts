@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { context } from '#shared/context.ts';
 import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
 import { respelled, respellings } from '#test/helpers/respell.ts';
 import type { TestSession } from '#test/helpers/session.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 let session: TestSession;
 let date: string;

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { handler as search } from '../../../functions/flights/search.ts';
 
 /** 1 December 2026, 09:00 UTC. */
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);

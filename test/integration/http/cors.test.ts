@@ -3,10 +3,10 @@ import { invoke } from '#test/helpers/api.ts';
 
 /** Functions read CORS_ALLOWED_ORIGINS at cold start, so this file sets it before importing one. */
 process.env.CORS_ALLOWED_ORIGINS = 'https://agents.example.com, https://staging.example.com';
-let logout: typeof import('../../../functions/auth/logout.ts')['handler'];
+let logout: typeof import('#test/helpers/routes/auth/logout.ts')['handler'];
 
 beforeAll(async () => {
-  logout = (await import('../../../functions/auth/logout.ts')).handler;
+  logout = (await import('#test/helpers/routes/auth/logout.ts')).handler;
 });
 
 describe('CORS', () => {

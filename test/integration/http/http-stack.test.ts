@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
 import { apiEvent, invoke, lambdaContext } from '#test/helpers/api.ts';
 import { capturedLogLines } from '#test/helpers/log-capture.ts';
-import { handler as sendOtp } from '../../../functions/auth/send-otp.ts';
+import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 const Booking = z.object({
   name: z.string().min(1),

@@ -20,13 +20,13 @@ Object.assign(process.env, {
   SES_FROM_ADDRESS: 'no-reply@flights.example.com',
   SMS_SENDER_ID: 'FlightBook',
 });
-type Handler = typeof import('../../../functions/auth/send-otp.ts')['handler'];
+type Handler = typeof import('#test/helpers/routes/auth/send-otp.ts')['handler'];
 let sendOtp: Handler;
 let verifyOtp: Handler;
 
 beforeAll(async () => {
-  sendOtp = (await import('../../../functions/auth/send-otp.ts')).handler;
-  verifyOtp = (await import('../../../functions/auth/verify-otp.ts')).handler;
+  sendOtp = (await import('#test/helpers/routes/auth/send-otp.ts')).handler;
+  verifyOtp = (await import('#test/helpers/routes/auth/verify-otp.ts')).handler;
 });
 
 afterEach(() => {

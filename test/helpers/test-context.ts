@@ -1,0 +1,13 @@
+import { type AppContext, context } from '#shared/context.ts';
+import { createDocumentClient } from '#shared/db/client.ts';
+
+/**
+ * The context the tests' handlers run on (see `routes/`): the process's configuration, keys, table
+ * and logger, with a clock and a DynamoDB client of the tests' own. Tests freeze that clock and push
+ * faults onto that client's middleware; the process-wide context the functions use is never patched.
+ */
+export const testContext: AppContext = {
+  ...context,
+  clock: { now: () => Date.now() },
+  db: createDocumentClient(process.env.DYNAMODB_ENDPOINT, context.config.AWS_REGION),
+};
