@@ -59,70 +59,93 @@ function departureMinute(index: number, daily: number, flightNumber: string): nu
   return Math.min(LAST_DEPARTURE, Math.max(FIRST_DEPARTURE, Math.round(raw / 5) * 5));
 }
 
-function buildLegs(): { byOrigin: Map<string, Map<string, Leg>>; byFlightNumber: Map<string, Leg> } {
+/** A flight number's place in the network, assigned once; the rest of its leg is built on demand. */
+interface PlannedFlight {
+  readonly flightNumber: string;
+  readonly carrier: Airline;
+  readonly index: number;
+  readonly daily: number;
+}
+
+/**
+ * The network's flight numbers, in one cheap pass over the route table (numbers depend on the order
+ * of every route, so they are assigned for all at once): who flies each directed pair, and which pair
+ * each number flies. Airports, distances, aircraft and departure times are left for {@link legBetween}.
+ */
+function planFlights(): {
+  byOrigin: Map<string, Map<string, PlannedFlight[]>>;
+  pairOf: Map<string, readonly [string, string]>;
+} {
   const carriers = new Map(airlines.map((a) => [a.code, a]));
   const nextNumber = new Map<string, number>();
-  const byOrigin = new Map<string, Map<string, Leg>>();
-  const byFlightNumber = new Map<string, Leg>();
-  const flights = new Map<string, DailyFlight[]>();
-  const key = (a: string, b: string) => `${a}-${b}`;
+  const byOrigin = new Map<string, Map<string, PlannedFlight[]>>();
+  const pairOf = new Map<string, readonly [string, string]>();
+  const plan = (from: string, to: string) => {
+    const fromOrigin = byOrigin.get(from) ?? new Map<string, PlannedFlight[]>();
+    byOrigin.set(from, fromOrigin);
+    const list = fromOrigin.get(to) ?? [];
+    fromOrigin.set(to, list);
+    return list;
+  };
 
   for (const route of networkRoutes) {
+    const out = plan(route.a, route.b);
+    const back = plan(route.b, route.a);
     for (const { carrier: code, daily } of route.carriers) {
       const carrier = carriers.get(code);
       if (!carrier) throw new Error(`route ${route.a}-${route.b}: unknown carrier ${code}`);
-      for (let i = 0; i < daily; i++) {
+      for (let index = 0; index < daily; index++) {
         // Outbound odd, return the next even number: BA117 out, BA118 back.
-        const outbound = nextNumber.get(code) ?? 101;
-        nextNumber.set(code, outbound + 2);
-        for (const [from, to, number] of [
-          [route.a, route.b, outbound],
-          [route.b, route.a, outbound + 1],
-        ] as const) {
-          const flightNumber = `${code}${number}`;
-          const list = flights.get(key(from, to)) ?? [];
-          list.push({ flightNumber, carrier, departureMinute: departureMinute(i, daily, flightNumber) });
-          flights.set(key(from, to), list);
-        }
+        const number = nextNumber.get(code) ?? 101;
+        nextNumber.set(code, number + 2);
+        out.push({ flightNumber: `${code}${number}`, carrier, index, daily });
+        back.push({ flightNumber: `${code}${number + 1}`, carrier, index, daily });
+        pairOf.set(`${code}${number}`, [route.a, route.b]);
+        pairOf.set(`${code}${number + 1}`, [route.b, route.a]);
       }
     }
-    for (const [from, to] of [
-      [route.a, route.b],
-      [route.b, route.a],
-    ] as const) {
-      const origin = airport(from);
-      const destination = airport(to);
-      const distanceKm = greatCircleKm(origin, destination);
-      const leg: Leg = {
-        origin,
-        destination,
-        distanceKm,
-        blockMinutes: blockMinutes(distanceKm),
-        aircraft: aircraftFor(distanceKm),
-        flights: (flights.get(key(from, to)) ?? []).sort((x, y) => x.departureMinute - y.departureMinute),
-      };
-      const fromOrigin = byOrigin.get(from) ?? new Map<string, Leg>();
-      fromOrigin.set(to, leg);
-      byOrigin.set(from, fromOrigin);
-      for (const flight of leg.flights) byFlightNumber.set(flight.flightNumber, leg);
-    }
   }
-  return { byOrigin, byFlightNumber };
+  return { byOrigin, pairOf };
 }
 
-const network = buildLegs();
+const plan = planFlights();
+/** Legs built so far: a warm container builds each leg it is asked for once. */
+const legs = new Map<string, Leg>();
 
 /** Every airport the network serves. */
-export const servedAirports: readonly string[] = [...network.byOrigin.keys()].sort();
+export const servedAirports: readonly string[] = [...plan.byOrigin.keys()].sort();
 
-/** The leg from `origin` to `destination`, if flown. */
+/** The leg from `origin` to `destination`, if flown; built on first use, then kept. */
 export function legBetween(origin: string, destination: string): Leg | undefined {
-  return network.byOrigin.get(origin)?.get(destination);
+  const key = `${origin}-${destination}`;
+  const built = legs.get(key);
+  if (built) return built;
+  const planned = plan.byOrigin.get(origin)?.get(destination);
+  if (!planned) return undefined;
+  const from = airport(origin);
+  const to = airport(destination);
+  const distanceKm = greatCircleKm(from, to);
+  const leg: Leg = {
+    origin: from,
+    destination: to,
+    distanceKm,
+    blockMinutes: blockMinutes(distanceKm),
+    aircraft: aircraftFor(distanceKm),
+    flights: planned
+      .map((p) => ({
+        flightNumber: p.flightNumber,
+        carrier: p.carrier,
+        departureMinute: departureMinute(p.index, p.daily, p.flightNumber),
+      }))
+      .sort((x, y) => x.departureMinute - y.departureMinute),
+  };
+  legs.set(key, leg);
+  return leg;
 }
 
 /** Every leg leaving `origin`. */
 export function legsFrom(origin: string): readonly Leg[] {
-  return [...(network.byOrigin.get(origin)?.values() ?? [])];
+  return [...(plan.byOrigin.get(origin)?.keys() ?? [])].flatMap((to) => legBetween(origin, to) ?? []);
 }
 
 function onDate(leg: Leg, flight: DailyFlight, date: LocalDate): ScheduledFlight {
@@ -144,7 +167,8 @@ export function flightsOn(leg: Leg, date: LocalDate): ScheduledFlight[] {
 
 /** Flight `flightNumber` on local date `date`, if it exists. */
 export function scheduledFlight(flightNumber: string, date: LocalDate): ScheduledFlight | undefined {
-  const leg = network.byFlightNumber.get(flightNumber);
+  const pair = plan.pairOf.get(flightNumber);
+  const leg = pair && legBetween(pair[0], pair[1]);
   const flight = leg?.flights.find((f) => f.flightNumber === flightNumber);
   return leg && flight ? onDate(leg, flight, date) : undefined;
 }
