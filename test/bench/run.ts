@@ -89,13 +89,14 @@ const clock = context.clock;
 const agency = 'bench-agency';
 let agentCount = 0;
 
-async function newAgent(prefix: string) {
+async function newAgent(prefix: string, role: 'AGENT' | 'ADMIN' = 'AGENT') {
   agentCount += 1;
   return registerAgent(context, clock, {
     identifier: `${prefix}-${agentCount}@example.com`,
     type: 'EMAIL',
     name: 'Bench Agent',
     agencyId: agency,
+    role,
   });
 }
 async function bearer(agent: { id: string; agency_id: string }, key = context.keys.token) {
@@ -649,6 +650,38 @@ record(
     }),
   ),
 );
+const roundTripOffer = (
+  await invoke(
+    'search',
+    pathOf('search'),
+    {
+      origin: 'LHR',
+      destination: 'JFK',
+      departure_date: travelDate,
+      return_date: addDays(travelDate, 7),
+      limit: 1,
+    },
+    p4Auth,
+  )
+).body.data[0];
+record(
+  'booking create (round trip)',
+  2,
+  await counted(() =>
+    invoke(
+      'booking-create',
+      pathOf('booking-create'),
+      {
+        flight_id: roundTripOffer.id,
+        flight_details: roundTripOffer,
+        total_price: roundTripOffer.total_price,
+        currency: roundTripOffer.currency,
+        ...exampleTraveller,
+      },
+      p4Auth,
+    ),
+  ),
+);
 record(
   'booking get (id)',
   2,
@@ -659,6 +692,39 @@ record(
   'booking cancel',
   3,
   await counted(() => invoke('booking-cancel', pathOf('booking-cancel'), { booking_id: createdId }, p4Auth)),
+);
+const p4Admin = await bearer(await newAgent('p4-admin', 'ADMIN'));
+record(
+  'agency agents list',
+  2,
+  await counted(() => invoke('agency-agents-list', pathOf('agency-agents-list'), {}, p4Admin)),
+);
+let addedAgentId = '';
+record(
+  'agency agents create',
+  2,
+  await counted(async () => {
+    addedAgentId = (
+      await invoke(
+        'agency-agents-create',
+        pathOf('agency-agents-create'),
+        { identifier: 'p4-colleague@example.com', type: 'EMAIL', name: 'Colleague' },
+        p4Admin,
+      )
+    ).body.data.id;
+  }),
+);
+record(
+  'agency agents update',
+  4,
+  await counted(() =>
+    invoke(
+      'agency-agents-update',
+      pathOf('agency-agents-update'),
+      { agent_id: addedAgentId, active: false },
+      p4Admin,
+    ),
+  ),
 );
 record('logout', 2, await counted(() => invoke('logout', pathOf('logout'), {}, p4Auth)));
 const authOnly = httpHandler(
