@@ -2,17 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, isoSeconds, systemClock } from '../clock.ts';
-import type { TableHandle } from '../db/client.ts';
+import { cancellationCodes, type TableHandle } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { IdentifierTakenError, LastAdminError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
-import {
-  adminCount,
-  cancellationCodes,
-  profileUpdate,
-  snapshotOf,
-  stateOf,
-  stateUpdate,
-} from './agent-items.ts';
+import { adminCount, profileUpdate, snapshotOf, stateOf, stateUpdate } from './agent-items.ts';
 import { type Actor, AgencyId, type Agent, AgentName, listingKey, toAgent } from './agents.ts';
 import type { IdentifierType } from './identifier.ts';
 import { agentSnapshotUpdate } from './otp-challenge.ts';

@@ -69,10 +69,3 @@ export const stateOf = (agent: Agent) => ({
   role: agent.role,
   active: agent.active,
 });
-
-export function cancellationCodes(error: unknown): string[] | undefined {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
-  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map(
-    (reason) => reason.Code ?? 'None',
-  );
-}

@@ -2,6 +2,7 @@ import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
+import { cancellationCodes } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { NotCancellableError, NotFoundError } from '../errors.ts';
 import { soldAttribute } from '../flights/inventory.ts';
@@ -115,7 +116,7 @@ export function cancelBooking(deps: BookingDeps) {
         }),
       );
     } catch (error) {
-      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+      if (!cancellationCodes(error)) throw error;
       // Lost a race with another cancel: answer the booking as it now is.
       const current = await findBooking(deps, record.booking_id, agencyId);
       if (current?.status === 'CANCELLED') return bookingView(current);

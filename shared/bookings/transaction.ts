@@ -1,3 +1,4 @@
+import { cancellationCodes } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { bucketLimits } from '../flights/fares.ts';
 import { soldAttribute } from '../flights/inventory.ts';
@@ -26,9 +27,8 @@ export interface CancellationReasons {
  * @example cancellationReasons(error, ['seats', 'booking', 'pnr', 'offer'])?.offer // 'ConditionalCheckFailed'
  */
 export function cancellationReasons(error: unknown, slots: readonly Slot[]): CancellationReasons | undefined {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  const all = reasons.map((reason) => reason.Code ?? 'None');
+  const all = cancellationCodes(error);
+  if (!all) return undefined;
   const at = (slot: Slot) => all[slots.indexOf(slot)];
   return {
     seats: slots.flatMap((slot, i) => (slot === 'seats' ? [all[i] ?? 'None'] : [])),

@@ -28,6 +28,17 @@ export function createDocumentClient(endpoint?: string, region = 'us-east-1'): D
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
+/**
+ * The per-item reason codes of a cancelled transaction, in the order of its items (`None` for an item
+ * that was fine); undefined for any other error.
+ */
+export function cancellationCodes(error: unknown): string[] | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { name?: unknown; CancellationReasons?: { Code?: string }[] };
+  if (e.name !== 'TransactionCanceledException') return undefined;
+  return (e.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+}
+
 /** Whether `error` is DynamoDB's answer to a failed condition (an expected outcome, not a fault). */
 export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';

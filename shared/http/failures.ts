@@ -1,3 +1,4 @@
+import { cancellationCodes } from '../db/client.ts';
 import { ApiError, InternalError, ServiceUnavailableError } from '../errors.ts';
 
 /** Network-level failures and AWS faults that retrying later may cure. */
@@ -36,12 +37,11 @@ export function isDependencyFailure(error: unknown): boolean {
     code?: unknown;
     $fault?: unknown;
     $metadata?: unknown;
-    CancellationReasons?: { Code?: string }[];
   };
   if (typeof e.name === 'string' && transientNames.has(e.name)) return true;
   // A transaction cancelled only because DynamoDB was throttling or busy: nothing was written.
-  if (e.name === 'TransactionCanceledException') {
-    const codes = (e.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  const codes = cancellationCodes(error);
+  if (codes) {
     return (
       codes.some((code) => transientReasons.has(code)) &&
       codes.every((code) => code === 'None' || transientReasons.has(code))
