@@ -1,6 +1,9 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { gsi1, keys } from '#shared/db/table.ts';
 import { addDays } from '#shared/flights/local-time.ts';
 import { handler as create } from '#test/helpers/routes/bookings/create.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
+import { testTable } from './agents.ts';
 import { type Answer, invoke } from './api.ts';
 import { freezeClock } from './clock.ts';
 import { signIn, type TestSession } from './session.ts';
@@ -98,4 +101,44 @@ export async function searchRoundTrips(
   body: Record<string, unknown> & { departure_date: string; return_date: string },
 ): Promise<Json[]> {
   return searchOffers(session, body);
+}
+
+/** The inventory item of a flight-date, read consistently; undefined until something sold. */
+export async function inventoryItem(flightNumber: string, date: string) {
+  const { Item } = await testTable.db.send(
+    new GetCommand({
+      TableName: testTable.tableName,
+      Key: keys.inventory(flightNumber, date),
+      ConsistentRead: true,
+    }),
+  );
+  return Item;
+}
+
+/** Seats sold in a cabin (`Y`, `W`, `C`, `F`) of a flight-date. */
+export async function seatsSold(flightNumber: string, date: string, cabin = 'Y'): Promise<number> {
+  return (await inventoryItem(flightNumber, date))?.[`sold_${cabin}`] ?? 0;
+}
+
+/** Pretends `seats` are already sold in a cabin of a flight-date. */
+export async function sellSeats(flightNumber: string, date: string, seats: number, cabin = 'Y') {
+  await testTable.db.send(
+    new PutCommand({
+      TableName: testTable.tableName,
+      Item: { ...keys.inventory(flightNumber, date), [`sold_${cabin}`]: seats },
+    }),
+  );
+}
+
+/** Every booking item of an agency, straight from the table. */
+export async function agencyBookings(agencyId: string) {
+  const { Items } = await testTable.db.send(
+    new QueryCommand({
+      TableName: testTable.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :a',
+      ExpressionAttributeValues: { ':a': gsi1.agency(agencyId) },
+    }),
+  );
+  return Items ?? [];
 }

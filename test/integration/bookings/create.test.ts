@@ -1,12 +1,15 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { gsi1, keys } from '#shared/db/table.ts';
+import { keys } from '#shared/db/table.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import {
+  agencyBookings,
   book,
   bookingBody,
+  inventoryItem,
   type Json,
   searchOffers as searchOn,
+  sellSeats,
   startBookingTest,
 } from '#test/helpers/bookings.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
@@ -26,37 +29,9 @@ afterEach(() => {
   context.db.middlewareStack.remove('inject');
 });
 
-async function inventory(flightNumber: string, on = date) {
-  const { Item } = await testTable.db.send(
-    new GetCommand({
-      TableName: testTable.tableName,
-      Key: keys.inventory(flightNumber, on),
-      ConsistentRead: true,
-    }),
-  );
-  return Item;
-}
-
-async function sell(flightNumber: string, seats: number, cabin = 'Y') {
-  await testTable.db.send(
-    new PutCommand({
-      TableName: testTable.tableName,
-      Item: { ...keys.inventory(flightNumber, date), [`sold_${cabin}`]: seats },
-    }),
-  );
-}
-
-async function agencyBookings(agencyId: string) {
-  const { Items } = await testTable.db.send(
-    new QueryCommand({
-      TableName: testTable.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :a',
-      ExpressionAttributeValues: { ':a': gsi1.agency(agencyId) },
-    }),
-  );
-  return Items ?? [];
-}
+const inventory = (flightNumber: string, on = date) => inventoryItem(flightNumber, on);
+const sell = (flightNumber: string, seats: number, cabin = 'Y') =>
+  sellSeats(flightNumber, date, seats, cabin);
 
 const flightNumberOf = (offer: Json) => offer.outbound.segments[0].flight_number;
 const searchOffers = (s: TestSession, body: Record<string, unknown> = {}) =>

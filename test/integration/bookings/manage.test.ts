@@ -1,9 +1,13 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys } from '#shared/db/table.ts';
-import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
-import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
+import {
+  book,
+  bookingBody,
+  type Json,
+  searchOffers,
+  seatsSold,
+  startBookingTest,
+} from '#test/helpers/bookings.ts';
 import { respellings } from '#test/helpers/respell.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
@@ -35,16 +39,7 @@ async function bookOne(n = 0, who = session): Promise<Json> {
   return answer.body.data;
 }
 
-async function soldSeats(booking: Json) {
-  const { Item } = await testTable.db.send(
-    new GetCommand({
-      TableName: testTable.tableName,
-      Key: keys.inventory(booking.flight.outbound.segments[0].flight_number, date),
-      ConsistentRead: true,
-    }),
-  );
-  return Item?.sold_Y;
-}
+const soldSeats = (booking: Json) => seatsSold(booking.flight.outbound.segments[0].flight_number, date);
 
 describe('fn: booking get', () => {
   it('finds a booking by id and by PNR', async () => {

@@ -1,11 +1,17 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { gsi1, keys } from '#shared/db/table.ts';
 import { addDays } from '#shared/flights/local-time.ts';
 import { scheduledFlight } from '#shared/flights/schedule.ts';
-import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
-import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
+import {
+  agencyBookings,
+  book,
+  bookingBody,
+  type Json,
+  searchOffers,
+  seatsSold,
+  sellSeats,
+  startBookingTest,
+} from '#test/helpers/bookings.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as list } from '#test/helpers/routes/bookings/list.ts';
@@ -32,37 +38,8 @@ const roundTrips = (s: TestSession, body: Record<string, unknown> = {}) =>
 const outNumber = (offer: Json) => offer.outbound.segments[0].flight_number;
 const inNumber = (offer: Json) => offer.inbound.segments[0].flight_number;
 
-async function sold(flightNumber: string, on: string, cabin = 'Y'): Promise<number> {
-  const { Item } = await testTable.db.send(
-    new GetCommand({
-      TableName: testTable.tableName,
-      Key: keys.inventory(flightNumber, on),
-      ConsistentRead: true,
-    }),
-  );
-  return Item?.[`sold_${cabin}`] ?? 0;
-}
-
-async function sell(flightNumber: string, on: string, seats: number, cabin = 'Y') {
-  await testTable.db.send(
-    new PutCommand({
-      TableName: testTable.tableName,
-      Item: { ...keys.inventory(flightNumber, on), [`sold_${cabin}`]: seats },
-    }),
-  );
-}
-
-async function agencyBookings(agencyId: string) {
-  const { Items } = await testTable.db.send(
-    new QueryCommand({
-      TableName: testTable.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :a',
-      ExpressionAttributeValues: { ':a': gsi1.agency(agencyId) },
-    }),
-  );
-  return Items ?? [];
-}
+const sold = seatsSold;
+const sell = sellSeats;
 
 const call = (handler: typeof get, body: unknown, who = session) =>
   invoke(handler, { path: '/api/flights/booking/x', headers: who.headers, body });
