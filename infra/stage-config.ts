@@ -11,47 +11,56 @@ export const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'stages'
 
 /** Addresses and domains that only ever appear in examples: a real stage must not send from them. */
 const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$/i;
-const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+const isExample = (address: string) => EXAMPLE_DOMAIN.test(address.slice(address.lastIndexOf('@') + 1));
 
 const Email = z.email('must be a plain e-mail address (no display name)');
 const HttpsOrigin = z
   .string()
   .regex(/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'must be an https origin (https://host[:port], no path)');
 const retentionPeriods = new Set<number>(Object.values(RetentionDays).filter((v) => typeof v === 'number'));
+const Retention = z
+  .int()
+  .refine((days) => retentionPeriods.has(days), 'must be a retention period CloudWatch Logs offers');
+const SenderId = z.string().regex(/^[A-Za-z0-9]{3,11}$/, 'must be 3-11 letters or digits');
+const Positive = z.int().positive('must be greater than 0');
+const WafLimit = z.int().min(10, 'must be at least 10 (WAF’s minimum)');
+
+/** Parses `raw` with `schema`, or throws one error for `file` naming every bad key. */
+function parseFile<S extends z.ZodType>(file: string, schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(file)'} ${issue.message}`);
+  throw new Error(`${file}: ${problems.join('; ')}`);
+}
 
 /** One stage's file. Every key is written out: nothing falls back to a silent default. */
 const StageFile = z.strictObject({
   sesFromAddress: Email.describe('Verified SES identity codes are sent from'),
   sesConfigurationSet: z.string().min(1).optional(),
-  smsSenderId: z
-    .string()
-    .regex(/^[A-Za-z0-9]{3,11}$/, 'must be 3-11 letters or digits')
-    .optional(),
+  smsSenderId: SenderId.optional(),
   corsOrigins: z.array(HttpsOrigin),
-  logRetentionDays: z
-    .int()
-    .refine((days) => retentionPeriods.has(days), 'must be a retention period CloudWatch Logs offers'),
+  logRetentionDays: Retention,
   alarmEmail: Email.optional(),
   throttle: z.strictObject({
     ratePerSecond: z.number().positive('must be greater than 0'),
-    burst: z.int().positive('must be greater than 0'),
+    burst: Positive,
   }),
   waf: z.strictObject({
     /** Per client address on /api/auth/*: sign-in brute force and SMS pumping across identifiers. */
-    authRequestsPer5Minutes: z.int().min(10, 'must be at least 10 (WAF’s minimum)'),
+    authRequestsPer5Minutes: WafLimit,
     /** Per client address on every route: looser. */
-    requestsPerAddressPer5Minutes: z.int().min(10, 'must be at least 10 (WAF’s minimum)'),
+    requestsPerAddressPer5Minutes: WafLimit,
     /** Per session (bearer token or session cookie): one client cannot spend every agency's share. */
-    requestsPerSessionPer5Minutes: z.int().min(10, 'must be at least 10 (WAF’s minimum)'),
+    requestsPerSessionPer5Minutes: WafLimit,
     /** AWS's common rule set: COUNT (watch what it would block) until its findings are reviewed, then BLOCK. */
     commonRuleSet: z.enum(['COUNT', 'BLOCK']),
   }),
   /** Abuse alarms: how many per 5 minutes (per hour for sends) is a spike worth paging for. */
   abuseAlarms: z.strictObject({
-    wrongCodesPer5Minutes: z.int().positive('must be greater than 0'),
-    rateLimitedPer5Minutes: z.int().positive('must be greater than 0'),
-    wafBlocksPer5Minutes: z.int().positive('must be greater than 0'),
-    codeSendsPerHour: z.int().positive('must be greater than 0'),
+    wrongCodesPer5Minutes: Positive,
+    rateLimitedPer5Minutes: Positive,
+    wafBlocksPer5Minutes: Positive,
+    codeSendsPerHour: Positive,
   }),
   dataProtection: z.strictObject({
     /** DynamoDB deletion protection on the table. */
@@ -73,9 +82,9 @@ const SANDBOX_STAGES = new Set(['dev']);
  * send from a real address and have an alarm e-mail.
  */
 export function parseStageConfig(stage: string, raw: unknown): FlightBookingConfig {
-  const parsed = StageFile.superRefine((file, ctx) => {
+  const schema = StageFile.superRefine((file, ctx) => {
     if (SANDBOX_STAGES.has(stage)) return;
-    if (EXAMPLE_DOMAIN.test(domainOf(file.sesFromAddress)))
+    if (isExample(file.sesFromAddress))
       ctx.addIssue({
         code: 'custom',
         path: ['sesFromAddress'],
@@ -83,20 +92,14 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
       });
     if (!file.alarmEmail)
       ctx.addIssue({ code: 'custom', path: ['alarmEmail'], message: `is required for stage ${stage}` });
-    else if (EXAMPLE_DOMAIN.test(domainOf(file.alarmEmail)))
+    else if (isExample(file.alarmEmail))
       ctx.addIssue({
         code: 'custom',
         path: ['alarmEmail'],
         message: 'is an example address; use a mailbox someone reads',
       });
-  }).safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.') || '(file)'} ${issue.message}`,
-    );
-    throw new Error(`infra/stages/${stage}.json: ${problems.join('; ')}`);
-  }
-  const file = parsed.data;
+  });
+  const file = parseFile(`infra/stages/${stage}.json`, schema, raw);
   return {
     stage,
     sesFromAddress: file.sesFromAddress,
@@ -116,28 +119,16 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
 const AccountFile = z.strictObject({
   sms: z.strictObject({
     monthlySpendLimitUsd: z.number().positive('must be greater than 0'),
-    senderId: z
-      .string()
-      .regex(/^[A-Za-z0-9]{3,11}$/, 'must be 3-11 letters or digits')
-      .optional(),
+    senderId: SenderId.optional(),
     successSamplingPercent: z.int().min(0).max(100),
-    logRetentionDays: z
-      .int()
-      .refine((days) => retentionPeriods.has(days), 'must be a retention period CloudWatch Logs offers'),
-    alarmEmail: Email.refine((address) => !EXAMPLE_DOMAIN.test(domainOf(address)), 'is an example address'),
+    logRetentionDays: Retention,
+    alarmEmail: Email.refine((address) => !isExample(address), 'is an example address'),
   }),
 });
 
 /** Reads and validates the account's settings; throws naming every bad key. */
 export function parseAccountConfig(raw: unknown): AccountSmsConfig {
-  const parsed = AccountFile.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.') || '(file)'} ${issue.message}`,
-    );
-    throw new Error(`infra/account.json: ${problems.join('; ')}`);
-  }
-  const { sms } = parsed.data;
+  const { sms } = parseFile('infra/account.json', AccountFile, raw);
   return { ...sms, logRetention: sms.logRetentionDays as RetentionDays };
 }
 
