@@ -4,10 +4,9 @@ import { type Agent, AgentName, listAgencyAgents } from '../auth/agents.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue, normalizeIdentifier } from '../auth/identifier.ts';
 import { ROLES } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
-import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { Clock } from '../clock.ts';
+import { decodeCursor, encodeCursor } from '../cursor.ts';
 import type { TableHandle } from '../db/client.ts';
-import { ValidationError } from '../errors.ts';
 
 /** What agency administration needs: the table and the clock. */
 export interface AgencyDeps extends TableHandle {
@@ -93,23 +92,20 @@ export function listAgents(deps: AgencyDeps) {
     body: z.output<typeof ListAgentsRequest>,
     session: Session,
   ): Promise<{ agents: AgentView[]; nextCursor: string | null }> => {
-    const after = body.cursor === undefined ? undefined : decodeAgentCursor(body.cursor);
+    const after = body.cursor === undefined ? undefined : decodeCursor(body.cursor, agentPosition);
     const page = await listAgencyAgents(deps, session.agencyId, { limit: body.limit, after });
     const last = page.agents.at(-1);
     return {
       agents: page.agents.map(agentView),
-      nextCursor: page.more && last ? Buffer.from(last.identifier, 'utf8').toString('base64url') : null,
+      nextCursor: page.more && last ? encodeCursor(last.identifier) : null,
     };
   };
 }
 
-/** The identifier a cursor points after: only the exact text issued is accepted. */
-function decodeAgentCursor(cursor: string): string {
-  const identifier = decodeCanonicalBase64url(cursor)?.toString('utf8') ?? '';
+/** An agent list position: the identifier of the last agent returned, exactly as normalised. */
+function agentPosition(identifier: string): string | undefined {
   const normalized = normalizeIdentifier(identifier);
-  if (!normalized.ok || normalized.identifier !== identifier)
-    throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
-  return identifier;
+  return normalized.ok && normalized.identifier === identifier ? identifier : undefined;
 }
 
 /** `POST /api/agency/agents/create`: a new agent of the caller's agency, who can sign in at once. */

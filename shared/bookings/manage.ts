@@ -2,6 +2,7 @@ import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
+import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { cancellationCodes } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { NotCancellableError, NotFoundError } from '../errors.ts';
@@ -14,7 +15,6 @@ import {
   findBooking,
   findBookingIdByPnr,
 } from './booking.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
 
 const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
 /** Exactly as issued: six capitals, no other spelling (docs/API.md §1). */
@@ -56,6 +56,12 @@ export function getBooking(deps: BookingDeps) {
   };
 }
 
+/** A booking list position: `<created_at>#<booking_id>` of the last booking returned. */
+export function bookingPosition(position: string): { createdAt: string; bookingId: string } | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#(bkg_[0-9A-HJKMNP-TV-Z]{26})$/.exec(position);
+  return match?.[1] && match[2] ? { createdAt: match[1], bookingId: match[2] } : undefined;
+}
+
 /** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */
 export interface BookingPage {
   readonly bookings: BookingView[];
@@ -65,7 +71,7 @@ export interface BookingPage {
 /** `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time. */
 export function listBookings(deps: BookingDeps) {
   return async (body: z.output<typeof ListBookingsRequest>, { agencyId }: Session): Promise<BookingPage> => {
-    const after = body.cursor ? decodeCursor(body.cursor) : undefined;
+    const after = body.cursor ? decodeCursor(body.cursor, bookingPosition) : undefined;
     const page = await deps.db.send(
       new QueryCommand({
         TableName: deps.tableName,

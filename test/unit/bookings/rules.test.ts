@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '#shared/bookings/cursor.ts';
 import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
 import { flightMismatches } from '#shared/bookings/flight-mismatch.ts';
 import { requestFingerprint } from '#shared/bookings/idempotency.ts';
+import { bookingPosition } from '#shared/bookings/manage.ts';
 import { ageOn, CreateBookingRequest, decimalPlaces, passengerProblems } from '#shared/bookings/request.ts';
+import { decodeCursor, encodeCursor } from '#shared/cursor.ts';
 import { ValidationError } from '#shared/errors.ts';
 import { booking, flight } from '#shared/openapi/examples.ts';
 import { respellings } from '#test/helpers/respell.ts';
@@ -142,7 +143,7 @@ describe('bookings: list cursors', () => {
   const position = `${booking.created_at}#${booking.booking_id}`;
 
   it('round-trips the position of the last booking returned', () => {
-    expect(decodeCursor(encodeCursor(position))).toEqual({
+    expect(decodeCursor(encodeCursor(position), bookingPosition)).toEqual({
       createdAt: booking.created_at,
       bookingId: booking.booking_id,
     });
@@ -156,6 +157,6 @@ describe('bookings: list cursors', () => {
       'garbage',
     ];
 
-    for (const other of others) expect(() => decodeCursor(other)).toThrow(ValidationError);
+    for (const other of others) expect(() => decodeCursor(other, bookingPosition)).toThrow(ValidationError);
   });
 });

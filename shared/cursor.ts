@@ -1,0 +1,22 @@
+import { decodeCanonicalBase64url } from './base64url.ts';
+import { ValidationError } from './errors.ts';
+
+/**
+ * A list cursor: the position of the last item returned, opaque to clients (base64url of the text).
+ *
+ * @example encodeCursor('2026-11-24T09:32:05Z#bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX')
+ */
+export const encodeCursor = (position: string) => Buffer.from(position, 'utf8').toString('base64url');
+
+/**
+ * The position a cursor carries, read with `read` (undefined when it is not a position that list
+ * issues). Only the exact text issued is accepted — no padding, other alphabet or changed bits — and
+ * anything else is 400 on `cursor`.
+ */
+export function decodeCursor<T>(cursor: string, read: (position: string) => T | undefined): T {
+  const position = decodeCanonicalBase64url(cursor)?.toString('utf8');
+  const value = position === undefined ? undefined : read(position);
+  if (value === undefined)
+    throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
+  return value;
+}
