@@ -79,7 +79,6 @@ export async function verifySessionToken(
   settings: TokenSettings,
   store: TokenStore,
 ): Promise<Session> {
-  if (!isCanonicalToken(token)) throw new UnauthorizedError({ tokenPresented: true });
   let cache = verified.get(settings);
   if (!cache) {
     cache = new Map();
@@ -91,6 +90,8 @@ export async function verifySessionToken(
     throw new UnauthorizedError({ tokenPresented: true });
   }
   if (!claims) {
+    // Only canonical text is ever verified, so only canonical text is ever found in the memo above.
+    if (!isCanonicalToken(token)) throw new UnauthorizedError({ tokenPresented: true });
     claims = await verifySignature(token, settings);
     cache.set(token, claims);
     if (cache.size > VERIFIED_LIMIT) cache.delete(cache.keys().next().value ?? '');
