@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, isoSeconds, systemClock } from '../clock.ts';
-import { cancellationCodes, type TableHandle } from '../db/client.ts';
+import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { IdentifierTakenError, LastAdminError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
 import { adminCount, profileUpdate, snapshotOf, stateOf, stateUpdate } from './agent-items.ts';
@@ -185,23 +185,17 @@ export const needsMigration = (item: Record<string, unknown>) => item.version ==
 
 /** The session state of an agent stored before they existed, so it can be found by id. */
 async function writeMissingState(store: TableHandle, agent: Agent): Promise<void> {
+  // A legacy agent is an AGENT (an ADMIN is only ever made by a counted change); an existing state stays.
   await store.db
     .send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: store.tableName,
-              Item: { ...keys.sessionState(agent.id), ...stateOf(agent), valid_after: 0, revoked: {} },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          // An ADMIN is only ever made by a change, which counts it; a legacy agent is an AGENT.
-        ],
+      new PutCommand({
+        TableName: store.tableName,
+        Item: { ...keys.sessionState(agent.id), ...stateOf(agent), valid_after: 0, revoked: {} },
+        ConditionExpression: 'attribute_not_exists(pk)',
       }),
     )
-    .catch((error: Error) => {
-      if (!cancellationCodes(error)) throw error;
+    .catch((error: unknown) => {
+      if (!isConditionFailed(error)) throw error;
     });
 }
 

@@ -95,14 +95,6 @@ export async function startBookingTest() {
   return { advance, date, session };
 }
 
-/** Round trips LHR→JFK and back `returnDate`, direct, earliest first, overridden by `body`. */
-export async function searchRoundTrips(
-  session: TestSession,
-  body: Record<string, unknown> & { departure_date: string; return_date: string },
-): Promise<Json[]> {
-  return searchOffers(session, body);
-}
-
 /** The inventory item of a flight-date, read consistently; undefined until something sold. */
 export async function inventoryItem(flightNumber: string, date: string) {
   const { Item } = await testTable.db.send(

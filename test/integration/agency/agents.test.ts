@@ -1,4 +1,8 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { changeAgentByIdentifier } from '#shared/auth/agent-changes.ts';
+import { keys } from '#shared/db/table.ts';
+import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
 import { capturedLogLines } from '#test/helpers/log-capture.ts';
@@ -15,6 +19,7 @@ import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { testContext } from '#test/helpers/test-context.ts';
 
 type Handler = typeof agentsList;
 const agencyOf = () => `agency-${Math.random().toString(36).slice(2, 8)}`;
@@ -275,5 +280,54 @@ describe('audit of bookings', () => {
       .find((l) => l.path === '/api/flights/booking/create');
     expect(line).toMatchObject({ agent_id: colleague.agent.id, agency_id: agency });
     expect(JSON.stringify(line)).not.toContain(colleague.agent.identifier);
+  });
+});
+
+describe('agents stored before roles and session states', () => {
+  it('read as AGENTs, cannot be used until migrated, and migrate to a listed agent whose tokens work', async () => {
+    const identifier = newIdentifier();
+    const legacy = {
+      id: `agt_${'ab'.repeat(12)}`,
+      name: 'Old Timer',
+      agency_id: agency,
+      identifier,
+      type: 'EMAIL',
+      active: true,
+    };
+    await testTable.db.send(
+      new PutCommand({
+        TableName: testTable.tableName,
+        Item: {
+          ...keys.agent(identifier),
+          gsi1pk: 'AGENTS',
+          gsi1sk: identifier,
+          ...legacy,
+          created_at: '2026-01-01T00:00:00Z',
+        },
+      }),
+    );
+    await testTable.db.send(
+      new UpdateCommand({
+        TableName: testTable.tableName,
+        Key: keys.otpChallenge(identifier),
+        UpdateExpression: 'SET #agent = :agent',
+        ExpressionAttributeNames: { '#agent': 'agent' },
+        ExpressionAttributeValues: {
+          ':agent': { id: legacy.id, name: legacy.name, agency_id: agency, active: true },
+        },
+      }),
+    );
+    const before = (await signInAs(identifier)).body.data.verification_token;
+    const refusedBefore = await call(list, {}, bearer(before));
+
+    const migrated = await changeAgentByIdentifier(testTable, testContext.clock, identifier, {});
+    const listed = await call(agentsList, {}, admin);
+    advance(31_000);
+    const after = (await signInAs(identifier)).body.data.verification_token;
+
+    expect(refusedBefore.status).toBe(401);
+    expect(migrated).toMatchObject({ id: legacy.id, role: 'AGENT', updated_by: { id: 'operator' } });
+    expect(listed.body.data.map((a: { identifier: string }) => a.identifier)).toContain(identifier);
+    expect((await call(list, {}, bearer(after))).status).toBe(200);
   });
 });
