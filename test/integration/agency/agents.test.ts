@@ -7,6 +7,7 @@ import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
 import { capturedLogLines } from '#test/helpers/log-capture.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
+import { respellings } from '#test/helpers/respell.ts';
 import { handler as agentsCreate } from '#test/helpers/routes/agency/agents-create.ts';
 import { handler as agentsList } from '#test/helpers/routes/agency/agents-list.ts';
 import { handler as agentsUpdate } from '#test/helpers/routes/agency/agents-update.ts';
@@ -329,5 +330,51 @@ describe('agents stored before roles and session states', () => {
     expect(migrated).toMatchObject({ id: legacy.id, role: 'AGENT', updated_by: { id: 'operator' } });
     expect(listed.body.data.map((a: { identifier: string }) => a.identifier)).toContain(identifier);
     expect((await call(list, {}, bearer(after))).status).toBe(200);
+  });
+});
+
+describe('agency administration: ids and cursors only as issued, changes that race', () => {
+  it('refuses every other spelling of an agent id and of a list cursor with 400, changing nothing', async () => {
+    const added = (await addAgent({ identifier: newIdentifier() })).body.data;
+    await addAgent({ identifier: newIdentifier() });
+    const cursor: string = (await call(agentsList, { limit: 1 }, admin)).body.meta.next_cursor;
+    const ids = [
+      added.id.toUpperCase(),
+      ` ${added.id}`,
+      `${added.id} `,
+      `${added.id}=`,
+      added.id.replace('agt_', 'AGT_'),
+    ];
+
+    const updates = await Promise.all(
+      ids.map((agent_id) => call(agentsUpdate, { agent_id, active: false }, admin)),
+    );
+    const pages = await Promise.all(
+      Object.values(respellings(cursor)).map((spelling) =>
+        call(agentsList, { limit: 1, cursor: spelling }, admin),
+      ),
+    );
+    const still = (await call(agentsList, {}, admin)).body.data.find(
+      (a: { id: string }) => a.id === added.id,
+    );
+
+    for (const answer of [...updates, ...pages]) expect(answer.status).toBe(400);
+    expect(pages[0]?.body.error.details).toEqual([
+      { path: 'cursor', message: 'is not a cursor this API returned' },
+    ]);
+    expect(still.active).toBe(true);
+  });
+
+  it('applies both of two changes to one agent sent at the same moment (the loser re-reads and retries)', async () => {
+    const added = (await addAgent({ identifier: newIdentifier() })).body.data;
+
+    const [renamed, promoted] = await Promise.all([
+      call(agentsUpdate, { agent_id: added.id, name: 'Renamed At Once' }, admin),
+      call(agentsUpdate, { agent_id: added.id, role: 'ADMIN' }, admin),
+    ]);
+    const now = (await call(agentsList, {}, admin)).body.data.find((a: { id: string }) => a.id === added.id);
+
+    expect([renamed.status, promoted.status]).toEqual([200, 200]);
+    expect(now).toMatchObject({ name: 'Renamed At Once', role: 'ADMIN' });
   });
 });

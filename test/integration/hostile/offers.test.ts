@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addDays } from '#shared/flights/local-time.ts';
 import {
   book,
   bookingBody,
@@ -66,6 +67,18 @@ describe('hostile: one offer, one booking, whatever its id’s spelling', () => 
 
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 404));
     expect(real.status).toBe(201);
+  });
+
+  it('refuses every re-spelling of a round-trip offer’s id too', async () => {
+    const [trip] = await offers({ return_date: addDays(date, 7) });
+
+    const answers = await Promise.all(
+      Object.values(respellings(trip.id)).map((id) => book(session, spelledAs(trip, id))),
+    );
+
+    expect(trip.inbound).toBeDefined();
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 404));
+    expect((await book(session, bookingBody(trip))).status).toBe(201);
   });
 
   it('books exactly once when the offer is sent in every spelling at the same moment', async () => {
