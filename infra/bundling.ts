@@ -17,7 +17,18 @@ export const bundling = {
   externalModules: [] as string[],
   /** Some bundled CommonJS calls `require`; ESM has none, so one is made. */
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  /**
+   * An ES import of `node:http` builds the module's ESM namespace, which reads every export, and on
+   * Node 24 that includes the lazy getters that load undici (fetch, WebSocket): 8–9 ms of every cold
+   * start, for a fetch no function makes. Only @middy/util imports it that way (for STATUS_CODES), so
+   * every `node:http` goes through a CommonJS module that requires it instead.
+   */
+  alias: { 'node:http': './shared/node-http.cjs' },
 } as const;
+
+/** The alias targets as absolute paths (esbuild resolves relative ones against its working directory). */
+export const bundleAliases = (root: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(bundling.alias).map(([name, target]) => [name, join(root, target)]));
 
 /** Every file a bundle can be built from: the function entries, the shared code, the lock file, the document. */
 function sourceFiles(root: string): string[] {

@@ -9,7 +9,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import type { Route } from '../shared/routes.ts';
-import { bundling, sourceAssetHash } from './bundling.ts';
+import { bundleAliases, bundling, sourceAssetHash } from './bundling.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
 
@@ -74,6 +74,9 @@ export class RouteFunction extends Construct {
         sourceMap: bundling.sourceMap,
         externalModules: [...bundling.externalModules],
         banner: bundling.banner,
+        esbuildArgs: Object.fromEntries(
+          Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
+        ),
         assetHash: sourceAssetHash(repositoryRoot, route.entry),
       },
     });

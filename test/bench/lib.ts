@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { bundling } from '../../infra/bundling.ts';
+import { bundleAliases, bundling } from '../../infra/bundling.ts';
 
 export const root = join(import.meta.dirname, '..', '..');
 
@@ -41,6 +41,7 @@ export async function bundle(
     sourcemap: bundling.sourceMap ? 'external' : false,
     external: [...bundling.externalModules],
     banner: { js: bundling.banner },
+    alias: bundleAliases(root),
     logLevel: 'silent',
   });
   return outfile;

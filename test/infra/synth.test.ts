@@ -33,6 +33,8 @@ describe('infra: npm run synth', () => {
         ),
       ).toBe(true);
       expect(bundle).not.toMatch(/from\s*["']@aws-sdk\//);
+      // An ES import of node:http loads undici at every cold start (infra/bundling.ts, alias).
+      expect(/from\s*["'](node:)?http["']/.test(bundle)).toBe(false);
       expect(statSync(join(asset, 'index.mjs')).size).toBeGreaterThan(10_000);
     }
     expect(JSON.stringify(template)).not.toContain('enable-source-maps');
