@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { Clock } from '../clock.ts';
 import { UnauthorizedError } from '../errors.ts';
@@ -19,8 +19,6 @@ const ALGORITHM = 'HS256';
 export const TOKEN_TYPE = 'session+jwt';
 /** How far ahead of our clock a token's `iat` may be (another instance's clock may run ahead). */
 export const CLOCK_SKEW_SECONDS = 60;
-/** A compact JWS in canonical base64url: three parts, no padding, no other alphabet. */
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export interface TokenSettings {
   readonly key: Uint8Array;
@@ -90,9 +88,7 @@ export async function verifySessionToken(
     throw new UnauthorizedError({ tokenPresented: true });
   }
   if (!claims) {
-    // Only canonical text is ever verified, so only canonical text is ever found in the memo above.
-    if (!isCanonicalToken(token)) throw new UnauthorizedError({ tokenPresented: true });
-    claims = await verifySignature(token, settings);
+    claims = verifySignature(token, settings);
     cache.set(token, claims);
     if (cache.size > VERIFIED_LIMIT) cache.delete(cache.keys().next().value ?? '');
   }
@@ -109,46 +105,64 @@ export async function verifySessionToken(
   };
 }
 
-async function verifySignature(token: string, settings: TokenSettings): Promise<VerifiedClaims> {
-  try {
-    const { payload } = await jwtVerify(token, settings.key, {
-      algorithms: [ALGORITHM],
-      typ: TOKEN_TYPE,
-      issuer: settings.issuer,
-      audience: settings.audience,
-      requiredClaims: ['sub', 'jti', 'iat', 'exp'],
-      currentDate: new Date(settings.clock.now()),
-    });
-    if (
-      typeof payload.agency_id !== 'string' ||
-      !payload.sub ||
-      !payload.jti ||
-      payload.exp === undefined ||
-      payload.iat === undefined
-    ) {
-      throw new UnauthorizedError();
-    }
-    // Tokens the service never issues: signed "in the future", or living longer than a session.
-    const now = Math.floor(settings.clock.now() / 1000);
-    if (payload.iat > now + CLOCK_SKEW_SECONDS || payload.exp - payload.iat > SESSION_TTL_SECONDS) {
-      throw new UnauthorizedError();
-    }
-    return {
-      agentId: payload.sub,
-      agencyId: payload.agency_id,
-      tokenId: payload.jti,
-      issuedAt: payload.iat,
-      expiresAt: payload.exp,
-    };
-  } catch {
-    throw new UnauthorizedError({ tokenPresented: true });
-  }
-}
+/**
+ * The protected header of every token the service signs, as it appears in the token. A token is only
+ * checked further when its header is exactly this text: no other algorithm, key id, `crit` or `b64`
+ * option can reach the signature check.
+ */
+const SIGNED_HEADER = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: TOKEN_TYPE })).toString('base64url');
 
 /**
- * Whether every part of the compact JWS is canonical base64url. jose decodes leniently, so without
- * this check a signature with its unused bits changed, or `=` appended, would verify as well.
+ * Verifies an HS256 session token with node:crypto (synchronous HMAC-SHA256, constant-time compare),
+ * then its claims. jose signs the tokens; verifying here instead of with jose's `jwtVerify` costs about
+ * 3 µs instead of about 55 µs per request, most of which is WebCrypto's per-call job (README,
+ * "Packages"). Every rule jose applied is kept, and the header rule is stricter than jose's.
  */
-function isCanonicalToken(token: string): boolean {
-  return COMPACT_JWS.test(token) && token.split('.').every((part) => decodeCanonicalBase64url(part));
+function verifySignature(token: string, settings: TokenSettings): VerifiedClaims {
+  // One spelling per token: the header is compared as text, the signature must be canonical base64url,
+  // and the HMAC covers the payload's text, so a re-spelled payload fails the signature.
+  const parts = token.split('.');
+  const [header = '', payload = '', signature = ''] = parts;
+  const given = decodeCanonicalBase64url(signature);
+  const expected = createHmac('sha256', settings.key).update(`${header}.${payload}`).digest();
+  if (
+    parts.length !== 3 ||
+    header !== SIGNED_HEADER ||
+    given?.length !== expected.length ||
+    !timingSafeEqual(given, expected)
+  ) {
+    throw new UnauthorizedError({ tokenPresented: true });
+  }
+  const claims = readClaims(payload, settings);
+  if (!claims) throw new UnauthorizedError({ tokenPresented: true });
+  return claims;
+}
+
+/** The claims of a correctly signed payload, or undefined when any rule of a session token fails. */
+function readClaims(payload: string, settings: TokenSettings): VerifiedClaims | undefined {
+  let claims: Record<string, unknown>;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const { iss, aud, sub, jti, agency_id, iat, exp, nbf } = claims;
+  const now = Math.floor(settings.clock.now() / 1000);
+  const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+  const valid =
+    iss === settings.issuer &&
+    aud === settings.audience &&
+    text(sub) &&
+    text(jti) &&
+    text(agency_id) &&
+    Number.isSafeInteger(iat) &&
+    Number.isSafeInteger(exp) &&
+    (nbf === undefined || (typeof nbf === 'number' && nbf <= now)) &&
+    (exp as number) > now &&
+    // Tokens the service never issues: signed "in the future", or living longer than a session.
+    (iat as number) <= now + CLOCK_SKEW_SECONDS &&
+    (exp as number) - (iat as number) <= SESSION_TTL_SECONDS;
+  return valid
+    ? { agentId: sub, agencyId: agency_id, tokenId: jti, issuedAt: iat as number, expiresAt: exp as number }
+    : undefined;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +61,25 @@ const sign = (
     .setIssuedAt(iat)
     .setExpirationTime(options.exp ?? iat + 3600)
     .sign(options.key ?? settings.key);
+};
+
+const HEADER = { alg: 'HS256', typ: TOKEN_TYPE };
+/** The claims an issued token carries, with `changes` applied (undefined deletes a claim). */
+const claimsOf = (changes: Record<string, unknown>) =>
+  JSON.stringify({
+    agency_id: 'acme',
+    iss: settings.issuer,
+    aud: settings.audience,
+    sub: 'agt_1',
+    jti: 'jti-raw',
+    iat: now / 1000,
+    exp: now / 1000 + 3600,
+    ...changes,
+  });
+/** A token with exactly this header and payload text, HMAC-signed with the service's key. */
+const signRaw = async (header: Record<string, unknown>, payload: string) => {
+  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(payload).toString('base64url')}`;
+  return `${input}.${createHmac('sha256', settings.key).update(input).digest('base64url')}`;
 };
 
 describe('issueSessionToken', () => {
@@ -163,6 +182,23 @@ describe('verifySessionToken', () => {
     ['iat in the future beyond the clock skew', () => sign({}, { iat: now / 1000 + CLOCK_SKEW_SECONDS + 1 })],
     ['a lifetime of ten years', () => sign({}, { exp: now / 1000 + 10 * 365 * 86_400 })],
     ['a lifetime one second longer than a session', () => sign({}, { exp: now / 1000 + 3601 })],
+    // Rules the service's own verifier applies after the signature (shared/auth/session-token.ts).
+    [
+      'the same header with its fields in another order, correctly signed',
+      () => signRaw({ typ: TOKEN_TYPE, alg: 'HS256' }, claimsOf({})),
+    ],
+    [
+      'the same header plus a kid, correctly signed',
+      () => signRaw({ alg: 'HS256', typ: TOKEN_TYPE, kid: 'k1' }, claimsOf({})),
+    ],
+    ['an audience array holding the audience', () => signRaw(HEADER, claimsOf({ aud: [settings.audience] }))],
+    ['no sub', () => signRaw(HEADER, claimsOf({ sub: undefined }))],
+    ['an empty jti', () => signRaw(HEADER, claimsOf({ jti: '' }))],
+    ['an exp written as a string', () => signRaw(HEADER, claimsOf({ exp: String(now / 1000 + 60) }))],
+    ['a fractional iat', () => signRaw(HEADER, claimsOf({ iat: now / 1000 - 0.5 }))],
+    ['an nbf in the future', () => signRaw(HEADER, claimsOf({ nbf: now / 1000 + 60 }))],
+    ['a payload that is not JSON, correctly signed', () => signRaw(HEADER, 'not json')],
+    ['four parts', async () => `${await sign({})}.AAAA`],
     ...Object.entries(respellings('x.y.z')).map(
       ([kind]) =>
         [
@@ -177,6 +213,12 @@ describe('verifySessionToken', () => {
 
     await expect(verifySessionToken(await make(), settings, store)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(store.calls).toBe(0);
+  });
+
+  it('accepts a token signed outside jose with the issued header and claims (the control for the cases above)', async () => {
+    const session = await verifySessionToken(await signRaw(HEADER, claimsOf({})), settings, revocations());
+
+    expect(session).toMatchObject({ agentId: 'agt_1', agencyId: 'acme', tokenId: 'jti-raw' });
   });
 
   it('accepts an iat within the clock skew, as another instance may run a little ahead', async () => {
