@@ -1,4 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import './zod-locale.ts';
+
+const nonEmpty = () => z.string().check(z.minLength(1));
 
 /**
  * The one place the environment is read. Settings every function needs, read once per cold start. A missing or
@@ -7,37 +10,39 @@ import * as z from 'zod';
  */
 const CoreConfig = z
   .object({
-    TABLE_NAME: z.string().min(1),
+    TABLE_NAME: nonEmpty(),
     /** Local DynamoDB endpoint; unset in AWS. */
-    DYNAMODB_ENDPOINT: z.url().optional(),
+    DYNAMODB_ENDPOINT: z.optional(z.url()),
     /** Set by Lambda; locally only the signing region of DynamoDB Local's fixed credentials. */
-    AWS_REGION: z.string().min(1).default('us-east-1'),
+    AWS_REGION: z._default(nonEmpty(), 'us-east-1'),
     /** Secrets Manager id of the signing key (deployed). */
-    SIGNING_KEY_SECRET_ID: z.string().min(1).optional(),
+    SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),
     /** File holding the signing key (local). */
-    SIGNING_KEY_FILE: z.string().min(1).optional(),
-    TOKEN_ISSUER: z.string().min(1).default('flight-booking-api'),
-    TOKEN_AUDIENCE: z.string().min(1).default('flight-booking-agents'),
+    SIGNING_KEY_FILE: z.optional(nonEmpty()),
+    TOKEN_ISSUER: z._default(nonEmpty(), 'flight-booking-api'),
+    TOKEN_AUDIENCE: z._default(nonEmpty(), 'flight-booking-agents'),
     /** send-otp answers no sooner than this, registered or not (no timing enumeration). */
-    OTP_SEND_MIN_MS: z.coerce.number().int().min(0).max(5000).default(350),
-    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    OTP_SEND_MIN_MS: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(5000)), 350),
+    LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
     /** The deployed stage (set by the stack); on every log line and in the metrics derived from them. */
-    STAGE: z.string().min(1).default('local'),
+    STAGE: z._default(nonEmpty(), 'local'),
     /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
-    CORS_ALLOWED_ORIGINS: z
-      .string()
-      .default('')
-      .transform((value) =>
+    CORS_ALLOWED_ORIGINS: z.pipe(
+      z._default(z.string(), ''),
+      z.transform((value) =>
         value
           .split(',')
           .map((origin) => origin.trim())
           .filter(Boolean),
       ),
+    ),
   })
-  .refine((env) => Boolean(env.SIGNING_KEY_SECRET_ID) !== Boolean(env.SIGNING_KEY_FILE), {
-    message: 'set exactly one of SIGNING_KEY_SECRET_ID (deployed) or SIGNING_KEY_FILE (local)',
-    path: ['SIGNING_KEY_SECRET_ID'],
-  });
+  .check(
+    z.refine((env) => Boolean(env.SIGNING_KEY_SECRET_ID) !== Boolean(env.SIGNING_KEY_FILE), {
+      message: 'set exactly one of SIGNING_KEY_SECRET_ID (deployed) or SIGNING_KEY_FILE (local)',
+      path: ['SIGNING_KEY_SECRET_ID'],
+    }),
+  );
 
 export type CoreConfig = z.output<typeof CoreConfig>;
 
@@ -51,7 +56,7 @@ export class ConfigError extends Error {
  *
  * @example readEnv(CoreConfig, process.env)
  */
-export function readEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
+export function readEnv<S extends z.ZodMiniType>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
   const parsed = schema.safeParse(env);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
@@ -70,31 +75,32 @@ export const currentTraceId = (env: NodeJS.ProcessEnv = process.env): string | u
 const SenderConfig = z
   .object({
     /** `aws`: SES and SNS. `outbox`: local file and console, refused inside Lambda. */
-    CODE_SENDER: z.enum(['aws', 'outbox']).default('aws'),
-    SES_FROM_ADDRESS: z.email().optional(),
-    SES_CONFIGURATION_SET: z.string().min(1).optional(),
-    SMS_SENDER_ID: z
-      .string()
-      .regex(/^[A-Za-z0-9]{1,11}$/, 'must be 1-11 letters or digits')
-      .optional(),
-    DATA_DIR: z.string().min(1).optional(),
-    AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
+    CODE_SENDER: z._default(z.enum(['aws', 'outbox']), 'aws'),
+    SES_FROM_ADDRESS: z.optional(z.email()),
+    SES_CONFIGURATION_SET: z.optional(nonEmpty()),
+    SMS_SENDER_ID: z.optional(
+      z.string().check(z.regex(/^[A-Za-z0-9]{1,11}$/, 'must be 1-11 letters or digits')),
+    ),
+    DATA_DIR: z.optional(nonEmpty()),
+    AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
   })
-  .superRefine((env, ctx) => {
-    if (env.CODE_SENDER === 'aws' && !env.SES_FROM_ADDRESS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SES_FROM_ADDRESS'],
-        message: 'required when CODE_SENDER is aws',
-      });
-    }
-    if (env.CODE_SENDER === 'outbox' && !env.DATA_DIR) {
-      ctx.addIssue({ code: 'custom', path: ['DATA_DIR'], message: 'required when CODE_SENDER is outbox' });
-    }
-    if (env.CODE_SENDER === 'outbox' && env.AWS_LAMBDA_FUNCTION_NAME) {
-      ctx.addIssue({ code: 'custom', path: ['CODE_SENDER'], message: 'the outbox never runs in Lambda' });
-    }
-  });
+  .check(
+    z.superRefine((env, ctx) => {
+      if (env.CODE_SENDER === 'aws' && !env.SES_FROM_ADDRESS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SES_FROM_ADDRESS'],
+          message: 'required when CODE_SENDER is aws',
+        });
+      }
+      if (env.CODE_SENDER === 'outbox' && !env.DATA_DIR) {
+        ctx.addIssue({ code: 'custom', path: ['DATA_DIR'], message: 'required when CODE_SENDER is outbox' });
+      }
+      if (env.CODE_SENDER === 'outbox' && env.AWS_LAMBDA_FUNCTION_NAME) {
+        ctx.addIssue({ code: 'custom', path: ['CODE_SENDER'], message: 'the outbox never runs in Lambda' });
+      }
+    }),
+  );
 
 export type SenderConfig = z.output<typeof SenderConfig>;
 

@@ -1,5 +1,7 @@
+import * as z from 'zod/mini';
 import { decodeCanonicalBase64url } from './base64url.ts';
 import { ValidationError } from './errors.ts';
+import './zod-locale.ts';
 
 /**
  * A list cursor: the position of the last item returned, opaque to clients (base64url of the text).
@@ -20,3 +22,21 @@ export function decodeCursor<T>(cursor: string, read: (position: string) => T | 
     throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
   return value;
 }
+
+/**
+ * The paging fields every list request takes: `limit` (1–100, `defaultLimit` when omitted) and the
+ * `cursor` a previous page returned.
+ */
+export const pageFields = (defaultLimit: number) => ({
+  limit: z._default(
+    z
+      .int('must be a whole number')
+      .check(z.minimum(1, 'must be between 1 and 100'), z.maximum(100, 'must be between 1 and 100')),
+    defaultLimit,
+  ),
+  cursor: z.optional(z.string().check(z.maxLength(512))).check(
+    z.meta({
+      description: 'A meta.next_cursor this API returned, exactly as returned; omit for the first page',
+    }),
+  ),
+});

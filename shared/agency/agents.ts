@@ -1,71 +1,71 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type AgentChanges, registerAgent, updateAgent } from '../auth/agent-changes.ts';
 import { type Agent, AgentName, listAgencyAgents } from '../auth/agents.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue, normalizeIdentifier } from '../auth/identifier.ts';
 import { ROLES } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
 import type { Clock } from '../clock.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import type { TableHandle } from '../db/client.ts';
+import '../zod-locale.ts';
 
 /** What agency administration needs: the table and the clock. */
 export interface AgencyDeps extends TableHandle {
   readonly clock: Clock;
 }
 
-const AgentId = z.string().regex(/^agt_[0-9a-f]{24}$/, 'must be an agent id (agt_…)');
+const AgentId = z.string().check(z.regex(/^agt_[0-9a-f]{24}$/, 'must be an agent id (agt_…)'));
 const Role = z.enum(ROLES);
 
-export const ListAgentsRequest = z.object({
-  limit: z
-    .int('must be a whole number')
-    .min(1, 'must be between 1 and 100')
-    .max(100, 'must be between 1 and 100')
-    .default(50),
-  cursor: z.string().max(512).optional().meta({
-    description: 'A meta.next_cursor this API returned, exactly as returned; omit for the first page',
-  }),
-});
+export const ListAgentsRequest = z.object(pageFields(50));
 
-export const CreateAgentRequest = z
-  .object({
-    identifier: z.string().meta({
-      description: 'The new agent’s sign-in identifier, normalised as in send-otp',
-      examples: ['new.agent@example.com'],
-    }),
-    type: z
-      .enum(['EMAIL', 'PHONE', 'SMS'])
-      .meta({ description: 'How codes reach the agent; SMS is an alias of PHONE' }),
-    name: AgentName,
-    role: Role.default('AGENT'),
-  })
-  .meta({
-    oneOf: [
-      { properties: { type: { const: 'EMAIL' }, identifier: IDENTIFIER_FORMS.EMAIL } },
-      { properties: { type: { enum: ['PHONE', 'SMS'] }, identifier: IDENTIFIER_FORMS.PHONE } },
-    ],
-  })
-  .transform((body, ctx) => ({
+export const CreateAgentRequest = z.pipe(
+  z
+    .object({
+      identifier: z.string().check(
+        z.meta({
+          description: 'The new agent’s sign-in identifier, normalised as in send-otp',
+          examples: ['new.agent@example.com'],
+        }),
+      ),
+      type: z
+        .enum(['EMAIL', 'PHONE', 'SMS'])
+        .check(z.meta({ description: 'How codes reach the agent; SMS is an alias of PHONE' })),
+      name: AgentName,
+      role: z._default(Role, 'AGENT'),
+    })
+    .check(
+      z.meta({
+        oneOf: [
+          { properties: { type: { const: 'EMAIL' }, identifier: IDENTIFIER_FORMS.EMAIL } },
+          { properties: { type: { enum: ['PHONE', 'SMS'] }, identifier: IDENTIFIER_FORMS.PHONE } },
+        ],
+      }),
+    ),
+  z.transform((body, ctx) => ({
     ...identifierOrIssue(body.identifier, body.type === 'SMS' ? 'PHONE' : body.type, ctx),
     name: body.name,
     role: body.role,
-  }));
+  })),
+);
 
 export const UpdateAgentRequest = z
   .object({
     agent_id: AgentId,
-    name: AgentName.optional(),
-    role: Role.optional(),
-    active: z.boolean('must be true or false').optional(),
+    name: z.optional(AgentName),
+    role: z.optional(Role),
+    active: z.optional(z.boolean('must be true or false')),
   })
-  .meta({
-    description: 'At least one of name, role and active',
-    anyOf: [{ required: ['name'] }, { required: ['role'] }, { required: ['active'] }],
-  })
-  .refine((body) => body.name !== undefined || body.role !== undefined || body.active !== undefined, {
-    path: ['agent_id'],
-    message: 'give at least one of name, role or active to change',
-  });
+  .check(
+    z.meta({
+      description: 'At least one of name, role and active',
+      anyOf: [{ required: ['name'] }, { required: ['role'] }, { required: ['active'] }],
+    }),
+    z.refine((body) => body.name !== undefined || body.role !== undefined || body.active !== undefined, {
+      path: ['agent_id'],
+      message: 'give at least one of name, role or active to change',
+    }),
+  );
 
 /** The Agent resource of docs/API.md §3.4. */
 export function agentView(agent: Agent) {

@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { TableHandle } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import type { IdentifierType } from './identifier.ts';
 import { type Role, roleOf } from './roles.ts';
+import '../zod-locale.ts';
 
 /** Who made a change: an agent of the agency, or the operator's CLI. */
 export interface Actor {
@@ -27,23 +28,25 @@ export interface Agent {
 }
 
 /** 1-100 characters (code points after NFC), trimmed. */
-export const AgentName = z
-  .string()
-  .overwrite((value) => value.normalize('NFC').trim())
-  .refine((value) => [...value].length >= 1 && [...value].length <= 100, 'must be 1-100 characters')
-  .meta({
+export const AgentName = z.string().check(
+  z.overwrite((value) => value.normalize('NFC').trim()),
+  z.refine((value) => [...value].length >= 1 && [...value].length <= 100, 'must be 1-100 characters'),
+  z.meta({
     description: '1-100 characters (code points after NFC), trimmed: at least one that is not a space',
     minLength: 1,
     maxLength: 100,
     pattern: '\\S',
-  });
+  }),
+);
 
 /** Agency ids are slugs: `demo-agency`. */
 export const AgencyId = z
   .string()
-  .regex(
-    /^[a-z0-9][a-z0-9-]{0,62}$/,
-    'must be 1-63 lower-case letters, digits or hyphens, not starting with a hyphen',
+  .check(
+    z.regex(
+      /^[a-z0-9][a-z0-9-]{0,62}$/,
+      'must be 1-63 lower-case letters, digits or hyphens, not starting with a hyphen',
+    ),
   );
 
 /** The position of an agent in the listing index: an agency's agents sort together, by identifier. */

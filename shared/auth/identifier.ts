@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../zod-locale.ts';
 
 /** How a code reaches an agent. `SMS` is accepted on input as an alias of `PHONE`. */
 export type IdentifierType = 'EMAIL' | 'PHONE';
@@ -17,7 +18,8 @@ export const IDENTIFIER_FORMS = {
   EMAIL: {
     type: 'string',
     format: 'email',
-    pattern: z.regexes.email.source,
+    // The pattern emailFormat checks (zod's own); `z.regexes` would bundle every pattern zod has.
+    pattern: emailFormat.def.pattern?.source,
     maxLength: MAX_EMAIL_LENGTH,
     description: `E-mail address, at most ${MAX_EMAIL_LENGTH} characters (sent trimmed and lower-cased)`,
   },
@@ -66,9 +68,10 @@ export function normalizeIdentifier(raw: string, type?: IdentifierType): Identif
  * For a zod transform: the normalised identifier, or an issue on `identifier` (and `z.NEVER`).
  * send-otp passes the requested type; verify-otp lets it be inferred.
  */
-export function identifierOrIssue(raw: string, type: IdentifierType | undefined, ctx: z.RefinementCtx) {
+export function identifierOrIssue(raw: string, type: IdentifierType | undefined, ctx: z.core.ParsePayload) {
   const result = normalizeIdentifier(raw, type);
   if (result.ok) return { identifier: result.identifier, type: result.type };
-  ctx.addIssue({ code: 'custom', path: ['identifier'], message: result.message, input: raw });
+  // A zod/mini transform has no addIssue: the issue goes straight onto the payload.
+  ctx.issues.push({ code: 'custom', path: ['identifier'], message: result.message, input: raw });
   return z.NEVER;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../errors.ts';
@@ -9,28 +9,35 @@ import type { CodeSender } from '../notify/code-sender.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, replaceChallenge } from './otp-challenge.ts';
 import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
+import '../zod-locale.ts';
 
-export const SendOtpRequest = z
-  .object({
-    identifier: z.string().meta({
-      description:
-        'E-mail address (trimmed, lower-cased, at most 254 characters) when type is EMAIL; E.164 phone number (+ then 8-15 digits) when type is PHONE or SMS',
-      examples: ['agent@example.com', '+447700900123'],
-    }),
-    type: z
-      .enum(['EMAIL', 'PHONE', 'SMS'])
-      .meta({ description: 'How to send the code; SMS is an alias of PHONE' }),
-  })
-  .meta({
-    // The type decides the identifier's form: say so in the schema, not only in prose.
-    oneOf: [
-      { properties: { type: { const: 'EMAIL' }, identifier: IDENTIFIER_FORMS.EMAIL } },
-      { properties: { type: { enum: ['PHONE', 'SMS'] }, identifier: IDENTIFIER_FORMS.PHONE } },
-    ],
-  })
-  .transform((body, ctx) =>
+export const SendOtpRequest = z.pipe(
+  z
+    .object({
+      identifier: z.string().check(
+        z.meta({
+          description:
+            'E-mail address (trimmed, lower-cased, at most 254 characters) when type is EMAIL; E.164 phone number (+ then 8-15 digits) when type is PHONE or SMS',
+          examples: ['agent@example.com', '+447700900123'],
+        }),
+      ),
+      type: z
+        .enum(['EMAIL', 'PHONE', 'SMS'])
+        .check(z.meta({ description: 'How to send the code; SMS is an alias of PHONE' })),
+    })
+    .check(
+      z.meta({
+        // The type decides the identifier's form: say so in the schema, not only in prose.
+        oneOf: [
+          { properties: { type: { const: 'EMAIL' }, identifier: IDENTIFIER_FORMS.EMAIL } },
+          { properties: { type: { enum: ['PHONE', 'SMS'] }, identifier: IDENTIFIER_FORMS.PHONE } },
+        ],
+      }),
+    ),
+  z.transform((body, ctx) =>
     identifierOrIssue(body.identifier, body.type === 'SMS' ? 'PHONE' : body.type, ctx),
-  );
+  ),
+);
 
 export interface SendOtpDeps extends TableHandle {
   readonly clock: Clock;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { InvalidCodeError, TooManyAttemptsError } from '../errors.ts';
@@ -6,22 +6,28 @@ import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, reserveAttempt } from './otp-challenge.ts';
 import { hashCode, hashesMatch, MAX_ATTEMPTS } from './otp-code.ts';
 import { issueSessionToken, SESSION_TTL_SECONDS, type TokenSettings } from './session-token.ts';
+import '../zod-locale.ts';
 
-export const VerifyOtpRequest = z
-  .object({
-    identifier: z.string().meta({
-      description: 'The identifier the code was sent to: an e-mail address or an E.164 phone number',
-      anyOf: [IDENTIFIER_FORMS.EMAIL, IDENTIFIER_FORMS.PHONE],
-    }),
+export const VerifyOtpRequest = z.pipe(
+  z.object({
+    identifier: z.string().check(
+      z.meta({
+        description: 'The identifier the code was sent to: an e-mail address or an E.164 phone number',
+        anyOf: [IDENTIFIER_FORMS.EMAIL, IDENTIFIER_FORMS.PHONE],
+      }),
+    ),
     code: z
       .string()
-      .regex(/^\d{6}$/, 'must be the 6-digit code')
-      .meta({ description: 'The 6-digit code, as a string' }),
-  })
-  .transform((body, ctx) => {
+      .check(
+        z.regex(/^\d{6}$/, 'must be the 6-digit code'),
+        z.meta({ description: 'The 6-digit code, as a string' }),
+      ),
+  }),
+  z.transform((body, ctx) => {
     const { identifier } = identifierOrIssue(body.identifier, undefined, ctx);
     return { identifier, code: body.code };
-  });
+  }),
+);
 
 export interface VerifyOtpDeps extends TableHandle {
   readonly clock: Clock;

@@ -1,12 +1,13 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes } from '../db/client.ts';
 import { gsi1, keys } from '../db/table.ts';
 import { NotCancellableError, NotFoundError } from '../errors.ts';
 import { soldAttribute } from '../flights/inventory.ts';
+import '../zod-locale.ts';
 import type { BookingDeps } from './booking.ts';
 import {
   type BookingRecord,
@@ -16,31 +17,22 @@ import {
   findBookingIdByPnr,
 } from './booking.ts';
 
-const BookingId = z.string().regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)');
+const BookingId = z.string().check(z.regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)'));
 /** Exactly as issued: six capitals, no other spelling (docs/API.md §1). */
-const Pnr = z.string().regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as issued');
+const Pnr = z.string().check(z.regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as issued'));
 
-export const GetBookingRequest = z
-  .object({ booking_id: BookingId.optional(), pnr: Pnr.optional() })
-  .meta({
+export const GetBookingRequest = z.object({ booking_id: z.optional(BookingId), pnr: z.optional(Pnr) }).check(
+  z.meta({
     description: 'Exactly one of booking_id or pnr',
     oneOf: [{ required: ['booking_id'] }, { required: ['pnr'] }],
-  })
-  .refine((body) => (body.booking_id === undefined) !== (body.pnr === undefined), {
+  }),
+  z.refine((body) => (body.booking_id === undefined) !== (body.pnr === undefined), {
     path: ['booking_id'],
     message: 'give exactly one of booking_id or pnr',
-  });
-
-export const ListBookingsRequest = z.object({
-  limit: z
-    .int('must be a whole number')
-    .min(1, 'must be between 1 and 100')
-    .max(100, 'must be between 1 and 100')
-    .default(20),
-  cursor: z.string().max(512).optional().meta({
-    description: 'A meta.next_cursor this API returned, exactly as returned; omit for the first page',
   }),
-});
+);
+
+export const ListBookingsRequest = z.object(pageFields(20));
 
 export const CancelBookingRequest = z.object({ booking_id: BookingId });
 

@@ -1,6 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { IDENTIFIER_FORMS, normalizeIdentifier } from '../auth/identifier.ts';
 import { isCalendarDate } from '../flights/local-time.ts';
+import '../zod-locale.ts';
 
 /**
  * Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter.
@@ -8,21 +9,22 @@ import { isCalendarDate } from '../flights/local-time.ts';
  * combining accent, and the composed form is what is stored.
  */
 const NAME = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{M} '’-]{1,35}$/u;
-const Name = z
-  .string()
-  .overwrite((value) => value.normalize('NFC'))
-  .regex(NAME, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes')
-  .meta({
+const Name = z.string().check(
+  z.overwrite((value) => value.normalize('NFC')),
+  z.regex(NAME, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes'),
+  z.meta({
     description: '1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe',
     minLength: 1,
     maxLength: 35,
-  });
+  }),
+);
 
 /** The contact's address or number, normalised as sign-in identifiers are. */
-function normalized(value: string, type: 'EMAIL' | 'PHONE', ctx: z.RefinementCtx): string {
+function normalized(value: string, type: 'EMAIL' | 'PHONE', ctx: z.core.ParsePayload): string {
   const result = normalizeIdentifier(value, type);
   if (result.ok) return result.identifier;
-  ctx.addIssue({ code: 'custom', message: result.message, input: value });
+  // A zod/mini transform has no addIssue: the issue goes straight onto the payload.
+  ctx.issues.push({ code: 'custom', message: result.message, input: value });
   return z.NEVER;
 }
 
@@ -44,13 +46,13 @@ export const MAX_MONEY = 99_999_999.99;
  * The 2-decimal rule is stated in prose only: JSON Schema's `multipleOf: 0.01` is judged in floating
  * point by validators (ajv refuses 0.07 and 11 % of all 2-decimal amounts), so it would mislead clients.
  */
-const Money = z
-  .number('must be a number')
-  .nonnegative('must not be negative')
-  .max(MAX_MONEY, `must be at most ${MAX_MONEY}`)
-  .refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals')
-  .meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)' });
-const Currency = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code');
+const Money = z.number('must be a number').check(
+  z.nonnegative('must not be negative'),
+  z.maximum(MAX_MONEY, `must be at most ${MAX_MONEY}`),
+  z.refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals'),
+  z.meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)' }),
+);
+const Currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'));
 
 export const PAX_TYPES = ['ADULT', 'CHILD', 'INFANT'] as const;
 export type PaxType = (typeof PAX_TYPES)[number];
@@ -61,12 +63,15 @@ export const Passenger = z.object({
   last_name: Name,
   pax_type: z.enum(PAX_TYPES),
   gender: z.enum(['m', 'f', 'x']),
-  born_on: z.string().refine(isCalendarDate, 'must be a date (YYYY-MM-DD)').meta({
-    format: 'date',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description:
-      'YYYY-MM-DD, a real calendar date in the past; the age on the first departure date must fit pax_type (ADULT 12+, CHILD 2-11, INFANT under 2)',
-  }),
+  born_on: z.string().check(
+    z.refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
+    z.meta({
+      format: 'date',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description:
+        'YYYY-MM-DD, a real calendar date in the past; the age on the first departure date must fit pax_type (ADULT 12+, CHILD 2-11, INFANT under 2)',
+    }),
+  ),
 });
 export type Passenger = z.output<typeof Passenger>;
 
@@ -78,38 +83,48 @@ const Segment = z.object({
   departure_at: z.string(),
 });
 
+/** One direction of the offer: 1-4 segments. */
+const Direction = () => z.object({ segments: z.array(Segment).check(z.minLength(1), z.maxLength(4)) });
+
 /** The request of `POST /api/flights/booking/create` (docs/API.md §4.2); every field required. */
 export const CreateBookingRequest = z.object({
-  flight_id: z.string().min(1).max(2048).meta({ description: 'The id of an offer from search' }),
+  flight_id: z
+    .string()
+    .check(z.minLength(1), z.maxLength(2048), z.meta({ description: 'The id of an offer from search' })),
   flight_details: z
     .object({
       id: z.string(),
       total_price: Money,
       currency: z.string(),
-      outbound: z.object({ segments: z.array(Segment).min(1).max(4) }),
+      outbound: Direction(),
       inbound: z
-        .object({ segments: z.array(Segment).min(1).max(4) })
-        .optional()
-        .meta({ description: 'Present exactly when the offer is a round trip' }),
+        .optional(Direction())
+        .check(z.meta({ description: 'Present exactly when the offer is a round trip' })),
     })
-    .meta({
-      description: 'The offer as search returned it (at least these fields); it must match the quote',
-    }),
+    .check(
+      z.meta({
+        description: 'The offer as search returned it (at least these fields); it must match the quote',
+      }),
+    ),
   total_price: Money,
   currency: Currency,
-  passengers: z.array(Passenger).min(1, 'must list at least one passenger').max(18).meta({
-    description:
-      'Exactly the passengers searched: as many ADULT, CHILD and INFANT as the offer’s passengers say',
-  }),
+  passengers: z.array(Passenger).check(
+    z.minLength(1, 'must list at least one passenger'),
+    z.maxLength(18),
+    z.meta({
+      description:
+        'Exactly the passengers searched: as many ADULT, CHILD and INFANT as the offer’s passengers say',
+    }),
+  ),
   contact: z.object({
-    email: z
-      .string()
-      .meta(IDENTIFIER_FORMS.EMAIL)
-      .transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
-    phone: z
-      .string()
-      .meta(IDENTIFIER_FORMS.PHONE)
-      .transform((value, ctx) => normalized(value, 'PHONE', ctx)),
+    email: z.pipe(
+      z.string().check(z.meta(IDENTIFIER_FORMS.EMAIL)),
+      z.transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
+    ),
+    phone: z.pipe(
+      z.string().check(z.meta(IDENTIFIER_FORMS.PHONE)),
+      z.transform((value, ctx) => normalized(value, 'PHONE', ctx)),
+    ),
   }),
 });
 export type CreateBookingInput = z.output<typeof CreateBookingRequest>;

@@ -1,49 +1,52 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Clock } from '../clock.ts';
 import { findAirport } from './airports.ts';
 import { TRAVEL_CLASSES } from './cabins.ts';
 import { addDays, daysBetween, isCalendarDate, localDateAt } from './local-time.ts';
+import '../zod-locale.ts';
 
 /** Searches reach this many days ahead at most. */
 export const MAX_DAYS_AHEAD = 330;
 export const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
 export type SortOrder = (typeof SORTS)[number];
 
-const AirportCode = z
-  .string()
-  .superRefine((code, ctx) => {
+const AirportCode = z.string().check(
+  z.superRefine((code, ctx) => {
     if (!/^[A-Z]{3}$/.test(code)) {
       ctx.addIssue({ code: 'custom', message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR' });
     } else if (!findAirport(code)) {
       ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
     }
-  })
-  .meta({
+  }),
+  z.meta({
     description: 'IATA airport code known to Open Travel Data',
     pattern: '^[A-Z]{3}$',
     examples: ['LHR'],
-  });
+  }),
+);
 
 const TIME_OF_DAY = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
+
+const isTravelDate = (value: string) =>
+  isCalendarDate(value.slice(0, 10)) && (value.length === 10 || TIME_OF_DAY.test(value.slice(10)));
 
 /** A travel day: `YYYY-MM-DD`, or an ISO 8601 date-time whose date part is used. */
 const TravelDate = (description: string, example: string) =>
   z
-    .string()
-    .refine(
-      (value) =>
-        isCalendarDate(value.slice(0, 10)) && (value.length === 10 || TIME_OF_DAY.test(value.slice(10))),
-      'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+    .pipe(
+      z.string().check(z.refine(isTravelDate, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time')),
+      z.transform((value) => value.slice(0, 10)),
     )
-    .transform((value) => value.slice(0, 10))
-    .meta({
-      description,
-      anyOf: [
-        { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-        { format: 'date-time', pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}` },
-      ],
-      examples: [example],
-    });
+    .check(
+      z.meta({
+        description,
+        anyOf: [
+          { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+          { format: 'date-time', pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}` },
+        ],
+        examples: [example],
+      }),
+    );
 const DepartureDate = TravelDate(
   'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
   '2026-12-01',
@@ -55,8 +58,8 @@ const ReturnDate = TravelDate(
 
 const Count = (min: number, max?: number) => {
   const range = max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`;
-  const count = z.int('must be a whole number').min(min, range);
-  return max === undefined ? count : count.max(max, range);
+  const count = z.int('must be a whole number').check(z.minimum(min, range));
+  return max === undefined ? count : count.check(z.maximum(max, range));
 };
 
 /** Runs a cross-field rule only when the fields it reads are valid themselves. */
@@ -76,14 +79,18 @@ export function createSearchRequest(clock: Clock) {
       origin: AirportCode,
       destination: AirportCode,
       departure_date: DepartureDate,
-      return_date: ReturnDate.optional(),
-      adults: Count(1, 9).default(1),
-      children: Count(0).default(0).meta({ description: 'Aged 2-11; adults + children at most 9' }),
-      infants: Count(0).default(0).meta({ description: 'Under 2, on an adult’s lap; at most one per adult' }),
-      travel_class: z.enum(TRAVEL_CLASSES).default('ECONOMY'),
-      max_connections: z.union([z.literal(0), z.literal(1)], 'must be 0 or 1').default(1),
-      sort: z.enum(SORTS).default('PRICE'),
-      limit: Count(1, 100).default(50),
+      return_date: z.optional(ReturnDate),
+      adults: z._default(Count(1, 9), 1),
+      children: z
+        ._default(Count(0), 0)
+        .check(z.meta({ description: 'Aged 2-11; adults + children at most 9' })),
+      infants: z
+        ._default(Count(0), 0)
+        .check(z.meta({ description: 'Under 2, on an adult’s lap; at most one per adult' })),
+      travel_class: z._default(z.enum(TRAVEL_CLASSES), 'ECONOMY'),
+      max_connections: z._default(z.union([z.literal(0), z.literal(1)], 'must be 0 or 1'), 1),
+      sort: z._default(z.enum(SORTS), 'PRICE'),
+      limit: z._default(Count(1, 100), 50),
     })
     .check(
       z.refine((body) => body.origin !== body.destination, {

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy, { type MiddlewareObj } from '@middy/core';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Role } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
 import { verifySessionToken } from '../auth/session-token.ts';
@@ -47,7 +47,7 @@ export type SessionOf<R extends Route> = R['auth'] extends true ? Session : unde
  *
  * @example export const handler = httpHandler(route('logout'), LogoutRequest, action, context);
  */
-export function httpHandler<R extends Route, S extends z.ZodType>(
+export function httpHandler<R extends Route, S extends z.ZodMiniType>(
   route: R,
   body: S,
   action: (request: ApiRequest<z.output<S>, SessionOf<R>>) => Promise<Reply>,

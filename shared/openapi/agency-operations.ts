@@ -1,4 +1,4 @@
-import * as zod from 'zod';
+import * as zod from 'zod/mini';
 import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '../agency/agents.ts';
 import type { Operation } from './operation.ts';
 import { AgencyAgent, success } from './responses.ts';
@@ -26,7 +26,7 @@ export const agencyOperations = {
     request: ListAgentsRequest,
     requestExample: { limit: 50 },
     status: 200,
-    response: success(zod.array(AgencyAgent), zod.object({ next_cursor: zod.string().nullable() })),
+    response: success(zod.array(AgencyAgent), zod.object({ next_cursor: zod.nullable(zod.string()) })),
     responseExample: { success: true, data: [agent], meta: { next_cursor: null } },
     errors: ['UNAUTHORIZED', 'FORBIDDEN'],
   },

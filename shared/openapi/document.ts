@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Passenger } from '../bookings/request.ts';
 import { ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
 import { type Route, routes } from '../routes.ts';

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { ErrorCode } from '../error-codes.ts';
 
 /** How the document describes one route. */
@@ -6,10 +6,10 @@ export interface Operation {
   summary: string;
   description: string;
   tag: 'Sign-in' | 'Flights' | 'Bookings' | 'Agency';
-  request: z.ZodType;
+  request: z.ZodMiniType;
   requestExample: unknown;
   status: number;
-  response: z.ZodType;
+  response: z.ZodMiniType;
   responseExample: unknown;
   /** Codes the route itself can answer, beyond the ones every route can (see COMMON_ERRORS). */
   errors: ErrorCode[];

@@ -1,4 +1,4 @@
-import * as zod from 'zod';
+import * as zod from 'zod/mini';
 import { LogoutRequest } from '../auth/logout.ts';
 import { SendOtpRequest } from '../auth/send-otp.ts';
 import { VerifyOtpRequest } from '../auth/verify-otp.ts';
@@ -165,7 +165,7 @@ export const operations: Record<RouteId, Operation> = {
     request: ListBookingsRequest,
     requestExample: { limit: 20 },
     status: 200,
-    response: success(zod.array(Booking), zod.object({ next_cursor: zod.string().nullable() })),
+    response: success(zod.array(Booking), zod.object({ next_cursor: zod.nullable(zod.string()) })),
     responseExample: { success: true, data: [booking], meta: { next_cursor: null } },
     errors: ['UNAUTHORIZED'],
   },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { BookingView } from '../bookings/booking.ts';
 import { Passenger } from '../bookings/request.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
@@ -8,14 +8,14 @@ import type { FlightView } from '../flights/flight-view.ts';
  * The success payloads as zod schemas, for the OpenAPI document only (functions never load this
  * module). The type assertions at the end fail compilation if a handler's view drifts from them.
  */
-const DateTime = z.iso.datetime().describe('ISO 8601 UTC date-time, whole seconds, with Z');
-const Money = z.number().describe('Major currency units, at most 2 decimals');
+const DateTime = z.iso.datetime().check(z.describe('ISO 8601 UTC date-time, whole seconds, with Z'));
+const Money = z.number().check(z.describe('Major currency units, at most 2 decimals'));
 
 export const Segment = z.object({
-  carrier_code: z.string().describe('IATA airline code'),
+  carrier_code: z.string().check(z.describe('IATA airline code')),
   carrier_name: z.string(),
   flight_number: z.string(),
-  origin: z.string().describe('IATA airport code'),
+  origin: z.string().check(z.describe('IATA airport code')),
   destination: z.string(),
   departure_at: DateTime,
   arrival_at: DateTime,
@@ -24,26 +24,32 @@ export const Segment = z.object({
 
 const Direction = z.object({
   duration_minutes: z.int(),
-  stops: z.int().min(0).max(1),
-  segments: z.array(Segment).min(1).max(2),
+  stops: z.int().check(z.minimum(0), z.maximum(1)),
+  segments: z.array(Segment).check(z.minLength(1), z.maxLength(2)),
 });
 
 export const Flight = z.object({
-  id: z.string().describe('Opaque offer id, bound to your agency, valid until expires_at'),
-  total_price: Money.describe('For all passengers together'),
+  id: z.string().check(z.describe('Opaque offer id, bound to your agency, valid until expires_at')),
+  total_price: Money.check(z.describe('For all passengers together')),
   currency: z.string(),
   travel_class: z.enum(TRAVEL_CLASSES),
   seats_available: z
     .int()
-    .min(0)
-    .max(9)
-    .describe('Seats left in the cabin on the fullest segment, capped at 9'),
+    .check(
+      z.minimum(0),
+      z.maximum(9),
+      z.describe('Seats left in the cabin on the fullest segment, capped at 9'),
+    ),
   expires_at: DateTime,
   passengers: z.object({ adults: z.int(), children: z.int(), infants: z.int() }),
-  outbound: Direction.describe('Origin to destination on departure_date'),
-  inbound: Direction.optional().describe(
-    'Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands',
-  ),
+  outbound: Direction.check(z.describe('Origin to destination on departure_date')),
+  inbound: z
+    .optional(Direction)
+    .check(
+      z.describe(
+        'Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands',
+      ),
+    ),
 });
 
 export const Agent = z.object({
@@ -58,28 +64,28 @@ export const Actor = z.object({ id: z.string(), name: z.string() });
 
 /** An agent as agency administration shows it (docs/API.md §3.4). */
 export const AgencyAgent = z.object({
-  id: z.string().describe('agt_ + 24 hex digits'),
+  id: z.string().check(z.describe('agt_ + 24 hex digits')),
   name: z.string(),
-  identifier: z.string().describe('The sign-in e-mail address or E.164 number'),
+  identifier: z.string().check(z.describe('The sign-in e-mail address or E.164 number')),
   type: z.enum(['EMAIL', 'PHONE']),
   role: z.enum(['AGENT', 'ADMIN']),
   active: z.boolean(),
   created_at: DateTime,
-  created_by: Actor.optional().describe('Absent for agents created before this was recorded'),
-  updated_at: DateTime.optional(),
-  updated_by: Actor.optional(),
+  created_by: z.optional(Actor).check(z.describe('Absent for agents created before this was recorded')),
+  updated_at: z.optional(DateTime),
+  updated_by: z.optional(Actor),
 });
 
 export const Booking = z.object({
-  booking_id: z.string().describe('bkg_ + ULID'),
-  pnr: z.string().regex(/^[A-Z]{6}$/),
+  booking_id: z.string().check(z.describe('bkg_ + ULID')),
+  pnr: z.string().check(z.regex(/^[A-Z]{6}$/)),
   status: z.enum(['CONFIRMED', 'CANCELLED']),
   total_price: Money,
   currency: z.string(),
   created_at: DateTime,
-  cancelled_at: DateTime.optional(),
-  created_by: Actor.optional().describe('The agent who booked (id and name at the time)'),
-  cancelled_by: Actor.optional().describe('The agent who cancelled'),
+  cancelled_at: z.optional(DateTime),
+  created_by: z.optional(Actor).check(z.describe('The agent who booked (id and name at the time)')),
+  cancelled_by: z.optional(Actor).check(z.describe('The agent who cancelled')),
   flight: Flight,
   passengers: z.array(Passenger),
   contact: z.object({ email: z.string(), phone: z.string() }),
@@ -87,7 +93,7 @@ export const Booking = z.object({
 
 export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });
 export const VerifyOtpData = z.object({
-  verification_token: z.string().describe('JWT (HS256); also set as the __Host-session cookie'),
+  verification_token: z.string().check(z.describe('JWT (HS256); also set as the __Host-session cookie')),
   token_type: z.literal('Bearer'),
   expires_in: z.int(),
   expires_at: DateTime,
@@ -96,14 +102,14 @@ export const VerifyOtpData = z.object({
 export const EmptyData = z.object({});
 
 /** `{"success": true, "data": …, "meta"?: …}` */
-export const success = <D extends z.ZodType, M extends z.ZodType>(data: D, meta?: M) =>
+export const success = <D extends z.ZodMiniType, M extends z.ZodMiniType>(data: D, meta?: M) =>
   meta ? z.object({ success: z.literal(true), data, meta }) : z.object({ success: z.literal(true), data });
 
 export const ErrorDetail = z.object({
   path: z.string(),
-  message: z.string().optional(),
-  expected: z.unknown().optional(),
-  received: z.unknown().optional(),
+  message: z.optional(z.string()),
+  expected: z.optional(z.unknown()),
+  received: z.optional(z.unknown()),
 });
 
 /** The failure envelope (docs/API.md §1, §2). */
@@ -112,7 +118,7 @@ export const ErrorEnvelope = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    details: z.union([z.array(ErrorDetail), z.record(z.string(), z.unknown())]).optional(),
+    details: z.optional(z.union([z.array(ErrorDetail), z.record(z.string(), z.unknown())])),
     request_id: z.string(),
   }),
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '#shared/agency/agents.ts';
 import { LogoutRequest } from '#shared/auth/logout.ts';
 import { SendOtpRequest } from '#shared/auth/send-otp.ts';
@@ -12,7 +12,7 @@ import { minimalBookingBody } from '#test/helpers/fixtures.ts';
 
 const now = Date.UTC(2026, 11, 1, 9, 0, 0);
 const SearchRequest = createSearchRequest({ now: () => now });
-const schemas: [string, z.ZodType][] = [
+const schemas: [string, z.ZodMiniType][] = [
   ['send-otp', SendOtpRequest],
   ['verify-otp', VerifyOtpRequest],
   ['logout', LogoutRequest],
