@@ -16,23 +16,29 @@ function floorPrice(itinerary: Itinerary, travelClass: TravelClass, pax: Passeng
   return total;
 }
 
+/**
+ * Flight numbers in code-unit order. Not `localeCompare`: its first call builds ICU's collator (4.7 ms
+ * and 68 M instructions of a cold start), and for upper-case letters, digits and spaces both orders agree.
+ */
+export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 type Comparable = { total: number; duration: number; departure: number; numbers: string };
 const comparators: Record<SortOrder, (a: Comparable, b: Comparable) => number> = {
   PRICE: (a, b) =>
     a.total - b.total ||
     a.duration - b.duration ||
     a.departure - b.departure ||
-    a.numbers.localeCompare(b.numbers),
+    byCodeUnits(a.numbers, b.numbers),
   DURATION: (a, b) =>
     a.duration - b.duration ||
     a.total - b.total ||
     a.departure - b.departure ||
-    a.numbers.localeCompare(b.numbers),
+    byCodeUnits(a.numbers, b.numbers),
   DEPARTURE: (a, b) =>
     a.departure - b.departure ||
     a.total - b.total ||
     a.duration - b.duration ||
-    a.numbers.localeCompare(b.numbers),
+    byCodeUnits(a.numbers, b.numbers),
 };
 const comparable = (segments: Itinerary, total: number): Comparable => ({
   total,

@@ -1,5 +1,5 @@
 import { itineraryDuration, type PricedItinerary } from './flight-view.ts';
-import { rankItineraries } from './ranking.ts';
+import { byCodeUnits, rankItineraries } from './ranking.ts';
 import type { SortOrder } from './search-request.ts';
 
 /** The inbound's first departure comes at least this long after the outbound's last arrival. */
@@ -26,7 +26,7 @@ const keyOf = (out: PricedItinerary, back: PricedItinerary): PairKey => ({
 });
 
 const byFlights = (a: PairKey, b: PairKey) =>
-  a.outNumbers.localeCompare(b.outNumbers) || a.inNumbers.localeCompare(b.inNumbers);
+  byCodeUnits(a.outNumbers, b.outNumbers) || byCodeUnits(a.inNumbers, b.inNumbers);
 
 /**
  * docs/API.md §4.1: PRICE by the total, DURATION by both ways together, DEPARTURE by the outbound's then
