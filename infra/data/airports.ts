@@ -23,7 +23,7 @@ interface OtdAirport {
 export function airportData() {
   // The package's declaration files do not resolve under nodenext; this is the shape it documents.
   const all = (getAllAirports() as OtdAirport[]).sort((a, b) => a.iata.localeCompare(b.iata));
-  const served = new Set(networkRoutes.flatMap((route) => [route.a, route.b]));
+  const served = new Set(networkRoutes().flatMap((route) => [route.a, route.b]));
   const byZone = new Map<string, string[]>();
   for (const airport of all)
     byZone.set(airport.timezone, [...(byZone.get(airport.timezone) ?? []), airport.iata]);

@@ -745,17 +745,22 @@ export interface NetworkRoute {
   readonly carriers: readonly RouteCarrier[];
 }
 
-/** The routes, parsed once from the lines above. */
-export const networkRoutes: readonly NetworkRoute[] = routeLines
-  .split('\n')
-  .map((line) => line.trim())
-  .filter((line) => line && !line.startsWith('#'))
-  .map((line) => {
-    const [pair = '', ...tokens] = line.split(/\s+/);
-    const [a = '', b = ''] = pair.split('-');
-    const carriers = tokens.map((token) => {
-      const [carrier = '', daily = ''] = token.split(':');
-      return { carrier, daily: Number(daily) };
+let parsedRoutes: readonly NetworkRoute[] | undefined;
+
+/** The routes, parsed from the lines above on first use and kept for the life of the container. */
+export function networkRoutes(): readonly NetworkRoute[] {
+  parsedRoutes ??= routeLines
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => {
+      const [pair = '', ...tokens] = line.split(/\s+/);
+      const [a = '', b = ''] = pair.split('-');
+      const carriers = tokens.map((token) => {
+        const [carrier = '', daily = ''] = token.split(':');
+        return { carrier, daily: Number(daily) };
+      });
+      return { a, b, carriers };
     });
-    return { a, b, carriers };
-  });
+  return parsedRoutes;
+}

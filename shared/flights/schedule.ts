@@ -59,85 +59,98 @@ function departureMinute(index: number, daily: number, flightNumber: string): nu
   return Math.min(LAST_DEPARTURE, Math.max(FIRST_DEPARTURE, Math.round(raw / 5) * 5));
 }
 
-/** A flight number's place in the network, assigned once; the rest of its leg is built on demand. */
-interface PlannedFlight {
-  readonly flightNumber: string;
+/**
+ * One carrier's service on a route, in one direction: its flights are numbered `firstNumber`,
+ * `firstNumber + 2`, … outbound (the route's a → b) and one more each on the way back.
+ */
+interface Service {
   readonly carrier: Airline;
-  readonly index: number;
   readonly daily: number;
+  readonly firstNumber: number;
+  /** 0 outbound, 1 on the way back. */
+  readonly back: 0 | 1;
+  readonly from: string;
+  readonly to: string;
 }
 
 /**
- * The network's flight numbers, in one cheap pass over the route table (numbers depend on the order
- * of every route, so they are assigned for all at once): who flies each directed pair, and which pair
- * each number flies. Airports, distances, aircraft and departure times are left for {@link legBetween}.
+ * Where every flight number sits: built on the first request of a container from the route table,
+ * one entry per carrier and route (numbers depend on the order of every route, so they are counted
+ * for all at once, but only as integers). Legs and flights are built from it for the pairs a
+ * request asks about ({@link legBetween}), never for the whole network.
  */
-function planFlights(): {
-  byOrigin: Map<string, Map<string, PlannedFlight[]>>;
-  pairOf: Map<string, readonly [string, string]>;
-} {
+interface NetworkIndex {
+  /** The services from each airport, by destination, in route order. */
+  readonly byOrigin: Map<string, Map<string, Service[]>>;
+  /** Each carrier's outbound services in number order. */
+  readonly byCarrier: Map<string, Service[]>;
+}
+
+let index: NetworkIndex | undefined;
+
+function networkIndex(): NetworkIndex {
+  if (index) return index;
   const carriers = new Map(airlines.map((a) => [a.code, a]));
   const nextNumber = new Map<string, number>();
-  const byOrigin = new Map<string, Map<string, PlannedFlight[]>>();
-  const pairOf = new Map<string, readonly [string, string]>();
-  const plan = (from: string, to: string) => {
-    const fromOrigin = byOrigin.get(from) ?? new Map<string, PlannedFlight[]>();
-    byOrigin.set(from, fromOrigin);
-    const list = fromOrigin.get(to) ?? [];
-    fromOrigin.set(to, list);
-    return list;
+  const byOrigin = new Map<string, Map<string, Service[]>>();
+  const byCarrier = new Map<string, Service[]>();
+  const add = (service: Service) => {
+    const destinations = byOrigin.get(service.from) ?? new Map<string, Service[]>();
+    byOrigin.set(service.from, destinations);
+    destinations.set(service.to, [...(destinations.get(service.to) ?? []), service]);
   };
-
-  for (const route of networkRoutes) {
-    const out = plan(route.a, route.b);
-    const back = plan(route.b, route.a);
+  for (const route of networkRoutes()) {
     for (const { carrier: code, daily } of route.carriers) {
       const carrier = carriers.get(code);
       if (!carrier) throw new Error(`route ${route.a}-${route.b}: unknown carrier ${code}`);
-      for (let index = 0; index < daily; index++) {
-        // Outbound odd, return the next even number: BA117 out, BA118 back.
-        const number = nextNumber.get(code) ?? 101;
-        nextNumber.set(code, number + 2);
-        out.push({ flightNumber: `${code}${number}`, carrier, index, daily });
-        back.push({ flightNumber: `${code}${number + 1}`, carrier, index, daily });
-        pairOf.set(`${code}${number}`, [route.a, route.b]);
-        pairOf.set(`${code}${number + 1}`, [route.b, route.a]);
-      }
+      // Outbound odd, return the next even number: BA117 out, BA118 back.
+      const firstNumber = nextNumber.get(code) ?? 101;
+      nextNumber.set(code, firstNumber + 2 * daily);
+      const outbound: Service = { carrier, daily, firstNumber, back: 0, from: route.a, to: route.b };
+      add(outbound);
+      add({ ...outbound, back: 1, from: route.b, to: route.a });
+      byCarrier.set(code, [...(byCarrier.get(code) ?? []), outbound]);
     }
   }
-  return { byOrigin, pairOf };
+  index = { byOrigin, byCarrier };
+  return index;
 }
 
-const plan = planFlights();
 /** Legs built so far: a warm container builds each leg it is asked for once. */
 const legs = new Map<string, Leg>();
 
 /** Every airport the network serves. */
-export const servedAirports: readonly string[] = [...plan.byOrigin.keys()].sort();
+export function servedAirports(): string[] {
+  return [...networkIndex().byOrigin.keys()].sort();
+}
 
 /** The leg from `origin` to `destination`, if flown; built on first use, then kept. */
 export function legBetween(origin: string, destination: string): Leg | undefined {
   const key = `${origin}-${destination}`;
   const built = legs.get(key);
   if (built) return built;
-  const planned = plan.byOrigin.get(origin)?.get(destination);
-  if (!planned) return undefined;
+  const services = networkIndex().byOrigin.get(origin)?.get(destination);
+  if (!services) return undefined;
   const from = airport(origin);
   const to = airport(destination);
   const distanceKm = greatCircleKm(from, to);
+  const flights = services.flatMap((service) =>
+    Array.from({ length: service.daily }, (_, i) => {
+      const flightNumber = `${service.carrier.code}${service.firstNumber + 2 * i + service.back}`;
+      return {
+        flightNumber,
+        carrier: service.carrier,
+        departureMinute: departureMinute(i, service.daily, flightNumber),
+      };
+    }),
+  );
   const leg: Leg = {
     origin: from,
     destination: to,
     distanceKm,
     blockMinutes: blockMinutes(distanceKm),
     aircraft: aircraftFor(distanceKm),
-    flights: planned
-      .map((p) => ({
-        flightNumber: p.flightNumber,
-        carrier: p.carrier,
-        departureMinute: departureMinute(p.index, p.daily, p.flightNumber),
-      }))
-      .sort((x, y) => x.departureMinute - y.departureMinute),
+    flights: flights.sort((x, y) => x.departureMinute - y.departureMinute),
   };
   legs.set(key, leg);
   return leg;
@@ -145,7 +158,9 @@ export function legBetween(origin: string, destination: string): Leg | undefined
 
 /** Every leg leaving `origin`. */
 export function legsFrom(origin: string): readonly Leg[] {
-  return [...(plan.byOrigin.get(origin)?.keys() ?? [])].flatMap((to) => legBetween(origin, to) ?? []);
+  return [...(networkIndex().byOrigin.get(origin)?.keys() ?? [])].flatMap(
+    (to) => legBetween(origin, to) ?? [],
+  );
 }
 
 function onDate(leg: Leg, flight: DailyFlight, date: LocalDate): ScheduledFlight {
@@ -165,10 +180,16 @@ export function flightsOn(leg: Leg, date: LocalDate): ScheduledFlight[] {
   return leg.flights.map((flight) => onDate(leg, flight, date));
 }
 
-/** Flight `flightNumber` on local date `date`, if it exists. */
+/** Flight `flightNumber` on local date `date`, if it exists (only in the spelling the schedule gives it). */
 export function scheduledFlight(flightNumber: string, date: LocalDate): ScheduledFlight | undefined {
-  const pair = plan.pairOf.get(flightNumber);
-  const leg = pair && legBetween(pair[0], pair[1]);
+  const code = flightNumber.slice(0, 2);
+  const number = Number(flightNumber.slice(2));
+  if (!Number.isSafeInteger(number) || `${code}${number}` !== flightNumber) return undefined;
+  const back = number % 2 === 0 ? 1 : 0;
+  const service = networkIndex()
+    .byCarrier.get(code)
+    ?.find((s) => number - back >= s.firstNumber && number - back < s.firstNumber + 2 * s.daily);
+  const leg = service && (back ? legBetween(service.to, service.from) : legBetween(service.from, service.to));
   const flight = leg?.flights.find((f) => f.flightNumber === flightNumber);
   return leg && flight ? onDate(leg, flight, date) : undefined;
 }

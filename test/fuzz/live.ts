@@ -197,7 +197,7 @@ export class LiveState {
       unknown
     >;
     const meaning = fc.record({
-      route: fc.constantFrom(...networkRoutes.slice(0, 40)),
+      route: fc.constantFrom(...networkRoutes().slice(0, 40)),
       reverse: fc.boolean(),
       days: fc.integer({ min: 2, max: 320 }),
       stay: fc.option(fc.integer({ min: 0, max: 8 }), { freq: 4 }),

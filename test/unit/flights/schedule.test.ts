@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
-import { blockMinutes, flightsOn, legBetween, scheduledFlight } from '#shared/flights/schedule.ts';
+import {
+  blockMinutes,
+  flightsOn,
+  legBetween,
+  legsFrom,
+  scheduledFlight,
+  servedAirports,
+} from '#shared/flights/schedule.ts';
 
 const leg = (origin: string, destination: string) => {
   const found = legBetween(origin, destination);
@@ -80,6 +87,27 @@ describe('schedule', () => {
       expect(scheduledFlight(flight.flightNumber, '2026-12-01')).toEqual(flight);
     }
     expect(scheduledFlight('ZZ999', '2026-12-01')).toBeUndefined();
+  });
+
+  it('finds every flight of the network by its number, in that spelling only', () => {
+    let checked = 0;
+    for (const origin of servedAirports())
+      for (const leg of legsFrom(origin))
+        for (const flight of flightsOn(leg, '2026-03-29')) {
+          expect(scheduledFlight(flight.flightNumber, '2026-03-29')).toEqual(flight);
+          const [code, number] = [flight.flightNumber.slice(0, 2), flight.flightNumber.slice(2)];
+          for (const other of [
+            `${code}0${number}`,
+            `${code}${number}.0`,
+            `${code} ${number}`,
+            `${code}${number} `,
+          ])
+            expect(scheduledFlight(other, '2026-03-29')).toBeUndefined();
+          checked += 1;
+        }
+    expect(checked).toBeGreaterThan(2000);
+    for (const wrong of ['BA', 'BA-1', 'BA100', 'BA1e3', 'BA99999', 'ba117', ''])
+      expect(scheduledFlight(wrong, '2026-03-29')).toBeUndefined();
   });
 
   it('computes block time as 45 minutes plus distance at 850 km/h, to the next 5 minutes', () => {
