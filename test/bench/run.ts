@@ -455,7 +455,7 @@ const INSTR_GOAL = 1.2;
 const coldMisses: string[] = [];
 section(
   'P1 cold start',
-  `Each function bundled as the stack bundles it, started in a fresh Node ${process.versions.node} process: spawn → import → first invocation → answer. The init path is the deployed one: the signing key is read through the Secrets Manager client and send-otp sends through the SES or SNS client, both answered by a local stand-in in their wire formats; DynamoDB is DynamoDB Local; access logging is on at info. ${COLD_RUNS} rounds, each running every bundle once in a shuffled order. The floor is a bundle holding only the DynamoDB client the design requires, making one GetItem (process median ${round(floorProcess, 1)} ms${hasValgrind ? `, ${round(floorInstr / 1e6, 1)} M instructions` : ''}). Goal: process median ≤ ${COLD_GOAL}× the floor${hasValgrind ? ` and instructions ≤ ${INSTR_GOAL}× (cachegrind, one run)` : ''}. "In process" is import + first invocation only.`,
+  `Each function bundled as the stack bundles it, started in a fresh Node ${process.versions.node} process: spawn → import → first invocation → answer. The init path is the deployed one: the signing key is read through the Secrets Manager client and send-otp sends through the SES or SNS client, both answered by a local stand-in in their wire formats; DynamoDB is DynamoDB Local; access logging is on at info. ${COLD_RUNS} rounds, each running every bundle once in a shuffled order. The floor is a bundle holding only the DynamoDB client the design requires, making one GetItem (process median ${round(floorProcess, 1)} ms${hasValgrind ? `, ${round(floorInstr / 1e6, 1)} M instructions` : ''}). Goal: process median ≤ ${COLD_GOAL}× the floor${hasValgrind ? ` and instructions ≤ ${INSTR_GOAL}× (cachegrind, one run)` : ''}. "import" and "first invocation" are timed inside the process; each DynamoDB Local call takes about 5 ms, so a route making more calls than the floor pays that too.`,
   '',
   table(
     [
@@ -1239,7 +1239,7 @@ const header = [
   '## Not measured here',
   '',
   '- **The network to AWS and TLS.** DynamoDB is DynamoDB Local over plain HTTP on the loopback; Secrets Manager, SES and SNS are a local stand-in. A deployed cold start adds a TLS handshake per service (DynamoDB, Secrets Manager, and SES or SNS in send-otp), and every request its round trips to DynamoDB.',
-  "- **Lambda's own init.** The sandbox, the runtime's bootstrap and the function's download and unpacking happen before the code runs and are not in any P1 figure; nor is Lambda's CPU share (512 MB is about a third of a vCPU, so code runs about 3× slower than here).",
+  "- **Lambda's own init.** The sandbox, the runtime's bootstrap and the function's download and unpacking happen before the code runs and are not in any P1 figure; nor is Lambda's CPU share (512 MB gets about 0.29 of a vCPU, so CPU-bound work takes up to about 3× as long as here).",
   '- **arm64.** The stack deploys arm64 (Graviton); this machine is x64. Ratios to a floor measured in the same run carry over better than milliseconds.',
   "- **DynamoDB's storage engine.** DynamoDB Local is a different engine; P5 shows how this code's work grows with the table, not DynamoDB's latency at scale.",
   '',
