@@ -94,10 +94,16 @@ function networkIndex(): NetworkIndex {
   const nextNumber = new Map<string, number>();
   const byOrigin = new Map<string, Map<string, Service[]>>();
   const byCarrier = new Map<string, Service[]>();
+  /** The list at `key` of `map`, created empty on first use. */
+  const listAt = <K, V>(map: Map<K, V[]>, key: K): V[] => {
+    const list = map.get(key) ?? [];
+    if (list.length === 0) map.set(key, list);
+    return list;
+  };
   const add = (service: Service) => {
     const destinations = byOrigin.get(service.from) ?? new Map<string, Service[]>();
     byOrigin.set(service.from, destinations);
-    destinations.set(service.to, [...(destinations.get(service.to) ?? []), service]);
+    listAt(destinations, service.to).push(service);
   };
   for (const route of networkRoutes()) {
     for (const { carrier: code, daily } of route.carriers) {
@@ -109,7 +115,7 @@ function networkIndex(): NetworkIndex {
       const outbound: Service = { carrier, daily, firstNumber, back: 0, from: route.a, to: route.b };
       add(outbound);
       add({ ...outbound, back: 1, from: route.b, to: route.a });
-      byCarrier.set(code, [...(byCarrier.get(code) ?? []), outbound]);
+      listAt(byCarrier, code).push(outbound);
     }
   }
   index = { byOrigin, byCarrier };
