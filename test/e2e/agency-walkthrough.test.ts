@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '#test/helpers/contract.ts';
 import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+import { runReadmeBlock } from '#test/helpers/readme.ts';
 
-const run = promisify(execFile);
 let server: LocalServer;
 
 // Its own server: the README walkthrough signs the same demo agent in, and codes are throttled per identifier.
@@ -17,19 +14,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The shell block between the agency markers of README.md, verbatim. */
-function agencyBlock(): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = /<!-- agency:start -->\s*```bash\n([\s\S]*?)```\s*<!-- agency:end -->/.exec(readme);
-  if (!section?.[1]) throw new Error('README.md has no agency administration block');
-  return section[1];
-}
-
 describe('e2e: README agency administration', () => {
   it('an ADMIN adds a colleague who signs in at once, then deactivates her and her session ends', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', agencyBlock()], {
-      env: { ...process.env, API: server.url, DATA_DIR: server.dataDir },
-    });
+    const stdout = await runReadmeBlock('agency', server);
 
     const answers = stdout
       .trim()

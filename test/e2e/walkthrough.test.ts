@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '#test/helpers/api.ts';
 import { assertMatchesContract } from '#test/helpers/contract.ts';
 import { type LocalServer, post, startLocalServer } from '#test/helpers/local-server.ts';
+import { runReadmeBlock } from '#test/helpers/readme.ts';
 
-const run = promisify(execFile);
 let server: LocalServer;
 
 beforeAll(async () => {
@@ -17,21 +14,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The shell block between the walkthrough markers of README.md, verbatim. */
-function readmeWalkthrough(): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = /<!-- walkthrough:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(
-    readme,
-  );
-  if (!section?.[1]) throw new Error('README.md has no walkthrough block');
-  return section[1];
-}
-
 describe('e2e: README walkthrough', () => {
   it('signs in with a code from the outbox, searches flights, and is refused after logout', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeWalkthrough()], {
-      env: { ...process.env, API: server.url, DATA_DIR: server.dataDir },
-    });
+    const stdout = await runReadmeBlock('walkthrough', server);
 
     const lines = stdout.trim().split('\n');
     const answers = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
