@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TokenSettings } from './auth/session-token.ts';
 import { loadSigningKeys, type SigningKeys } from './auth/signing-keys.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type CoreConfig, readCoreConfig } from './config.ts';
@@ -12,16 +13,23 @@ export interface AppContext {
   readonly tableName: string;
   readonly clock: Clock;
   readonly keys: SigningKeys;
+  /** What session tokens are signed and verified with: the one settings object of the process. */
+  readonly tokens: TokenSettings;
   readonly log: Logger;
 }
 
 export async function createAppContext(config: CoreConfig): Promise<AppContext> {
+  const keys = await loadSigningKeys({
+    secretId: config.SIGNING_KEY_SECRET_ID,
+    file: config.SIGNING_KEY_FILE,
+  });
   return {
     config,
     db: createDocumentClient(config.DYNAMODB_ENDPOINT, config.AWS_REGION),
     tableName: config.TABLE_NAME,
     clock: systemClock(),
-    keys: await loadSigningKeys({ secretId: config.SIGNING_KEY_SECRET_ID, file: config.SIGNING_KEY_FILE }),
+    keys,
+    tokens: { key: keys.token, issuer: config.TOKEN_ISSUER, audience: config.TOKEN_AUDIENCE },
     log: createLogger(config.LOG_LEVEL, { stage: config.STAGE }),
   };
 }

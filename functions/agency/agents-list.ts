@@ -1,4 +1,4 @@
-import { ListAgentsRequest, listAgents } from '#shared/agency/agents.ts';
+import { ListAgentsRequest, listAgents } from '#shared/agency/manage-agents.ts';
 import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';

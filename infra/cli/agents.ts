@@ -10,19 +10,12 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type AgentChanges,
-  changeAgentByIdentifier,
-  needsMigration,
-  registerAgent,
-} from '#shared/auth/agent-changes.ts';
-import { AgencyId, AgentName, listAgents } from '#shared/auth/agents.ts';
+import { type AgentChanges, changeAgentByIdentifier, registerAgent } from '#shared/agency/agent-changes.ts';
+import { AgencyId, AgentName, listEveryAgent, readAgentProfile } from '#shared/agency/agent-item.ts';
 import { normalizeIdentifier } from '#shared/auth/identifier.ts';
 import { ROLES, type Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
-import { createDocumentClient } from '#shared/db/client.ts';
-import { keys } from '#shared/db/table.ts';
+import { createDocumentClient, type TableHandle } from '#shared/db/client.ts';
 import { ApiError } from '#shared/errors.ts';
 import { ensureTable, LOCAL_TABLE_NAME } from '../local/bootstrap.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.ts';
@@ -107,7 +100,7 @@ async function main(): Promise<void> {
     if (input) output = await registerAgent(store, clock, input);
     else if (change) output = await changeAgentByIdentifier(store, clock, change.identifier, change.changes);
     else if (command === 'migrate') output = await migrate(store);
-    else output = await listAgents(store);
+    else output = await listEveryAgent(store);
     if (output === undefined) throw new NoSuchAgentError(`no agent is registered as ${change?.identifier}`);
     console.log(JSON.stringify(output, null, 2));
   } finally {
@@ -117,13 +110,12 @@ async function main(): Promise<void> {
 }
 
 /** Gives every agent stored before roles existed its session state; answers who was migrated. */
-async function migrate(store: { db: ReturnType<typeof createDocumentClient>; tableName: string }) {
+async function migrate(store: TableHandle) {
   const migrated: string[] = [];
-  for (const agent of await listAgents(store)) {
-    const { Item } = await store.db.send(
-      new GetCommand({ TableName: store.tableName, Key: keys.agent(agent.identifier), ConsistentRead: true }),
-    );
-    if (Item && needsMigration(Item)) {
+  for (const agent of await listEveryAgent(store)) {
+    // The listing index may lag: whether the profile predates session states is read consistently.
+    const stored = await readAgentProfile(store, agent.identifier);
+    if (stored && stored.version === undefined) {
       await changeAgentByIdentifier(store, systemClock(), agent.identifier, {});
       migrated.push(agent.identifier);
     }

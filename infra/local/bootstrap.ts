@@ -7,8 +7,8 @@ import {
   DescribeTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { changeAgentByIdentifier, registerAgent } from '#shared/auth/agent-changes.ts';
-import { findAgent } from '#shared/auth/agents.ts';
+import { changeAgentByIdentifier, registerAgent } from '#shared/agency/agent-changes.ts';
+import { readAgentProfile } from '#shared/agency/agent-item.ts';
 import type { Clock } from '#shared/clock.ts';
 import { tableDefinition } from '#shared/db/table.ts';
 import { IdentifierTakenError } from '#shared/errors.ts';
@@ -73,7 +73,7 @@ export async function ensureDemoAgent(
   clock: Clock,
 ): Promise<void> {
   const store = { db, tableName };
-  const existing = await findAgent(store, DEMO_AGENT.identifier);
+  const existing = (await readAgentProfile(store, DEMO_AGENT.identifier))?.agent;
   if (existing) {
     if (existing.updated_at === undefined && existing.role !== 'ADMIN')
       await changeAgentByIdentifier(store, clock, DEMO_AGENT.identifier, { role: 'ADMIN' });

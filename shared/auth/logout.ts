@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { TableHandle } from '../db/client.ts';
 import type { Session } from './session.ts';
-import { revokeToken } from './session-state.ts';
+import { revokeToken } from './session-state-item.ts';
 import '../zod-locale.ts';
 
 /** Logout takes no fields; any sent are ignored. */

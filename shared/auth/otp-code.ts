@@ -6,8 +6,8 @@ export const OTP_TTL_SECONDS = 300;
 export const RESEND_AFTER_SECONDS = 30;
 /** At most this many sends per identifier in any rolling hour. */
 export const MAX_SENDS_PER_HOUR = 5;
-/** The wrong attempt with this number voids the code. */
-export const MAX_ATTEMPTS = 5;
+/** The wrong code with this number voids the challenge (429 TOO_MANY_ATTEMPTS). */
+export const MAX_CODE_ATTEMPTS = 5;
 
 /** Six digits, uniformly from a CSPRNG, zero-padded. */
 export function generateCode(): string {

@@ -7,7 +7,7 @@ import { RateLimitedError, ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { CodeSender } from '../notify/code-sender.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
-import { clearChallenge, replaceChallenge } from './otp-challenge.ts';
+import { clearChallenge, replaceChallenge } from './otp-challenge-item.ts';
 import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
 import '../zod-locale.ts';
 

@@ -1,11 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { Clock } from '../clock.ts';
+import type { TableHandle } from '../db/client.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { Session } from './session.ts';
-import { expiredLogouts, isSessionValid, readSessionState, type VerifiedClaims } from './session-state.ts';
+import { readSessionState, type SessionState } from './session-state-item.ts';
 
 /** Session lifetime in seconds (docs/API.md §3.2). */
 export const SESSION_TTL_SECONDS = 3600;
@@ -20,16 +20,26 @@ export const TOKEN_TYPE = 'session+jwt';
 /** How far ahead of our clock a token's `iat` may be (another instance's clock may run ahead). */
 export const CLOCK_SKEW_SECONDS = 60;
 
+/** What tokens are signed and checked with: built once per cold start with the context (context.ts). */
 export interface TokenSettings {
   readonly key: Uint8Array;
   readonly issuer: string;
   readonly audience: string;
+}
+
+/** What issuing a token needs: the settings and the clock. */
+export interface TokenDeps {
+  readonly tokens: TokenSettings;
   readonly clock: Clock;
 }
 
-export interface TokenStore {
-  readonly db: DynamoDBDocumentClient;
-  readonly tableName: string;
+/** The claims of a token whose signature, type, issuer, audience and times were verified. */
+export interface VerifiedClaims {
+  agentId: string;
+  agencyId: string;
+  tokenId: string;
+  issuedAt: number;
+  expiresAt: number;
 }
 
 export interface IssuedToken {
@@ -43,9 +53,9 @@ export interface IssuedToken {
  */
 export async function issueSessionToken(
   agent: { id: string; agency_id: string },
-  settings: TokenSettings,
+  { tokens: settings, clock }: TokenDeps,
 ): Promise<IssuedToken> {
-  const issuedAt = Math.floor(settings.clock.now() / 1000);
+  const issuedAt = Math.floor(clock.now() / 1000);
   const expiresAt = issuedAt + SESSION_TTL_SECONDS;
   const token = await new SignJWT({ agency_id: agent.agency_id })
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
@@ -72,27 +82,24 @@ const VERIFIED_LIMIT = 1000;
  * is the cache key, so nothing unsigned can hit it); expiry and the session state are checked every
  * time. Every failure is the same 401: the client learns nothing about why.
  */
-export async function verifySessionToken(
-  token: string,
-  settings: TokenSettings,
-  store: TokenStore,
-): Promise<Session> {
+export async function verifySessionToken(token: string, deps: TokenDeps & TableHandle): Promise<Session> {
+  const { tokens: settings, clock } = deps;
   let cache = verified.get(settings);
   if (!cache) {
     cache = new Map();
     verified.set(settings, cache);
   }
   let claims = cache.get(token);
-  if (claims && claims.expiresAt * 1000 <= settings.clock.now()) {
+  if (claims && claims.expiresAt * 1000 <= clock.now()) {
     cache.delete(token);
     throw new UnauthorizedError({ tokenPresented: true });
   }
   if (!claims) {
-    claims = verifySignature(token, settings);
+    claims = verifySignature(token, settings, clock);
     cache.set(token, claims);
     if (cache.size > VERIFIED_LIMIT) cache.delete(cache.keys().next().value ?? '');
   }
-  const state = await readSessionState(store, claims.agentId);
+  const state = await readSessionState(deps, claims.agentId);
   if (!isSessionValid(claims, state)) throw new UnauthorizedError({ tokenPresented: true });
   return {
     agentId: claims.agentId,
@@ -101,8 +108,31 @@ export async function verifySessionToken(
     role: state.role,
     tokenId: claims.tokenId,
     expiresAt: claims.expiresAt,
-    expiredLogouts: expiredLogouts(state, Math.floor(settings.clock.now() / 1000)),
+    expiredLogouts: expiredLogouts(state, Math.floor(clock.now() / 1000)),
   };
+}
+
+/**
+ * Whether verified claims still make a session (docs/API.md §3.4): the agent exists in the token's
+ * agency, is active, the token was issued after the agent's tokens were last invalidated, and was not
+ * logged out. Pure: the caller did the one read.
+ */
+function isSessionValid(claims: VerifiedClaims, state: SessionState | undefined): state is SessionState {
+  return (
+    state !== undefined &&
+    state.agency_id === claims.agencyId &&
+    state.active &&
+    claims.issuedAt >= state.valid_after &&
+    state.revoked[claims.tokenId] === undefined
+  );
+}
+
+/** Logged-out tokens in `state` past their expiry: nothing needs to remember them any longer. */
+function expiredLogouts(state: SessionState, nowSeconds: number): string[] {
+  return Object.entries(state.revoked)
+    .filter(([, exp]) => exp <= nowSeconds)
+    .map(([jti]) => jti)
+    .slice(0, 50);
 }
 
 /**
@@ -115,10 +145,10 @@ const SIGNED_HEADER = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: TOKEN_TY
 /**
  * Verifies an HS256 session token with node:crypto (synchronous HMAC-SHA256, constant-time compare),
  * then its claims. jose signs the tokens; verifying here instead of with jose's `jwtVerify` costs about
- * 3 µs instead of about 55 µs per request, most of which is WebCrypto's per-call job (README,
- * "Packages"). Every rule jose applied is kept, and the header rule is stricter than jose's.
+ * 3 µs instead of about 55 µs per request, most of which is WebCrypto's per-call job (docs/decisions.md,
+ * "Cold start and packages"). Every rule jose applied is kept, and the header rule is stricter than jose's.
  */
-function verifySignature(token: string, settings: TokenSettings): VerifiedClaims {
+function verifySignature(token: string, settings: TokenSettings, clock: Clock): VerifiedClaims {
   // One spelling per token: the header is compared as text, the signature must be canonical base64url,
   // and the HMAC covers the payload's text, so a re-spelled payload fails the signature.
   const parts = token.split('.');
@@ -133,13 +163,13 @@ function verifySignature(token: string, settings: TokenSettings): VerifiedClaims
   ) {
     throw new UnauthorizedError({ tokenPresented: true });
   }
-  const claims = readClaims(payload, settings);
+  const claims = readClaims(payload, settings, clock);
   if (!claims) throw new UnauthorizedError({ tokenPresented: true });
   return claims;
 }
 
 /** The claims of a correctly signed payload, or undefined when any rule of a session token fails. */
-function readClaims(payload: string, settings: TokenSettings): VerifiedClaims | undefined {
+function readClaims(payload: string, settings: TokenSettings, clock: Clock): VerifiedClaims | undefined {
   let claims: Record<string, unknown>;
   try {
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -147,7 +177,7 @@ function readClaims(payload: string, settings: TokenSettings): VerifiedClaims | 
     return undefined;
   }
   const { iss, aud, sub, jti, agency_id, iat, exp, nbf } = claims;
-  const now = Math.floor(settings.clock.now() / 1000);
+  const now = Math.floor(clock.now() / 1000);
   const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
   const valid =
     iss === settings.issuer &&

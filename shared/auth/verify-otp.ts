@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
-import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { InvalidCodeError, TooManyAttemptsError } from '../errors.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
-import { clearChallenge, reserveAttempt } from './otp-challenge.ts';
-import { hashCode, hashesMatch, MAX_ATTEMPTS } from './otp-code.ts';
-import { issueSessionToken, SESSION_TTL_SECONDS, type TokenSettings } from './session-token.ts';
+import { clearChallenge, reserveAttempt } from './otp-challenge-item.ts';
+import { hashCode, hashesMatch, MAX_CODE_ATTEMPTS } from './otp-code.ts';
+import { issueSessionToken, SESSION_TTL_SECONDS, type TokenDeps } from './session-token.ts';
 import '../zod-locale.ts';
 
 export const VerifyOtpRequest = z.pipe(
@@ -29,10 +28,8 @@ export const VerifyOtpRequest = z.pipe(
   }),
 );
 
-export interface VerifyOtpDeps extends TableHandle {
-  readonly clock: Clock;
-  readonly keys: { readonly otp: Uint8Array; readonly token: Uint8Array };
-  readonly config: { readonly TOKEN_ISSUER: string; readonly TOKEN_AUDIENCE: string };
+export interface VerifyOtpDeps extends TableHandle, TokenDeps {
+  readonly keys: { readonly otp: Uint8Array };
 }
 
 /** A signed-in agent: the session token, when it expires (epoch seconds), and who it speaks for. */
@@ -45,17 +42,11 @@ export interface SignedIn {
 
 /**
  * `POST /api/auth/verify-otp`. An attempt is first reserved with a conditional increment (at most
- * MAX_ATTEMPTS can ever be reserved, however many run in parallel), then the code is compared in
+ * MAX_CODE_ATTEMPTS can ever be reserved, however many run in parallel), then the code is compared in
  * constant time, then a right code is consumed with a write conditional on the same challenge, so at
  * most one request ever gets a token for it. Two DynamoDB calls on success.
  */
 export function verifyOtp(deps: VerifyOtpDeps) {
-  const tokenSettings: TokenSettings = {
-    key: deps.keys.token,
-    issuer: deps.config.TOKEN_ISSUER,
-    audience: deps.config.TOKEN_AUDIENCE,
-    clock: deps.clock,
-  };
   return async (input: z.output<typeof VerifyOtpRequest>): Promise<SignedIn> => {
     const { identifier, code } = input;
     const reserved = await reserveAttempt(deps, identifier, deps.clock.now());
@@ -66,13 +57,13 @@ export function verifyOtp(deps: VerifyOtpDeps) {
       hashCode(deps.keys.otp, { identifier, challengeId: challenge.challengeId }, code),
     );
     if (!matches || challenge.agent?.active !== true) {
-      throw challenge.attempts >= MAX_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
+      throw challenge.attempts >= MAX_CODE_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
     }
     if (!(await clearChallenge(deps, identifier, challenge.challengeId))) throw new InvalidCodeError();
 
     const { id, name, agency_id } = challenge.agent;
     const agent = { id, name, agency_id, identifier };
-    const { token, expiresAt } = await issueSessionToken(agent, tokenSettings);
+    const { token, expiresAt } = await issueSessionToken(agent, deps);
     return { token, expiresAt, lifetimeSeconds: SESSION_TTL_SECONDS, agent };
   };
 }

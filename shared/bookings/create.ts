@@ -1,8 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
+import { retrying, TRY_AGAIN } from '../db/retry.ts';
 import { keys } from '../db/table.ts';
+import { cancellationReasons } from '../db/transaction.ts';
 import {
   type ErrorDetail,
   FlightMismatchError,
@@ -10,7 +11,6 @@ import {
   IdempotencyInProgressError,
   OfferExpiredError,
   ReplayedError,
-  ServiceUnavailableError,
   ValidationError,
 } from '../errors.ts';
 import { seatsFor } from '../flights/fares.ts';
@@ -30,7 +30,7 @@ import {
 import { newBookingId, newPnr } from './ids.ts';
 import { reprice } from './reprice.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
-import { bookingTransaction, cancellationReasons } from './transaction.ts';
+import { bookingTransaction } from './transaction.ts';
 
 /** A booking to make: the validated body, who asks, and the Idempotency-Key if one was sent. */
 export interface BookingRequest {
@@ -44,10 +44,6 @@ export interface BookingOutcome {
   readonly booking: BookingView;
   readonly replayed: boolean;
 }
-
-/** A transaction is tried again this often when it loses a race it can win on retry. */
-const MAX_ATTEMPTS = 4;
-const CONDITION_FAILED = 'ConditionalCheckFailed';
 
 /**
  * `POST /api/flights/booking/create`. After validation (passengers checked against the quote), the
@@ -126,7 +122,9 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   }
 
   const bookingId = newBookingId(now);
-  for (let attempt = 1; ; attempt++) {
+  // A race this booking can win on another try (a PNR taken meanwhile, a conflict, seats that came
+  // back) is tried again with a fresh PNR (db/retry.ts).
+  return retrying(async () => {
     const record: BookingRecord = {
       booking_id: bookingId,
       pnr: newPnr(),
@@ -157,23 +155,22 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
     } catch (error) {
       const failed = cancellationReasons(error, transaction.slots);
       if (!failed) throw error;
-      if (failed.offer === CONDITION_FAILED) throw new OfferExpiredError();
-      if (failed.idempotency === CONDITION_FAILED) throw new IdempotencyInProgressError();
-      const seatsGone = failed.seats.includes(CONDITION_FAILED);
+      if (failed.conditionFailed('offer')) throw new OfferExpiredError();
+      if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
+      const seatsGone = failed.conditionFailed('seats');
       if (seatsGone) {
         const repriced = await reprice(deps, now, quote, flights);
         if (repriced) throw repriced;
       }
       const retriable =
-        failed.pnr === CONDITION_FAILED ||
-        failed.all.includes('TransactionConflict') ||
-        failed.all.includes('ThrottlingError') ||
-        seatsGone;
+        seatsGone ||
+        failed.conditionFailed('pnr') ||
+        failed.any('TransactionConflict') ||
+        failed.any('ThrottlingError');
       if (!retriable) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError(1);
-      await sleep(10 * attempt + Math.random() * 20);
+      return TRY_AGAIN;
     }
-  }
+  });
 }
 
 /** Whether the booked-offer marker exists: keyed on the quote's identity, never on the id's text. */

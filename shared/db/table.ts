@@ -1,6 +1,7 @@
 /**
  * The single table's shape: key names, the one GSI and the TTL attribute. The CDK stack, the local
- * bootstrap and every repository read it from here, so they cannot disagree.
+ * bootstrap and every item module read it from here, so they cannot disagree. Item keys are not here:
+ * each stored item's module (`shared/<domain>/*-item.ts`) owns its keys (README, "Stored items").
  */
 export const tableDefinition = {
   partitionKey: 'pk',
@@ -9,18 +10,17 @@ export const tableDefinition = {
   indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
 } as const;
 
-/** Item keys, one function per item type (docs/decisions.md explains the shared OTP item). */
+/** The one GSI's name, for queries. */
+export const GSI1 = tableDefinition.indexes[0].name;
+
+/**
+ * An agency's partition: its counters live under it, and its bookings are listed under it in GSI1.
+ * One spelling for both, so an agency's data reads as one place in the table.
+ */
+export const agencyPartition = (agencyId: string) => `AGENCY#${agencyId}`;
+
+/** Item keys of the items that have no module of their own yet. */
 export const keys = {
-  agent: (identifier: string) => ({ pk: `AGENT#${identifier}`, sk: 'PROFILE' }),
-  /** One item per identifier, registered or not: send throttle plus the current code. */
-  otpChallenge: (identifier: string) => ({ pk: `OTP#${identifier}`, sk: 'CHALLENGE' }),
-  /**
-   * What every authenticated request reads, in one GetItem: the agent's agency, name, role, whether
-   * active, since when its tokens are valid, and the tokens it logged out.
-   */
-  sessionState: (agentId: string) => ({ pk: `AGENTID#${agentId}`, sk: 'SESSION' }),
-  /** How many active ADMINs an agency has: the condition that keeps the last one. */
-  agencyAdmins: (agencyId: string) => ({ pk: `AGENCY#${agencyId}`, sk: 'ADMINS' }),
   /** Seats sold on one flight-date, per cabin; exists only once something sold. */
   inventory: (flightNumber: string, date: string) => ({
     pk: `FLIGHT#${flightNumber}#${date}`,
@@ -36,10 +36,8 @@ export const keys = {
 
 /** GSI1 partitions. */
 export const gsi1 = {
-  /** Every agent, sorted by `<agency_id>#<identifier>`: the operator's and each agency's listing. */
-  agents: 'AGENTS',
   /** An agency's bookings, sorted by `<created_at>#<booking_id>`. */
-  agency: (agencyId: string) => `AGENCY#${agencyId}`,
+  agency: agencyPartition,
 } as const;
 
 /** Epoch seconds, the unit DynamoDB TTL expects. */

@@ -1,8 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableHandle } from '../db/client.ts';
+import { retrying, TRY_AGAIN } from '../db/retry.ts';
 import { keys } from '../db/table.ts';
-import { ServiceUnavailableError } from '../errors.ts';
 import { cabinCode, type TravelClass } from './cabins.ts';
 import type { LocalDate } from './local-time.ts';
 
@@ -25,7 +24,7 @@ export type SoldSeats = ReadonlyMap<string, number>;
 
 /**
  * Reads the sold seats of `travelClass` for `flights`, BatchGetItem in chunks of 100, the chunks in
- * parallel. Keys DynamoDB leaves unprocessed (under throttling) are retried up to three times.
+ * parallel. Keys DynamoDB leaves unprocessed (under throttling) are asked for again (db/retry.ts).
  */
 export async function readSoldSeats(
   store: TableHandle,
@@ -41,10 +40,7 @@ export async function readSoldSeats(
   await Promise.all(
     chunks.map(async (chunk) => {
       let pending: Record<string, unknown>[] = chunk.map((f) => keys.inventory(f.flightNumber, f.date));
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        // DynamoDB kept some keys back after bounded retries: nothing to answer with but a 503.
-        if (attempt > 3) throw new ServiceUnavailableError(1);
-        if (attempt > 0) await sleep(25 * 2 ** attempt);
+      await retrying(async () => {
         const { Responses, UnprocessedKeys } = await store.db.send(
           new BatchGetCommand({
             RequestItems: {
@@ -59,8 +55,9 @@ export async function readSoldSeats(
         for (const item of Responses?.[store.tableName] ?? []) {
           sold.set(String(item.pk).slice('FLIGHT#'.length), Number(item[attribute] ?? 0));
         }
-        pending = (UnprocessedKeys?.[store.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
+        pending = UnprocessedKeys?.[store.tableName]?.Keys ?? [];
+        return pending.length > 0 ? TRY_AGAIN : undefined;
+      });
     }),
   );
   return sold;

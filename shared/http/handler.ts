@@ -1,10 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
 import type { Role } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
-import { verifySessionToken } from '../auth/session-token.ts';
-import type { Clock } from '../clock.ts';
+import { type TokenDeps, verifySessionToken } from '../auth/session-token.ts';
+import type { TableHandle } from '../db/client.ts';
 import { ForbiddenError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Route } from '../routes.ts';
@@ -15,17 +14,9 @@ import { jsonBody } from './json-body.ts';
 import { successResponse } from './response.ts';
 import { validateBody } from './validate.ts';
 
-/** What the HTTP stack itself needs: the session check, the log and CORS. */
-export interface HttpDeps {
-  readonly config: {
-    readonly TOKEN_ISSUER: string;
-    readonly TOKEN_AUDIENCE: string;
-    readonly CORS_ALLOWED_ORIGINS: readonly string[];
-  };
-  readonly keys: { readonly token: Uint8Array };
-  readonly clock: Clock;
-  readonly db: DynamoDBDocumentClient;
-  readonly tableName: string;
+/** What the HTTP stack itself needs: the session check (token settings, clock, table), the log and CORS. */
+export interface HttpDeps extends TokenDeps, TableHandle {
+  readonly config: { readonly CORS_ALLOWED_ORIGINS: readonly string[] };
   readonly log: Logger;
 }
 
@@ -53,16 +44,10 @@ export function httpHandler<R extends Route, S extends z.ZodMiniType>(
   action: (request: ApiRequest<z.output<S>, SessionOf<R>>) => Promise<Reply>,
   deps: HttpDeps,
 ) {
-  const tokenSettings = {
-    key: deps.keys.token,
-    issuer: deps.config.TOKEN_ISSUER,
-    audience: deps.config.TOKEN_AUDIENCE,
-    clock: deps.clock,
-  };
   const stack = middy<ApiEvent, ApiResult>()
     .use(httpEnvelope(deps.log, { redact: [deps.tableName], corsOrigins: deps.config.CORS_ALLOWED_ORIGINS }))
     .use(jsonBody());
-  if (route.auth) stack.use(authenticate((token) => verifySessionToken(token, tokenSettings, deps)));
+  if (route.auth) stack.use(authenticate((token) => verifySessionToken(token, deps)));
   if (route.roles) stack.use(requireRole(route.roles));
   return stack.use(validateBody(body)).handler(async (event) => {
     const requestId = event.requestId ?? '';

@@ -1,5 +1,5 @@
 import * as zod from 'zod/mini';
-import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '../agency/agents.ts';
+import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '../agency/manage-agents.ts';
 import type { Operation } from './operation.ts';
 import { AgencyAgent, success } from './responses.ts';
 

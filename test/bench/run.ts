@@ -62,9 +62,9 @@ sns.on(PublishCommand).resolves({ MessageId: 'bench' });
 
 const { context } = await import('../../shared/context.ts');
 await ensureTable(context.db, 'bench');
-const { registerAgent } = await import('../../shared/auth/agent-changes.ts');
+const { registerAgent } = await import('../../shared/agency/agent-changes.ts');
 const { issueSessionToken } = await import('../../shared/auth/session-token.ts');
-const { replaceChallenge } = await import('../../shared/auth/otp-challenge.ts');
+const { replaceChallenge } = await import('../../shared/auth/otp-challenge-item.ts');
 const { hashCode } = await import('../../shared/auth/otp-code.ts');
 const { sealOffer } = await import('../../shared/flights/offers.ts');
 const { quotedFlightView } = await import('../../shared/flights/flight-view.ts');
@@ -109,12 +109,7 @@ async function newAgent(
   });
 }
 async function bearer(agent: { id: string; agency_id: string }, key = context.keys.token) {
-  const { token } = await issueSessionToken(agent, {
-    key,
-    issuer: context.config.TOKEN_ISSUER,
-    audience: context.config.TOKEN_AUDIENCE,
-    clock,
-  });
+  const { token } = await issueSessionToken(agent, { tokens: { ...context.tokens, key }, clock });
   return { Authorization: `Bearer ${token}` };
 }
 
@@ -646,7 +641,7 @@ const { GetBookingRequest, ListBookingsRequest, CancelBookingRequest } = await i
   '../../shared/bookings/manage.ts'
 );
 const { ListAgentsRequest, CreateAgentRequest, UpdateAgentRequest } = await import(
-  '../../shared/agency/agents.ts'
+  '../../shared/agency/manage-agents.ts'
 );
 const warmRoundTrip = { ...warmSearchBody, return_date: addDays(travelDate, 7) };
 const warmRoundTripOffer = (

@@ -21,7 +21,7 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
-import { registerAgent } from '../../shared/auth/agent-changes.ts';
+import { registerAgent } from '../../shared/agency/agent-changes.ts';
 import { issueSessionToken } from '../../shared/auth/session-token.ts';
 import type { AppContext } from '../../shared/context.ts';
 import { createDocumentClient } from '../../shared/db/client.ts';
@@ -207,8 +207,7 @@ async function prepareVariant(
   await ensureTable(db, tableName);
   const agent = await registerAgent({ db, tableName }, clock, AGENT);
   const seedSeconds = await seed(db, tableName, items);
-  const settings = { key: context.keys.token, issuer: config.TOKEN_ISSUER, audience: config.TOKEN_AUDIENCE };
-  const { token } = await issueSessionToken(agent, { ...settings, clock });
+  const { token } = await issueSessionToken(agent, context);
   const handler = createHandler({ ...context, tableName, config: { ...config, TABLE_NAME: tableName } });
   const headers = { Authorization: `Bearer ${token}` };
   const reads = { asked: 0, found: 0 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { registerAgent } from '#shared/auth/agent-changes.ts';
-import type { Agent } from '#shared/auth/agents.ts';
+import { changeAgentByIdentifier, registerAgent } from '#shared/agency/agent-changes.ts';
+import type { Agent } from '#shared/agency/agent-item.ts';
 import type { Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
@@ -26,4 +26,9 @@ export function registerTestAgent(
     agencyId: options.agencyId ?? 'test-agency',
     role: options.role ?? 'AGENT',
   });
+}
+
+/** Deactivates (or re-activates) a test agent, as the operator's CLI does. */
+export async function setTestAgentActive(identifier: string, active: boolean): Promise<void> {
+  await changeAgentByIdentifier(testTable, systemClock(), identifier, { active });
 }

@@ -1,4 +1,4 @@
-import type { Agent } from '#shared/auth/agents.ts';
+import type { Agent } from '#shared/agency/agent-item.ts';
 import type { Role } from '#shared/auth/roles.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';

@@ -1,5 +1,6 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
 import { keys } from '#shared/db/table.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
@@ -109,7 +110,7 @@ describe('faults: verify-otp', () => {
       const failed = await invoke(verifyOtp, { body: { identifier: agent.identifier, code } });
       context.db.middlewareStack.remove('fault');
       const { Item } = await testTable.db.send(
-        new GetCommand({ TableName: testTable.tableName, Key: keys.otpChallenge(agent.identifier) }),
+        new GetCommand({ TableName: testTable.tableName, Key: otpChallengeKey(agent.identifier) }),
       );
       const retried = await invoke(verifyOtp, { body: { identifier: agent.identifier, code } });
 

@@ -137,12 +137,7 @@ describe('fuzz: every route through its handler', () => {
             if (auth) {
               const { token } = await issueSessionToken(
                 { id: session.agent.id, agency_id: session.agent.agency_id },
-                {
-                  key: context.keys.token,
-                  issuer: context.config.TOKEN_ISSUER,
-                  audience: context.config.TOKEN_AUDIENCE,
-                  clock: context.clock,
-                },
+                context,
               );
               headers.Authorization = `Bearer ${token}`;
             }

@@ -1,7 +1,8 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { changeAgentByIdentifier } from '#shared/auth/agent-changes.ts';
-import { keys } from '#shared/db/table.ts';
+import { changeAgentByIdentifier } from '#shared/agency/agent-changes.ts';
+import { agentKey } from '#shared/agency/agent-item.ts';
+import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
@@ -299,7 +300,7 @@ describe('agents stored before roles and session states', () => {
       new PutCommand({
         TableName: testTable.tableName,
         Item: {
-          ...keys.agent(identifier),
+          ...agentKey(identifier),
           gsi1pk: 'AGENTS',
           gsi1sk: identifier,
           ...legacy,
@@ -310,7 +311,7 @@ describe('agents stored before roles and session states', () => {
     await testTable.db.send(
       new UpdateCommand({
         TableName: testTable.tableName,
-        Key: keys.otpChallenge(identifier),
+        Key: otpChallengeKey(identifier),
         UpdateExpression: 'SET #agent = :agent',
         ExpressionAttributeNames: { '#agent': 'agent' },
         ExpressionAttributeValues: {

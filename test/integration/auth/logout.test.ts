@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { keys } from '#shared/db/table.ts';
+import { sessionStateKey } from '#shared/auth/session-state-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
@@ -38,7 +38,7 @@ describe('fn: logout', () => {
     expect(again.body.error.code).toBe('UNAUTHORIZED');
     const { jti, exp, sub } = decodeJwt(token);
     const { Item } = await testTable.db.send(
-      new GetCommand({ TableName: testTable.tableName, Key: keys.sessionState(sub ?? '') }),
+      new GetCommand({ TableName: testTable.tableName, Key: sessionStateKey(sub ?? '') }),
     );
     expect(Item?.revoked).toEqual({ [jti ?? '']: exp });
   });

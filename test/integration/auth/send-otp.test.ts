@@ -1,8 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setAgentActive } from '#shared/auth/agent-changes.ts';
-import { keys } from '#shared/db/table.ts';
-import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
+import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
+import { registerTestAgent, setTestAgentActive, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
@@ -48,10 +47,10 @@ describe('fn: send-otp', () => {
   it('sends nothing to a deactivated agent, and again to a reactivated one', async () => {
     const advance = freezeClock();
     const agent = await registerTestAgent();
-    await setAgentActive(testTable, agent.identifier, false);
+    await setTestAgentActive(agent.identifier, false);
 
     const answer = await send({ identifier: agent.identifier, type: 'EMAIL' });
-    await setAgentActive(testTable, agent.identifier, true);
+    await setTestAgentActive(agent.identifier, true);
     advance(30_000);
     await send({ identifier: agent.identifier, type: 'EMAIL' });
 
@@ -97,7 +96,7 @@ describe('fn: send-otp', () => {
     const [entry] = await sentTo(agent.identifier);
 
     const { Item } = await testTable.db.send(
-      new GetCommand({ TableName: testTable.tableName, Key: keys.otpChallenge(agent.identifier) }),
+      new GetCommand({ TableName: testTable.tableName, Key: otpChallengeKey(agent.identifier) }),
     );
 
     expect(Item?.codeHash).toMatch(/^[A-Za-z0-9_-]{43}$/);

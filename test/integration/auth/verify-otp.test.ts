@@ -1,9 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setAgentActive } from '#shared/auth/agent-changes.ts';
-import { keys } from '#shared/db/table.ts';
-import { registerTestAgent, testTable, uniqueEmail } from '#test/helpers/agents.ts';
+import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
+import { registerTestAgent, setTestAgentActive, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
@@ -165,7 +164,7 @@ describe('fn: verify-otp', () => {
     expect(codes.filter((c) => c === 'INVALID_CODE')).toHaveLength(4);
     expect(codes.filter((c) => c === 'TOO_MANY_ATTEMPTS')).toHaveLength(26);
     const { Item } = await testTable.db.send(
-      new GetCommand({ TableName: testTable.tableName, Key: keys.otpChallenge(agent.identifier) }),
+      new GetCommand({ TableName: testTable.tableName, Key: otpChallengeKey(agent.identifier) }),
     );
     expect(Item?.attempts).toBe(5);
     expect((await verify(agent.identifier, code)).body.error.code).toBe('TOO_MANY_ATTEMPTS');
@@ -219,7 +218,7 @@ describe('fn: verify-otp', () => {
   it('refuses the right code once the agent has been deactivated', async () => {
     const agent = await registerTestAgent();
     const code = (await requestCode(agent.identifier)) ?? '';
-    await setAgentActive(testTable, agent.identifier, false);
+    await setTestAgentActive(agent.identifier, false);
 
     const answer = await verify(agent.identifier, code);
 

@@ -3,7 +3,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/table.ts';
+import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { capturedLogLines } from '#test/helpers/log-capture.ts';
@@ -155,7 +155,7 @@ describe('code delivery through AWS', () => {
         : sns.commandCalls(PublishCommand)[0]?.args[0].input.Message;
     const code = codeIn(attempted);
     const { Item } = await testTable.db.send(
-      new GetCommand({ TableName: testTable.tableName, Key: keys.otpChallenge(identifier) }),
+      new GetCommand({ TableName: testTable.tableName, Key: otpChallengeKey(identifier) }),
     );
     expect(Item?.codeHash).toBeUndefined();
     const verified = await invoke(verifyOtp, { body: { identifier, code } });

@@ -17,8 +17,9 @@ const settings: TokenSettings = {
   key: randomBytes(32),
   issuer: 'flight-booking-api',
   audience: 'flight-booking-agents',
-  clock: { now: () => now },
 };
+/** What issuing and verifying take besides the table: the settings and a clock at `now`. */
+const deps = { tokens: settings, clock: { now: () => now } };
 const agent = { id: 'agt_1', agency_id: 'acme' };
 
 /** The session-state read: an active agent of `acme`, with token `revokedJti` logged out; counts its calls. */
@@ -84,8 +85,8 @@ const signRaw = async (header: Record<string, unknown>, payload: string) => {
 
 describe('issueSessionToken', () => {
   it('signs HS256 with iss, aud, sub, agency_id, a random jti, iat and exp one hour later', async () => {
-    const { token, expiresAt } = await issueSessionToken(agent, settings);
-    const other = await issueSessionToken(agent, settings);
+    const { token, expiresAt } = await issueSessionToken(agent, deps);
+    const other = await issueSessionToken(agent, deps);
 
     const claims = decodeJwt(token);
     expect(claims).toEqual({
@@ -105,9 +106,9 @@ describe('issueSessionToken', () => {
 describe('verifySessionToken', () => {
   it('returns the session of a valid token after one revocation lookup', async () => {
     const store = revocations();
-    const { token } = await issueSessionToken(agent, settings);
+    const { token } = await issueSessionToken(agent, deps);
 
-    const session = await verifySessionToken(token, settings, store);
+    const session = await verifySessionToken(token, { ...deps, ...store });
 
     expect(session).toEqual({
       agentId: 'agt_1',
@@ -122,10 +123,10 @@ describe('verifySessionToken', () => {
   });
 
   it('refuses a revoked token', async () => {
-    const { token } = await issueSessionToken(agent, settings);
+    const { token } = await issueSessionToken(agent, deps);
 
     await expect(
-      verifySessionToken(token, settings, revocations(decodeJwt(token).jti)),
+      verifySessionToken(token, { ...deps, ...revocations(decodeJwt(token).jti) }),
     ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
@@ -203,7 +204,7 @@ describe('verifySessionToken', () => {
       ([kind]) =>
         [
           `the issued token re-spelled with ${kind}`,
-          async () => respellings((await issueSessionToken(agent, settings)).token)[kind] ?? '',
+          async () => respellings((await issueSessionToken(agent, deps)).token)[kind] ?? '',
         ] as [string, () => Promise<string>],
     ),
   ];
@@ -211,12 +212,17 @@ describe('verifySessionToken', () => {
   it.each(refusals)('refuses %s without a database call', async (_case, make) => {
     const store = revocations();
 
-    await expect(verifySessionToken(await make(), settings, store)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(verifySessionToken(await make(), { ...deps, ...store })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(store.calls).toBe(0);
   });
 
   it('accepts a token signed outside jose with the issued header and claims (the control for the cases above)', async () => {
-    const session = await verifySessionToken(await signRaw(HEADER, claimsOf({})), settings, revocations());
+    const session = await verifySessionToken(await signRaw(HEADER, claimsOf({})), {
+      ...deps,
+      ...revocations(),
+    });
 
     expect(session).toMatchObject({ agentId: 'agt_1', agencyId: 'acme', tokenId: 'jti-raw' });
   });
@@ -224,73 +230,83 @@ describe('verifySessionToken', () => {
   it('accepts an iat within the clock skew, as another instance may run a little ahead', async () => {
     const token = await sign({}, { iat: now / 1000 + CLOCK_SKEW_SECONDS });
 
-    await expect(verifySessionToken(token, settings, revocations())).resolves.toMatchObject({
+    await expect(verifySessionToken(token, { ...deps, ...revocations() })).resolves.toMatchObject({
       agentId: 'agt_1',
     });
   });
 
   it('refuses every re-spelling of an issued token, including the signature’s unused bits', async () => {
-    const { token } = await issueSessionToken(agent, settings);
+    const { token } = await issueSessionToken(agent, deps);
     const spellings = respellings(token);
 
     expect(Object.keys(spellings)).toEqual(
       expect.arrayContaining(['changed unused bits', 'one = of padding']),
     );
     for (const spelling of Object.values(spellings)) {
-      await expect(verifySessionToken(spelling, settings, revocations())).rejects.toBeInstanceOf(
+      await expect(verifySessionToken(spelling, { ...deps, ...revocations() })).rejects.toBeInstanceOf(
         UnauthorizedError,
       );
     }
   });
 
   it('refuses a token from the moment it expires', async () => {
-    const { token } = await issueSessionToken(agent, settings);
-    const later = { ...settings, clock: { now: () => now + 3600 * 1000 } };
+    const { token } = await issueSessionToken(agent, deps);
+    const later = { ...deps, clock: { now: () => now + 3600 * 1000 } };
 
-    await expect(verifySessionToken(token, later, revocations())).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(verifySessionToken(token, { ...later, ...revocations() })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
   });
 });
 
 describe('verifySessionToken in a warm container', () => {
   it('still refuses a token it verified before, once it has expired', async () => {
     let now = Date.UTC(2026, 11, 1, 9, 0, 0);
-    const warm: TokenSettings = { ...settings, clock: { now: () => now } };
+    const warm = { tokens: { ...settings }, clock: { now: () => now } };
     const { token } = await issueSessionToken(agent, warm);
 
-    await expect(verifySessionToken(token, warm, revocations())).resolves.toMatchObject({ agentId: 'agt_1' });
+    await expect(verifySessionToken(token, { ...warm, ...revocations() })).resolves.toMatchObject({
+      agentId: 'agt_1',
+    });
     now += 3600 * 1000;
-    await expect(verifySessionToken(token, warm, revocations())).rejects.toBeInstanceOf(UnauthorizedError);
-  });
-
-  it('still checks revocation on every request for a token it verified before', async () => {
-    const warm: TokenSettings = { ...settings };
-    const { token } = await issueSessionToken(agent, warm);
-    await verifySessionToken(token, warm, revocations());
-
-    await expect(verifySessionToken(token, warm, revocations(decodeJwt(token).jti))).rejects.toBeInstanceOf(
+    await expect(verifySessionToken(token, { ...warm, ...revocations() })).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
   });
 
-  it('does not accept a re-spelling of a token it verified before', async () => {
-    const warm: TokenSettings = { ...settings };
+  it('still checks revocation on every request for a token it verified before', async () => {
+    const warm = { ...deps, tokens: { ...settings } };
     const { token } = await issueSessionToken(agent, warm);
-    await verifySessionToken(token, warm, revocations());
+    await verifySessionToken(token, { ...warm, ...revocations() });
+
+    await expect(
+      verifySessionToken(token, { ...warm, ...revocations(decodeJwt(token).jti) }),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('does not accept a re-spelling of a token it verified before', async () => {
+    const warm = { ...deps, tokens: { ...settings } };
+    const { token } = await issueSessionToken(agent, warm);
+    await verifySessionToken(token, { ...warm, ...revocations() });
 
     for (const spelling of Object.values(respellings(token))) {
-      await expect(verifySessionToken(spelling, warm, revocations())).rejects.toBeInstanceOf(
+      await expect(verifySessionToken(spelling, { ...warm, ...revocations() })).rejects.toBeInstanceOf(
         UnauthorizedError,
       );
     }
   });
 
   it('does not accept under other settings a token verified under these', async () => {
-    const warm: TokenSettings = { ...settings };
+    const warm = { ...deps, tokens: { ...settings } };
     const { token } = await issueSessionToken(agent, warm);
-    await verifySessionToken(token, warm, revocations());
+    await verifySessionToken(token, { ...warm, ...revocations() });
 
     await expect(
-      verifySessionToken(token, { ...warm, audience: 'someone-else' }, revocations()),
+      verifySessionToken(token, {
+        ...warm,
+        tokens: { ...warm.tokens, audience: 'someone-else' },
+        ...revocations(),
+      }),
     ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 });

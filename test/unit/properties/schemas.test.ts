@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '#shared/agency/agents.ts';
+import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '#shared/agency/manage-agents.ts';
 import { LogoutRequest } from '#shared/auth/logout.ts';
 import { SendOtpRequest } from '#shared/auth/send-otp.ts';
 import { VerifyOtpRequest } from '#shared/auth/verify-otp.ts';

@@ -1,13 +1,17 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
-import { keys, ttlFromMillis } from '../db/table.ts';
-import { MAX_ATTEMPTS, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
+import { attributesOf, MalformedItemError } from '../db/stored-item.ts';
+import { ttlFromMillis } from '../db/table.ts';
+import { MAX_CODE_ATTEMPTS, MAX_SENDS_PER_HOUR, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
 
 /**
- * The OTP item of one identifier (`OTP#<identifier>` / `CHALLENGE`), registered or not: the send
- * throttle, the current code and, for a registered agent, a snapshot of the agent live together, so
- * one conditional write both decides the throttle and tells whether a code is to be delivered.
+ * The OTP challenge item of one identifier (`OTP#<identifier>` / `CHALLENGE`), registered or not: the
+ * send throttle, the current code and, for a registered agent, the agent's sign-in snapshot live
+ * together, so one conditional write both decides the throttle and tells whether a code is to be
+ * delivered (docs/decisions.md, "Sign-in").
  */
+export const otpChallengeKey = (identifier: string) => ({ pk: `OTP#${identifier}`, sk: 'CHALLENGE' });
+
 export interface Challenge {
   challengeId: string;
   codeHash: string;
@@ -18,7 +22,10 @@ export interface Challenge {
   agent?: AgentSnapshot;
 }
 
-/** The agent as sign-in needs it, kept in the OTP item by registration (agents.ts). */
+/**
+ * The agent as sign-in needs it, kept in the OTP item by every agent change (agency/agent-changes.ts)
+ * in the same transaction as the agent's profile.
+ */
 export interface AgentSnapshot {
   id: string;
   name: string;
@@ -32,14 +39,21 @@ const KEEP_UNTIL = 4_102_444_800; // 2100-01-01
 const HOUR_MS = 3_600_000;
 
 /**
- * Slots s1 (oldest) … s5 (newest) hold the times of the last five sends (MAX_SENDS_PER_HOUR). A send
- * shifts them; it is allowed when the newest is 30 s old and the oldest an hour old: a true rolling
- * hour, decided atomically with no read first.
+ * Send slots s1 (oldest) … s5 (newest, with MAX_SENDS_PER_HOUR = 5) hold the times of the last sends.
+ * A send shifts them; it is allowed when the newest is RESEND_AFTER_SECONDS old and the oldest an hour
+ * old: a true rolling hour, decided atomically with no read first.
  */
-const SLOT_SHIFT =
-  's1 = if_not_exists(s2, :zero), s2 = if_not_exists(s3, :zero), s3 = if_not_exists(s4, :zero), s4 = if_not_exists(s5, :zero), s5 = :now';
-const THROTTLE_CONDITION =
-  '(attribute_not_exists(s5) OR s5 <= :resendCutoff) AND (attribute_not_exists(s1) OR s1 <= :hourCutoff)';
+const slot = (n: number) => `s${n}`;
+const OLDEST = slot(1);
+const NEWEST = slot(MAX_SENDS_PER_HOUR);
+const SLOT_SHIFT = [
+  ...Array.from(
+    { length: MAX_SENDS_PER_HOUR - 1 },
+    (_, i) => `${slot(i + 1)} = if_not_exists(${slot(i + 2)}, :zero)`,
+  ),
+  `${NEWEST} = :now`,
+].join(', ');
+const THROTTLE_CONDITION = `(attribute_not_exists(${NEWEST}) OR ${NEWEST} <= :resendCutoff) AND (attribute_not_exists(${OLDEST}) OR ${OLDEST} <= :hourCutoff)`;
 const CHALLENGE_FIELDS = 'challengeId, codeHash, expiresAt, attempts';
 
 export type ReplaceResult =
@@ -60,7 +74,7 @@ export async function replaceChallenge(
     const { Attributes } = await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: keys.otpChallenge(identifier),
+        Key: otpChallengeKey(identifier),
         // A registered identifier keeps its item (keepUntil); anyone else's expires with the throttle window.
         UpdateExpression: `SET ${SLOT_SHIFT}, challengeId = :cid, codeHash = :hash, expiresAt = :exp, attempts = :zero, #ttl = if_not_exists(keepUntil, :ttl)`,
         ConditionExpression: THROTTLE_CONDITION,
@@ -80,7 +94,7 @@ export async function replaceChallenge(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { ok: true, agent: Attributes?.agent as AgentSnapshot | undefined };
+    return { ok: true, agent: snapshotOf(Attributes?.agent) };
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
     return { ok: false, retryAfterSeconds: retryAfterSeconds(itemAtFailedCondition(error), now) };
@@ -91,8 +105,8 @@ export type ReserveResult = { ok: true; challenge: Challenge } | { ok: false; re
 
 /**
  * Reserves one attempt on the live challenge with a conditional increment: however many requests run
- * in parallel, at most MAX_ATTEMPTS are ever reserved. `void` when they all have been; `invalid` when
- * there is no live code (never sent, expired, used or replaced).
+ * in parallel, at most MAX_CODE_ATTEMPTS are ever reserved. `void` when they all have been; `invalid`
+ * when there is no live code (never sent, expired, used or replaced).
  */
 export async function reserveAttempt(
   store: TableHandle,
@@ -103,20 +117,20 @@ export async function reserveAttempt(
     const { Attributes } = await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: keys.otpChallenge(identifier),
+        Key: otpChallengeKey(identifier),
         UpdateExpression: 'SET attempts = attempts + :one',
         ConditionExpression: 'attribute_exists(codeHash) AND expiresAt > :now AND attempts < :max',
-        ExpressionAttributeValues: { ':one': 1, ':now': now, ':max': MAX_ATTEMPTS },
+        ExpressionAttributeValues: { ':one': 1, ':now': now, ':max': MAX_CODE_ATTEMPTS },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { ok: true, challenge: Attributes as Challenge };
+    return { ok: true, challenge: challengeOf(Attributes ?? {}) };
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
     const old = itemAtFailedCondition(error);
     const live = old?.codeHash !== undefined && Number(old.expiresAt) > now;
-    return { ok: false, reason: live && Number(old.attempts) >= MAX_ATTEMPTS ? 'void' : 'invalid' };
+    return { ok: false, reason: live && Number(old.attempts) >= MAX_CODE_ATTEMPTS ? 'void' : 'invalid' };
   }
 }
 
@@ -133,7 +147,7 @@ export async function clearChallenge(
     await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: keys.otpChallenge(identifier),
+        Key: otpChallengeKey(identifier),
         UpdateExpression: `REMOVE ${CHALLENGE_FIELDS}`,
         ConditionExpression: 'challengeId = :cid',
         ExpressionAttributeValues: { ':cid': challengeId },
@@ -148,23 +162,69 @@ export async function clearChallenge(
 
 /** Seconds until the throttle lets the next send through, from the slots as they were. */
 function retryAfterSeconds(item: Record<string, unknown> | undefined, now: number): number {
-  const newest = Number(item?.s5 ?? 0);
-  const oldest = Number(item?.s1 ?? 0);
+  const newest = Number(item?.[NEWEST] ?? 0);
+  const oldest = Number(item?.[OLDEST] ?? 0);
   const waits = [newest + RESEND_AFTER_SECONDS * 1000 - now];
   if (oldest > now - HOUR_MS) waits.push(oldest + HOUR_MS - now);
   return Math.max(1, Math.ceil(Math.max(...waits) / 1000));
 }
 
 /**
- * The write that keeps an agent's snapshot in its identifier's OTP item (registration and
- * activation changes run it in the same transaction as the agent's profile).
+ * The Update that keeps an agent's sign-in snapshot in its identifier's OTP item, and keeps the item
+ * (registration and every change run it in the same transaction as the agent's profile).
  */
-export function agentSnapshotUpdate(tableName: string, identifier: string, agent: AgentSnapshot) {
+export function signInSnapshotUpdate(
+  tableName: string,
+  agent: AgentSnapshot & { readonly identifier: string },
+) {
+  const snapshot: AgentSnapshot = {
+    id: agent.id,
+    name: agent.name,
+    agency_id: agent.agency_id,
+    active: agent.active,
+  };
   return {
     TableName: tableName,
-    Key: keys.otpChallenge(identifier),
+    Key: otpChallengeKey(agent.identifier),
     UpdateExpression: 'SET #agent = :agent, keepUntil = :keep REMOVE #ttl',
     ExpressionAttributeNames: { '#agent': 'agent', '#ttl': 'ttl' },
-    ExpressionAttributeValues: { ':agent': agent, ':keep': KEEP_UNTIL },
+    ExpressionAttributeValues: { ':agent': snapshot, ':keep': KEEP_UNTIL },
   };
+}
+
+/*
+ * Reads are checked field by field, by hand rather than with a zod schema: send-otp and verify-otp run
+ * them, and they add nothing to those functions' cold start.
+ */
+
+const malformed = () => new MalformedItemError('malformed OTP challenge item');
+
+/** The challenge as the reserving write returned it. */
+function challengeOf(item: Record<string, unknown>): Challenge {
+  const { challengeId, codeHash, expiresAt, attempts } = item;
+  if (
+    typeof challengeId !== 'string' ||
+    typeof codeHash !== 'string' ||
+    typeof expiresAt !== 'number' ||
+    typeof attempts !== 'number'
+  ) {
+    throw malformed();
+  }
+  const agent = snapshotOf(item.agent);
+  return { challengeId, codeHash, expiresAt, attempts, ...(agent && { agent }) };
+}
+
+/** The sign-in snapshot as stored; undefined for an identifier nobody registered. */
+function snapshotOf(stored: unknown): AgentSnapshot | undefined {
+  if (stored === undefined) return undefined;
+  const { id, name, agency_id, active } = attributesOf(stored) ?? {};
+  if (
+    typeof id !== 'string' ||
+    typeof name !== 'string' ||
+    typeof agency_id !== 'string' ||
+    typeof active !== 'boolean'
+  ) {
+    throw malformed();
+  }
+  return { id, name, agency_id, active };
 }

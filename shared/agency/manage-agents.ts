@@ -1,6 +1,4 @@
 import * as z from 'zod/mini';
-import { type AgentChanges, registerAgent, updateAgent } from '../auth/agent-changes.ts';
-import { type Agent, AgentName, listAgencyAgents } from '../auth/agents.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue, normalizeIdentifier } from '../auth/identifier.ts';
 import { ROLES } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
@@ -8,6 +6,8 @@ import type { Clock } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import type { TableHandle } from '../db/client.ts';
 import '../zod-locale.ts';
+import { type AgentChanges, registerAgent, updateAgent } from './agent-changes.ts';
+import { type Agent, AgentName, listAgencyAgents } from './agent-item.ts';
 
 /** What agency administration needs: the table and the clock. */
 export interface AgencyDeps extends TableHandle {

@@ -1,0 +1,192 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import type { IdentifierType } from '../auth/identifier.ts';
+import { ROLES, type Role } from '../auth/roles.ts';
+import type { TableHandle } from '../db/client.ts';
+import { parseItem } from '../db/stored-item.ts';
+import { GSI1 } from '../db/table.ts';
+import '../zod-locale.ts';
+
+/** Who made a change: an agent of the agency, or the operator's CLI. */
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+/** A registered travel agent: the only people who can sign in. */
+export interface Agent {
+  id: string;
+  name: string;
+  agency_id: string;
+  identifier: string;
+  type: IdentifierType;
+  role: Role;
+  active: boolean;
+  created_at: string;
+  created_by?: Actor;
+  updated_at?: string;
+  updated_by?: Actor;
+}
+
+/** An agent as its profile stores it, with the version every change is conditional on. */
+export interface StoredAgent {
+  readonly agent: Agent;
+  /** Absent on profiles stored before session states existed: `npm run agents -- migrate` adds it. */
+  readonly version: number | undefined;
+}
+
+/** 1-100 characters (code points after NFC), trimmed. */
+export const AgentName = z.string().check(
+  z.overwrite((value) => value.normalize('NFC').trim()),
+  z.refine((value) => [...value].length >= 1 && [...value].length <= 100, 'must be 1-100 characters'),
+  z.meta({
+    description: '1-100 characters (code points after NFC), trimmed: at least one that is not a space',
+    minLength: 1,
+    maxLength: 100,
+    pattern: '\\S',
+  }),
+);
+
+/** Agency ids are slugs: `demo-agency`. */
+export const AgencyId = z
+  .string()
+  .check(
+    z.regex(
+      /^[a-z0-9][a-z0-9-]{0,62}$/,
+      'must be 1-63 lower-case letters, digits or hyphens, not starting with a hyphen',
+    ),
+  );
+
+/**
+ * The agent profile item (`AGENT#<identifier>` / `PROFILE`): the canonical agent, keyed by what it
+ * signs in with, so an identifier is taken exactly once. Listed in GSI1 under `AGENTS`, sorted by
+ * `<agency_id>#<identifier>`: an agency's agents sort together.
+ */
+export const agentKey = (identifier: string) => ({ pk: `AGENT#${identifier}`, sk: 'PROFILE' });
+
+const AGENTS = 'AGENTS';
+const listingKey = (agencyId: string, identifier: string) => ({
+  gsi1pk: AGENTS,
+  gsi1sk: `${agencyId}#${identifier}`,
+});
+
+const ActorItem = z.object({ id: z.string(), name: z.string() });
+const AgentItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  agency_id: z.string(),
+  identifier: z.string(),
+  type: z.enum(['EMAIL', 'PHONE']),
+  /** Absent on agents stored before roles existed: they are AGENTs. */
+  role: z.optional(z.enum(ROLES)),
+  active: z.boolean(),
+  created_at: z.string(),
+  created_by: z.optional(ActorItem),
+  updated_at: z.optional(z.string()),
+  updated_by: z.optional(ActorItem),
+  version: z.optional(z.number()),
+});
+
+/** The agent a profile item holds (legacy shapes included), checked. */
+function storedAgentOf(item: unknown): StoredAgent {
+  const { version, role, ...agent } = parseItem('agent profile', AgentItem, item);
+  return { agent: { ...agent, role: role ?? 'AGENT' }, version };
+}
+
+/** The Put that registers `agent`: the identifier is taken exactly once (`attribute_not_exists`, never a read first). */
+export function newAgentProfile(tableName: string, agent: Agent) {
+  return {
+    TableName: tableName,
+    Item: {
+      ...agentKey(agent.identifier),
+      ...listingKey(agent.agency_id, agent.identifier),
+      ...agent,
+      version: 1,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
+/** The Update that stores a changed agent, conditional on the version it was read at. */
+export function agentProfileUpdate(tableName: string, agent: Agent, version: number | undefined) {
+  return {
+    TableName: tableName,
+    Key: agentKey(agent.identifier),
+    UpdateExpression:
+      'SET #name = :name, #role = :role, active = :active, updated_at = :at, updated_by = :by, version = :next, gsi1sk = :listing',
+    // Agents registered before versions existed have none.
+    ConditionExpression: version === undefined ? 'attribute_not_exists(version)' : 'version = :version',
+    ExpressionAttributeNames: { '#name': 'name', '#role': 'role' },
+    ExpressionAttributeValues: {
+      ':name': agent.name,
+      ':role': agent.role,
+      ':active': agent.active,
+      ':at': agent.updated_at,
+      ':by': agent.updated_by,
+      ':next': (version ?? 0) + 1,
+      ':listing': listingKey(agent.agency_id, agent.identifier).gsi1sk,
+      ...(version !== undefined && { ':version': version }),
+    },
+  };
+}
+
+/** The agent registered under a normalised identifier, if any (active or not), with its version. */
+export async function readAgentProfile(
+  store: TableHandle,
+  identifier: string,
+): Promise<StoredAgent | undefined> {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: agentKey(identifier), ConsistentRead: true }),
+  );
+  return Item ? storedAgentOf(Item) : undefined;
+}
+
+/** Every agent of every agency, ordered by agency then identifier: the operator's listing. */
+export async function listEveryAgent(store: TableHandle): Promise<Agent[]> {
+  const agents: Agent[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        IndexName: GSI1,
+        KeyConditionExpression: 'gsi1pk = :agents',
+        ExpressionAttributeValues: { ':agents': AGENTS },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    agents.push(...(page.Items ?? []).map((item) => storedAgentOf(item).agent));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return agents;
+}
+
+/**
+ * One page of an agency's agents, ordered by identifier, after the agent with identifier `after`.
+ * Reads one more than the page to know whether another follows.
+ */
+export async function listAgencyAgents(
+  store: TableHandle,
+  agencyId: string,
+  page: { limit: number; after?: string },
+): Promise<{ agents: Agent[]; more: boolean }> {
+  // Every listing key of the agency starts with its key for the empty identifier.
+  const agency = listingKey(agencyId, '');
+  const result = await store.db.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :agents AND begins_with(gsi1sk, :agency)',
+      ExpressionAttributeValues: { ':agents': agency.gsi1pk, ':agency': agency.gsi1sk },
+      Limit: page.limit + 1,
+      ExclusiveStartKey: page.after
+        ? { ...agentKey(page.after), ...listingKey(agencyId, page.after) }
+        : undefined,
+    }),
+  );
+  const found = (result.Items ?? []).map((item) => storedAgentOf(item).agent);
+  return {
+    agents: found.slice(0, page.limit),
+    more: found.length > page.limit || result.LastEvaluatedKey !== undefined,
+  };
+}

@@ -1,0 +1,30 @@
+import type * as z from 'zod/mini';
+
+/**
+ * An item read from the table that is not what its module writes: a fault (answered 500), never a
+ * client error. The message names the item kind and the fields, never their values or the key.
+ */
+export class MalformedItemError extends Error {
+  override name = 'MalformedItemError';
+}
+
+/**
+ * Parses an item as read from the table with its module's schema: what a read answers is checked, not
+ * cast. Legacy shapes are each schema's business (optional fields, defaults).
+ *
+ * @example parseItem('agent profile', AgentItem, Item)
+ */
+export function parseItem<S extends z.ZodMiniType>(kind: string, schema: S, item: unknown): z.output<S> {
+  const parsed = schema.safeParse(item);
+  if (parsed.success) return parsed.data;
+  const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(item)'))];
+  throw new MalformedItemError(`malformed ${kind} item: ${fields.join(', ')}`);
+}
+
+/**
+ * A stored map's attributes, to be checked one by one by a hand-written reader; undefined when
+ * `value` is not a map.
+ */
+export function attributesOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : undefined;
+}
