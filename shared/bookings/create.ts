@@ -1,11 +1,9 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import { retrying, TRY_AGAIN } from '../db/retry.ts';
-import { keys } from '../db/table.ts';
 import { cancellationReasons } from '../db/transaction.ts';
 import {
-  type ErrorDetail,
   FlightMismatchError,
   FlightNotFoundError,
   IdempotencyInProgressError,
@@ -17,7 +15,9 @@ import { seatsFor } from '../flights/fares.ts';
 import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
 import { type OpenedOffer, openOffer } from '../flights/offers.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
-import { type BookingDeps, type BookingRecord, type BookingView, bookingView } from './booking.ts';
+import { isOfferBooked } from './booked-offer-item.ts';
+import { type BookingDeps, bookingView } from './booking.ts';
+import { type BookingRecord, type BookingView, parseBookingView } from './booking-item.ts';
 import { flightMismatches } from './flight-mismatch.ts';
 import {
   beginIdempotent,
@@ -26,7 +26,7 @@ import {
   type StoredOutcome,
   settleIdempotent,
   storableOutcome,
-} from './idempotency.ts';
+} from './idempotency-item.ts';
 import { newBookingId, newPnr } from './ids.ts';
 import { reprice } from './reprice.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
@@ -117,7 +117,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   if (mismatches.length > 0) {
     // 410 comes before 409 (docs/API.md §4.2): a booked offer is gone whatever the details say. Read only
     // when the details differ, so a good request still books in one transaction.
-    if (await isOfferBooked(deps, quote)) throw new OfferExpiredError();
+    if (await isOfferBooked(deps, quote.identity)) throw new OfferExpiredError();
     throw new FlightMismatchError(mismatches);
   }
 
@@ -173,27 +173,14 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   });
 }
 
-/** Whether the booked-offer marker exists: keyed on the quote's identity, never on the id's text. */
-async function isOfferBooked(deps: BookingDeps, quote: OpenedOffer): Promise<boolean> {
-  const marker = await deps.db.send(
-    new GetCommand({
-      TableName: deps.tableName,
-      Key: keys.bookedOffer(quote.identity),
-      ConsistentRead: true,
-      ProjectionExpression: 'pk',
-    }),
-  );
-  return marker.Item !== undefined;
-}
-
 /** Answers a stored outcome again, marked as a replay. */
 function replay(outcome: StoredOutcome): BookingOutcome {
   if (outcome.error) {
     throw new ReplayedError({
       code: outcome.error.code,
       message: outcome.error.message,
-      details: outcome.error.details as ErrorDetail[] | Record<string, unknown> | undefined,
+      details: outcome.error.details,
     });
   }
-  return { booking: outcome.data as BookingView, replayed: true };
+  return { booking: parseBookingView(outcome.data), replayed: true };
 }

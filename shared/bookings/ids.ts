@@ -2,6 +2,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
+/** A booking id as issued (a pattern to embed in others: no anchors). */
+export const BOOKING_ID_PATTERN = 'bkg_[0-9A-HJKMNP-TV-Z]{26}';
+
 /**
  * `bkg_` + a ULID: 48 bits of milliseconds then 80 random bits, in Crockford base 32. Booking ids
  * sort by creation time and are unguessable.

@@ -1,23 +1,27 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes } from '../db/client.ts';
-import { gsi1, keys } from '../db/table.ts';
 import { NotCancellableError, NotFoundError } from '../errors.ts';
-import { soldAttribute } from '../flights/inventory.ts';
+import { returnSeatsUpdate } from '../flights/inventory-item.ts';
 import '../zod-locale.ts';
-import type { BookingDeps } from './booking.ts';
+import { type BookingDeps, bookingView } from './booking.ts';
 import {
-  type BookingRecord,
   type BookingView,
-  bookingView,
+  cancelBookingUpdate,
   findBooking,
-  findBookingIdByPnr,
-} from './booking.ts';
+  listAgencyBookings,
+  listPositionOf,
+  readListPosition,
+} from './booking-item.ts';
+import { BOOKING_ID_PATTERN } from './ids.ts';
+import { findBookingIdByPnr } from './pnr-item.ts';
 
-const BookingId = z.string().check(z.regex(/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a booking id (bkg_…)'));
+const BookingId = z
+  .string()
+  .check(z.regex(new RegExp(`^${BOOKING_ID_PATTERN}$`), 'must be a booking id (bkg_…)'));
 /** Exactly as issued: six capitals, no other spelling (docs/API.md §1). */
 const Pnr = z.string().check(z.regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as issued'));
 
@@ -48,12 +52,6 @@ export function getBooking(deps: BookingDeps) {
   };
 }
 
-/** A booking list position: `<created_at>#<booking_id>` of the last booking returned. */
-export function bookingPosition(position: string): { createdAt: string; bookingId: string } | undefined {
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#(bkg_[0-9A-HJKMNP-TV-Z]{26})$/.exec(position);
-  return match?.[1] && match[2] ? { createdAt: match[1], bookingId: match[2] } : undefined;
-}
-
 /** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */
 export interface BookingPage {
   readonly bookings: BookingView[];
@@ -63,31 +61,12 @@ export interface BookingPage {
 /** `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time. */
 export function listBookings(deps: BookingDeps) {
   return async (body: z.output<typeof ListBookingsRequest>, { agencyId }: Session): Promise<BookingPage> => {
-    const after = body.cursor ? decodeCursor(body.cursor, bookingPosition) : undefined;
-    const page = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :agency',
-        ExpressionAttributeValues: { ':agency': gsi1.agency(agencyId) },
-        ScanIndexForward: false,
-        // One more than the page: the cursor is null exactly when nothing follows (docs/API.md §4.3).
-        Limit: body.limit + 1,
-        ExclusiveStartKey: after && {
-          ...keys.booking(after.bookingId),
-          gsi1pk: gsi1.agency(agencyId),
-          gsi1sk: `${after.createdAt}#${after.bookingId}`,
-        },
-      }),
-    );
-    const found = (page.Items ?? []) as (BookingRecord & { gsi1sk: string })[];
-    const records = found.slice(0, body.limit);
-    const last = records.at(-1);
-    // Fewer than asked with a LastEvaluatedKey means DynamoDB stopped at its 1 MB page: more may follow.
-    const more = found.length > records.length || page.LastEvaluatedKey !== undefined;
+    const after = body.cursor ? decodeCursor(body.cursor, readListPosition) : undefined;
+    const page = await listAgencyBookings(deps, agencyId, { limit: body.limit, after });
+    const last = page.bookings.at(-1);
     return {
-      bookings: records.map(bookingView),
-      nextCursor: more && last ? encodeCursor(last.gsi1sk) : null,
+      bookings: page.bookings.map(bookingView),
+      nextCursor: page.more && last ? encodeCursor(listPositionOf(last)) : null,
     };
   };
 }
@@ -105,12 +84,22 @@ export function cancelBooking(deps: BookingDeps) {
     const now = deps.clock.now();
     if (now >= record.departs_at) throw new NotCancellableError();
 
-    const cancelledAt = isoSeconds(now);
-    const cancelledBy = { id: session.agentId, name: session.agentName };
+    const cancelled = { at: isoSeconds(now), by: { id: session.agentId, name: session.agentName } };
     try {
       await deps.db.send(
         new TransactWriteCommand({
-          TransactItems: cancelTransaction(deps.tableName, record, cancelledAt, cancelledBy),
+          TransactItems: [
+            { Update: cancelBookingUpdate(deps.tableName, record.booking_id, cancelled) },
+            // The seats go back on sale on every segment they were taken on.
+            ...record.segments.map((segment) => ({
+              Update: returnSeatsUpdate(
+                deps.tableName,
+                { flightNumber: segment.flight_number, date: segment.date },
+                record.travel_class,
+                record.seats,
+              ),
+            })),
+          ],
         }),
       );
     } catch (error) {
@@ -123,44 +112,8 @@ export function cancelBooking(deps: BookingDeps) {
     return bookingView({
       ...record,
       status: 'CANCELLED',
-      cancelled_at: cancelledAt,
-      cancelled_by: cancelledBy,
+      cancelled_at: cancelled.at,
+      cancelled_by: cancelled.by,
     });
   };
-}
-
-function cancelTransaction(
-  tableName: string,
-  record: BookingRecord,
-  cancelledAt: string,
-  cancelledBy: { id: string; name: string },
-) {
-  return [
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.booking(record.booking_id),
-        UpdateExpression: 'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by',
-        ConditionExpression: '#status = :confirmed',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':cancelled': 'CANCELLED',
-          ':confirmed': 'CONFIRMED',
-          ':at': cancelledAt,
-          ':by': cancelledBy,
-        },
-      },
-    },
-    ...record.segments.map((segment) => ({
-      Update: {
-        TableName: tableName,
-        Key: keys.inventory(segment.flight_number, segment.date),
-        // The seats go back below the limits of the nested buckets, cheapest first.
-        UpdateExpression: 'SET #sold = #sold - :seats',
-        ConditionExpression: '#sold >= :seats',
-        ExpressionAttributeNames: { '#sold': soldAttribute(record.travel_class) },
-        ExpressionAttributeValues: { ':seats': record.seats },
-      },
-    })),
-  ];
 }

@@ -1,6 +1,6 @@
 import { type ApiError, PriceChangedError, SoldOutError } from '../errors.ts';
 import { flightView, MAX_SEATS_SHOWN, splitJourney } from '../flights/flight-view.ts';
-import { readSoldSeats } from '../flights/inventory.ts';
+import { readSoldSeats } from '../flights/inventory-item.ts';
 import { OFFER_TTL_SECONDS, type OfferQuote, sealOffer } from '../flights/offers.ts';
 import { priceItinerary } from '../flights/pricing.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';

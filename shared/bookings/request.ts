@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { IDENTIFIER_FORMS, normalizeIdentifier } from '../auth/identifier.ts';
 import { isCalendarDate } from '../flights/local-time.ts';
 import '../zod-locale.ts';
+import { GENDERS, PAX_TYPES, type PaxType, TITLES } from './passenger-fields.ts';
 
 /**
  * Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter.
@@ -54,15 +55,12 @@ const Money = z.number('must be a number').check(
 );
 const Currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'));
 
-export const PAX_TYPES = ['ADULT', 'CHILD', 'INFANT'] as const;
-export type PaxType = (typeof PAX_TYPES)[number];
-
 export const Passenger = z.object({
-  title: z.enum(['mr', 'mrs', 'ms', 'miss', 'dr']),
+  title: z.enum(TITLES),
   first_name: Name,
   last_name: Name,
   pax_type: z.enum(PAX_TYPES),
-  gender: z.enum(['m', 'f', 'x']),
+  gender: z.enum(GENDERS),
   born_on: z.string().check(
     z.refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
     z.meta({

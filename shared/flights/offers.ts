@@ -108,16 +108,3 @@ export function openOffer(key: Uint8Array, offerId: string): OpenedOffer | undef
     return undefined;
   }
 }
-
-export type OfferCheck = { ok: true; quote: OpenedOffer } | { ok: false; reason: 'not-found' | 'expired' };
-
-/**
- * Whether `offerId` is a live offer of agency `agencyId` at `now` (epoch ms). Another agency's offer
- * is `not-found`, exactly like one never issued: ids reveal nothing across agencies.
- */
-export function checkOffer(key: Uint8Array, offerId: string, agencyId: string, now: number): OfferCheck {
-  const quote = openOffer(key, offerId);
-  if (!quote || quote.agencyId !== agencyId) return { ok: false, reason: 'not-found' };
-  if (now >= quote.expiresAt * 1000) return { ok: false, reason: 'expired' };
-  return { ok: true, quote };
-}

@@ -1,7 +1,7 @@
 import type { TravelClass } from './cabins.ts';
 import { baseFare, fareBuckets, type PassengerCounts, partyFare, quoteBucket, seatsFor } from './fares.ts';
 import type { PricedItinerary } from './flight-view.ts';
-import { flightDateKey, type SoldSeats } from './inventory.ts';
+import { flightDateKey, type SoldSeats } from './inventory-item.ts';
 import type { Itinerary } from './itineraries.ts';
 
 /** Prices an itinerary against sold seats; undefined when a segment cannot seat the party. */

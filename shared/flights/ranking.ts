@@ -1,7 +1,7 @@
 import type { TravelClass } from './cabins.ts';
 import { baseFare, type PassengerCounts, partyFare, seatsFor } from './fares.ts';
 import { itineraryDuration, type PricedItinerary } from './flight-view.ts';
-import { type FlightDate, flightDateKey } from './inventory.ts';
+import { type FlightDate, flightDateKey } from './inventory-item.ts';
 import type { Itinerary } from './itineraries.ts';
 import type { SortOrder } from './search-request.ts';
 

@@ -11,7 +11,7 @@ import {
   type PricedJourney,
   roundTrip as roundTripJourney,
 } from './flight-view.ts';
-import { type FlightDate, flightDateKey, readSoldSeats } from './inventory.ts';
+import { type FlightDate, flightDateKey, readSoldSeats } from './inventory-item.ts';
 import { findItineraries, type Itinerary, MIN_LEAD_MINUTES } from './itineraries.ts';
 import { OFFER_TTL_SECONDS, sealOffer } from './offers.ts';
 import { priceItinerary } from './pricing.ts';

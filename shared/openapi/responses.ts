@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { BookingView } from '../bookings/booking.ts';
+import type { BookingView } from '../bookings/booking-item.ts';
 import { Passenger } from '../bookings/request.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import type { FlightView } from '../flights/flight-view.ts';

@@ -20,6 +20,7 @@ import type * as z from 'zod/mini';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { exampleTraveller } from '../../shared/bookings/example-traveller.ts';
+import { inventoryKey } from '../../shared/flights/inventory-item.ts';
 import { type RouteId, route as routeEntry, routes } from '../../shared/routes.ts';
 import { apiEvent } from '../helpers/api.ts';
 import { recordDynamoCalls } from '../helpers/dynamo-calls.ts';
@@ -73,7 +74,6 @@ const { bucketLimits } = await import('../../shared/flights/fares.ts');
 const { flightsOn, legBetween } = await import('../../shared/flights/schedule.ts');
 const { addDays } = await import('../../shared/flights/local-time.ts');
 const { deriveSigningKeys } = await import('../../shared/auth/signing-keys.ts');
-const { keys: tableKeys } = await import('../../shared/db/table.ts');
 
 type Handler = (event: unknown, ctx: unknown) => Promise<{ statusCode: number; body: string }>;
 const handlers = new Map<string, Handler>();
@@ -994,7 +994,7 @@ const hotSold = Number(
     await context.db.send(
       new GetCommand({
         TableName: 'bench',
-        Key: tableKeys.inventory(hot.flightNumber, hot.date),
+        Key: inventoryKey(hot.flightNumber, hot.date),
         ConsistentRead: true,
       }),
     )
@@ -1013,7 +1013,7 @@ const firstSold = Number(
     await context.db.send(
       new GetCommand({
         TableName: 'bench',
-        Key: tableKeys.inventory(small8.flightNumber, small8.date),
+        Key: inventoryKey(small8.flightNumber, small8.date),
         ConsistentRead: true,
       }),
     )

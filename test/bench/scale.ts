@@ -23,11 +23,13 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { registerAgent } from '../../shared/agency/agent-changes.ts';
 import { issueSessionToken } from '../../shared/auth/session-token.ts';
+import { bookingKey } from '../../shared/bookings/booking-item.ts';
+import { pnrKey } from '../../shared/bookings/pnr-item.ts';
 import type { AppContext } from '../../shared/context.ts';
 import { createDocumentClient } from '../../shared/db/client.ts';
-import { gsi1, keys } from '../../shared/db/table.ts';
+import { agencyPartition } from '../../shared/db/table.ts';
 import type { TravelClass } from '../../shared/flights/cabins.ts';
-import { soldAttribute } from '../../shared/flights/inventory.ts';
+import { inventoryKey, soldAttribute } from '../../shared/flights/inventory-item.ts';
 import { findItineraries, MIN_LEAD_MINUTES } from '../../shared/flights/itineraries.ts';
 import { addDays, daysBetween } from '../../shared/flights/local-time.ts';
 import { selectForPricing } from '../../shared/flights/ranking.ts';
@@ -126,7 +128,7 @@ function buildQueries(today: string, now: number, rand: () => number) {
 
 /** Seats sold in every cabin: fuller closer to departure, about one cabin in twelve sold out. */
 function inventoryItem(flight: ScheduledFlight, today: string, rand: () => number): Item {
-  const item: Item = keys.inventory(flight.flightNumber, flight.date);
+  const item: Item = inventoryKey(flight.flightNumber, flight.date);
   const closeness = 1 - daysBetween(today, flight.date) / 70;
   for (const [travelClass, capacity = 0] of Object.entries(flight.leg.aircraft.seats)) {
     const load = rand() < 0.08 ? 1 : Math.min(1, 0.2 + 0.6 * closeness * rand() + 0.3 * rand());
@@ -142,11 +144,10 @@ function fillerElsewhere(count: number, workingSet: readonly ScheduledFlight[], 
     const id = String(i).padStart(8, '0');
     const j = Math.floor(i / 3);
     const date = addDays(today, 70 + (Math.floor(j / numbers.length) % 260));
-    if (i % 3 === 0) return { ...keys.inventory(numbers[j % numbers.length] ?? '', date), sold_Y: j % 150 };
-    if (i % 3 === 2)
-      return { ...keys.pnr(`P${id}`), booking_id: `bkg_${id}`, agency_id: 'a1', detail: DETAIL };
-    const index = { gsi1pk: gsi1.agency(`agency-${i % 50}`), gsi1sk: `2026-01-01T00:00:00Z#${id}` };
-    return { ...keys.booking(`bkg_${id}`), ...index, status: 'CONFIRMED', total: 45_000, detail: DETAIL };
+    if (i % 3 === 0) return { ...inventoryKey(numbers[j % numbers.length] ?? '', date), sold_Y: j % 150 };
+    if (i % 3 === 2) return { ...pnrKey(`P${id}`), booking_id: `bkg_${id}`, agency_id: 'a1', detail: DETAIL };
+    const index = { gsi1pk: agencyPartition(`agency-${i % 50}`), gsi1sk: `2026-01-01T00:00:00Z#${id}` };
+    return { ...bookingKey(`bkg_${id}`), ...index, status: 'CONFIRMED', total: 45_000, detail: DETAIL };
   });
 }
 
@@ -155,7 +156,7 @@ function fillerOnSearched(count: number, workingSet: readonly ScheduledFlight[])
   return Array.from({ length: count }, (_, i) => {
     const flight = workingSet[i % workingSet.length] as ScheduledFlight;
     const sk = `${i % 2 ? 'SEAT' : 'HOLD'}#${String(i).padStart(8, '0')}`;
-    return { pk: keys.inventory(flight.flightNumber, flight.date).pk, sk, status: 'HELD', detail: DETAIL };
+    return { pk: inventoryKey(flight.flightNumber, flight.date).pk, sk, status: 'HELD', detail: DETAIL };
   });
 }
 

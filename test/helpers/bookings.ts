@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { gsi1, keys } from '#shared/db/table.ts';
+import { agencyPartition } from '#shared/db/table.ts';
+import { inventoryKey } from '#shared/flights/inventory-item.ts';
 import { addDays } from '#shared/flights/local-time.ts';
 import { handler as create } from '#test/helpers/routes/bookings/create.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
@@ -100,7 +101,7 @@ export async function inventoryItem(flightNumber: string, date: string) {
   const { Item } = await testTable.db.send(
     new GetCommand({
       TableName: testTable.tableName,
-      Key: keys.inventory(flightNumber, date),
+      Key: inventoryKey(flightNumber, date),
       ConsistentRead: true,
     }),
   );
@@ -117,7 +118,7 @@ export async function sellSeats(flightNumber: string, date: string, seats: numbe
   await testTable.db.send(
     new PutCommand({
       TableName: testTable.tableName,
-      Item: { ...keys.inventory(flightNumber, date), [`sold_${cabin}`]: seats },
+      Item: { ...inventoryKey(flightNumber, date), [`sold_${cabin}`]: seats },
     }),
   );
 }
@@ -129,7 +130,7 @@ export async function agencyBookings(agencyId: string) {
       TableName: testTable.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :a',
-      ExpressionAttributeValues: { ':a': gsi1.agency(agencyId) },
+      ExpressionAttributeValues: { ':a': agencyPartition(agencyId) },
     }),
   );
   return Items ?? [];

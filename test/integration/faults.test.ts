@@ -1,7 +1,7 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
-import { keys } from '#shared/db/table.ts';
+import { inventoryKey } from '#shared/flights/inventory-item.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
@@ -145,7 +145,7 @@ describe('faults: booking create with an Idempotency-Key', () => {
     const { Item } = await testTable.db.send(
       new GetCommand({
         TableName: testTable.tableName,
-        Key: keys.inventory(segment.flight_number, segment.departure_at.slice(0, 10)),
+        Key: inventoryKey(segment.flight_number, segment.departure_at.slice(0, 10)),
         ConsistentRead: true,
       }),
     );
@@ -254,7 +254,7 @@ describe('faults: booking cancel', () => {
           await testTable.db.send(
             new GetCommand({
               TableName: testTable.tableName,
-              Key: keys.inventory(segment.flight_number, segment.departure_at.slice(0, 10)),
+              Key: inventoryKey(segment.flight_number, segment.departure_at.slice(0, 10)),
               ConsistentRead: true,
             }),
           )

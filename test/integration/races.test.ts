@@ -1,6 +1,6 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/table.ts';
+import { inventoryKey } from '#shared/flights/inventory-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
@@ -50,7 +50,7 @@ describe('races', () => {
     const { Item } = await testTable.db.send(
       new GetCommand({
         TableName: testTable.tableName,
-        Key: keys.inventory(flightNumber, date),
+        Key: inventoryKey(flightNumber, date),
         ConsistentRead: true,
       }),
     );

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/table.ts';
+import { inventoryKey } from '#shared/flights/inventory-item.ts';
 import { type Route, routes } from '#shared/routes.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
@@ -87,7 +87,7 @@ describe('route table grants', () => {
     await testTable.db.send(
       new PutCommand({
         TableName: testTable.tableName,
-        Item: { ...keys.inventory(second.outbound.segments[0].flight_number, '2026-12-02'), sold_Y: 100 },
+        Item: { ...inventoryKey(second.outbound.segments[0].flight_number, '2026-12-02'), sold_Y: 100 },
       }),
     );
     await as('booking-create', create, bookingBody(second), { ...auth, 'Idempotency-Key': 'perm-2' }); // PRICE_CHANGED, stored

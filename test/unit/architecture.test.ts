@@ -48,6 +48,23 @@ describe('architecture of shared/', () => {
     expect(circles).toEqual([]);
   });
 
+  it('writes each key format of the table once, in the module of its item', () => {
+    // Key prefixes (`BOOKING#`) and sort keys (`sk: 'PROFILE'`) as the code writes them, comments aside.
+    const writers = new Map<string, Set<string>>();
+    for (const file of graph.keys()) {
+      const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      const formats = [...code.matchAll(/[`'"]([A-Z]+#)|\bsk: '([A-Z]+)'/g)].map((m) => m[1] ?? m[2] ?? '');
+      for (const format of formats) writers.set(format, new Set([...(writers.get(format) ?? []), file]));
+    }
+    const misplaced = [...writers].filter(
+      ([, files]) =>
+        files.size !== 1 || ![...files].every((file) => /-item\.ts$|^shared\/db\/table\.ts$/.test(file)),
+    );
+
+    expect(writers.size).toBeGreaterThanOrEqual(18);
+    expect(misplaced).toEqual([]);
+  });
+
   it('keeps every file under 250 lines but the data tables', () => {
     const long = [...graph.keys()]
       .filter((file) => !/(network|airport-data)\.ts$/.test(file))

@@ -1,7 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requestFingerprint } from '#shared/bookings/idempotency.ts';
-import { keys } from '#shared/db/table.ts';
+import { idempotencyRecordKey, requestFingerprint } from '#shared/bookings/idempotency-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { minimalBookingBody } from '#test/helpers/fixtures.ts';
@@ -66,7 +65,7 @@ describe('booking create: Idempotency-Key still running', () => {
       new PutCommand({
         TableName: testTable.tableName,
         Item: {
-          ...keys.idempotency(session.agent.id, 'busy-key'),
+          ...idempotencyRecordKey(session.agent.id, 'busy-key'),
           state: 'IN_PROGRESS',
           fingerprint: requestFingerprint(body),
           lockId: 'someone-else',

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys } from '#shared/db/table.ts';
+import { bookingKey } from '#shared/bookings/booking-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import {
   agencyBookings,
@@ -67,7 +67,7 @@ describe('fn: booking create', () => {
 
     expect(answer.status).toBe(201);
     const { Item } = await testTable.db.send(
-      new GetCommand({ TableName: testTable.tableName, Key: keys.booking(answer.body.data.booking_id) }),
+      new GetCommand({ TableName: testTable.tableName, Key: bookingKey(answer.body.data.booking_id) }),
     );
     expect(Item?.segments.map((s: Json) => s.flight_number)).toEqual(
       connection.outbound.segments.map((s: Json) => s.flight_number),

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys } from '#shared/db/table.ts';
+import { inventoryKey } from '#shared/flights/inventory-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
@@ -241,7 +241,7 @@ describe('fn: search, round trips', () => {
             await testTable.db.send(
               new PutCommand({
                 TableName: testTable.tableName,
-                Item: { ...keys.inventory(first(flight.outbound).flight_number, date), sold_Y: sold },
+                Item: { ...inventoryKey(first(flight.outbound).flight_number, date), sold_Y: sold },
               }),
             );
           }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { listPositionOf, readListPosition } from '#shared/bookings/booking-item.ts';
 import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
 import { flightMismatches } from '#shared/bookings/flight-mismatch.ts';
-import { requestFingerprint } from '#shared/bookings/idempotency.ts';
-import { bookingPosition } from '#shared/bookings/manage.ts';
+import { requestFingerprint } from '#shared/bookings/idempotency-item.ts';
 import { ageOn, CreateBookingRequest, decimalPlaces, passengerProblems } from '#shared/bookings/request.ts';
 import { decodeCursor, encodeCursor } from '#shared/cursor.ts';
 import { ValidationError } from '#shared/errors.ts';
@@ -140,10 +140,10 @@ describe('bookings: idempotency fingerprints', () => {
 });
 
 describe('bookings: list cursors', () => {
-  const position = `${booking.created_at}#${booking.booking_id}`;
+  const position = listPositionOf(booking);
 
   it('round-trips the position of the last booking returned', () => {
-    expect(decodeCursor(encodeCursor(position), bookingPosition)).toEqual({
+    expect(decodeCursor(encodeCursor(position), readListPosition)).toEqual({
       createdAt: booking.created_at,
       bookingId: booking.booking_id,
     });
@@ -157,6 +157,6 @@ describe('bookings: list cursors', () => {
       'garbage',
     ];
 
-    for (const other of others) expect(() => decodeCursor(other, bookingPosition)).toThrow(ValidationError);
+    for (const other of others) expect(() => decodeCursor(other, readListPosition)).toThrow(ValidationError);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { greatCircleKm } from '#shared/flights/airports.ts';
-import { flightDateKey } from '#shared/flights/inventory.ts';
+import { flightDateKey } from '#shared/flights/inventory-item.ts';
 import { findItineraries, MAX_DETOUR } from '#shared/flights/itineraries.ts';
 import { priceItinerary } from '#shared/flights/pricing.ts';
 import { rankItineraries, selectForPricing } from '#shared/flights/ranking.ts';

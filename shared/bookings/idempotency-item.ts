@@ -1,22 +1,46 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
-import { keys } from '../db/table.ts';
-import type { ErrorCode } from '../error-codes.ts';
+import { parseItem } from '../db/stored-item.ts';
+import { ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
 import { ApiError, IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors.ts';
+
+/**
+ * The idempotency record (`IDEMPOTENCY#<agent id>#<key>` / `REQUEST`) of one Idempotency-Key: the
+ * body's fingerprint, IN_PROGRESS under a lock or COMPLETED with the answer given, kept 24 hours.
+ */
+export const idempotencyRecordKey = (agentId: string, key: string) => ({
+  pk: `IDEMPOTENCY#${agentId}#${key}`,
+  sk: 'REQUEST',
+});
 
 /** Keys and their outcomes are kept this long (docs/API.md §4.2). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** A request that holds a key longer than this (it crashed) no longer blocks its retries. */
 export const LOCK_SECONDS = 30;
 
-/** What a finished request answered, kept under its key. */
-export interface StoredOutcome {
-  status: number;
-  /** The success `data`, or the error's `code`, `message` and `details`. */
-  data?: unknown;
-  error?: { code: ErrorCode; message: string; details?: unknown };
-}
+const ErrorDetail = z.object({
+  path: z.string(),
+  message: z.optional(z.string()),
+  expected: z.optional(z.unknown()),
+  received: z.optional(z.unknown()),
+});
+const Outcome = z.object({
+  status: z.number(),
+  /** The success `data` (checked by the route that replays it). */
+  data: z.optional(z.unknown()),
+  error: z.optional(
+    z.object({
+      code: z.custom<ErrorCode>((code) => typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code)),
+      message: z.string(),
+      details: z.optional(z.union([z.array(ErrorDetail), z.record(z.string(), z.unknown())])),
+    }),
+  ),
+});
+
+/** What a finished request answered, kept under its key: the success `data`, or the error. */
+export type StoredOutcome = z.output<typeof Outcome>;
 
 export interface IdempotencyLock {
   readonly agentId: string;
@@ -60,7 +84,7 @@ export async function beginIdempotent(
       new PutCommand({
         TableName: store.tableName,
         Item: {
-          ...keys.idempotency(request.agentId, request.key),
+          ...idempotencyRecordKey(request.agentId, request.key),
           state: 'IN_PROGRESS',
           fingerprint: request.fingerprint,
           lockId,
@@ -85,7 +109,7 @@ export async function beginIdempotent(
     const old = itemAtFailedCondition(error);
     if (old?.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
     if (old.state === 'COMPLETED' && typeof old.outcome === 'string') {
-      return { kind: 'replay', outcome: JSON.parse(old.outcome) as StoredOutcome };
+      return { kind: 'replay', outcome: parseItem('idempotency outcome', Outcome, JSON.parse(old.outcome)) };
     }
     throw new IdempotencyInProgressError();
   }
@@ -95,7 +119,7 @@ export async function beginIdempotent(
 export function completionUpdate(tableName: string, lock: IdempotencyLock, outcome: StoredOutcome) {
   return {
     TableName: tableName,
-    Key: keys.idempotency(lock.agentId, lock.key),
+    Key: idempotencyRecordKey(lock.agentId, lock.key),
     UpdateExpression: 'SET #state = :completed, outcome = :outcome REMOVE lockId, lockExpiresAt',
     ConditionExpression: 'lockId = :lockId',
     ExpressionAttributeNames: { '#state': 'state' },
@@ -124,7 +148,7 @@ export async function settleIdempotent(
       await store.db.send(
         new DeleteCommand({
           TableName: store.tableName,
-          Key: keys.idempotency(lock.agentId, lock.key),
+          Key: idempotencyRecordKey(lock.agentId, lock.key),
           ConditionExpression: 'lockId = :lockId',
           ExpressionAttributeValues: { ':lockId': lock.lockId },
         }),

@@ -1,0 +1,191 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import type { TableHandle } from '../db/client.ts';
+import { parseItem } from '../db/stored-item.ts';
+import { agencyPartition, GSI1 } from '../db/table.ts';
+import { TRAVEL_CLASSES } from '../flights/cabins.ts';
+import { BOOKING_ID_PATTERN } from './ids.ts';
+import { GENDERS, PAX_TYPES, TITLES } from './passenger-fields.ts';
+
+/**
+ * The booking item (`BOOKING#<booking id>` / `BOOKING`): the booking as stored, and what the API
+ * answers for it. Listed in GSI1 under its agency's partition, sorted by `<created_at>#<booking_id>`
+ * (the list cursor carries that position).
+ */
+export const bookingKey = (bookingId: string) => ({ pk: `BOOKING#${bookingId}`, sk: 'BOOKING' });
+
+/** A booking's place in its agency's listing. */
+export interface ListPosition {
+  readonly createdAt: string;
+  readonly bookingId: string;
+}
+
+const positionText = (position: ListPosition) => `${position.createdAt}#${position.bookingId}`;
+const listingKey = (agencyId: string, position: ListPosition) => ({
+  gsi1pk: agencyPartition(agencyId),
+  gsi1sk: positionText(position),
+});
+
+/** The listing position of `record`, as the list cursor carries it. */
+export const listPositionOf = (record: { created_at: string; booking_id: string }) =>
+  positionText({ createdAt: record.created_at, bookingId: record.booking_id });
+
+const LIST_POSITION = new RegExp(`^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z)#(${BOOKING_ID_PATTERN})$`);
+
+/** A listing position read back from a cursor; undefined unless it is exactly one this module writes. */
+export function readListPosition(text: string): ListPosition | undefined {
+  const match = LIST_POSITION.exec(text);
+  return match?.[1] && match[2] ? { createdAt: match[1], bookingId: match[2] } : undefined;
+}
+
+const Actor = z.object({ id: z.string(), name: z.string() });
+const Segment = z.object({
+  carrier_code: z.string(),
+  carrier_name: z.string(),
+  flight_number: z.string(),
+  origin: z.string(),
+  destination: z.string(),
+  departure_at: z.string(),
+  arrival_at: z.string(),
+  duration_minutes: z.number(),
+});
+const Direction = z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment) });
+const Flight = z.object({
+  id: z.string(),
+  total_price: z.number(),
+  currency: z.string(),
+  travel_class: z.enum(TRAVEL_CLASSES),
+  seats_available: z.number(),
+  expires_at: z.string(),
+  passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
+  outbound: Direction,
+  inbound: z.optional(Direction),
+});
+const Passenger = z.object({
+  title: z.enum(TITLES),
+  first_name: z.string(),
+  last_name: z.string(),
+  pax_type: z.enum(PAX_TYPES),
+  gender: z.enum(GENDERS),
+  born_on: z.string(),
+});
+
+/** What the stored booking and the Booking resource share, field for field. */
+const answered = {
+  booking_id: z.string(),
+  pnr: z.string(),
+  status: z.enum(['CONFIRMED', 'CANCELLED']),
+  currency: z.string(),
+  created_at: z.string(),
+  cancelled_at: z.optional(z.string()),
+  /** Who booked and who cancelled, as they were named then (absent on bookings made before). */
+  created_by: z.optional(Actor),
+  cancelled_by: z.optional(Actor),
+  flight: Flight,
+  passengers: z.array(Passenger),
+  contact: z.object({ email: z.string(), phone: z.string() }),
+};
+
+const BookingItem = z.object({
+  ...answered,
+  /** Cents. */
+  total: z.number(),
+  /** First departure, epoch ms: cancellable until then. */
+  departs_at: z.number(),
+  agency_id: z.string(),
+  agent_id: z.string(),
+  travel_class: z.enum(TRAVEL_CLASSES),
+  /** Seats held on every segment (infants hold none). */
+  seats: z.number(),
+  /** Where the seats were taken, for returning them on cancel. */
+  segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
+});
+
+/** The Booking resource of docs/API.md §4.2, as answered and as kept for Idempotency-Key replays. */
+const BookingViewItem = z.object({ ...answered, total_price: z.number() });
+
+/** A booking as stored (the item's attributes besides its keys). */
+export type BookingRecord = z.output<typeof BookingItem>;
+export type BookingView = z.output<typeof BookingViewItem>;
+
+/** A Booking resource kept as JSON (an Idempotency-Key's stored answer), checked. */
+export const parseBookingView = (data: unknown): BookingView =>
+  parseItem('stored booking answer', BookingViewItem, data);
+
+/** The Put that stores a new booking, listed under its agency; never over an existing one. */
+export function newBookingItem(tableName: string, record: BookingRecord) {
+  return {
+    TableName: tableName,
+    Item: {
+      ...bookingKey(record.booking_id),
+      ...listingKey(record.agency_id, { createdAt: record.created_at, bookingId: record.booking_id }),
+      ...record,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
+/** The Update that cancels a booking, only while it is CONFIRMED. */
+export function cancelBookingUpdate(
+  tableName: string,
+  bookingId: string,
+  cancelled: { at: string; by: { id: string; name: string } },
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(bookingId),
+    UpdateExpression: 'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by',
+    ConditionExpression: '#status = :confirmed',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':cancelled': 'CANCELLED',
+      ':confirmed': 'CONFIRMED',
+      ':at': cancelled.at,
+      ':by': cancelled.by,
+    },
+  };
+}
+
+/** The booking with `bookingId` if it belongs to `agencyId`; another agency's is as absent as none. */
+export async function findBooking(
+  store: TableHandle,
+  bookingId: string,
+  agencyId: string,
+): Promise<BookingRecord | undefined> {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: bookingKey(bookingId), ConsistentRead: true }),
+  );
+  const record = Item && parseItem('booking', BookingItem, Item);
+  return record?.agency_id === agencyId ? record : undefined;
+}
+
+/**
+ * One page of an agency's bookings, newest first, after position `after`. Reads one more than the
+ * page, so `more` is false exactly when nothing follows (docs/API.md §4.3).
+ */
+export async function listAgencyBookings(
+  store: TableHandle,
+  agencyId: string,
+  page: { limit: number; after: ListPosition | undefined },
+): Promise<{ bookings: BookingRecord[]; more: boolean }> {
+  const result = await store.db.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :agency',
+      ExpressionAttributeValues: { ':agency': agencyPartition(agencyId) },
+      ScanIndexForward: false,
+      Limit: page.limit + 1,
+      ExclusiveStartKey: page.after && {
+        ...bookingKey(page.after.bookingId),
+        ...listingKey(agencyId, page.after),
+      },
+    }),
+  );
+  const found = (result.Items ?? []).map((item) => parseItem('booking', BookingItem, item));
+  // Fewer than asked with a LastEvaluatedKey means DynamoDB stopped at its 1 MB page: more may follow.
+  return {
+    bookings: found.slice(0, page.limit),
+    more: found.length > page.limit || result.LastEvaluatedKey !== undefined,
+  };
+}
