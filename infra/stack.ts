@@ -25,6 +25,7 @@ export interface FlightBookingConfig {
   readonly stage: string;
   /** Verified SES identity (address, or an address of a verified domain) codes are sent from. */
   readonly sesFromAddress: string;
+  /** SES configuration set the stack creates for the codes' delivery events (bounces, complaints). */
   readonly sesConfigurationSet?: string;
   /** SNS sender id for SMS, where the destination country supports one. */
   readonly smsSenderId?: string;
@@ -42,6 +43,8 @@ export interface FlightBookingConfig {
     readonly requestsPerSessionPer5Minutes: number;
     readonly commonRuleSet: 'COUNT' | 'BLOCK';
   };
+  /** CIDR ranges the firewall refuses before any other rule (validated: infra/cidr.ts). */
+  readonly blockedAddresses: readonly string[];
   /** Thresholds of the abuse alarms (sign-in guessing, throttling, WAF blocks, code sends). */
   readonly abuseAlarms: {
     readonly wrongCodesPer5Minutes: number;

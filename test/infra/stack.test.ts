@@ -6,6 +6,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { documentRoute, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
+import { PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
@@ -16,33 +17,7 @@ import { loadStageConfig, parseStageConfig, type StageFile } from '../../infra/s
 type Json = Record<string, any>;
 
 /** A complete production file: real-looking sender and alarm mailbox, every option set. */
-const PROD_FILE: StageFile = {
-  sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
-  sesConfigurationSet: 'sign-in',
-  smsSenderId: 'FlightBook',
-  corsOrigins: ['https://agents.acme-travel.co.uk'],
-  logRetentionDays: 90,
-  alarmEmail: 'ops@acme-travel.co.uk',
-  throttle: { ratePerSecond: 50, burst: 100 },
-  waf: {
-    authRequestsPer5Minutes: 100,
-    requestsPerAddressPer5Minutes: 2000,
-    requestsPerSessionPer5Minutes: 1000,
-    commonRuleSet: 'BLOCK',
-  },
-  abuseAlarms: {
-    wrongCodesPer5Minutes: 20,
-    rateLimitedPer5Minutes: 40,
-    wafBlocksPer5Minutes: 200,
-    codeSendsPerHour: 300,
-  },
-  dataProtection: {
-    deletionProtection: true,
-    retainOnDelete: true,
-    pointInTimeRecovery: true,
-    terminationProtection: true,
-  },
-};
+const PROD_FILE: StageFile = PRODUCTION_FILE;
 const FULL = parseStageConfig('prod', PROD_FILE);
 const DEV = loadStageConfig('dev');
 
