@@ -96,12 +96,22 @@ export function addGatewayResponses(api: RestApi, corsOrigins: readonly string[]
  * the functions' own answers always carry CORS for an allowed origin.
  */
 export function gatewayCorsHeaders(origins: readonly string[]): Record<string, string> {
-  if (origins.length !== 1) return {};
+  return Object.fromEntries(
+    Object.entries(corsHeaders(origins)).map(([name, value]) => [name, `'${value}'`]),
+  );
+}
+
+/**
+ * The CORS headers of an answer made without seeing the request's `Origin` (the gateway's own, the
+ * firewall's): only with exactly one allowed origin, for the reason above.
+ */
+export function corsHeaders(origins: readonly string[]): Record<string, string> {
+  if (origins.length !== 1 || !origins[0]) return {};
   return {
-    'Access-Control-Allow-Origin': `'${origins[0]}'`,
-    'Access-Control-Allow-Credentials': "'true'",
-    'Access-Control-Expose-Headers': "'Retry-After'",
-    Vary: "'Origin'",
+    'Access-Control-Allow-Origin': origins[0],
+    'Access-Control-Allow-Credentials': 'true',
+    'Access-Control-Expose-Headers': 'Retry-After',
+    Vary: 'Origin',
   };
 }
 

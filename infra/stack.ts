@@ -214,6 +214,8 @@ export class FlightBookingStack extends Stack {
       stage: this.api.deploymentStage,
       stageName: config.stage,
       limits: config.waf,
+      blockedAddresses: config.blockedAddresses,
+      corsOrigins: config.corsOrigins,
     });
 
     const sendOtp = this.functions.get('send-otp');

@@ -372,6 +372,8 @@ describe('infra: API', () => {
     template.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'REGIONAL',
       Rules: [
+        Match.objectLike({ Name: 'BlockedAddresses' }),
+        Match.objectLike({ Name: 'OversizeBody' }),
         Match.objectLike({
           Name: 'AuthRateLimit',
           Action: limit429,
@@ -398,7 +400,15 @@ describe('infra: API', () => {
               Limit: 1000,
               AggregateKeyType: 'CUSTOM_KEYS',
               CustomKeys: [
-                { Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+                {
+                  Header: {
+                    Name: 'authorization',
+                    TextTransformations: [
+                      { Priority: 0, Type: 'COMPRESS_WHITE_SPACE' },
+                      { Priority: 1, Type: 'LOWERCASE' },
+                    ],
+                  },
+                },
               ],
             }),
           },
@@ -409,11 +419,20 @@ describe('infra: API', () => {
           Statement: {
             RateBasedStatement: Match.objectLike({
               CustomKeys: [
-                { Cookie: { Name: '__Host-session', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+                {
+                  Cookie: {
+                    Name: '__Host-session',
+                    TextTransformations: [
+                      { Priority: 0, Type: 'COMPRESS_WHITE_SPACE' },
+                      { Priority: 1, Type: 'LOWERCASE' },
+                    ],
+                  },
+                },
               ],
             }),
           },
         }),
+        Match.objectLike({ Name: 'MissingCredentials' }),
         Match.objectLike({
           Name: 'AwsKnownBadInputs',
           Statement: {
@@ -440,14 +459,18 @@ describe('infra: API', () => {
       string,
       Json,
     ][]) {
+      if (!key.includes('RateLimited')) continue;
       expect(JSON.parse(response.Content), key).toMatchObject({
         success: false,
         error: { code: 'RATE_LIMITED' },
       });
     }
-    for (const rule of acl?.Properties.Rules.filter((r: Json) => r.Action) ?? [])
+    for (const rule of acl?.Properties.Rules.filter(
+      (r: Json) => r.Action?.Block.CustomResponse.ResponseCode === 429,
+    ) ?? [])
       expect(rule.Action.Block.CustomResponse.ResponseHeaders, rule.Name).toEqual([
         { Name: 'Retry-After', Value: '300' },
+        { Name: 'Cache-Control', Value: 'no-store' },
       ]);
     const [, association] = resources('AWS::WAFv2::WebACLAssociation')[0] ?? [];
     expect(JSON.stringify(association?.Properties.ResourceArn)).toContain('/stages/');
