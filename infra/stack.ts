@@ -1,6 +1,5 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
-  AccessLogFormat,
   EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
@@ -16,7 +15,7 @@ import { tableDefinition } from '../shared/db/table.ts';
 import { documentRoute, type Route, routes } from '../shared/routes.ts';
 import { SignInEmail } from './email.ts';
 import { Firewall } from './firewall.ts';
-import { addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
+import { accessLogFormat, addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
 import { Monitoring } from './monitoring.ts';
 import { RouteFunction } from './route-function.ts';
 
@@ -136,7 +135,7 @@ export class FlightBookingStack extends Stack {
         throttlingRateLimit: config.throttle.ratePerSecond,
         throttlingBurstLimit: config.throttle.burst,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        accessLogFormat: accessLogFormat(),
       },
       ...(config.corsOrigins.length > 0 && {
         defaultCorsPreflightOptions: {
@@ -150,11 +149,13 @@ export class FlightBookingStack extends Stack {
     addGatewayResponses(this.api, config.corsOrigins);
     // API Gateway writes execution logs to a group of its own naming and would create it without a
     // retention; creating it here first gives it one and deletes it with the stage's data policy.
-    new LogGroup(this, 'ApiExecutionLogs', {
+    const executionLogs = new LogGroup(this, 'ApiExecutionLogs', {
       logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${config.stage}`,
       retention: config.logRetention,
       removalPolicy,
     });
+    // Created before the stage, which starts writing execution logs as soon as it exists.
+    this.api.deploymentStage.node.addDependency(executionLogs);
 
     for (const route of routes as readonly Route[]) {
       const { fn } = new RouteFunction(this, `Route-${route.id}`, {
@@ -240,18 +241,11 @@ export class FlightBookingStack extends Stack {
       },
     });
 
-    Validations.of(this).acknowledge(
-      {
-        id: 'Serverless::Serverless-LambdaDLQ',
-        reason:
-          'Every function is invoked synchronously by API Gateway and answers the caller; there are no asynchronous invocations to dead-letter.',
-      },
-      {
-        id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-        reason:
-          'X-Ray PutTraceSegments/PutTelemetryRecords and SNS Publish to a phone number have no resource-level permissions (topics are denied explicitly).',
-      },
-    );
+    Validations.of(this).acknowledge({
+      id: 'Serverless::Serverless-LambdaDLQ',
+      reason:
+        'Every function is invoked synchronously by API Gateway and answers the caller; there are no asynchronous invocations to dead-letter.',
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', {
