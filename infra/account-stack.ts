@@ -1,13 +1,10 @@
 import { ArnFormat, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
 import { FilterPattern, LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { AlarmTopic } from './alarm-topic.ts';
 
 /** The account's SMS settings: account-wide, so they live here, never in a stage's stack. */
 export interface AccountSmsConfig {
@@ -87,12 +84,16 @@ export class FlightBookingAccountStack extends Stack {
       new PolicyStatement({ actions: ['iam:PassRole'], resources: [deliveryStatusRole.roleArn] }),
     );
 
-    // Created here so it has a retention; SNS writes failed SMS deliveries into it.
-    const failures = new LogGroup(this, 'SmsFailures', {
-      logGroupName: `sns/${this.region}/${this.account}/DirectPublishToPhoneNumber/Failure`,
-      retention: sms.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    // Created here so they have a retention: SNS writes delivered SMS (a sample, with the phone
+    // numbers) into the first and failed ones into the second, and would create both without one.
+    const smsLogGroup = (id: string, suffix: string) =>
+      new LogGroup(this, id, {
+        logGroupName: `sns/${this.region}/${this.account}/DirectPublishToPhoneNumber${suffix}`,
+        retention: sms.logRetention,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+    smsLogGroup('SmsDeliveries', '');
+    const failures = smsLogGroup('SmsFailures', '/Failure');
     const failed = failures
       .addMetricFilter('SmsFailureCount', {
         filterPattern: FilterPattern.allEvents(),
@@ -102,19 +103,15 @@ export class FlightBookingAccountStack extends Stack {
       })
       .metric({ period: Duration.minutes(5), statistic: 'Sum' });
 
-    const key = new Key(this, 'TopicKey', {
-      description: 'Encrypts the SMS alarm topic',
-      enableKeyRotation: true,
-    });
-    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-    const topic = new Topic(this, 'Alarms', {
+    // The topic only relays alarms: nothing it encrypted outlives it, so its key goes with the stack.
+    const alarms = new AlarmTopic(this, 'Alarms', {
       displayName: 'Flight booking SMS alarms',
-      masterKey: key,
-      enforceSSL: true,
+      email: sms.alarmEmail,
+      removalPolicy: RemovalPolicy.DESTROY,
     });
-    topic.addSubscription(new EmailSubscription(sms.alarmEmail));
+    const alarmName = 'flight-booking-account-SmsDeliveryFailures';
     const alarm = new Alarm(this, 'SmsDeliveryFailuresAlarm', {
-      alarmName: 'flight-booking-account-SmsDeliveryFailures',
+      alarmName,
       alarmDescription: 'SMS sign-in codes that SNS accepted but could not deliver',
       metric: failed,
       threshold: 1,
@@ -122,7 +119,7 @@ export class FlightBookingAccountStack extends Stack {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    alarm.addAlarmAction(new SnsAction(topic));
+    alarms.notify(alarm, alarmName);
 
     Validations.of(this).acknowledge(
       {
@@ -153,10 +150,6 @@ export class FlightBookingAccountStack extends Stack {
       {
         id: 'Serverless::Serverless-LambdaDLQ',
         reason: 'CloudFormation invokes the custom-resource provider synchronously and reports its failures.',
-      },
-      {
-        id: 'Serverless::Serverless-SNSRedrivePolicy',
-        reason: "An undeliverable alarm e-mail shows in the topic's NumberOfNotificationsFailed metric.",
       },
     );
   }

@@ -1,4 +1,6 @@
 import {
+  AccessLogField,
+  AccessLogFormat,
   type IResource,
   MockIntegration,
   PassthroughBehavior,
@@ -27,6 +29,34 @@ export function envelopeTemplate(code: string, message: string | { quotedVariabl
 }
 
 const json = (template: string) => ({ 'application/json': template });
+
+/**
+ * The access log line, one JSON object per request: API Gateway's standard fields, plus what tells
+ * where time and failures went (integration latency and status, the gateway's error type, the
+ * firewall's verdict) and the X-Ray trace id that leads to the request's trace and function log lines.
+ */
+export function accessLogFormat(): AccessLogFormat {
+  return AccessLogFormat.custom(
+    JSON.stringify({
+      requestId: AccessLogField.contextRequestId(),
+      ip: AccessLogField.contextIdentitySourceIp(),
+      caller: AccessLogField.contextIdentityCaller(),
+      user: AccessLogField.contextIdentityUser(),
+      requestTime: AccessLogField.contextRequestTime(),
+      httpMethod: AccessLogField.contextHttpMethod(),
+      resourcePath: AccessLogField.contextResourcePath(),
+      status: AccessLogField.contextStatus(),
+      protocol: AccessLogField.contextProtocol(),
+      responseLength: AccessLogField.contextResponseLength(),
+      responseLatency: AccessLogField.contextResponseLatency(),
+      integrationLatency: AccessLogField.contextIntegrationLatency(),
+      integrationStatus: AccessLogField.contextIntegrationStatus(),
+      errorType: AccessLogField.contextErrorResponseType(),
+      wafStatus: AccessLogField.contextWafStatus(),
+      xrayTraceId: AccessLogField.contextXrayTraceId(),
+    }),
+  );
+}
 
 /**
  * Answers API Gateway produces itself, before any function runs, in the contract's envelope. An unknown
@@ -79,12 +109,12 @@ export function addGatewayResponses(api: RestApi, corsOrigins: readonly string[]
   // Anything else the gateway refuses keeps its status; the code says it was refused before the API ran.
   api.addGatewayResponse('Default4xx', {
     type: ResponseType.DEFAULT_4XX,
-    responseHeaders: cors,
+    responseHeaders: { 'Cache-Control': "'no-store'", ...cors },
     templates: json(envelopeTemplate('REQUEST_REJECTED', { quotedVariable: '$context.error.messageString' })),
   });
   api.addGatewayResponse('Default5xx', {
     type: ResponseType.DEFAULT_5XX,
-    responseHeaders: cors,
+    responseHeaders: { 'Cache-Control': "'no-store'", ...cors },
     templates: json(envelopeTemplate('INTERNAL_ERROR', 'Something went wrong on our side.')),
   });
 }
@@ -96,12 +126,22 @@ export function addGatewayResponses(api: RestApi, corsOrigins: readonly string[]
  * the functions' own answers always carry CORS for an allowed origin.
  */
 export function gatewayCorsHeaders(origins: readonly string[]): Record<string, string> {
-  if (origins.length !== 1) return {};
+  return Object.fromEntries(
+    Object.entries(corsHeaders(origins)).map(([name, value]) => [name, `'${value}'`]),
+  );
+}
+
+/**
+ * The CORS headers of an answer made without seeing the request's `Origin` (the gateway's own, the
+ * firewall's): only with exactly one allowed origin, for the reason above.
+ */
+export function corsHeaders(origins: readonly string[]): Record<string, string> {
+  if (origins.length !== 1 || !origins[0]) return {};
   return {
-    'Access-Control-Allow-Origin': `'${origins[0]}'`,
-    'Access-Control-Allow-Credentials': "'true'",
-    'Access-Control-Expose-Headers': "'Retry-After'",
-    Vary: "'Origin'",
+    'Access-Control-Allow-Origin': origins[0],
+    'Access-Control-Allow-Credentials': 'true',
+    'Access-Control-Expose-Headers': 'Retry-After',
+    Vary: 'Origin',
   };
 }
 

@@ -1,24 +1,21 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
   ComparisonOperator,
-  Dashboard,
-  GraphWidget,
   type IMetric,
   MathExpression,
   Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { AlarmTopic } from './alarm-topic.ts';
+import { addDashboard } from './dashboard.ts';
+import { EMAIL_EVENT_DIMENSION } from './email.ts';
 
 export interface MonitoringProps {
   readonly api: RestApi;
@@ -27,6 +24,12 @@ export interface MonitoringProps {
   /** The send-otp log group, where failed code deliveries are logged. */
   readonly deliveryLogGroup: ILogGroup;
   readonly alarmEmail?: string;
+  /** What happens to the alarm topic's key when the stack is deleted: the stage's data policy. */
+  readonly removalPolicy: RemovalPolicy;
+  /** The web ACL's name and its rules: the WAF alarm and the dashboard read their metrics. */
+  readonly firewall: { readonly webAclName: string; readonly ruleNames: readonly string[] };
+  /** Whether the stage has an SES configuration set publishing delivery events (bounce and complaint alarms). */
+  readonly emailEvents: boolean;
   /** Names the alarms and dimensions the stack's own metrics, so one stage's failures page only its own. */
   readonly stage: string;
   /** Where abuse shows: wrong codes in verify-otp's log, throttled sends, WAF blocks, delivered codes. */
@@ -38,11 +41,14 @@ export interface MonitoringProps {
       readonly codeSendsPerHour: number;
     };
     readonly verifyLogGroup: ILogGroup;
-    readonly webAclName: string;
   };
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
+const ONE_HOUR = Duration.hours(1);
+/** SES puts an account under review at a 5 % bounce rate; fewer sends than this in an hour prove nothing. */
+const BOUNCE_RATE_PERCENT = 5;
+const MIN_SENDS_FOR_BOUNCE_RATE = 20;
 const OPERATIONS = [
   Operation.GET_ITEM,
   Operation.BATCH_GET_ITEM,
@@ -57,32 +63,18 @@ const OPERATIONS = [
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  private readonly alarmTopic: AlarmTopic;
   private readonly stage: string;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     this.stage = props.stage;
-    const key = new Key(this, 'TopicKey', {
-      description: 'Encrypts the flight booking alarm topic',
-      enableKeyRotation: true,
-    });
-    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-    this.topic = new Topic(this, 'Alarms', {
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', {
       displayName: 'Flight booking API alarms',
-      masterKey: key,
-      enforceSSL: true,
+      email: props.alarmEmail,
+      removalPolicy: props.removalPolicy,
     });
-    if (props.alarmEmail) {
-      this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
-      const subscription = this.topic.node.tryFindChild(props.alarmEmail);
-      if (subscription) {
-        Validations.of(subscription).acknowledge({
-          id: 'Serverless::Serverless-SNSRedrivePolicy',
-          reason:
-            "An undeliverable alarm e-mail shows in the topic's NumberOfNotificationsFailed metric; a dead-letter queue would hold copies nobody reads.",
-        });
-      }
-    }
+    this.topic = this.alarmTopic.topic;
 
     const { api, table } = props;
     const serverErrorRate = new MathExpression({
@@ -133,47 +125,23 @@ export class Monitoring extends Construct {
     }).metric({ period: FIVE_MINUTES, statistic: 'Sum', dimensionsMap: { Stage: props.stage } });
     this.alarm('CodeDeliveryFailures', deliveryFailures, 1, 'SES or SNS refused to deliver a sign-in code');
     // SMS delivered or not after SNS accepted it is account-wide: the account stack alarms on it.
-    this.abuseAlarms(props);
 
-    const functions = [...props.functions.values()];
-    new Dashboard(this, 'Dashboard', {
-      widgets: [
-        [
-          new GraphWidget({
-            title: 'API requests and errors',
-            left: [
-              api.metricCount({ period: FIVE_MINUTES }),
-              api.metricClientError({ period: FIVE_MINUTES }),
-              api.metricServerError({ period: FIVE_MINUTES }),
-            ],
-          }),
-          new GraphWidget({
-            title: 'API latency (p50, p99)',
-            left: [api.metricLatency({ statistic: 'p50' }), api.metricLatency({ statistic: 'p99' })],
-          }),
-        ],
-        [
-          new GraphWidget({
-            title: 'Function errors',
-            left: functions.map((fn) => fn.metricErrors({ period: FIVE_MINUTES })),
-          }),
-          new GraphWidget({
-            title: 'Function duration p99',
-            left: functions.map((fn) => fn.metricDuration({ statistic: 'p99' })),
-          }),
-        ],
-        [
-          new GraphWidget({ title: 'DynamoDB throttled requests', left: [dynamoThrottles] }),
-          new GraphWidget({ title: 'DynamoDB system errors', left: [dynamoErrors] }),
-          new GraphWidget({ title: 'Sign-in code delivery failures', left: [deliveryFailures] }),
-        ],
-      ],
+    const abuse = this.abuseAlarms(props);
+    const email = props.emailEvents ? this.emailAlarms() : [];
+
+    addDashboard(this, {
+      api,
+      functions: [...props.functions.values()],
+      dynamo: { throttles: dynamoThrottles, errors: dynamoErrors },
+      signIn: { deliveryFailures, ...abuse },
+      email,
+      firewall: props.firewall,
     });
   }
 
   /** Spikes that mean someone is guessing codes, hammering sign-in, or running up the SES/SNS bill. */
-  private abuseAlarms(props: MonitoringProps): void {
-    const { thresholds, verifyLogGroup, webAclName } = props.abuse;
+  private abuseAlarms(props: MonitoringProps): Record<string, IMetric> {
+    const { thresholds, verifyLogGroup } = props.abuse;
     const count = (id: string, logGroup: ILogGroup, pattern: IFilterPattern, period: Duration) =>
       new MetricFilter(this, `${id}Filter`, {
         logGroup,
@@ -186,26 +154,41 @@ export class Monitoring extends Construct {
     const answered = (...codes: string[]) =>
       FilterPattern.any(...codes.map((code) => FilterPattern.stringValue('$.code', '=', code)));
 
+    const metrics = {
+      wrongCodes: count(
+        'WrongCodes',
+        verifyLogGroup,
+        answered('INVALID_CODE', 'TOO_MANY_ATTEMPTS'),
+        FIVE_MINUTES,
+      ),
+      rateLimitedSends: count(
+        'RateLimitedSends',
+        props.deliveryLogGroup,
+        answered('RATE_LIMITED'),
+        FIVE_MINUTES,
+      ),
+      codeSends: count(
+        'CodeSends',
+        props.deliveryLogGroup,
+        FilterPattern.stringValue('$.message', '=', 'code sent'),
+        ONE_HOUR,
+      ),
+    };
     this.alarm(
       'WrongCodes',
-      count('WrongCodes', verifyLogGroup, answered('INVALID_CODE', 'TOO_MANY_ATTEMPTS'), FIVE_MINUTES),
+      metrics.wrongCodes,
       thresholds.wrongCodesPer5Minutes,
       'A spike of wrong sign-in codes (INVALID_CODE, TOO_MANY_ATTEMPTS): someone may be guessing',
     );
     this.alarm(
       'RateLimitedSends',
-      count('RateLimitedSends', props.deliveryLogGroup, answered('RATE_LIMITED'), FIVE_MINUTES),
+      metrics.rateLimitedSends,
       thresholds.rateLimitedPer5Minutes,
       'A spike of throttled code requests (RATE_LIMITED): someone may be spending agents’ sends',
     );
     this.alarm(
       'CodeSends',
-      count(
-        'CodeSends',
-        props.deliveryLogGroup,
-        FilterPattern.stringValue('$.message', '=', 'code sent'),
-        Duration.hours(1),
-      ),
+      metrics.codeSends,
       thresholds.codeSendsPerHour,
       'More sign-in codes sent in an hour than expected: the SES and SNS bill',
     );
@@ -214,13 +197,40 @@ export class Monitoring extends Construct {
       new Metric({
         namespace: 'AWS/WAFV2',
         metricName: 'BlockedRequests',
-        dimensionsMap: { WebACL: webAclName, Region: Stack.of(this).region, Rule: 'ALL' },
+        dimensionsMap: { WebACL: props.firewall.webAclName, Region: Stack.of(this).region, Rule: 'ALL' },
         period: FIVE_MINUTES,
         statistic: 'Sum',
       }),
       thresholds.wafBlocksPer5Minutes,
       'A spike of requests blocked by the firewall',
     );
+    return metrics;
+  }
+
+  /** What SES reports about the sign-in e-mails after sending: bounces and complaints (its reputation). */
+  private emailAlarms(): IMetric[] {
+    const ses = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/SES',
+        metricName,
+        dimensionsMap: { [EMAIL_EVENT_DIMENSION]: this.stage },
+        period: ONE_HOUR,
+        statistic: 'Sum',
+      });
+    const [sends, bounces, complaints] = [ses('Send'), ses('Bounce'), ses('Complaint')];
+    this.alarm(
+      'EmailBounceRate',
+      new MathExpression({
+        expression: `IF(sends >= ${MIN_SENDS_FOR_BOUNCE_RATE}, 100 * bounces / sends, 0)`,
+        usingMetrics: { sends, bounces },
+        label: 'Sign-in e-mail bounce rate (%)',
+        period: ONE_HOUR,
+      }),
+      BOUNCE_RATE_PERCENT,
+      `At least ${BOUNCE_RATE_PERCENT} % of sign-in e-mails bounced in an hour: SES reviews the account from 5 %`,
+    );
+    this.alarm('EmailComplaints', complaints, 1, 'A recipient marked a sign-in e-mail as spam');
+    return [sends, bounces, complaints];
   }
 
   private alarm(
@@ -231,8 +241,9 @@ export class Monitoring extends Construct {
     datapoints = 1,
     comparisonOperator = ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
   ): void {
+    const alarmName = `flight-booking-${this.stage}-${id}`;
     const alarm = new Alarm(this, id, {
-      alarmName: `flight-booking-${this.stage}-${id}`,
+      alarmName,
       metric,
       threshold,
       evaluationPeriods: datapoints,
@@ -240,7 +251,7 @@ export class Monitoring extends Construct {
       alarmDescription: description,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    alarm.addAlarmAction(new SnsAction(this.topic));
+    this.alarmTopic.notify(alarm, alarmName);
     this.alarms.push(alarm);
   }
 }

@@ -81,6 +81,18 @@ export class RouteFunction extends Construct {
       },
     });
     this.grant(props);
+    // The only unscoped statements, acknowledged on the one policy that holds them, each with why.
+    Validations.of(role.node.findChild('DefaultPolicy')).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason: [
+        'X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) have no resource-level permissions',
+        ...(props.route.grants.includes('send-sms')
+          ? [
+              'SNS Publish to a phone number has no resource ARN; publishing to any topic is denied in this policy',
+            ]
+          : []),
+      ].join('; '),
+    });
   }
 
   /** Exactly the route table's grants. */
@@ -124,13 +136,14 @@ export class RouteFunction extends Construct {
       });
     }
     if (route.grants.includes('send-sms')) {
-      // An SMS to a phone number has no resource ARN to scope to; publishing to topics is denied.
+      // An SMS to a phone number has no resource ARN to scope to; publishing to any topic, of any
+      // account in any region, is denied.
       this.fn.addToRolePolicy(new PolicyStatement({ actions: ['sns:Publish'], resources: ['*'] }));
       this.fn.addToRolePolicy(
         new PolicyStatement({
           effect: Effect.DENY,
           actions: ['sns:Publish'],
-          resources: [stack.formatArn({ service: 'sns', resource: '*' })],
+          resources: [`arn:${stack.partition}:sns:*:*:*`],
         }),
       );
     }

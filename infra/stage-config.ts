@@ -3,7 +3,9 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
+import { SMS_SENDER_ID_PATTERN, SMS_SENDER_ID_RULE } from '../shared/config.ts';
 import type { AccountSmsConfig } from './account-stack.ts';
+import { cidrProblem } from './cidr.ts';
 import type { FlightBookingConfig } from './stack.ts';
 
 /** Where each stage's configuration lives: `infra/stages/<stage>.json`, committed. */
@@ -14,14 +16,42 @@ const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|local
 const isExample = (address: string) => EXAMPLE_DOMAIN.test(address.slice(address.lastIndexOf('@') + 1));
 
 const Email = z.email('must be a plain e-mail address (no display name)');
+/** The origin exactly as a browser sends it (lower-case host, no default port, no path): CORS compares text. */
+const asBrowsersSendIt = (origin: string) => {
+  try {
+    const url = new URL(origin);
+    return url.origin === origin && url.port !== '0';
+  } catch {
+    return false; // not a URL at all, or a port over 65535
+  }
+};
 const HttpsOrigin = z
   .string()
-  .regex(/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'must be an https origin (https://host[:port], no path)');
-const retentionPeriods = new Set<number>(Object.values(RetentionDays).filter((v) => typeof v === 'number'));
+  .regex(/^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, 'must be an https origin (https://host[:port], no path)')
+  .refine(
+    asBrowsersSendIt,
+    'must be written as browsers send it: lower-case host, a port from 1 to 65535 and never :443',
+  );
+/** CloudWatch's retention periods, without 9999: the enum's "infinite", which means no retention at all. */
+const retentionPeriods = new Set<number>(
+  Object.values(RetentionDays).filter((v) => typeof v === 'number' && v !== RetentionDays.INFINITE),
+);
 const Retention = z
   .int()
-  .refine((days) => retentionPeriods.has(days), 'must be a retention period CloudWatch Logs offers');
-const SenderId = z.string().regex(/^[A-Za-z0-9]{3,11}$/, 'must be 3-11 letters or digits');
+  .refine(
+    (days) => retentionPeriods.has(days),
+    'must be a retention period CloudWatch Logs offers (1 to 3653 days; logs are never kept forever)',
+  );
+const SenderId = z.string().regex(SMS_SENDER_ID_PATTERN, SMS_SENDER_ID_RULE);
+/** SES's rule for configuration set names. */
+const ConfigurationSetName = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, hyphens or underscores');
+/** WAF's IP set entries: checked here so that a typo fails the synth, not the deploy. */
+const Cidr = z.string().superRefine((cidr, ctx) => {
+  const problem = cidrProblem(cidr);
+  if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (got "${cidr}")` });
+});
 const Positive = z.int().positive('must be greater than 0');
 const WafLimit = z.int().min(10, 'must be at least 10 (WAF’s minimum)');
 
@@ -36,7 +66,8 @@ function parseFile<S extends z.ZodType>(file: string, schema: S, raw: unknown): 
 /** One stage's file. Every key is written out: nothing falls back to a silent default. */
 const StageFile = z.strictObject({
   sesFromAddress: Email.describe('Verified SES identity codes are sent from'),
-  sesConfigurationSet: z.string().min(1).optional(),
+  /** Created by the stack, with an event destination for bounces and complaints. */
+  sesConfigurationSet: ConfigurationSetName.optional(),
   smsSenderId: SenderId.optional(),
   corsOrigins: z.array(HttpsOrigin),
   logRetentionDays: Retention,
@@ -55,6 +86,8 @@ const StageFile = z.strictObject({
     /** AWS's common rule set: COUNT (watch what it would block) until its findings are reviewed, then BLOCK. */
     commonRuleSet: z.enum(['COUNT', 'BLOCK']),
   }),
+  /** Client addresses the firewall refuses outright (CIDR ranges): the runbook's answer to an abusive address. */
+  blockedAddresses: z.array(Cidr).max(10_000, 'must list at most 10,000 ranges (a WAF IP set’s limit)'),
   /** Abuse alarms: how many per 5 minutes (per hour for sends) is a spike worth paging for. */
   abuseAlarms: z.strictObject({
     wrongCodesPer5Minutes: Positive,
@@ -83,6 +116,19 @@ const SANDBOX_STAGES = new Set(['dev']);
  */
 export function parseStageConfig(stage: string, raw: unknown): FlightBookingConfig {
   const schema = StageFile.superRefine((file, ctx) => {
+    // A WAF limit above what the stage throttle allows in 5 minutes lets one client spend all of it.
+    const capacity = Math.floor(file.throttle.ratePerSecond * 300);
+    for (const key of [
+      'authRequestsPer5Minutes',
+      'requestsPerAddressPer5Minutes',
+      'requestsPerSessionPer5Minutes',
+    ] as const)
+      if (file.waf[key] > capacity)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['waf', key],
+          message: `is more than the stage throttle allows in 5 minutes (${capacity}): one client could spend it all`,
+        });
     if (SANDBOX_STAGES.has(stage)) return;
     if (isExample(file.sesFromAddress))
       ctx.addIssue({
@@ -110,6 +156,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     alarmEmail: file.alarmEmail,
     throttle: file.throttle,
     waf: file.waf,
+    blockedAddresses: file.blockedAddresses,
     abuseAlarms: file.abuseAlarms,
     dataProtection: file.dataProtection,
   };

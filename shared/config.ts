@@ -71,6 +71,14 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
 export const currentTraceId = (env: NodeJS.ProcessEnv = process.env): string | undefined =>
   env._X_AMZN_TRACE_ID?.split(';')[0]?.replace(/^Root=/, '') || undefined;
 
+/**
+ * An SMS sender id as AWS takes it: 3–11 letters or digits, at least one a letter (an all-digit id is
+ * refused by carriers as a phone number). The stage files, the account file and the function's
+ * environment all use this one rule.
+ */
+export const SMS_SENDER_ID_PATTERN = /^(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{3,11}$/;
+export const SMS_SENDER_ID_RULE = 'must be 3-11 letters or digits, at least one of them a letter';
+
 /** How send-otp delivers codes: SES and SNS when deployed, the local outbox in development. */
 const SenderConfig = z
   .object({
@@ -78,9 +86,7 @@ const SenderConfig = z
     CODE_SENDER: z._default(z.enum(['aws', 'outbox']), 'aws'),
     SES_FROM_ADDRESS: z.optional(z.email()),
     SES_CONFIGURATION_SET: z.optional(nonEmpty()),
-    SMS_SENDER_ID: z.optional(
-      z.string().check(z.regex(/^[A-Za-z0-9]{1,11}$/, 'must be 1-11 letters or digits')),
-    ),
+    SMS_SENDER_ID: z.optional(z.string().check(z.regex(SMS_SENDER_ID_PATTERN, SMS_SENDER_ID_RULE))),
     DATA_DIR: z.optional(nonEmpty()),
     AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
   })

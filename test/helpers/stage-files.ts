@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { App, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { type FlightBookingConfig, FlightBookingStack } from '../../infra/stack.ts';
+import { loadStageConfig, parseStageConfig, type StageFile } from '../../infra/stage-config.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is read field by field
+export type Json = Record<string, any>;
+
+/** A complete production stage file: real-looking sender and mailboxes, every option set. */
+export const PRODUCTION_FILE: StageFile = {
+  sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
+  sesConfigurationSet: 'sign-in',
+  smsSenderId: 'FlightBook',
+  corsOrigins: ['https://agents.acme-travel.co.uk'],
+  logRetentionDays: 90,
+  alarmEmail: 'ops@acme-travel.co.uk',
+  throttle: { ratePerSecond: 50, burst: 100 },
+  waf: {
+    authRequestsPer5Minutes: 100,
+    requestsPerAddressPer5Minutes: 2000,
+    requestsPerSessionPer5Minutes: 1000,
+    commonRuleSet: 'BLOCK',
+  },
+  blockedAddresses: [],
+  abuseAlarms: {
+    wrongCodesPer5Minutes: 20,
+    rateLimitedPer5Minutes: 40,
+    wafBlocksPer5Minutes: 200,
+    codeSendsPerHour: 300,
+  },
+  dataProtection: {
+    deletionProtection: true,
+    retainOnDelete: true,
+    pointInTimeRecovery: true,
+    terminationProtection: true,
+  },
+};
+
+export const PRODUCTION: FlightBookingConfig = parseStageConfig('prod', PRODUCTION_FILE);
+export const DEVELOPMENT: FlightBookingConfig = loadStageConfig('dev');
+
+/**
+ * Synthesises one stage's stack as `cdk synth` would (cdk.json's feature flags), without bundling;
+ * with `nag`, cdk-nag's packs run as validation plugins.
+ */
+export function synthStage(config: FlightBookingConfig, nag = false) {
+  const context = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new FlightBookingStack(app, 'Test', { config });
+  if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+/** The resources of one CloudFormation type, by logical id. */
+export const resourcesOf = (template: Template, type: string): [string, Json][] =>
+  Object.entries(template.findResources(type));

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { describe, expect, inject, it } from 'vitest';
+
+/** Connects to address:port; resolves 'open', or the error code (ECONNREFUSED when nothing listens there). */
+function probe(address: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port, timeout: 3000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('open');
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve('ETIMEDOUT');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+/** This machine's own addresses other than loopback: where a neighbour on the network would connect. */
+const outsideAddresses = Object.values(networkInterfaces())
+  .flat()
+  .filter((info) => info && !info.internal && info.family === 'IPv4')
+  .map((info) => info?.address ?? '');
+
+/** The local addresses listening on `port`, from the kernel's socket table (Linux). */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      // Column 2 is local address:port in hex, column 4 the state; 0A is LISTEN.
+      .filter((columns) => columns[1]?.endsWith(`:${hexPort}`) && columns[3] === '0A')
+      .map((columns) => columns[1]?.split(':')[0] ?? ''),
+  );
+}
+
+describe('DynamoDB Local (npm start, the agents CLI and the tests all start it the same way)', () => {
+  const port = Number(new URL(inject('dynamodbEndpoint')).port);
+
+  it('answers on 127.0.0.1', async () => {
+    expect(await probe('127.0.0.1', port)).toBe('open');
+  });
+
+  it('is not reachable on any other address of this machine: it checks no signature', async () => {
+    expect(outsideAddresses.length, 'this test needs a network interface besides loopback').toBeGreaterThan(
+      0,
+    );
+    for (const address of outsideAddresses) expect(await probe(address, port), address).toBe('ECONNREFUSED');
+  });
+
+  it('listens on the loopback address only, as the kernel reports it', () => {
+    const addresses = listeningAddresses(port);
+    expect(addresses.length).toBeGreaterThan(0);
+    // 127.0.0.1 in /proc's byte order, as IPv4 or as the IPv4-mapped IPv6 address ::ffff:127.0.0.1.
+    for (const address of addresses)
+      expect(['0100007F', '0000000000000000FFFF00000100007F']).toContain(address);
+  });
+});
