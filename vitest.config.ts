@@ -1,19 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * One temporary folder per run, removed when the run ends (passed, failed or interrupted): every
+ * data directory, synth output and CDK assembly the tests make goes there through TMPDIR, which test
+ * workers and the processes they start inherit. Set once, in the process that loads this file first.
+ */
+if (!process.env.FLIGHT_BOOKING_TEST_TMP) {
+  const runDir = mkdtempSync(join(tmpdir(), 'flight-booking-tests-'));
+  process.env.FLIGHT_BOOKING_TEST_TMP = runDir;
+  process.env.TMPDIR = runDir;
+  process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
+}
 
 /**
  * Four suites, one run: unit (pure logic), integration (real handlers against one DynamoDB Local
  * started per run, a fresh table per file), infra (the synthesised CDK template) and e2e (the dev
- * server as `npm start` runs it, over HTTP).
+ * server as `npm start` runs it, over HTTP). `npm run test:<suite>` runs one of them.
  */
 export default defineConfig({
   test: {
     // Console output (the outbox echoes codes) is shown for failing tests only.
     silent: 'passed-only',
+    reporters: ['default', './test/helpers/slowest-tests-reporter.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          testTimeout: 10_000,
         },
       },
       {
@@ -31,6 +48,7 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
       {

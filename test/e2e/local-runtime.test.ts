@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   agentsCli,
   agentsCliWithEnv,
@@ -34,9 +34,18 @@ async function signIn(server: LocalServer, identifier: string, type: 'EMAIL' | '
   return post(`${server.url}/api/auth/verify-otp`, { identifier, code: entry?.code });
 }
 
+/**
+ * One running stack serves every CLI call that does not test starting or stopping a database: each
+ * CLI call without one starts a DynamoDB Local of its own (about 3 s).
+ */
+let running: LocalServer;
+beforeAll(async () => {
+  running = await start();
+});
+
 describe('e2e: local runtime and agents CLI', () => {
   it('registers an agent through the CLI against the running stack, who then signs in by SMS', async () => {
-    const server = await start();
+    const server = running;
 
     const added = await agentsCli(
       server.dataDir,
@@ -58,10 +67,8 @@ describe('e2e: local runtime and agents CLI', () => {
       agency_id: 'acme-travel',
       active: true,
     });
-    expect(JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier)).toEqual([
-      '+447700900999',
-      'agent@example.com',
-    ]);
+    const identifiers = JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier);
+    expect(identifiers).toEqual(expect.arrayContaining(['+447700900999', 'agent@example.com']));
     const verified = await signIn(server, '+447700900999', 'PHONE');
     expect(verified.status).toBe(200);
     expect(verified.body.data.agent.agency_id).toBe('acme-travel');
@@ -75,7 +82,7 @@ describe('e2e: local runtime and agents CLI', () => {
   });
 
   it('works on a named table, as against AWS, when TABLE_NAME is set', async () => {
-    const server = await start();
+    const server = running;
     const { dynamodb_endpoint } = JSON.parse(await readFile(join(server.dataDir, 'local.json'), 'utf8'));
     const env = {
       TABLE_NAME: 'flight-booking',
@@ -102,27 +109,39 @@ describe('e2e: local runtime and agents CLI', () => {
     );
   });
 
-  it('validates identifiers as send-otp does, refuses duplicates, and prints JSON errors', async () => {
+  it('starts a DynamoDB Local of its own when no npm start runs on DATA_DIR, and keeps what it wrote', async () => {
     const dataDir = newDataDir();
 
-    const badPhone = await agentsCli(dataDir, 'add', '+44 7700 900999', '--name', 'X', '--agency', 'acme');
-    const noAgency = await agentsCli(dataDir, 'add', 'a@example.com', '--name', 'X');
     const first = await agentsCli(dataDir, 'add', ' A@Example.com ', '--name', 'X', '--agency', 'acme');
-    const duplicate = await agentsCli(dataDir, 'add', 'a@example.com', '--name', 'Y', '--agency', 'acme');
+
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).identifier).toBe('a@example.com');
+    const server = await start(dataDir);
+    expect(server.output()).toContain('existing database');
+    expect((await signIn(server, 'a@example.com', 'EMAIL')).status).toBe(200);
+  });
+
+  it('validates identifiers as send-otp does, refuses duplicates, and prints JSON errors', async () => {
+    const { dataDir } = running;
+
+    const badPhone = await agentsCli(dataDir, 'add', '+44 7700 900999', '--name', 'X', '--agency', 'acme');
+    const noAgency = await agentsCli(dataDir, 'add', 'b@example.com', '--name', 'X');
+    const first = await agentsCli(dataDir, 'add', ' B@Example.com ', '--name', 'X', '--agency', 'acme');
+    const duplicate = await agentsCli(dataDir, 'add', 'b@example.com', '--name', 'Y', '--agency', 'acme');
 
     expect(badPhone.code).toBe(2);
     expect(JSON.parse(badPhone.stderr).error).toMatch(/E.164/);
     expect(noAgency.code).toBe(2);
     expect(JSON.parse(noAgency.stderr).error).toMatch(/--agency/);
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout).identifier).toBe('a@example.com');
+    expect(JSON.parse(first.stdout).identifier).toBe('b@example.com');
     expect(duplicate.code).toBe(1);
     expect(JSON.parse(duplicate.stderr).error).toMatch(/already an agent’s sign-in identifier/);
 
-    const deactivated = await agentsCli(dataDir, 'deactivate', 'A@example.com');
+    const deactivated = await agentsCli(dataDir, 'deactivate', 'B@example.com');
     const unknown = await agentsCli(dataDir, 'deactivate', 'nobody@example.com');
     expect(deactivated.code).toBe(0);
-    expect(JSON.parse(deactivated.stdout)).toMatchObject({ identifier: 'a@example.com', active: false });
+    expect(JSON.parse(deactivated.stdout)).toMatchObject({ identifier: 'b@example.com', active: false });
     expect(unknown.code).toBe(1);
   });
 
@@ -145,11 +164,11 @@ describe('e2e: local runtime and agents CLI', () => {
     );
     expect(stillSignedIn.status).toBe(200);
 
-    const fresh = await start();
-    expect(fresh.output()).toContain('new database');
-    const listed = await agentsCli(fresh.dataDir, 'list');
-    expect(JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier)).toEqual([
-      'agent@example.com',
-    ]);
+    // Another DATA_DIR is another database: the stack the other tests share started on a new one.
+    expect(running.output()).toContain('new database');
+    const listed = await agentsCli(running.dataDir, 'list');
+    const identifiers = JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier);
+    expect(identifiers).toContain('agent@example.com');
+    expect(identifiers).not.toContain('kept@example.com');
   });
 });

@@ -3,25 +3,47 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes.ts';
 
 const run = promisify(execFile);
 
+interface LambdaResource {
+  Type: string;
+  Metadata: Record<string, string>;
+}
+
+/** `npm run synth` into `out`, offline and without credentials; the dev stage's template. */
+async function synthInto(out: string) {
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '' };
+  await run('node_modules/.bin/cdk', ['synth', '--quiet', '--no-notices', '-o', out], {
+    env,
+    timeout: 110_000,
+  });
+  const template = JSON.parse(readFileSync(join(out, 'FlightBooking-dev.template.json'), 'utf8'));
+  const functions = Object.values(template.Resources as Record<string, LambdaResource>).filter(
+    (r) => r.Type === 'AWS::Lambda::Function',
+  );
+  return { out, template, functions };
+}
+
+/**
+ * Two full synths per run, shared by the tests below: one into a shallow folder, one into a folder
+ * three levels deeper (the asset hashes must not depend on where the output goes).
+ */
+let shallow: Awaited<ReturnType<typeof synthInto>>;
+let deep: Awaited<ReturnType<typeof synthInto>>;
+beforeAll(async () => {
+  [shallow, deep] = await Promise.all([
+    synthInto(mkdtempSync(join(tmpdir(), 'synth-'))),
+    synthInto(join(mkdtempSync(join(tmpdir(), 'synth-')), 'one', 'level', 'deeper')),
+  ]);
+});
+
 describe('infra: npm run synth', () => {
-  it('synthesises offline without credentials, bundling every function as an ESM Node 24 bundle, cdk-nag included', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
-    const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '' };
+  it('synthesises offline without credentials, bundling every function as an ESM Node 24 bundle, cdk-nag included', () => {
+    const { out, template, functions } = shallow;
 
-    await run('node_modules/.bin/cdk', ['synth', '--quiet', '--no-notices', '-o', out], {
-      env,
-      timeout: 120_000,
-    });
-
-    const template = JSON.parse(readFileSync(join(out, 'FlightBooking-dev.template.json'), 'utf8'));
-    const functions = Object.values(
-      template.Resources as Record<string, { Type: string; Metadata: Record<string, string> }>,
-    ).filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(functions).toHaveLength(routes.length + 1);
     for (const fn of functions) {
       const asset = join(out, fn.Metadata['aws:asset:path'] ?? '');
@@ -40,26 +62,11 @@ describe('infra: npm run synth', () => {
     expect(JSON.stringify(template)).not.toContain('enable-source-maps');
   });
 
-  it('gives every bundle the same asset hash whatever folder the synth writes to', async () => {
-    const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '' };
-    const assets = async (out: string) => {
-      await run('node_modules/.bin/cdk', ['synth', '--quiet', '--no-notices', '-o', out], {
-        env,
-        timeout: 120_000,
-      });
-      const template = JSON.parse(readFileSync(join(out, 'FlightBooking-dev.template.json'), 'utf8'));
-      return Object.values(
-        template.Resources as Record<string, { Type: string; Metadata: Record<string, string> }>,
-      )
-        .filter((r) => r.Type === 'AWS::Lambda::Function')
-        .map((r) => r.Metadata['aws:asset:path'])
-        .sort();
-    };
+  it('gives every bundle the same asset hash whatever folder the synth writes to', () => {
+    const assets = ({ functions }: typeof shallow) =>
+      functions.map((r) => r.Metadata['aws:asset:path']).sort();
 
-    const shallow = await assets(mkdtempSync(join(tmpdir(), 'a-')));
-    const deep = await assets(join(mkdtempSync(join(tmpdir(), 'b-')), 'one', 'level', 'deeper'));
-
-    expect(deep).toEqual(shallow);
-    expect(new Set(shallow).size).toBe(routes.length + 1);
+    expect(assets(deep)).toEqual(assets(shallow));
+    expect(new Set(assets(shallow)).size).toBe(routes.length + 1);
   });
 });
