@@ -8,14 +8,10 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
-import type { Route } from '../shared/routes.ts';
+import { functionSettings, type Route } from '../shared/routes.ts';
 import { bundleAliases, bundling, sourceAssetHash } from './bundling.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
-
-/** Every function gets the same size and deadline (the SDK's own deadlines are 1 s connect, 3 s request). */
-export const FUNCTION_MEMORY_MB = 512;
-export const FUNCTION_TIMEOUT_SECONDS = 10;
 
 export interface RouteFunctionProps {
   readonly route: Route;
@@ -53,6 +49,7 @@ export class RouteFunction extends Construct {
       }),
     );
 
+    const settings = functionSettings(route);
     this.fn = new NodejsFunction(this, 'Function', {
       entry: join(repositoryRoot, route.entry),
       handler: 'handler',
@@ -60,8 +57,8 @@ export class RouteFunction extends Construct {
       depsLockFilePath: join(repositoryRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: FUNCTION_MEMORY_MB,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      memorySize: settings.memoryMb,
+      timeout: Duration.seconds(settings.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       role,
       logGroup: this.logGroup,

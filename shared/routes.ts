@@ -11,9 +11,6 @@ import type { Role } from './auth/roles.ts';
 /** DynamoDB actions a route's function may perform on the table (transactions need their parts). */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
-/** Actions that only read. */
-export const READ_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
-
 /** Grants beyond the table, named by what they allow. */
 export type ExtraGrant = 'signing-key' | 'send-email' | 'send-sms';
 
@@ -31,6 +28,22 @@ export interface Route {
   /** Exactly the table actions the function uses; `Query` also grants the GSI. Every `auth` route reads the session state (GetItem). */
   readonly table: readonly TableAction[];
   readonly grants: readonly ExtraGrant[];
+  /** The function's memory, when not {@link FUNCTION_DEFAULTS}' (Lambda gives CPU in proportion). */
+  readonly memoryMb?: number;
+}
+
+/**
+ * Every function's size and deadline unless its route says otherwise: the stack deploys them and the
+ * dev server hands handlers the same deadline (the SDK's own deadlines are 1 s connect, 3 s request).
+ */
+export const FUNCTION_DEFAULTS = { memoryMb: 512, timeoutSeconds: 10 } as const;
+
+/** The memory and timeout `route`'s function runs with, deployed and locally. */
+export function functionSettings(route: Route): { memoryMb: number; timeoutSeconds: number } {
+  return {
+    memoryMb: route.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
+    timeoutSeconds: FUNCTION_DEFAULTS.timeoutSeconds,
+  };
 }
 
 export const routes = [
@@ -134,7 +147,7 @@ export type RouteOf<I extends RouteId> = Extract<(typeof routes)[number], { id: 
  * The route-table entry named `id`: a function file names its route, and the HTTP stack takes the
  * route's facts (authentication) from the table rather than from a second copy.
  *
- * @example httpHandler(route('search'), SearchRequest, action, context)
+ * @example httpHandler(route('search'), createSearchRequest(ctx.clock), action, ctx)
  */
 export function route<I extends RouteId>(id: I): RouteOf<I> {
   const found = routes.find((entry) => entry.id === id);

@@ -11,15 +11,13 @@ import {
   PayloadTooLargeError,
 } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/response.ts';
-import { documentRoute, ROUTE_METHOD, type Route, routes } from '#shared/routes.ts';
+import { documentRoute, functionSettings, ROUTE_METHOD, type Route, routes } from '#shared/routes.ts';
 import { serveDocs } from './docs.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** API Gateway refuses bodies over 10 MB before any function runs; so does the dev server. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
-/** The Lambda timeout the deployed functions get; handlers read it through the context. */
-const FUNCTION_TIMEOUT_MS = 10_000;
 
 /** Imports every route's handler, exactly the entry file the stack bundles. */
 export async function loadHandlers(
@@ -139,13 +137,15 @@ function toProxyEvent(
 }
 
 function lambdaContext(route: Route, requestId: string): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  // The deployed function's deadline and size (the route table's): handlers read them through the context.
+  const { memoryMb, timeoutSeconds } = functionSettings(route);
+  const deadline = Date.now() + timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: route.id,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.id}`,
-    memoryLimitInMB: '512',
+    memoryLimitInMB: String(memoryMb),
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${route.id}`,
     logStreamName: 'local',

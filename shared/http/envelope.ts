@@ -8,6 +8,9 @@ import { toApiError } from './failures.ts';
 import { readHeader } from './headers.ts';
 import { errorResponse } from './response.ts';
 
+/** True until this container has handled its first request. */
+let coldStart = true;
+
 /**
  * The outermost middleware: assigns the request id, turns every error into the contract's envelope
  * (5xx with a generic message), and writes one access-log line per request.
@@ -15,9 +18,6 @@ import { errorResponse } from './response.ts';
  * @param options.redact strings that must never reach a log line (e.g. the table name)
  * @param options.corsOrigins browser origins that get CORS headers
  */
-/** True until this container has handled its first request. */
-let coldStart = true;
-
 export function httpEnvelope(
   log: Logger,
   options: { redact?: readonly string[]; corsOrigins?: readonly string[] } = {},

@@ -34,7 +34,8 @@ export type SessionOf<R extends Route> = R['auth'] extends true ? Session : unde
 
 /**
  * The one HTTP stack every function uses: request id → JSON body → auth (when the route table says
- * so) → validation → action → envelope. A function file names its route and composes:
+ * so) → validation → action → envelope. A function file names its route and composes; the handler
+ * carries the request schema it validates with (`requestSchema`).
  *
  * @example export const handler = httpHandler(route('logout'), LogoutRequest, action, context);
  */
@@ -49,7 +50,7 @@ export function httpHandler<R extends Route, S extends z.ZodMiniType>(
     .use(jsonBody());
   if (route.auth) stack.use(authenticate((token) => verifySessionToken(token, deps)));
   if (route.roles) stack.use(requireRole(route.roles));
-  return stack.use(validateBody(body)).handler(async (event) => {
+  const handler = stack.use(validateBody(body)).handler(async (event) => {
     const requestId = event.requestId ?? '';
     const reply = await action({
       requestId,
@@ -60,4 +61,7 @@ export function httpHandler<R extends Route, S extends z.ZodMiniType>(
     });
     return successResponse(reply, requestId);
   });
+  // What the handler validates with, for the test that the published document says the same.
+  const requestSchema: z.ZodMiniType = body;
+  return Object.assign(handler, { requestSchema });
 }

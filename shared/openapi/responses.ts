@@ -30,7 +30,9 @@ const Direction = z.object({
 
 export const Flight = z.object({
   id: z.string().check(z.describe('Opaque offer id, bound to your agency, valid until expires_at')),
-  total_price: Money.check(z.describe('For all passengers together')),
+  total_price: z
+    .number()
+    .check(z.describe('For all passengers together, in major currency units, at most 2 decimals')),
   currency: z.string(),
   travel_class: z.enum(TRAVEL_CLASSES),
   seats_available: z

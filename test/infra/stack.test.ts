@@ -4,7 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { documentRoute, type Route, routes as routeTable } from '#shared/routes.ts';
+import { documentRoute, functionSettings, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
 import { PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
 
@@ -68,8 +68,9 @@ describe('infra: functions', () => {
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: 512,
-        Timeout: 10,
+        // The route table's sizes (512 MB and 10 s unless a route says otherwise).
+        MemorySize: functionSettings(route).memoryMb,
+        Timeout: functionSettings(route).timeoutSeconds,
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: {
           LogGroup: { Ref: expect.stringContaining(`Route${route.id.replaceAll('-', '')}Logs`) },
