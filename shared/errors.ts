@@ -143,8 +143,16 @@ export class SoldOutError extends ApiError {
 
 export class NotCancellableError extends ApiError {
   readonly code = 'NOT_CANCELLABLE' as const;
-  constructor() {
-    super('The booking can no longer be cancelled: its first flight has departed.');
+  constructor(message = 'The booking can no longer be cancelled: its first flight has departed.') {
+    super(message);
+  }
+}
+
+/** The supplier refused the booking for a reason no field check could foresee. */
+export class SupplierRejectedError extends ApiError {
+  readonly code = 'SUPPLIER_REJECTED' as const;
+  constructor(details: ErrorDetail[]) {
+    super('The airline or supplier refused the booking; see details.', { details });
   }
 }
 

@@ -1,10 +1,10 @@
 import { CancelBookingRequest, cancelBooking } from '#shared/bookings/manage.ts';
-import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
+import { type SupplierContext, supplierContext } from '#shared/supply/process-context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: AppContext) {
+export function createHandler(ctx: SupplierContext) {
   const cancel = cancelBooking(ctx);
   return httpHandler(
     route('booking-cancel'),
@@ -14,4 +14,4 @@ export function createHandler(ctx: AppContext) {
   );
 }
 
-export const handler = createHandler(context);
+export const handler = createHandler(supplierContext);

@@ -33,3 +33,13 @@ export async function isOfferBooked(store: TableHandle, offerIdentity: string): 
   );
   return marker.Item !== undefined;
 }
+
+/** The Delete that frees an offer whose booking failed at the supplier, so it can be booked again. */
+export function bookedOfferRelease(tableName: string, offerIdentity: string, bookingId: string) {
+  return {
+    TableName: tableName,
+    Key: bookedOfferKey(offerIdentity),
+    ConditionExpression: 'booking_id = :booking',
+    ExpressionAttributeValues: { ':booking': bookingId },
+  };
+}

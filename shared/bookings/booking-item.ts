@@ -55,7 +55,8 @@ const Flight = z.object({
   total_price: z.number(),
   currency: z.string(),
   travel_class: z.enum(TRAVEL_CLASSES),
-  seats_available: z.number(),
+  /** Null where the supplier does not publish it (docs/API.md §4.5). */
+  seats_available: z.nullable(z.number()),
   expires_at: z.string(),
   passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
   outbound: Direction,
@@ -70,11 +71,16 @@ const Passenger = z.object({
   born_on: z.string(),
 });
 
+/** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
+export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'PENDING', 'FAILED'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
 /** What the stored booking and the Booking resource share, field for field. */
 const answered = {
   booking_id: z.string(),
-  pnr: z.string(),
-  status: z.enum(['CONFIRMED', 'CANCELLED']),
+  /** Null while PENDING and when FAILED: the supplier gave no record locator (yet). */
+  pnr: z.nullable(z.string()),
+  status: z.enum(BOOKING_STATUSES),
   currency: z.string(),
   created_at: z.string(),
   cancelled_at: z.optional(z.string()),
@@ -84,6 +90,13 @@ const answered = {
   flight: Flight,
   passengers: z.array(Passenger),
   contact: z.object({ email: z.string(), phone: z.string() }),
+  /** A remote supplier's order (absent for the built-in network). */
+  supplier: z.optional(z.object({ name: z.string(), order_id: z.optional(z.string()) })),
+  /** What the cancellation refunded, in major units. */
+  refund: z.optional(z.object({ amount: z.number(), currency: z.string() })),
+  /** Absent on bookings stored before they were kept: read as created_at (or cancelled_at) and 1 (or 2). */
+  updated_at: z.optional(z.string()),
+  version: z.optional(z.number()),
 };
 
 const BookingItem = z.object({
@@ -97,7 +110,9 @@ const BookingItem = z.object({
   travel_class: z.enum(TRAVEL_CLASSES),
   /** Seats held on every segment (infants hold none). */
   seats: z.number(),
-  /** Where the seats were taken, for returning them on cancel. */
+  /** Remote suppliers: the offer-booked marker's key, released when the order failed. */
+  offer_identity: z.optional(z.string()),
+  /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
   segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
 });
 
@@ -106,11 +121,29 @@ const BookingViewItem = z.object({ ...answered, total_price: z.number() });
 
 /** A booking as stored (the item's attributes besides its keys). */
 export type BookingRecord = z.output<typeof BookingItem>;
-export type BookingView = z.output<typeof BookingViewItem>;
+export type BookingView = Omit<z.output<typeof BookingViewItem>, 'updated_at' | 'version'> & {
+  updated_at: string;
+  version: number;
+};
+
+/** When a booking last changed and how many state changes it has had, for one stored before they were kept. */
+export function changeStamp(record: {
+  created_at: string;
+  cancelled_at?: string | undefined;
+  updated_at?: string | undefined;
+  version?: number | undefined;
+}): { updated_at: string; version: number } {
+  return {
+    updated_at: record.updated_at ?? record.cancelled_at ?? record.created_at,
+    version: record.version ?? (record.cancelled_at ? 2 : 1),
+  };
+}
 
 /** A Booking resource kept as JSON (an Idempotency-Key's stored answer), checked. */
-export const parseBookingView = (data: unknown): BookingView =>
-  parseItem('stored booking answer', BookingViewItem, data);
+export function parseBookingView(data: unknown): BookingView {
+  const view = parseItem('stored booking answer', BookingViewItem, data);
+  return { ...view, ...changeStamp(view) };
+}
 
 /** The Put that stores a new booking, listed under its agency; never over an existing one. */
 export function newBookingItem(tableName: string, record: BookingRecord) {
@@ -122,27 +155,6 @@ export function newBookingItem(tableName: string, record: BookingRecord) {
       ...record,
     },
     ConditionExpression: 'attribute_not_exists(pk)',
-  };
-}
-
-/** The Update that cancels a booking, only while it is CONFIRMED. */
-export function cancelBookingUpdate(
-  tableName: string,
-  bookingId: string,
-  cancelled: { at: string; by: { id: string; name: string } },
-) {
-  return {
-    TableName: tableName,
-    Key: bookingKey(bookingId),
-    UpdateExpression: 'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by',
-    ConditionExpression: '#status = :confirmed',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':cancelled': 'CANCELLED',
-      ':confirmed': 'CONFIRMED',
-      ':at': cancelled.at,
-      ':by': cancelled.by,
-    },
   };
 }
 

@@ -1,11 +1,13 @@
 import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
-import type { BookingRecord, BookingView } from './booking-item.ts';
+import { toMajor } from '../money.ts';
+import type { FlightSupplier } from '../supply/port.ts';
+import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
 
-/** What booking code needs: the table, the clock, and the key offers are sealed with. */
+/** What booking code needs: the table, the clock, and the supplier flights come from. */
 export interface BookingDeps extends TableHandle {
   readonly clock: Clock;
-  readonly keys: { readonly offer: Uint8Array };
+  readonly supplier: FlightSupplier;
 }
 
 /** The Booking resource of docs/API.md §4.2 for a stored booking. */
@@ -14,7 +16,7 @@ export function bookingView(record: BookingRecord): BookingView {
     booking_id: record.booking_id,
     pnr: record.pnr,
     status: record.status,
-    total_price: record.total / 100,
+    total_price: toMajor(record.total, record.currency),
     currency: record.currency,
     created_at: record.created_at,
     ...(record.cancelled_at && { cancelled_at: record.cancelled_at }),
@@ -23,5 +25,8 @@ export function bookingView(record: BookingRecord): BookingView {
     flight: record.flight,
     passengers: record.passengers,
     contact: record.contact,
+    ...(record.supplier && { supplier: record.supplier }),
+    ...(record.refund && { refund: record.refund }),
+    ...changeStamp(record),
   };
 }

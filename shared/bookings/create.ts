@@ -1,23 +1,16 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
-import { retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons } from '../db/transaction.ts';
 import {
   FlightMismatchError,
   FlightNotFoundError,
-  IdempotencyInProgressError,
   OfferExpiredError,
   ReplayedError,
   ValidationError,
 } from '../errors.ts';
-import { seatsFor } from '../flights/fares.ts';
-import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
-import { type OpenedOffer, openOffer } from '../flights/offers.ts';
-import type { ScheduledFlight } from '../flights/schedule.ts';
+import type { SupplierOffer } from '../supply/port.ts';
 import { isOfferBooked } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
-import { type BookingRecord, type BookingView, parseBookingView } from './booking-item.ts';
+import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
 import { flightMismatches } from './flight-mismatch.ts';
 import {
   beginIdempotent,
@@ -27,10 +20,10 @@ import {
   settleIdempotent,
   storableOutcome,
 } from './idempotency-item.ts';
-import { newBookingId, newPnr } from './ids.ts';
-import { reprice } from './reprice.ts';
+import { newBookingId } from './ids.ts';
+import { recordWrites } from './record-writes.ts';
+import { orderRemotely } from './remote-order.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
-import { bookingTransaction } from './transaction.ts';
 
 /** A booking to make: the validated body, who asks, and the Idempotency-Key if one was sent. */
 export interface BookingRequest {
@@ -48,28 +41,27 @@ export interface BookingOutcome {
 /**
  * `POST /api/flights/booking/create`. After validation (passengers checked against the quote), the
  * checks of docs/API.md §4.2 in order — offer issued to this agency (404), not expired (410), details as
- * quoted (409 FLIGHT_MISMATCH) — then one TransactWriteItems takes the seats in the quoted bucket on
- * every segment, writes the booking, reserves the PNR, marks the offer booked and completes the
- * Idempotency-Key: all of it or none of it.
+ * quoted (409 FLIGHT_MISMATCH), the supplier's re-quote (409 SOLD_OUT / PRICE_CHANGED, 410) — then the
+ * order through the supplier port: with the built-in network one TransactWriteItems takes the seats in
+ * the quoted bucket on every segment, writes the booking, reserves the PNR, marks the offer booked and
+ * completes the Idempotency-Key, all of it or none of it; with a remote supplier see remote-order.ts.
  */
 export function createBooking(deps: BookingDeps) {
   return async (request: BookingRequest): Promise<BookingOutcome> => {
     const { session, idempotencyKey: key } = request;
     const now = deps.clock.now();
 
-    const opened = openOffer(deps.keys.offer, request.body.flight_id);
-    const quote = opened?.agencyId === session.agencyId ? opened : undefined;
-    const flights = quote && quotedFlights(quote);
-    if (quote && flights?.[0]) {
+    const opened = deps.supplier.openOffer(request.body.flight_id);
+    const offer = opened?.agencyId === session.agencyId ? opened : undefined;
+    if (offer) {
       const problems = passengerProblems(
         request.body.passengers,
-        quote.passengers,
-        flights[0].date,
+        offer.passengers,
+        offer.firstDepartureDate,
         isoSeconds(now).slice(0, 10),
       );
       if (problems.length > 0) throw new ValidationError(problems);
     }
-    const offer = quote && flights ? { quote, flights } : undefined;
     const context = {
       deps,
       body: request.body,
@@ -87,7 +79,7 @@ export function createBooking(deps: BookingDeps) {
       fingerprint: requestFingerprint(request.body),
       now,
     });
-    if (begun.kind === 'replay') return replay(begun.outcome);
+    if (begun.kind === 'replay') return replay(deps, begun.outcome, session.agencyId);
     try {
       return await book(context, begun.lock);
     } catch (error) {
@@ -104,77 +96,61 @@ interface BookingContext {
   agentName: string;
   agencyId: string;
   now: number;
-  offer: { quote: OpenedOffer; flights: ScheduledFlight[] } | undefined;
+  offer: SupplierOffer | undefined;
 }
 
 async function book(context: BookingContext, lock: IdempotencyLock | undefined): Promise<BookingOutcome> {
   const { deps, body, now, offer } = context;
   if (!offer) throw new FlightNotFoundError();
-  const { quote, flights } = offer;
-  if (now >= quote.expiresAt * 1000) throw new OfferExpiredError();
-  const quoted = quotedFlightView(body.flight_id, quote, flights);
-  const mismatches = flightMismatches(body, quoted);
-  if (mismatches.length > 0) {
+  if (now >= offer.expiresAt * 1000) throw new OfferExpiredError();
+  const quoted = await offer.requote(body.flight_id);
+  if (!quoted) throw new FlightNotFoundError();
+  const mismatches = flightMismatches(body, quoted.flight);
+  if (mismatches.length > 0 || quoted.change) {
     // 410 comes before 409 (docs/API.md §4.2): a booked offer is gone whatever the details say. Read only
-    // when the details differ, so a good request still books in one transaction.
-    if (await isOfferBooked(deps, quote.identity)) throw new OfferExpiredError();
-    throw new FlightMismatchError(mismatches);
+    // when something differs, so a good request still books with the fewest calls.
+    if (await isOfferBooked(deps, offer.identity)) throw new OfferExpiredError();
+    if (mismatches.length > 0) throw new FlightMismatchError(mismatches);
+    throw quoted.change;
   }
 
-  const bookingId = newBookingId(now);
-  // A race this booking can win on another try (a PNR taken meanwhile, a conflict, seats that came
-  // back) is tried again with a fresh PNR (db/retry.ts).
-  return retrying(async () => {
-    const record: BookingRecord = {
-      booking_id: bookingId,
-      pnr: newPnr(),
-      status: 'CONFIRMED',
-      total: quote.total,
-      currency: quote.currency,
-      created_at: isoSeconds(now),
-      departs_at: flights[0]?.departureAt ?? now,
-      agency_id: context.agencyId,
-      agent_id: context.agentId,
-      created_by: { id: context.agentId, name: context.agentName },
-      travel_class: quote.travelClass,
-      seats: seatsFor(quote.passengers),
-      segments: quote.segments.map((s) => ({
-        flight_number: s.flightNumber,
-        date: s.date,
-        bucket: s.bucket,
-      })),
-      flight: quoted,
-      passengers: body.passengers,
-      contact: body.contact,
-    };
-    const view = bookingView(record);
-    const transaction = bookingTransaction(deps.tableName, record, flights, quote, lock, view);
-    try {
-      await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-      return { booking: view, replayed: false };
-    } catch (error) {
-      const failed = cancellationReasons(error, transaction.slots);
-      if (!failed) throw error;
-      if (failed.conditionFailed('offer')) throw new OfferExpiredError();
-      if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
-      const seatsGone = failed.conditionFailed('seats');
-      if (seatsGone) {
-        const repriced = await reprice(deps, now, quote, flights);
-        if (repriced) throw repriced;
-      }
-      const retriable =
-        seatsGone ||
-        failed.conditionFailed('pnr') ||
-        failed.any('TransactionConflict') ||
-        failed.any('ThrottlingError');
-      if (!retriable) throw error;
-      return TRY_AGAIN;
-    }
+  const { ordering } = offer;
+  const record: BookingRecord = {
+    booking_id: newBookingId(now),
+    pnr: null,
+    status: 'CONFIRMED',
+    total: offer.total,
+    currency: offer.currency,
+    created_at: isoSeconds(now),
+    updated_at: isoSeconds(now),
+    version: 1,
+    departs_at: quoted.departsAt,
+    agency_id: context.agencyId,
+    agent_id: context.agentId,
+    created_by: { id: context.agentId, name: context.agentName },
+    travel_class: offer.travelClass,
+    seats: ordering.kind === 'in-table' ? ordering.holding.seats : 0,
+    segments: ordering.kind === 'in-table' ? [...ordering.holding.segments] : [],
+    flight: quoted.flight,
+    passengers: body.passengers,
+    contact: body.contact,
+  };
+  if (ordering.kind === 'remote') {
+    return { booking: await orderRemotely(deps, { record, offer, ordering, lock }), replayed: false };
+  }
+  const confirmed = (pnr: string) => ({ ...record, pnr });
+  const pnr = await ordering.reserve((candidate) => {
+    const booked = confirmed(candidate);
+    return recordWrites(deps.tableName, booked, offer, lock, { status: 201, data: bookingView(booked) });
   });
+  return { booking: bookingView(confirmed(pnr)), replayed: false };
 }
 
-/** Answers a stored outcome again, marked as a replay. */
-function replay(outcome: StoredOutcome): BookingOutcome {
+/**
+ * Answers a stored outcome again, marked as a replay. A booking answered PENDING may have been settled
+ * since (by the sweep): it is answered as it is now.
+ */
+async function replay(deps: BookingDeps, outcome: StoredOutcome, agencyId: string): Promise<BookingOutcome> {
   if (outcome.error) {
     throw new ReplayedError({
       code: outcome.error.code,
@@ -182,5 +158,8 @@ function replay(outcome: StoredOutcome): BookingOutcome {
       details: outcome.error.details,
     });
   }
-  return { booking: parseBookingView(outcome.data), replayed: true };
+  const stored = parseBookingView(outcome.data);
+  if (stored.status !== 'PENDING') return { booking: stored, replayed: true };
+  const current = await findBooking(deps, stored.booking_id, agencyId);
+  return { booking: current ? bookingView(current) : stored, replayed: true };
 }

@@ -116,20 +116,15 @@ export async function beginIdempotent(
 }
 
 /** The write that records `outcome` under the lock: inside the booking transaction, or alone. */
-export function completionUpdate(tableName: string, lock: IdempotencyLock, outcome: StoredOutcome) {
-  return {
-    TableName: tableName,
-    Key: idempotencyRecordKey(lock.agentId, lock.key),
-    UpdateExpression: 'SET #state = :completed, outcome = :outcome REMOVE lockId, lockExpiresAt',
-    ConditionExpression: 'lockId = :lockId',
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: {
-      ':completed': 'COMPLETED',
-      ':outcome': JSON.stringify(outcome),
-      ':lockId': lock.lockId,
-    },
-  };
-}
+export const completionUpdate = (tableName: string, lock: IdempotencyLock, outcome: StoredOutcome) =>
+  outcomeWrite(
+    tableName,
+    lock,
+    outcome,
+    'SET #state = :completed, outcome = :outcome REMOVE lockId, lockExpiresAt',
+    'lockId = :lockId',
+    { ':lockId': lock.lockId },
+  );
 
 /**
  * Settles a request that ended without its transaction: a definite answer (4xx) is kept for
@@ -166,5 +161,30 @@ export function storableOutcome(error: unknown): StoredOutcome | undefined {
   return {
     status: error.statusCode,
     error: { code: error.code, message: error.message, details: error.details },
+  };
+}
+
+/**
+ * The write that replaces a completed key's answer once a booking it answered as PENDING is settled
+ * by the same request: a retry then gets the settled answer.
+ */
+export const replacedOutcomeUpdate = (tableName: string, lock: IdempotencyLock, outcome: StoredOutcome) =>
+  outcomeWrite(tableName, lock, outcome, 'SET outcome = :outcome', '#state = :completed', {});
+
+function outcomeWrite(
+  tableName: string,
+  lock: IdempotencyLock,
+  outcome: StoredOutcome,
+  update: string,
+  condition: string,
+  values: Record<string, string>,
+) {
+  return {
+    TableName: tableName,
+    Key: idempotencyRecordKey(lock.agentId, lock.key),
+    UpdateExpression: update,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':completed': 'COMPLETED', ':outcome': JSON.stringify(outcome), ...values },
   };
 }

@@ -1,21 +1,23 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
-import { cancellationCodes } from '../db/client.ts';
+import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError } from '../errors.ts';
-import { returnSeatsUpdate } from '../flights/inventory-item.ts';
+import { toMajor } from '../money.ts';
 import '../zod-locale.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
 import {
+  type BookingRecord,
   type BookingView,
-  cancelBookingUpdate,
+  changeStamp,
   findBooking,
   listAgencyBookings,
   listPositionOf,
   readListPosition,
 } from './booking-item.ts';
+import { cancelBookingUpdate } from './booking-updates.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
 
@@ -43,7 +45,7 @@ export const CancelBookingRequest = z.object({ booking_id: BookingId });
 const notFound = () => new NotFoundError('No such booking in your agency.');
 
 /** `POST /api/flights/booking/get`: by booking id or PNR, within the caller's agency. */
-export function getBooking(deps: BookingDeps) {
+export function getBooking(deps: TableHandle) {
   return async (body: z.output<typeof GetBookingRequest>, { agencyId }: Session): Promise<BookingView> => {
     const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr)));
     const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
@@ -59,7 +61,7 @@ export interface BookingPage {
 }
 
 /** `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time. */
-export function listBookings(deps: BookingDeps) {
+export function listBookings(deps: TableHandle) {
   return async (body: z.output<typeof ListBookingsRequest>, { agencyId }: Session): Promise<BookingPage> => {
     const after = body.cursor ? decodeCursor(body.cursor, readListPosition) : undefined;
     const page = await listAgencyBookings(deps, agencyId, { limit: body.limit, after });
@@ -72,8 +74,10 @@ export function listBookings(deps: BookingDeps) {
 }
 
 /**
- * `POST /api/flights/booking/cancel`: CONFIRMED → CANCELLED and the seats back on sale, in one
- * transaction. Cancelling again answers the cancelled booking; after the first departure, 409.
+ * `POST /api/flights/booking/cancel`: CONFIRMED → CANCELLED, through the supplier (docs/API.md §4.5): the
+ * built-in network gives the seats back in the same transaction as the booking's update; a remote
+ * supplier confirms its cancellation quote first. The refund is recorded on the booking. Cancelling
+ * again answers the cancelled booking; after the first departure, 409.
  */
 export function cancelBooking(deps: BookingDeps) {
   return async (body: z.output<typeof CancelBookingRequest>, session: Session): Promise<BookingView> => {
@@ -81,39 +85,54 @@ export function cancelBooking(deps: BookingDeps) {
     const record = await findBooking(deps, body.booking_id, agencyId);
     if (!record) throw notFound();
     if (record.status === 'CANCELLED') return bookingView(record);
+    if (record.status !== 'CONFIRMED') {
+      throw new NotCancellableError(`A ${record.status} booking cannot be cancelled.`);
+    }
     const now = deps.clock.now();
     if (now >= record.departs_at) throw new NotCancellableError();
 
-    const cancelled = { at: isoSeconds(now), by: { id: session.agentId, name: session.agentName } };
+    const at = isoSeconds(now);
+    const by = { id: session.agentId, name: session.agentName };
+    const { cancelling } = deps.supplier;
     try {
+      if (cancelling.kind === 'in-table') {
+        // The built-in network refunds the full price.
+        const refund = { amount: toMajor(record.total, record.currency), currency: record.currency };
+        const update = cancelBookingUpdate(deps.tableName, stamped(record), { at, by, refund });
+        await cancelling.cancel(record, { Update: update });
+        return cancelledView(record, { at, by, refund });
+      }
+      const orderId = record.supplier?.order_id;
+      if (!orderId) throw new NotCancellableError('The booking has no supplier order to cancel.');
+      const refunded = await cancelling.cancel(orderId);
+      const refund = { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency };
       await deps.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: cancelBookingUpdate(deps.tableName, record.booking_id, cancelled) },
-            // The seats go back on sale on every segment they were taken on.
-            ...record.segments.map((segment) => ({
-              Update: returnSeatsUpdate(
-                deps.tableName,
-                { flightNumber: segment.flight_number, date: segment.date },
-                record.travel_class,
-                record.seats,
-              ),
-            })),
-          ],
-        }),
+        new UpdateCommand(cancelBookingUpdate(deps.tableName, stamped(record), { at, by, refund })),
       );
+      return cancelledView(record, { at, by, refund });
     } catch (error) {
-      if (!cancellationCodes(error)) throw error;
+      if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
       // Lost a race with another cancel: answer the booking as it now is.
       const current = await findBooking(deps, record.booking_id, agencyId);
       if (current?.status === 'CANCELLED') return bookingView(current);
       throw error;
     }
-    return bookingView({
-      ...record,
-      status: 'CANCELLED',
-      cancelled_at: cancelled.at,
-      cancelled_by: cancelled.by,
-    });
   };
+}
+
+const stamped = (record: BookingRecord) => ({ booking_id: record.booking_id, ...changeStamp(record) });
+
+function cancelledView(
+  record: BookingRecord,
+  cancelled: { at: string; by: { id: string; name: string }; refund: { amount: number; currency: string } },
+): BookingView {
+  return bookingView({
+    ...record,
+    status: 'CANCELLED',
+    cancelled_at: cancelled.at,
+    cancelled_by: cancelled.by,
+    refund: cancelled.refund,
+    updated_at: cancelled.at,
+    version: changeStamp(record).version + 1,
+  });
 }

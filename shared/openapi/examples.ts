@@ -20,6 +20,7 @@ import {
   RateLimitedError,
   ServiceUnavailableError,
   SoldOutError,
+  SupplierRejectedError,
   TooManyAttemptsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
@@ -66,6 +67,8 @@ export const booking = {
   total_price: flight.total_price,
   currency: flight.currency,
   created_at: '2026-11-24T09:32:05Z',
+  updated_at: '2026-11-24T09:32:05Z',
+  version: 1,
   flight,
   passengers,
   contact,
@@ -123,6 +126,10 @@ export function errorExample(code: ErrorCode): ApiError {
       return new UnsupportedMediaTypeError();
     case 'IDEMPOTENCY_KEY_REUSED':
       return new IdempotencyKeyReusedError();
+    case 'SUPPLIER_REJECTED':
+      return new SupplierRejectedError([
+        { path: 'passengers.0.born_on', message: 'The airline refused the passenger: date of birth' },
+      ]);
     case 'RATE_LIMITED':
       return new RateLimitedError(18);
     case 'TOO_MANY_ATTEMPTS':

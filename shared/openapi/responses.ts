@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { BookingView } from '../bookings/booking-item.ts';
+import { BOOKING_STATUSES, type BookingView } from '../bookings/booking-item.ts';
 import { Passenger } from '../bookings/request.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import type { FlightView } from '../flights/flight-view.ts';
@@ -36,11 +36,11 @@ export const Flight = z.object({
   currency: z.string(),
   travel_class: z.enum(TRAVEL_CLASSES),
   seats_available: z
-    .int()
+    .nullable(z.int().check(z.minimum(0), z.maximum(9)))
     .check(
-      z.minimum(0),
-      z.maximum(9),
-      z.describe('Seats left in the cabin on the fullest segment, capped at 9'),
+      z.describe(
+        'Seats left in the cabin on the fullest segment, capped at 9; null where the supplier does not publish it',
+      ),
     ),
   expires_at: DateTime,
   passengers: z.object({ adults: z.int(), children: z.int(), infants: z.int() }),
@@ -80,8 +80,16 @@ export const AgencyAgent = z.object({
 
 export const Booking = z.object({
   booking_id: z.string().check(z.describe('bkg_ + ULID')),
-  pnr: z.string().check(z.regex(/^[A-Z]{6}$/)),
-  status: z.enum(['CONFIRMED', 'CANCELLED']),
+  pnr: z
+    .nullable(z.string().check(z.regex(/^[A-Z0-9]{5,8}$/)))
+    .check(
+      z.describe(
+        'The booking reference: 6 letters from the built-in network, the airline record locator from a supplier; null while PENDING and when FAILED',
+      ),
+    ),
+  status: z
+    .enum(BOOKING_STATUSES)
+    .check(z.describe('PENDING and FAILED only when selling from an external supplier')),
   total_price: Money,
   currency: z.string(),
   created_at: DateTime,
@@ -91,6 +99,14 @@ export const Booking = z.object({
   flight: Flight,
   passengers: z.array(Passenger),
   contact: z.object({ email: z.string(), phone: z.string() }),
+  supplier: z
+    .optional(z.object({ name: z.string(), order_id: z.optional(z.string()) }))
+    .check(z.describe("External suppliers only: the supplier's name and its order id")),
+  refund: z
+    .optional(z.object({ amount: Money, currency: z.string() }))
+    .check(z.describe('Once cancelled: what was refunded')),
+  updated_at: DateTime,
+  version: z.int().check(z.minimum(1), z.describe('Grows by one with each state change')),
 });
 
 export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });

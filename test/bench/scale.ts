@@ -36,6 +36,7 @@ import { selectForPricing } from '../../shared/flights/ranking.ts';
 import type { ScheduledFlight } from '../../shared/flights/schedule.ts';
 import { MAX_PRICED_FLIGHT_DATES_PER_DIRECTION } from '../../shared/flights/search.ts';
 import { route } from '../../shared/routes.ts';
+import { type SupplierContext, withSupplier } from '../../shared/supply/context.ts';
 import { apiEvent } from '../helpers/api.ts';
 import { median, percentile, ratio, round, table, verdict } from './lib.ts';
 
@@ -201,7 +202,7 @@ async function prepareVariant(
   shape: Shape,
   size: number,
   items: readonly Item[],
-  createHandler: (ctx: AppContext) => unknown,
+  createHandler: (ctx: SupplierContext) => unknown,
 ): Promise<Variant> {
   const { db, clock, config } = context;
   const tableName = `scale-${shape}-${size}-${clock.now()}`;
@@ -209,7 +210,9 @@ async function prepareVariant(
   const agent = await registerAgent({ db, tableName }, clock, AGENT);
   const seedSeconds = await seed(db, tableName, items);
   const { token } = await issueSessionToken(agent, context);
-  const handler = createHandler({ ...context, tableName, config: { ...config, TABLE_NAME: tableName } });
+  const handler = createHandler(
+    await withSupplier({ ...context, tableName, config: { ...config, TABLE_NAME: tableName } }),
+  );
   const headers = { Authorization: `Bearer ${token}` };
   const reads = { asked: 0, found: 0 };
   return { shape, size, tableName, handler: handler as Handler, headers, seedSeconds, samples: [], reads };

@@ -51,6 +51,9 @@ describe('e2e: README walkthrough', () => {
       status: 'CANCELLED',
       cancelled_at: expect.any(String),
       cancelled_by: booked.data.created_by,
+      refund: { amount: booked.data.total_price, currency: booked.data.currency },
+      updated_at: cancelled.data.cancelled_at,
+      version: 2,
     });
     expect(sent).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
     expect(verified.success).toBe(true);

@@ -1,5 +1,6 @@
 import { type AppContext, context } from '#shared/context.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
+import { type SupplierContext, withSupplier } from '#shared/supply/context.ts';
 
 /**
  * The context the tests' handlers run on (see `routes/`): the process's configuration, keys, table
@@ -11,3 +12,6 @@ export const testContext: AppContext = {
   clock: { now: () => Date.now() },
   db: createDocumentClient(process.env.DYNAMODB_ENDPOINT, context.config.AWS_REGION),
 };
+
+/** The tests' context with the built-in network as the supplier, on the tests' own client and clock. */
+export const testSupplierContext: SupplierContext = await withSupplier(testContext);

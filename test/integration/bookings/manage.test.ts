@@ -193,6 +193,9 @@ describe('fn: booking cancel', () => {
       status: 'CANCELLED',
       cancelled_at: '2026-12-01T09:01:00Z',
       cancelled_by: { id: session.agent.id, name: session.agent.name },
+      refund: { amount: booking.total_price, currency: 'EUR' },
+      updated_at: '2026-12-01T09:01:00Z',
+      version: 2,
     });
     expect(await soldSeats(booking)).toBe(0);
     expect(offersAfter[0].total_price).toBe(offersBefore[0].total_price);

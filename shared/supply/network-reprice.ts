@@ -4,7 +4,7 @@ import { readSoldSeats } from '../flights/inventory-item.ts';
 import { OFFER_TTL_SECONDS, type OfferQuote, sealOffer } from '../flights/offers.ts';
 import { priceItinerary } from '../flights/pricing.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
-import type { BookingDeps } from './booking.ts';
+import type { SearchDeps } from '../flights/search.ts';
 
 /**
  * The quoted bucket was gone on some segment: SOLD_OUT when the party no longer fits, else
@@ -12,7 +12,7 @@ import type { BookingDeps } from './booking.ts';
  * (seats came back meanwhile), so the booking is simply tried again.
  */
 export async function reprice(
-  deps: BookingDeps,
+  deps: SearchDeps,
   now: number,
   quote: OfferQuote,
   flights: ScheduledFlight[],

@@ -1,0 +1,134 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { newPnr } from '../bookings/ids.ts';
+import { retrying, TRY_AGAIN } from '../db/retry.ts';
+import { cancellationReasons, slotted, type TransactItem } from '../db/transaction.ts';
+import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
+import { bucketLimits, seatsFor } from '../flights/fares.ts';
+import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
+import { returnSeatsUpdate, takeSeatsUpdate } from '../flights/inventory-item.ts';
+import { type OpenedOffer, openOffer } from '../flights/offers.ts';
+import type { ScheduledFlight } from '../flights/schedule.ts';
+import { type SearchDeps, searchFlights } from '../flights/search.ts';
+import { reprice } from './network-reprice.ts';
+import type { FlightSupplier, RecordSlot, RecordWrites, SuppliedBooking, SupplierOffer } from './port.ts';
+
+type Slot = RecordSlot | 'seats';
+
+/**
+ * The built-in network as a FlightSupplier (docs/API.md §4.5 `network`): schedule and fares from
+ * `flights/`, seats in the table. Offer ids are sealed quotes; booking takes the seats in the quoted
+ * bucket on every segment in the same TransactWriteItems as the booking's own writes.
+ */
+export function networkSupplier(deps: SearchDeps): FlightSupplier {
+  return {
+    name: 'network',
+    search: searchFlights(deps),
+    openOffer: (flightId) => {
+      const quote = openOffer(deps.keys.offer, flightId);
+      const flights = quote && quotedFlights(quote);
+      return quote && flights?.[0] ? networkOffer(deps, quote, flights, flights[0]) : undefined;
+    },
+    cancelling: {
+      kind: 'in-table',
+      cancel: async (booking: SuppliedBooking, update: TransactItem) => {
+        await deps.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              update,
+              // The seats go back on sale on every segment they were taken on.
+              ...(booking.segments ?? []).map((segment) => ({
+                Update: returnSeatsUpdate(
+                  deps.tableName,
+                  { flightNumber: segment.flight_number, date: segment.date },
+                  booking.travel_class,
+                  booking.seats,
+                ),
+              })),
+            ],
+          }),
+        );
+      },
+    },
+  };
+}
+
+function networkOffer(
+  deps: SearchDeps,
+  quote: OpenedOffer,
+  flights: ScheduledFlight[],
+  first: ScheduledFlight,
+): SupplierOffer {
+  const seats = seatsFor(quote.passengers);
+  return {
+    identity: quote.identity,
+    agencyId: quote.agencyId,
+    expiresAt: quote.expiresAt,
+    travelClass: quote.travelClass,
+    passengers: quote.passengers,
+    total: quote.total,
+    currency: quote.currency,
+    firstDepartureDate: first.date,
+    // The quote is checked inside the booking transaction itself (the seats' condition), not read first.
+    requote: async (flightId) => ({
+      flight: quotedFlightView(flightId, quote, flights),
+      departsAt: first.departureAt,
+    }),
+    ordering: {
+      kind: 'in-table',
+      holding: {
+        seats,
+        segments: quote.segments.map((s) => ({
+          flight_number: s.flightNumber,
+          date: s.date,
+          bucket: s.bucket,
+        })),
+      },
+      reserve: (records) => reserveSeats(deps, quote, flights, seats, records),
+    },
+  };
+}
+
+/**
+ * One TransactWriteItems: the seats in the quoted bucket on every segment, and the booking's own
+ * writes. A race this booking can win on another try (a PNR taken meanwhile, a conflict, seats that
+ * came back) is tried again with a fresh PNR (db/retry.ts).
+ */
+function reserveSeats(
+  deps: SearchDeps,
+  quote: OpenedOffer,
+  flights: ScheduledFlight[],
+  seats: number,
+  records: RecordWrites,
+): Promise<string> {
+  return retrying(async () => {
+    const pnr = newPnr();
+    const takeSeats = flights.map((flight, i) => {
+      const capacity = flight.leg.aircraft.seats[quote.travelClass] ?? 0;
+      const limit = bucketLimits(quote.travelClass, capacity)[quote.segments[i]?.bucket ?? 0] ?? 0;
+      const update = takeSeatsUpdate(deps.tableName, flight, quote.travelClass, seats, limit - seats);
+      return ['seats', { Update: update }] as const;
+    });
+    const transaction = slotted<Slot>([...takeSeats, ...records(pnr)]);
+    try {
+      await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
+      return pnr;
+    } catch (error) {
+      const failed = cancellationReasons(error, transaction.slots);
+      if (!failed) throw error;
+      if (failed.conditionFailed('offer')) throw new OfferExpiredError();
+      if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
+      const seatsGone = failed.conditionFailed('seats');
+      if (seatsGone) {
+        const repriced = await reprice(deps, deps.clock.now(), quote, flights);
+        if (repriced) throw repriced;
+      }
+      const retriable =
+        seatsGone ||
+        failed.conditionFailed('pnr') ||
+        failed.any('TransactionConflict') ||
+        failed.any('ThrottlingError');
+      if (!retriable) throw error;
+      return TRY_AGAIN;
+    }
+  });
+}

@@ -1,0 +1,162 @@
+import type { Session } from '../auth/session.ts';
+import type { TransactItem } from '../db/transaction.ts';
+import type { ApiError } from '../errors.ts';
+import type { TravelClass } from '../flights/cabins.ts';
+import type { PassengerCounts } from '../flights/fares.ts';
+import type { FlightView } from '../flights/flight-view.ts';
+import type { LocalDate } from '../flights/local-time.ts';
+import type { SearchInput } from '../flights/search-request.ts';
+
+/**
+ * The FlightSupplier port: where flights come from (docs/API.md §4.5). `bookings/` talks to this and
+ * never to an adapter. Two kinds of supplier exist, and the booking flow differs between them only in
+ * how the order is made:
+ *
+ * - **in-table** (the built-in network): seats live in our own table, so taking them joins the
+ *   booking's own writes in one TransactWriteItems — all or nothing, nothing to settle later;
+ * - **remote** (Duffel): the order is an outside call that cannot join a transaction, so the booking
+ *   is written PENDING first, the supplier is called once, and the booking is settled after it (or by
+ *   the sweep, which finds the order by our booking id — never by ordering again).
+ */
+export type SupplierName = 'network' | 'duffel';
+
+/** The writes the booking itself makes, by slot, given the PNR the order got. */
+export type RecordSlot = 'booking' | 'pnr' | 'pending' | 'offer' | 'idempotency';
+export type RecordWrites = (pnr: string) => readonly (readonly [RecordSlot, TransactItem] | undefined)[];
+
+/** What the supplier holds for a booking, beside the booking's own fields. */
+export interface Holding {
+  /** Seats taken on every segment (infants hold none). */
+  readonly seats: number;
+  /** Where they were taken (in-table suppliers): given back on cancel. */
+  readonly segments: readonly { flight_number: string; date: string; bucket: number }[];
+}
+
+/** The offer as the supplier quotes it now: the quoted Flight, and what changed since, if anything. */
+export interface Requote {
+  /** The Flight exactly as search returned it for this id (for FLIGHT_MISMATCH). */
+  readonly flight: FlightView;
+  /** First departure, epoch ms: the booking is cancellable until then. */
+  readonly departsAt: number;
+  /** PRICE_CHANGED (with a fresh Flight), SOLD_OUT or OFFER_EXPIRED when the quote no longer holds. */
+  readonly change?: ApiError;
+}
+
+/** A traveller as the order needs it. */
+export interface OrderPassenger {
+  readonly title: string;
+  readonly first_name: string;
+  readonly last_name: string;
+  readonly pax_type: 'ADULT' | 'CHILD' | 'INFANT';
+  readonly gender: string;
+  readonly born_on: string;
+}
+
+/** Everything a remote order carries: our booking id (in the order's metadata), travellers, contact. */
+export interface OrderRequest {
+  readonly bookingId: string;
+  readonly passengers: readonly OrderPassenger[];
+  readonly contact: { readonly email: string; readonly phone: string };
+}
+
+/** A supplier's order, as far as a booking cares. */
+export interface SupplierOrder {
+  readonly orderId: string;
+  /** The airline's record locator: the booking's PNR. */
+  readonly bookingReference: string;
+  readonly total: number;
+  readonly currency: string;
+  readonly cancelled: boolean;
+  /** Hold orders: paid or not, and by when. */
+  readonly awaitingPayment: boolean;
+  readonly paymentRequiredBy?: string;
+}
+
+/** What a cancellation refunded, in minor units. */
+export interface Refund {
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/** The outcome of an order call: the order, a definite refusal, or no answer we can trust. */
+export type OrderOutcome =
+  | { readonly kind: 'ordered'; readonly order: SupplierOrder }
+  | { readonly kind: 'refused'; readonly error: ApiError }
+  | { readonly kind: 'unknown' };
+
+/** The in-table way of ordering: the seats and the booking's writes in one transaction. */
+export interface InTableOrdering {
+  readonly kind: 'in-table';
+  readonly holding: Holding;
+  /**
+   * Takes the seats together with `records(pnr)` in one transaction, answering the PNR it used.
+   * Throws OFFER_EXPIRED (offer slot), IDEMPOTENCY_IN_PROGRESS (idempotency slot), SOLD_OUT or
+   * PRICE_CHANGED (seats gone), 503 after bounded retries.
+   */
+  reserve(records: RecordWrites): Promise<string>;
+}
+
+/** The remote way: one order call, instant (paid from balance for exactly the quote) or on hold. */
+export interface RemoteOrdering {
+  readonly kind: 'remote';
+  order(request: OrderRequest): Promise<OrderOutcome>;
+  /** For holds (docs/API.md §4.4): an order the supplier keeps unpaid until its deadline. */
+  orderOnHold(request: OrderRequest): Promise<OrderOutcome>;
+}
+
+/** An offer id opened: what was quoted, and how to book it. */
+export interface SupplierOffer {
+  /** One per issued offer, whatever text carried its id: the booked-offer marker's key. */
+  readonly identity: string;
+  readonly agencyId: string;
+  /** Epoch seconds. */
+  readonly expiresAt: number;
+  readonly travelClass: TravelClass;
+  readonly passengers: PassengerCounts;
+  /** Minor units of `currency`, for the whole party. */
+  readonly total: number;
+  readonly currency: string;
+  /** The local calendar day of the first departure: passengers' ages are judged on it. */
+  readonly firstDepartureDate: LocalDate;
+  /** The offer as quoted now. Undefined when the id names flights that no longer exist. */
+  requote(flightId: string): Promise<Requote | undefined>;
+  readonly ordering: InTableOrdering | RemoteOrdering;
+}
+
+/** A booking as the supplier side sees it, for settling and cancelling. */
+export interface SuppliedBooking {
+  readonly booking_id: string;
+  readonly agency_id: string;
+  readonly seats: number;
+  readonly travel_class: TravelClass;
+  readonly segments?: readonly { flight_number: string; date: string; bucket: number }[];
+  readonly supplier?: { readonly name: string; readonly order_id?: string };
+  readonly passengers: readonly { last_name: string; first_name: string }[];
+}
+
+/** How a supplier cancels: in the same transaction as the booking's update, or at the supplier first. */
+export type Cancelling =
+  | {
+      readonly kind: 'in-table';
+      /** Runs `update` (the booking's own cancel) and gives the seats back, in one transaction. */
+      cancel(booking: SuppliedBooking, update: TransactItem): Promise<void>;
+    }
+  | {
+      readonly kind: 'remote';
+      /** Asks for the cancellation's refund quote and confirms it. */
+      cancel(orderId: string): Promise<Refund>;
+      /** The order made for `booking`, found by our booking id; undefined when none was made. */
+      findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
+      /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4). */
+      pay(orderId: string, amount: Refund): Promise<SupplierOrder>;
+    };
+
+/** The port itself. */
+export interface FlightSupplier {
+  readonly name: SupplierName;
+  /** Searches and seals each Flight's id for the caller's agency. */
+  search(body: SearchInput, session: Session): Promise<FlightView[]>;
+  /** The offer behind an id this supplier issued; undefined for anything else. */
+  openOffer(flightId: string): SupplierOffer | undefined;
+  readonly cancelling: Cancelling;
+}
