@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   EndpointType,
   LambdaIntegration,
@@ -7,12 +7,14 @@ import {
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
-import { documentRoute, type Route, routes } from '../shared/routes.ts';
+import { documentRoute, type Route, routes, SWEEP_EVERY_SECONDS, sweepJob } from '../shared/routes.ts';
 import { SignInEmail } from './email.ts';
 import { Firewall } from './firewall.ts';
 import { accessLogFormat, addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
@@ -192,6 +194,31 @@ export class FlightBookingStack extends Stack {
       environment: {},
     });
     this.api.root.resourceForPath(documentRoute.path).addMethod('GET', new LambdaIntegration(docs.fn));
+
+    // The sweep: late holds expire and free their seats, on a schedule (docs/API.md §4.4).
+    const sweep = new RouteFunction(this, 'Job-sweep', {
+      route: sweepJob,
+      table: this.table,
+      signingKey,
+      logRetention: config.logRetention,
+      ses: { fromAddress: config.sesFromAddress },
+      environment: {
+        TABLE_NAME: this.table.tableName,
+        SIGNING_KEY_SECRET_ID: signingKey.secretArn,
+        STAGE: config.stage,
+      },
+    });
+    this.functions.set(sweepJob.id, sweep.fn);
+    const schedule = new Rule(this, 'SweepSchedule', {
+      description: 'Runs the flight booking sweep: expires late holds',
+      schedule: Schedule.rate(Duration.seconds(SWEEP_EVERY_SECONDS)),
+      targets: [new LambdaFunction(sweep.fn, { retryAttempts: 0 })],
+    });
+    Validations.of(schedule).acknowledge({
+      id: 'Serverless::Serverless-EventBusDLQ',
+      reason:
+        'A schedule tick carries nothing to keep: a failed sweep is alarmed (sweep-Errors) and the next tick a minute later redoes all its work, which is idempotent.',
+    });
 
     Validations.of(this.api).acknowledge(
       {

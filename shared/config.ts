@@ -27,6 +27,13 @@ const CoreConfig = z
     /** The deployed stage (set by the stack); on every log line and in the metrics derived from them. */
     STAGE: z._default(nonEmpty(), 'local'),
     /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
+    /**
+     * How long a new hold lasts, in minutes, instead of the rule of docs/API.md §4.4 (24 hours): for
+     * trying holds locally and in tests. Refused when deployed.
+     */
+    HOLD_MINUTES: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1440))),
+    /** Set by Lambda: what marks a deployed function. */
+    AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
     CORS_ALLOWED_ORIGINS: z.pipe(
       z._default(z.string(), ''),
       z.transform((value) =>
@@ -41,6 +48,10 @@ const CoreConfig = z
     z.refine((env) => Boolean(env.SIGNING_KEY_SECRET_ID) !== Boolean(env.SIGNING_KEY_FILE), {
       message: 'set exactly one of SIGNING_KEY_SECRET_ID (deployed) or SIGNING_KEY_FILE (local)',
       path: ['SIGNING_KEY_SECRET_ID'],
+    }),
+    z.refine((env) => env.HOLD_MINUTES === undefined || !env.AWS_LAMBDA_FUNCTION_NAME, {
+      message: 'is for local runs and tests only, never in a deployed function',
+      path: ['HOLD_MINUTES'],
     }),
   );
 

@@ -35,6 +35,19 @@ export abstract class ApiError extends Error {
   }
 }
 
+/**
+ * The base of an error whose code always says the same thing: `class SoldOutError extends
+ * fixedError('SOLD_OUT', 'Not enough seats…') {}`.
+ */
+function fixedError<C extends ErrorCode>(code: C, message: string) {
+  return class extends ApiError {
+    readonly code: C = code;
+    constructor() {
+      super(message);
+    }
+  };
+}
+
 export class InvalidJsonError extends ApiError {
   readonly code = 'INVALID_JSON' as const;
 }
@@ -73,39 +86,28 @@ export class InvalidCodeError extends ApiError {
 }
 
 /** Signed in, but the agent's role does not allow the route. */
-export class ForbiddenError extends ApiError {
-  readonly code = 'FORBIDDEN' as const;
-  constructor() {
-    super('Your role does not allow this.');
-  }
-}
+export class ForbiddenError extends fixedError('FORBIDDEN', 'Your role does not allow this.') {}
 
 /** The e-mail address or phone number already signs in another agent. */
-export class IdentifierTakenError extends ApiError {
-  readonly code = 'IDENTIFIER_TAKEN' as const;
-  constructor() {
-    super('This e-mail address or phone number is already an agent’s sign-in identifier.');
-  }
-}
+export class IdentifierTakenError extends fixedError(
+  'IDENTIFIER_TAKEN',
+  'This e-mail address or phone number is already an agent’s sign-in identifier.',
+) {}
 
 /** The change would leave the agency without an active ADMIN. */
-export class LastAdminError extends ApiError {
-  readonly code = 'LAST_ADMIN' as const;
-  constructor() {
-    super('The agency would be left without an active ADMIN: make another agent ADMIN first.');
-  }
-}
+export class LastAdminError extends fixedError(
+  'LAST_ADMIN',
+  'The agency would be left without an active ADMIN: make another agent ADMIN first.',
+) {}
 
 export class NotFoundError extends ApiError {
   readonly code = 'NOT_FOUND' as const;
 }
 
-export class FlightNotFoundError extends ApiError {
-  readonly code = 'FLIGHT_NOT_FOUND' as const;
-  constructor() {
-    super('No such flight offer was issued to your agency.');
-  }
-}
+export class FlightNotFoundError extends fixedError(
+  'FLIGHT_NOT_FOUND',
+  'No such flight offer was issued to your agency.',
+) {}
 
 export class MethodNotAllowedError extends ApiError {
   readonly code = 'METHOD_NOT_ALLOWED' as const;
@@ -128,18 +130,42 @@ export class PriceChangedError extends ApiError {
     previous_total_price: number;
     total_price: number;
     currency: string;
-    flight: unknown;
+    /** A fresh offer at the new price (booking create); absent when a held price moved (confirm). */
+    flight?: unknown;
   }) {
-    super('The quoted fare is no longer available; the flight is offered at a new price.', { details });
+    super(
+      details.flight === undefined
+        ? 'The price to confirm at has changed; confirm again at the new price.'
+        : 'The quoted fare is no longer available; the flight is offered at a new price.',
+      { details },
+    );
   }
 }
 
-export class SoldOutError extends ApiError {
-  readonly code = 'SOLD_OUT' as const;
-  constructor() {
-    super('Not enough seats are left on this flight for the passengers.');
+/** `hold: true` on an offer that cannot be held (docs/API.md §4.4). */
+export class HoldNotAvailableError extends ApiError {
+  readonly code = 'HOLD_NOT_AVAILABLE' as const;
+  constructor(message = 'This offer cannot be held: it departs too soon, or must be paid at once.') {
+    super(message);
   }
 }
+
+/** Confirm of a booking that is not held (a confirmed one at its price answers 200 instead). */
+export class NotHeldError extends fixedError(
+  'NOT_HELD',
+  'The booking is not held, so there is nothing to confirm.',
+) {}
+
+/** Confirm after the hold's `payment_required_by`: the seats went back on sale. */
+export class HoldExpiredError extends fixedError(
+  'HOLD_EXPIRED',
+  'The hold expired before it was confirmed; search and book again.',
+) {}
+
+export class SoldOutError extends fixedError(
+  'SOLD_OUT',
+  'Not enough seats are left on this flight for the passengers.',
+) {}
 
 export class NotCancellableError extends ApiError {
   readonly code = 'NOT_CANCELLABLE' as const;
@@ -165,19 +191,15 @@ export class IdempotencyInProgressError extends ApiError {
   }
 }
 
-export class OfferExpiredError extends ApiError {
-  readonly code = 'OFFER_EXPIRED' as const;
-  constructor() {
-    super('This offer has expired or was already booked; search again.');
-  }
-}
+export class OfferExpiredError extends fixedError(
+  'OFFER_EXPIRED',
+  'This offer has expired or was already booked; search again.',
+) {}
 
-export class IdempotencyKeyReusedError extends ApiError {
-  readonly code = 'IDEMPOTENCY_KEY_REUSED' as const;
-  constructor() {
-    super('This Idempotency-Key was used with a different request body.');
-  }
-}
+export class IdempotencyKeyReusedError extends fixedError(
+  'IDEMPOTENCY_KEY_REUSED',
+  'This Idempotency-Key was used with a different request body.',
+) {}
 
 /** An outcome stored under an Idempotency-Key, answered again as it was. */
 export class ReplayedError extends ApiError {
@@ -196,12 +218,10 @@ export class PayloadTooLargeError extends ApiError {
   readonly code = 'PAYLOAD_TOO_LARGE' as const;
 }
 
-export class UnsupportedMediaTypeError extends ApiError {
-  readonly code = 'UNSUPPORTED_MEDIA_TYPE' as const;
-  constructor() {
-    super('Send the body as JSON with Content-Type: application/json.');
-  }
-}
+export class UnsupportedMediaTypeError extends fixedError(
+  'UNSUPPORTED_MEDIA_TYPE',
+  'Send the body as JSON with Content-Type: application/json.',
+) {}
 
 /** Too many requests; `retryAfterSeconds` becomes the `Retry-After` header. */
 export class RateLimitedError extends ApiError {
@@ -211,19 +231,12 @@ export class RateLimitedError extends ApiError {
   }
 }
 
-export class TooManyAttemptsError extends ApiError {
-  readonly code = 'TOO_MANY_ATTEMPTS' as const;
-  constructor() {
-    super('Too many wrong codes: this code is void; request a new one.');
-  }
-}
+export class TooManyAttemptsError extends fixedError(
+  'TOO_MANY_ATTEMPTS',
+  'Too many wrong codes: this code is void; request a new one.',
+) {}
 
-export class InternalError extends ApiError {
-  readonly code = 'INTERNAL_ERROR' as const;
-  constructor() {
-    super('Something went wrong on our side.');
-  }
-}
+export class InternalError extends fixedError('INTERNAL_ERROR', 'Something went wrong on our side.') {}
 
 /** A dependency (DynamoDB, SES, SNS) failed after bounded retries and nothing was written. */
 export class ServiceUnavailableError extends ApiError {

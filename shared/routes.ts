@@ -104,11 +104,19 @@ export const routes = [
     grants: ['signing-key'],
   },
   {
+    id: 'booking-confirm',
+    path: '/api/flights/booking/confirm',
+    entry: 'functions/bookings/confirm.ts',
+    auth: true,
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    grants: ['signing-key'],
+  },
+  {
     id: 'booking-cancel',
     path: '/api/flights/booking/cancel',
     entry: 'functions/bookings/cancel.ts',
     auth: true,
-    table: ['GetItem', 'UpdateItem'],
+    table: ['GetItem', 'UpdateItem', 'DeleteItem'],
     grants: ['signing-key'],
   },
   {
@@ -170,3 +178,19 @@ export const documentRoute = {
   table: [],
   grants: [],
 } as const satisfies Route;
+
+/**
+ * Not an API endpoint: the sweep, run every {@link SWEEP_EVERY_SECONDS} by a schedule when deployed and
+ * by a timer in `npm start`. It expires late holds and gives their seats back (docs/API.md §4.4).
+ */
+export const sweepJob = {
+  id: 'sweep',
+  path: '',
+  entry: 'functions/jobs/sweep.ts',
+  auth: false,
+  table: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'],
+  grants: ['signing-key'],
+} as const satisfies Route;
+
+/** How often the sweep runs: late holds read as EXPIRED at once and free their seats within this. */
+export const SWEEP_EVERY_SECONDS = 60;

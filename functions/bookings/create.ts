@@ -1,7 +1,7 @@
 import { createBooking } from '#shared/bookings/create.ts';
 import { CreateBookingRequest } from '#shared/bookings/request.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { idempotencyKeyOf } from '#shared/http/idempotency-key.ts';
+import { idempotencyKeyOf, idempotentReply } from '#shared/http/idempotency-key.ts';
 import { route } from '#shared/routes.ts';
 import { type SupplierContext, supplierContext } from '#shared/supply/process-context.ts';
 
@@ -12,9 +12,9 @@ export function createHandler(ctx: SupplierContext) {
     route('booking-create'),
     CreateBookingRequest,
     async ({ body, session, headers }) => {
-      const { booking, replayed } = await book({ body, session, idempotencyKey: idempotencyKeyOf(headers) });
-      const status = booking.status === 'PENDING' ? 202 : 201;
-      return { status, data: booking, ...(replayed && { headers: { 'Idempotent-Replayed': 'true' } }) };
+      const outcome = await book({ body, session, idempotencyKey: idempotencyKeyOf(headers) });
+      // A booking whose supplier's answer is not known yet is accepted, not created (docs/API.md §4.5).
+      return idempotentReply(outcome.booking.status === 'PENDING' ? 202 : 201, outcome);
     },
     ctx,
   );

@@ -11,13 +11,35 @@ import {
   PayloadTooLargeError,
 } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/response.ts';
-import { documentRoute, functionSettings, ROUTE_METHOD, type Route, routes } from '#shared/routes.ts';
+import {
+  documentRoute,
+  functionSettings,
+  ROUTE_METHOD,
+  type Route,
+  routes,
+  SWEEP_EVERY_SECONDS,
+  sweepJob,
+} from '#shared/routes.ts';
 import { serveDocs } from './docs.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** API Gateway refuses bodies over 10 MB before any function runs; so does the dev server. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * How often `npm start` runs the sweep: a quarter of the deployed schedule, so a hold that lapses
+ * locally (HOLD_MINUTES=1) frees its seats well within the minute the contract promises.
+ */
+export const LOCAL_SWEEP_EVERY_MS = (SWEEP_EVERY_SECONDS * 1000) / 4;
+
+/** The sweep's handler, from the entry file the stack bundles. */
+export async function loadSweep(root: string): Promise<() => Promise<unknown>> {
+  const module = (await import(pathToFileURL(resolve(root, sweepJob.entry)).href)) as {
+    handler: () => Promise<unknown>;
+  };
+  return module.handler;
+}
 
 /** Imports every route's handler, exactly the entry file the stack bundles. */
 export async function loadHandlers(

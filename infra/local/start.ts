@@ -15,7 +15,7 @@ import {
   ensureTable,
   LOCAL_TABLE_NAME,
 } from './bootstrap.ts';
-import { createDevServer, loadHandlers } from './dev-server.ts';
+import { createDevServer, LOCAL_SWEEP_EVERY_MS, loadHandlers, loadSweep } from './dev-server.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   findRunningLocalStack,
@@ -62,6 +62,12 @@ try {
   await ensureDemoAgent(db, LOCAL_TABLE_NAME, systemClock());
 
   const server = createDevServer(await loadHandlers(root));
+  // The sweep Lambda's schedule, as a timer: late holds expire and free their seats (docs/API.md §4.4).
+  const sweep = await loadSweep(root);
+  const sweeping = setInterval(() => {
+    sweep().catch((error: unknown) => console.error(`sweep failed: ${(error as Error).name}`));
+  }, LOCAL_SWEEP_EVERY_MS);
+  sweeping.unref();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);

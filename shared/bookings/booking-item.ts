@@ -72,7 +72,7 @@ const Passenger = z.object({
 });
 
 /** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
-export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'PENDING', 'FAILED'] as const;
+export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'HELD', 'EXPIRED', 'PENDING', 'FAILED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /** What the stored booking and the Booking resource share, field for field. */
@@ -90,6 +90,8 @@ const answered = {
   flight: Flight,
   passengers: z.array(Passenger),
   contact: z.object({ email: z.string(), phone: z.string() }),
+  /** A hold's deadline (HELD, and EXPIRED once it passed): confirm before it (docs/API.md §4.4). */
+  payment_required_by: z.optional(z.string()),
   /** A remote supplier's order (absent for the built-in network). */
   supplier: z.optional(z.object({ name: z.string(), order_id: z.optional(z.string()) })),
   /** What the cancellation refunded, in major units. */
@@ -158,16 +160,21 @@ export function newBookingItem(tableName: string, record: BookingRecord) {
   };
 }
 
+/** The booking with `bookingId`, whoever's it is: for the sweep, which acts for no agency. */
+export async function readBooking(store: TableHandle, bookingId: string): Promise<BookingRecord | undefined> {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: bookingKey(bookingId), ConsistentRead: true }),
+  );
+  return Item && parseItem('booking', BookingItem, Item);
+}
+
 /** The booking with `bookingId` if it belongs to `agencyId`; another agency's is as absent as none. */
 export async function findBooking(
   store: TableHandle,
   bookingId: string,
   agencyId: string,
 ): Promise<BookingRecord | undefined> {
-  const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: bookingKey(bookingId), ConsistentRead: true }),
-  );
-  const record = Item && parseItem('booking', BookingItem, Item);
+  const record = await readBooking(store, bookingId);
   return record?.agency_id === agencyId ? record : undefined;
 }
 

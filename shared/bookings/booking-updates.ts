@@ -5,25 +5,81 @@ import { bookingKey } from './booking-item.ts';
  * leaves, that moves `updated_at` and `version` with it.
  */
 
-/** The Update that cancels a booking, only while it is CONFIRMED at `version`. */
+/**
+ * The Update that cancels a booking, only while it is still in the state it was read in: CONFIRMED, or
+ * HELD with its deadline still ahead of `at` (a late hold expires instead: it cannot be both). A hold
+ * confirmed meanwhile is not cancelled as the hold it was read as (its refund would be lost).
+ */
 export function cancelBookingUpdate(
   tableName: string,
-  booking: { booking_id: string; version: number },
+  booking: { booking_id: string; version: number; status: 'CONFIRMED' | 'HELD' },
   cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
 ) {
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
-    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${cancelled.refund ? ', refund = :refund' : ''}`,
-    ConditionExpression: '#status = :confirmed',
+    // A booking carries its deadline only while HELD (and once EXPIRED).
+    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${cancelled.refund ? ', refund = :refund' : ''} REMOVE payment_required_by`,
+    ConditionExpression:
+      booking.status === 'HELD' ? '#status = :from AND payment_required_by > :at' : '#status = :from',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':cancelled': 'CANCELLED',
-      ':confirmed': 'CONFIRMED',
+      ':from': booking.status,
       ':at': cancelled.at,
       ':by': cancelled.by,
       ':version': booking.version + 1,
       ...(cancelled.refund && { ':refund': cancelled.refund }),
+    },
+  };
+}
+
+/**
+ * The Update that confirms a hold: only while it is HELD and its deadline is still ahead of `at`, so
+ * confirm and expiry (or cancel) cannot both win. The deadline goes: a confirmed booking has none.
+ */
+export function confirmHoldUpdate(
+  tableName: string,
+  booking: { booking_id: string; version: number },
+  at: string,
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression:
+      'SET #status = :confirmed, updated_at = :at, version = :version REMOVE payment_required_by',
+    ConditionExpression: '#status = :held AND payment_required_by > :at',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':confirmed': 'CONFIRMED',
+      ':held': 'HELD',
+      ':at': at,
+      ':version': booking.version + 1,
+    },
+  };
+}
+
+/**
+ * The Update that expires a late hold: only while it is HELD with its deadline at or before `at`. It
+ * changed at its deadline, whenever the sweep gets to it, as every read already answered.
+ */
+export function expireHoldUpdate(
+  tableName: string,
+  booking: { booking_id: string; version: number; payment_required_by: string },
+  at: string,
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression: 'SET #status = :expired, updated_at = :deadline, version = :version',
+    ConditionExpression: '#status = :held AND payment_required_by <= :at',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':expired': 'EXPIRED',
+      ':held': 'HELD',
+      ':at': at,
+      ':deadline': booking.payment_required_by,
+      ':version': booking.version + 1,
     },
   };
 }

@@ -8,14 +8,30 @@ import { type BookingRecord, type BookingView, changeStamp } from './booking-ite
 export interface BookingDeps extends TableHandle {
   readonly clock: Clock;
   readonly supplier: FlightSupplier;
+  /** `HOLD_MINUTES`: how long a new hold lasts, when not the rule of docs/API.md §4.4. */
+  readonly config: { readonly HOLD_MINUTES?: number | undefined };
 }
 
-/** The Booking resource of docs/API.md §4.2 for a stored booking. */
-export function bookingView(record: BookingRecord): BookingView {
+/**
+ * Whether `record` is a hold whose deadline has passed at `now`: it reads as EXPIRED at once, though the
+ * sweep may not have given its seats back yet (docs/API.md §4.4).
+ */
+export const isLateHold = (record: Pick<BookingRecord, 'status' | 'payment_required_by'>, now: number) =>
+  record.status === 'HELD' &&
+  record.payment_required_by !== undefined &&
+  Date.parse(record.payment_required_by) <= now;
+
+/**
+ * The Booking resource of docs/API.md §4.2 for a stored booking, as it stands at `now`: a late hold
+ * is answered as the EXPIRED booking the sweep will store (one version on, changed at its deadline).
+ */
+export function bookingView(record: BookingRecord, now?: number): BookingView {
+  const late = now !== undefined && isLateHold(record, now);
+  const stamp = changeStamp(record);
   return {
     booking_id: record.booking_id,
     pnr: record.pnr,
-    status: record.status,
+    status: late ? 'EXPIRED' : record.status,
     total_price: toMajor(record.total, record.currency),
     currency: record.currency,
     created_at: record.created_at,
@@ -27,6 +43,9 @@ export function bookingView(record: BookingRecord): BookingView {
     contact: record.contact,
     ...(record.supplier && { supplier: record.supplier }),
     ...(record.refund && { refund: record.refund }),
-    ...changeStamp(record),
+    ...(record.payment_required_by && { payment_required_by: record.payment_required_by }),
+    ...(late && record.payment_required_by
+      ? { updated_at: record.payment_required_by, version: stamp.version + 1 }
+      : stamp),
   };
 }

@@ -3,6 +3,7 @@ import { isoSeconds } from '../clock.ts';
 import {
   FlightMismatchError,
   FlightNotFoundError,
+  HoldNotAvailableError,
   OfferExpiredError,
   ReplayedError,
   ValidationError,
@@ -12,14 +13,8 @@ import { isOfferBooked } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
 import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
 import { flightMismatches } from './flight-mismatch.ts';
-import {
-  beginIdempotent,
-  type IdempotencyLock,
-  requestFingerprint,
-  type StoredOutcome,
-  settleIdempotent,
-  storableOutcome,
-} from './idempotency-item.ts';
+import { holdDeadline } from './holds.ts';
+import { type IdempotencyLock, idempotently, type StoredOutcome } from './idempotency-item.ts';
 import { newBookingId } from './ids.ts';
 import { recordWrites } from './record-writes.ts';
 import { orderRemotely } from './remote-order.ts';
@@ -72,22 +67,17 @@ export function createBooking(deps: BookingDeps) {
       offer,
     };
 
-    if (!key) return book(context, undefined);
-    const begun = await beginIdempotent(deps, {
-      agentId: session.agentId,
-      key,
-      fingerprint: requestFingerprint(request.body),
-      now,
-    });
-    if (begun.kind === 'replay') return replay(deps, begun.outcome, session.agencyId);
-    try {
-      return await book(context, begun.lock);
-    } catch (error) {
-      await settleIdempotent(deps, begun.lock, storableOutcome(error));
-      throw error;
-    }
+    return idempotently(
+      deps,
+      { agentId: session.agentId, key, body: request.body, now },
+      (lock) => book(context, lock),
+      (outcome) => replay(deps, outcome, session.agencyId),
+    );
   };
 }
+
+/** Until the remote supplier's hold orders are wired, only the built-in network holds seats. */
+const REMOTE_HOLDS = 'This supplier’s offers cannot be held yet; book them confirmed.';
 
 interface BookingContext {
   deps: BookingDeps;
@@ -115,10 +105,14 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   }
 
   const { ordering } = offer;
+  // A hold takes the seats exactly as a confirmed booking does, until its deadline (docs/API.md §4.4).
+  const heldUntil = body.hold ? holdDeadline(quoted.departsAt, now, deps.config.HOLD_MINUTES) : undefined;
+  if (heldUntil !== undefined && ordering.kind === 'remote') throw new HoldNotAvailableError(REMOTE_HOLDS);
   const record: BookingRecord = {
     booking_id: newBookingId(now),
     pnr: null,
-    status: 'CONFIRMED',
+    status: heldUntil === undefined ? 'CONFIRMED' : 'HELD',
+    ...(heldUntil !== undefined && { payment_required_by: isoSeconds(heldUntil) }),
     total: offer.total,
     currency: offer.currency,
     created_at: isoSeconds(now),

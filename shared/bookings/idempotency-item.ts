@@ -188,3 +188,33 @@ function outcomeWrite(
     ExpressionAttributeValues: { ':completed': 'COMPLETED', ':outcome': JSON.stringify(outcome), ...values },
   };
 }
+
+/**
+ * Runs `act` once per Idempotency-Key (docs/API.md §4.2): without a key it simply runs; with one, the
+ * key is claimed for the agent first, a completed request with the same body is answered again through
+ * `replay`, and a refusal `act` throws is stored for replays too (a 5xx releases the key). `act` stores
+ * its success itself, in the same write that acts (completionUpdate), so a crash cannot split them.
+ *
+ * @example await idempotently(deps, { agentId, key, body, now }, (lock) => book(lock), (outcome) => replay(outcome))
+ */
+export async function idempotently<T>(
+  store: TableHandle,
+  request: { agentId: string; key: string | undefined; body: unknown; now: number },
+  act: (lock: IdempotencyLock | undefined) => Promise<T>,
+  replay: (outcome: StoredOutcome) => Promise<T>,
+): Promise<T> {
+  if (!request.key) return act(undefined);
+  const begun = await beginIdempotent(store, {
+    agentId: request.agentId,
+    key: request.key,
+    fingerprint: requestFingerprint(request.body),
+    now: request.now,
+  });
+  if (begun.kind === 'replay') return replay(begun.outcome);
+  try {
+    return await act(begun.lock);
+  } catch (error) {
+    await settleIdempotent(store, begun.lock, storableOutcome(error));
+    throw error;
+  }
+}

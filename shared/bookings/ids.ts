@@ -1,9 +1,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import * as z from 'zod/mini';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** A booking id as issued (a pattern to embed in others: no anchors). */
 export const BOOKING_ID_PATTERN = 'bkg_[0-9A-HJKMNP-TV-Z]{26}';
+
+/** A booking id in a request: exactly as issued. */
+export const BookingId = z
+  .string()
+  .check(z.regex(new RegExp(`^${BOOKING_ID_PATTERN}$`), 'must be a booking id (bkg_…)'));
 
 /**
  * `bkg_` + a ULID: 48 bits of milliseconds then 80 random bits, in Crockford base 32. Booking ids

@@ -1,13 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
-import { isoSeconds } from '../clock.ts';
+import { type Clock, isoSeconds } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError } from '../errors.ts';
 import { toMajor } from '../money.ts';
 import '../zod-locale.ts';
-import { type BookingDeps, bookingView } from './booking.ts';
+import { type BookingDeps, bookingView, isLateHold } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
@@ -18,12 +18,11 @@ import {
   readListPosition,
 } from './booking-item.ts';
 import { cancelBookingUpdate } from './booking-updates.ts';
-import { BOOKING_ID_PATTERN } from './ids.ts';
+import { heldRemoval } from './held-item.ts';
+import { expireHold } from './holds.ts';
+import { BookingId } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
 
-const BookingId = z
-  .string()
-  .check(z.regex(new RegExp(`^${BOOKING_ID_PATTERN}$`), 'must be a booking id (bkg_…)'));
 /** Exactly as issued: six capitals, no other spelling (docs/API.md §1). */
 const Pnr = z.string().check(z.regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as issued'));
 
@@ -45,12 +44,12 @@ export const CancelBookingRequest = z.object({ booking_id: BookingId });
 const notFound = () => new NotFoundError('No such booking in your agency.');
 
 /** `POST /api/flights/booking/get`: by booking id or PNR, within the caller's agency. */
-export function getBooking(deps: TableHandle) {
+export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
   return async (body: z.output<typeof GetBookingRequest>, { agencyId }: Session): Promise<BookingView> => {
     const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr)));
     const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
     if (!record) throw notFound();
-    return bookingView(record);
+    return bookingView(record, deps.clock.now());
   };
 }
 
@@ -61,13 +60,13 @@ export interface BookingPage {
 }
 
 /** `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time. */
-export function listBookings(deps: TableHandle) {
+export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
   return async (body: z.output<typeof ListBookingsRequest>, { agencyId }: Session): Promise<BookingPage> => {
     const after = body.cursor ? decodeCursor(body.cursor, readListPosition) : undefined;
     const page = await listAgencyBookings(deps, agencyId, { limit: body.limit, after });
     const last = page.bookings.at(-1);
     return {
-      bookings: page.bookings.map(bookingView),
+      bookings: page.bookings.map((record) => bookingView(record, deps.clock.now())),
       nextCursor: page.more && last ? encodeCursor(listPositionOf(last)) : null,
     };
   };
@@ -84,11 +83,16 @@ export function cancelBooking(deps: BookingDeps) {
     const { agencyId } = session;
     const record = await findBooking(deps, body.booking_id, agencyId);
     if (!record) throw notFound();
-    if (record.status === 'CANCELLED') return bookingView(record);
-    if (record.status !== 'CONFIRMED') {
-      throw new NotCancellableError(`A ${record.status} booking cannot be cancelled.`);
-    }
     const now = deps.clock.now();
+    // A hold past its deadline expires rather than cancels (its seats go back either way); cancelling
+    // what already ended answers it as it is.
+    if (isLateHold(record, now)) await expireHold(deps, record, now);
+    if (record.status === 'CANCELLED' || record.status === 'EXPIRED' || isLateHold(record, now))
+      return bookingView(record, now);
+    const from = record.status;
+    if (from !== 'CONFIRMED' && from !== 'HELD') {
+      throw new NotCancellableError(`A ${from} booking cannot be cancelled.`);
+    }
     if (now >= record.departs_at) throw new NotCancellableError();
 
     const at = isoSeconds(now);
@@ -96,10 +100,25 @@ export function cancelBooking(deps: BookingDeps) {
     const { cancelling } = deps.supplier;
     try {
       if (cancelling.kind === 'in-table') {
-        // The built-in network refunds the full price.
-        const refund = { amount: toMajor(record.total, record.currency), currency: record.currency };
-        const update = cancelBookingUpdate(deps.tableName, stamped(record), { at, by, refund });
-        await cancelling.cancel(record, { Update: update });
+        // The built-in network refunds the full price of a confirmed booking; a hold was never paid.
+        const refund =
+          record.status === 'CONFIRMED'
+            ? { amount: toMajor(record.total, record.currency), currency: record.currency }
+            : undefined;
+        const update = cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund });
+        const held = record.payment_required_by;
+        const unlist =
+          record.status === 'HELD' && held
+            ? [
+                {
+                  Delete: heldRemoval(deps.tableName, {
+                    booking_id: record.booking_id,
+                    payment_required_by: held,
+                  }),
+                },
+              ]
+            : [];
+        await cancelling.cancel(record, [{ Update: update }, ...unlist]);
         return cancelledView(record, { at, by, refund });
       }
       const orderId = record.supplier?.order_id;
@@ -107,31 +126,39 @@ export function cancelBooking(deps: BookingDeps) {
       const refunded = await cancelling.cancel(orderId);
       const refund = { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency };
       await deps.db.send(
-        new UpdateCommand(cancelBookingUpdate(deps.tableName, stamped(record), { at, by, refund })),
+        new UpdateCommand(cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund })),
       );
       return cancelledView(record, { at, by, refund });
     } catch (error) {
       if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
-      // Lost a race with another cancel: answer the booking as it now is.
+      // Lost a race with another cancel (or a hold's confirm or expiry): answer the booking as it now is
+      // when it ended; a hold confirmed meanwhile is cancelled as the confirmed booking it became.
       const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'CANCELLED') return bookingView(current);
+      if (current?.status === 'CANCELLED' || current?.status === 'EXPIRED') return bookingView(current);
+      if (current?.status === 'CONFIRMED' && record.status === 'HELD')
+        return cancelBooking(deps)(body, session);
       throw error;
     }
   };
 }
 
-const stamped = (record: BookingRecord) => ({ booking_id: record.booking_id, ...changeStamp(record) });
+const stamped = (record: BookingRecord, status: 'CONFIRMED' | 'HELD') => ({
+  booking_id: record.booking_id,
+  status,
+  ...changeStamp(record),
+});
 
 function cancelledView(
   record: BookingRecord,
-  cancelled: { at: string; by: { id: string; name: string }; refund: { amount: number; currency: string } },
+  cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
 ): BookingView {
   return bookingView({
     ...record,
     status: 'CANCELLED',
+    payment_required_by: undefined,
     cancelled_at: cancelled.at,
     cancelled_by: cancelled.by,
-    refund: cancelled.refund,
+    ...(cancelled.refund && { refund: cancelled.refund }),
     updated_at: cancelled.at,
     version: changeStamp(record).version + 1,
   });

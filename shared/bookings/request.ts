@@ -47,13 +47,13 @@ export const MAX_MONEY = 99_999_999.99;
  * The 2-decimal rule is stated in prose only: JSON Schema's `multipleOf: 0.01` is judged in floating
  * point by validators (ajv refuses 0.07 and 11 % of all 2-decimal amounts), so it would mislead clients.
  */
-const Money = z.number('must be a number').check(
+export const Money = z.number('must be a number').check(
   z.nonnegative('must not be negative'),
   z.maximum(MAX_MONEY, `must be at most ${MAX_MONEY}`),
   z.refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals'),
   z.meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)' }),
 );
-const Currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'));
+export const Currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'));
 
 export const Passenger = z.object({
   title: z.enum(TITLES),
@@ -84,7 +84,7 @@ const Segment = z.object({
 /** One direction of the offer: 1-4 segments. */
 const Direction = () => z.object({ segments: z.array(Segment).check(z.minLength(1), z.maxLength(4)) });
 
-/** The request of `POST /api/flights/booking/create` (docs/API.md §4.2); every field required. */
+/** The request of `POST /api/flights/booking/create` (docs/API.md §4.2); every field but `hold` required. */
 export const CreateBookingRequest = z.object({
   flight_id: z
     .string()
@@ -113,6 +113,14 @@ export const CreateBookingRequest = z.object({
       description:
         'Exactly the passengers searched: as many ADULT, CHILD and INFANT as the offer’s passengers say',
     }),
+  ),
+  hold: z.optional(
+    z.boolean('must be true or false').check(
+      z.meta({
+        description:
+          'Hold the seats instead of confirming at once: the booking is HELD until payment_required_by, then confirmed with booking/confirm or released',
+      }),
+    ),
   ),
   contact: z.object({
     email: z.pipe(

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.ts';
+import type { Reply } from './api-event.ts';
 import { type HeaderMap, readHeader } from './headers.ts';
 
 /** The `Idempotency-Key` header, when present: 1-255 printable ASCII characters. */
@@ -11,4 +12,13 @@ export function idempotencyKeyOf(headers: HeaderMap): string | undefined {
     ]);
   }
   return key;
+}
+
+/** The reply to a request that may be an Idempotency-Key replay: a replay says so in its headers. */
+export function idempotentReply(status: number, outcome: { booking: unknown; replayed: boolean }): Reply {
+  return {
+    status,
+    data: outcome.booking,
+    ...(outcome.replayed && { headers: { 'Idempotent-Replayed': 'true' } }),
+  };
 }

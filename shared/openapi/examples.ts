@@ -5,6 +5,8 @@ import {
   FlightMismatchError,
   FlightNotFoundError,
   ForbiddenError,
+  HoldExpiredError,
+  HoldNotAvailableError,
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
   IdentifierTakenError,
@@ -14,6 +16,7 @@ import {
   LastAdminError,
   NotCancellableError,
   NotFoundError,
+  NotHeldError,
   OfferExpiredError,
   PayloadTooLargeError,
   PriceChangedError,
@@ -120,6 +123,12 @@ export function errorExample(code: ErrorCode): ApiError {
       return new IdempotencyInProgressError();
     case 'OFFER_EXPIRED':
       return new OfferExpiredError();
+    case 'HOLD_NOT_AVAILABLE':
+      return new HoldNotAvailableError();
+    case 'NOT_HELD':
+      return new NotHeldError();
+    case 'HOLD_EXPIRED':
+      return new HoldExpiredError();
     case 'PAYLOAD_TOO_LARGE':
       return new PayloadTooLargeError('The body is over 65536 bytes.');
     case 'UNSUPPORTED_MEDIA_TYPE':

@@ -2,6 +2,7 @@ import * as zod from 'zod/mini';
 import { LogoutRequest } from '../auth/logout.ts';
 import { SendOtpRequest } from '../auth/send-otp.ts';
 import { VerifyOtpRequest } from '../auth/verify-otp.ts';
+import { ConfirmBookingRequest } from '../bookings/confirm.ts';
 import { exampleTraveller } from '../bookings/example-traveller.ts';
 import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
 import { CreateBookingRequest } from '../bookings/request.ts';
@@ -142,6 +143,32 @@ export const operations: Record<RouteId, Operation> = {
       'SOLD_OUT',
       'IDEMPOTENCY_IN_PROGRESS',
       'OFFER_EXPIRED',
+      'HOLD_NOT_AVAILABLE',
+      'IDEMPOTENCY_KEY_REUSED',
+    ],
+    idempotencyKey: true,
+  },
+  'booking-confirm': {
+    summary: 'Confirm a held booking',
+    description:
+      'Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by, 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.',
+    tag: 'Bookings',
+    request: ConfirmBookingRequest,
+    requestExample: {
+      booking_id: booking.booking_id,
+      total_price: booking.total_price,
+      currency: booking.currency,
+    },
+    status: 200,
+    response: success(Booking),
+    responseExample: { success: true, data: { ...booking, version: 2, updated_at: '2026-11-24T11:15:02Z' } },
+    errors: [
+      'UNAUTHORIZED',
+      'NOT_FOUND',
+      'NOT_HELD',
+      'PRICE_CHANGED',
+      'HOLD_EXPIRED',
+      'IDEMPOTENCY_IN_PROGRESS',
       'IDEMPOTENCY_KEY_REUSED',
     ],
     idempotencyKey: true,

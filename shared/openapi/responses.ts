@@ -89,7 +89,11 @@ export const Booking = z.object({
     ),
   status: z
     .enum(BOOKING_STATUSES)
-    .check(z.describe('PENDING and FAILED only when selling from an external supplier')),
+    .check(
+      z.describe(
+        'CONFIRMED, CANCELLED; HELD until payment_required_by, then CONFIRMED (booking/confirm), CANCELLED or EXPIRED; PENDING and FAILED only when selling from an external supplier',
+      ),
+    ),
   total_price: Money,
   currency: z.string(),
   created_at: DateTime,
@@ -105,6 +109,11 @@ export const Booking = z.object({
   refund: z
     .optional(z.object({ amount: Money, currency: z.string() }))
     .check(z.describe('Once cancelled: what was refunded')),
+  payment_required_by: z
+    .optional(DateTime)
+    .check(
+      z.describe('HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called'),
+    ),
   updated_at: DateTime,
   version: z.int().check(z.minimum(1), z.describe('Grows by one with each state change')),
 });

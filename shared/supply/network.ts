@@ -30,11 +30,11 @@ export function networkSupplier(deps: SearchDeps): FlightSupplier {
     },
     cancelling: {
       kind: 'in-table',
-      cancel: async (booking: SuppliedBooking, update: TransactItem) => {
+      cancel: async (booking: SuppliedBooking, updates: readonly TransactItem[]) => {
         await deps.db.send(
           new TransactWriteCommand({
             TransactItems: [
-              update,
+              ...updates,
               // The seats go back on sale on every segment they were taken on.
               ...(booking.segments ?? []).map((segment) => ({
                 Update: returnSeatsUpdate(

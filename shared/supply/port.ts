@@ -21,7 +21,7 @@ import type { SearchInput } from '../flights/search-request.ts';
 export type SupplierName = 'network' | 'duffel';
 
 /** The writes the booking itself makes, by slot, given the PNR the order got. */
-export type RecordSlot = 'booking' | 'pnr' | 'pending' | 'offer' | 'idempotency';
+export type RecordSlot = 'booking' | 'pnr' | 'pending' | 'held' | 'offer' | 'idempotency';
 export type RecordWrites = (pnr: string) => readonly (readonly [RecordSlot, TransactItem] | undefined)[];
 
 /** What the supplier holds for a booking, beside the booking's own fields. */
@@ -138,8 +138,11 @@ export interface SuppliedBooking {
 export type Cancelling =
   | {
       readonly kind: 'in-table';
-      /** Runs `update` (the booking's own cancel) and gives the seats back, in one transaction. */
-      cancel(booking: SuppliedBooking, update: TransactItem): Promise<void>;
+      /**
+       * Runs `updates` (the booking's own cancel or expiry, and what goes with it) and gives the seats
+       * back, in one transaction.
+       */
+      cancel(booking: SuppliedBooking, updates: readonly TransactItem[]): Promise<void>;
     }
   | {
       readonly kind: 'remote';

@@ -59,7 +59,8 @@ const allowed = (routeId: string) =>
 
 describe('infra: functions', () => {
   it('creates one Node.js 24 arm64 function per route, plus the one serving the OpenAPI document', () => {
-    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 1);
+    // …and the sweep.
+    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 2);
     const [, docs] = functionOf(documentRoute.id);
     expect(docs.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     for (const route of routes) {
@@ -481,7 +482,7 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(1 + 2 * routes.length + 2 + 1 + 4); // the last 4: abuse
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + 1) + 2 + 1 + 4); // the last 4: abuse
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inventoryKey } from '#shared/flights/inventory-item.ts';
-import { type Route, routes } from '#shared/routes.ts';
+import { type Route, routes, sweepJob } from '#shared/routes.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { bookingBody, type Json } from '#test/helpers/bookings.ts';
@@ -14,10 +14,12 @@ import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as confirm } from '#test/helpers/routes/bookings/confirm.ts';
 import { handler as create } from '#test/helpers/routes/bookings/create.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
+import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
 
 /**
@@ -60,7 +62,7 @@ async function as(routeId: string, handler: Handler, body: unknown, headers: Rec
 
 describe('route table grants', () => {
   it('match exactly what each handler does', async () => {
-    freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0));
+    const advance = freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0));
     const agent = await registerTestAgent(undefined, { role: 'ADMIN', agencyId: 'perm-agency' });
     const identifier = agent.identifier;
 
@@ -110,6 +112,31 @@ describe('route table grants', () => {
     await as('booking-create', create, { ...bookingBody(trips[0]), total_price: 1 }, auth); // booked: 410 after a marker read
     await as('booking-cancel', cancel, { booking_id: trip.body.data.booking_id }, auth);
 
+    // Holds: confirm (with a key, then its replay), cancel, and a hold left to lapse for the sweep.
+    const later = { ...query, departure_date: '2026-12-10' };
+    const holdable: Json[] = (await as('search', search, later, auth)).body.data;
+    const hold = (n: number) =>
+      as('booking-create', create, { ...bookingBody(holdable[n]), hold: true }, auth);
+    const held = (await hold(0)).body.data;
+    const confirmBody = {
+      booking_id: held.booking_id,
+      total_price: held.total_price,
+      currency: held.currency,
+    };
+    await as('booking-confirm', confirm, confirmBody, { ...auth, 'Idempotency-Key': 'perm-c' });
+    await as('booking-confirm', confirm, confirmBody, { ...auth, 'Idempotency-Key': 'perm-c' }); // replay
+    await as('booking-confirm', confirm, { ...confirmBody, total_price: 1 }, auth); // not held
+    await as('booking-cancel', cancel, { booking_id: (await hold(1)).body.data.booking_id }, auth);
+    const lapsing = (await hold(2)).body.data;
+    const unconfirmed = (await hold(3)).body.data;
+    advance(25 * 3600_000);
+    current = sweepJob.id;
+    await sweep();
+    current = '';
+    await as('booking-confirm', confirm, { ...confirmBody, booking_id: lapsing.booking_id }, auth); // expired
+    await as('booking-confirm', confirm, { ...confirmBody, booking_id: unconfirmed.booking_id }, auth); // expired
+    advance(-25 * 3600_000);
+
     const { booking_id, pnr } = booked.body.data;
     await as('booking-get', get, { booking_id }, auth);
     await as('booking-get', get, { pnr }, auth);
@@ -134,7 +161,7 @@ describe('route table grants', () => {
     await as('agency-agents-update', agentsUpdate, { agent_id: agent.id, active: false }, auth); // LAST_ADMIN
     await as('logout', logout, {}, auth);
 
-    for (const route of routes as readonly Route[]) {
+    for (const route of [...routes, sweepJob] as readonly Route[]) {
       const actions = [...(used.get(route.id) ?? [])].sort();
       expect(actions, route.id).toEqual([...route.table].sort());
     }

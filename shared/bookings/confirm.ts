@@ -1,0 +1,151 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import type { Session } from '../auth/session.ts';
+import { isoSeconds } from '../clock.ts';
+import { cancellationCodes } from '../db/client.ts';
+import {
+  HoldExpiredError,
+  NotFoundError,
+  NotHeldError,
+  PriceChangedError,
+  ReplayedError,
+} from '../errors.ts';
+import { minorUnits, toMajor } from '../money.ts';
+import '../zod-locale.ts';
+import { type BookingDeps, bookingView, isLateHold } from './booking.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  changeStamp,
+  findBooking,
+  parseBookingView,
+} from './booking-item.ts';
+import { confirmHoldUpdate } from './booking-updates.ts';
+import { heldRemoval } from './held-item.ts';
+import { expireHold } from './holds.ts';
+import {
+  completionUpdate,
+  type IdempotencyLock,
+  idempotently,
+  type StoredOutcome,
+} from './idempotency-item.ts';
+import { BookingId } from './ids.ts';
+import { Currency, Money } from './request.ts';
+
+/** The request of `POST /api/flights/booking/confirm` (docs/API.md §4.4). */
+export const ConfirmBookingRequest = z.object({
+  booking_id: BookingId,
+  total_price: Money.check(z.meta({ description: 'The hold’s current price, for all passengers together' })),
+  currency: Currency,
+});
+export type ConfirmBookingInput = z.output<typeof ConfirmBookingRequest>;
+
+const notFound = () => new NotFoundError('No such booking in your agency.');
+
+/**
+ * `POST /api/flights/booking/confirm`: HELD → CONFIRMED at most once (docs/API.md §4.4). The price sent
+ * must be the hold's price (409 PRICE_CHANGED with the price to confirm at); after the deadline 410
+ * HOLD_EXPIRED (and the seats go back at once if the sweep has not got there); anything but HELD is 409
+ * NOT_HELD, except a booking already CONFIRMED at that price, answered 200 so a retry is safe. One
+ * transaction conditioned on the booking still being HELD before its deadline: confirms racing each
+ * other, a cancel or the expiry change the booking exactly once, and each loser answers what won.
+ */
+export function confirmBooking(deps: BookingDeps) {
+  return async (request: {
+    body: ConfirmBookingInput;
+    session: Session;
+    idempotencyKey: string | undefined;
+  }): Promise<{ booking: BookingView; replayed: boolean }> => {
+    const { body, session } = request;
+    const now = deps.clock.now();
+    return idempotently<{ booking: BookingView; replayed: boolean }>(
+      deps,
+      { agentId: session.agentId, key: request.idempotencyKey, body, now },
+      async (lock) => ({ booking: await confirm(deps, body, session.agencyId, now, lock), replayed: false }),
+      async (outcome) => ({ booking: replayed(outcome), replayed: true }),
+    );
+  };
+}
+
+async function confirm(
+  deps: BookingDeps,
+  body: ConfirmBookingInput,
+  agencyId: string,
+  now: number,
+  lock: IdempotencyLock | undefined,
+): Promise<BookingView> {
+  const record = await findBooking(deps, body.booking_id, agencyId);
+  if (!record) throw notFound();
+  const settled = await alreadySettled(deps, record, body, now);
+  if (settled) return settled;
+
+  const at = isoSeconds(now);
+  const confirmed: BookingRecord = {
+    ...record,
+    status: 'CONFIRMED',
+    payment_required_by: undefined,
+    updated_at: at,
+    version: changeStamp(record).version + 1,
+  };
+  const { payment_required_by: deadline = '' } = record;
+  const view = bookingView(confirmed);
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: confirmHoldUpdate(deps.tableName, { ...record, ...changeStamp(record) }, at) },
+          {
+            Delete: heldRemoval(deps.tableName, {
+              booking_id: record.booking_id,
+              payment_required_by: deadline,
+            }),
+          },
+          ...(lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : []),
+        ],
+      }),
+    );
+    return view;
+  } catch (error) {
+    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
+    // Another confirm, a cancel or the expiry changed the booking first: answer what it is now.
+    const current = await findBooking(deps, record.booking_id, agencyId);
+    const outcome = current && (await alreadySettled(deps, current, body, deps.clock.now()));
+    if (outcome) return outcome;
+    throw error;
+  }
+}
+
+/**
+ * What confirm answers for a booking that is not (or no longer) a hold it can confirm: the booking when
+ * it is CONFIRMED at the price sent, or the error; undefined for a hold to confirm now.
+ */
+async function alreadySettled(
+  deps: BookingDeps,
+  record: BookingRecord,
+  body: ConfirmBookingInput,
+  now: number,
+): Promise<BookingView | undefined> {
+  const samePrice =
+    body.currency === record.currency &&
+    minorUnits(String(body.total_price), record.currency) === record.total;
+  if (record.status === 'CONFIRMED' && samePrice) return bookingView(record, now);
+  if (isLateHold(record, now)) {
+    await expireHold(deps, record, now);
+    throw new HoldExpiredError();
+  }
+  if (record.status !== 'HELD') throw new NotHeldError();
+  if (!samePrice) {
+    throw new PriceChangedError({
+      previous_total_price: body.total_price,
+      total_price: toMajor(record.total, record.currency),
+      currency: record.currency,
+    });
+  }
+  return undefined;
+}
+
+/** A stored confirm answer, or the refusal it was. */
+function replayed(outcome: StoredOutcome): BookingView {
+  if (outcome.error) throw new ReplayedError(outcome.error);
+  return parseBookingView(outcome.data);
+}
