@@ -289,7 +289,9 @@ function stringReplacements(node: Node, ctx: MutationContext): fc.Arbitrary<Repl
     );
   }
   if (ctx.issued.has(v)) {
-    for (const r of respellings(v))
+    // A PNR is found in any letter case (§4.3): its lower case is the same PNR, not a re-spelling.
+    const caseless = node.path.at(-1) === 'pnr';
+    for (const r of respellings(v).filter((r) => !(caseless && r.value.toUpperCase() === v)))
       options.push(fc.constant<Replacement>({ ...r, label: `id ${r.label}`, respelled: 'id' }));
   }
   // Another schema-valid value (for an id: a well-formed one the server never issued).
