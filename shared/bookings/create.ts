@@ -60,15 +60,13 @@ export function createBooking(deps: BookingDeps) {
     const opened = openOffer(deps.keys.offer, request.body.flight_id);
     const quote = opened?.agencyId === session.agencyId ? opened : undefined;
     const flights = quote && quotedFlights(quote);
-    if (quote && flights?.[0]) {
-      const problems = passengerProblems(
-        request.body.passengers,
-        quote.passengers,
-        flights[0].date,
-        isoSeconds(now).slice(0, 10),
-      );
-      if (problems.length > 0) throw new ValidationError(problems);
-    }
+    const firstDepartureDate = flights?.[0]?.date;
+    const problems = passengerProblems(
+      request.body.passengers,
+      quote && firstDepartureDate ? { searched: quote.passengers, firstDepartureDate } : undefined,
+      isoSeconds(now).slice(0, 10),
+    );
+    if (problems.length > 0) throw new ValidationError(problems);
     const offer = quote && flights ? { quote, flights } : undefined;
     const context = {
       deps,

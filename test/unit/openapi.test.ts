@@ -136,6 +136,22 @@ describe('OpenAPI document: no looser than the service', () => {
     expect(valid(withPassenger({ nickname: 'Countess' }))).toBe(true);
   });
 
+  it('search: children and infants carry the maximums the service applies (8 and 9)', () => {
+    const search = (party: object) =>
+      isDocumentedRequest('/api/flights/search', {
+        origin: 'LHR',
+        destination: 'JFK',
+        departure_date: '2026-12-01',
+        adults: 9,
+        ...party,
+      });
+    const properties = schemas.SearchRequest.properties;
+
+    expect([properties.children.maximum, properties.infants.maximum]).toEqual([8, 9]);
+    expect([search({ adults: 1, children: 8 }), search({ infants: 9 })]).toEqual([true, true]);
+    expect([search({ adults: 1, children: 9 }), search({ infants: 10 })]).toEqual([false, false]);
+  });
+
   it('search: departure_date must be a real date or date-time', () => {
     const valid = (departure_date: string) =>
       isDocumentedRequest('/api/flights/search', { origin: 'LHR', destination: 'JFK', departure_date });
