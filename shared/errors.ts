@@ -196,6 +196,9 @@ export class UnsupportedMediaTypeError extends ApiError {
 }
 
 /** Too many requests; `retryAfterSeconds` becomes the `Retry-After` header. */
+/** What API Gateway's stage throttle answers (infra/gateway.ts), on any route. */
+export const THROTTLED_MESSAGE = 'Too many requests; slow down.';
+
 export class RateLimitedError extends ApiError {
   readonly code = 'RATE_LIMITED' as const;
   constructor(retryAfterSeconds: number, message = 'Too many codes requested; try again later.') {

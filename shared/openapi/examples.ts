@@ -20,6 +20,7 @@ import {
   RateLimitedError,
   ServiceUnavailableError,
   SoldOutError,
+  THROTTLED_MESSAGE,
   TooManyAttemptsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
@@ -71,7 +72,10 @@ export const booking = {
   contact,
 };
 
-/** One real error per code, from the classes the functions throw: the document's examples. */
+/**
+ * One real error per code, from the classes the functions throw: the document's examples, unless an
+ * operation words its own (`errorExamples`).
+ */
 export function errorExample(code: ErrorCode): ApiError {
   switch (code) {
     case 'INVALID_JSON':
@@ -124,7 +128,8 @@ export function errorExample(code: ErrorCode): ApiError {
     case 'IDEMPOTENCY_KEY_REUSED':
       return new IdempotencyKeyReusedError();
     case 'RATE_LIMITED':
-      return new RateLimitedError(18);
+      // What every route can meet: the stage's throttle. send-otp words its own (operations.ts).
+      return new RateLimitedError(1, THROTTLED_MESSAGE);
     case 'TOO_MANY_ATTEMPTS':
       return new TooManyAttemptsError();
     case 'INTERNAL_ERROR':

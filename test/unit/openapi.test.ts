@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '#shared/error-codes.ts';
+import { THROTTLED_MESSAGE } from '#shared/errors.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import { errorExample } from '#shared/openapi/examples.ts';
 import { COMMON_ERRORS, operations } from '#shared/openapi/operations.ts';
@@ -43,6 +44,27 @@ describe('OpenAPI document', () => {
       if (code === 'METHOD_NOT_ALLOWED') continue;
       const error = errorExample(code);
       expect([error.code, error.statusCode]).toEqual([code, ERROR_STATUS[code]]);
+    }
+  });
+
+  it('lists every status an operation’s description names', () => {
+    for (const [path, item] of Object.entries(openapi.paths) as [string, J][]) {
+      const { description, responses } = item.post;
+      const named = [...String(description).matchAll(/\b([45]\d\d)\b/g)].map((m) => m[1]);
+      for (const status of named) expect(Object.keys(responses), `${path} names ${status}`).toContain(status);
+    }
+  });
+
+  it('words each error example as that route answers it (404 of an agent, 429 of codes only on send-otp)', () => {
+    const example = (path: string, status: number, code: string) =>
+      openapi.paths[path].post.responses[String(status)].content['application/json'].examples[code].value
+        .error.message;
+
+    expect(example('/api/agency/agents/update', 404, 'NOT_FOUND')).toBe('No such agent in your agency.');
+    expect(example('/api/flights/booking/get', 404, 'NOT_FOUND')).toBe('No such booking in your agency.');
+    expect(example('/api/auth/send-otp', 429, 'RATE_LIMITED')).toMatch(/codes/);
+    for (const path of Object.keys(openapi.paths).filter((p) => p !== '/api/auth/send-otp')) {
+      expect(example(path, 429, 'RATE_LIMITED'), path).toBe(THROTTLED_MESSAGE);
     }
   });
 
