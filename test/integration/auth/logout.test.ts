@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -136,6 +137,20 @@ describe('fn: logout', () => {
     });
     expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="flight-booking"');
   });
+
+  it.each(['null', '[]', '7'])(
+    'answers a correctly signed token whose payload is %s 401, never 500',
+    async (payload) => {
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'session+jwt' })).toString('base64url');
+      const input = `${header}.${Buffer.from(payload).toString('base64url')}`;
+      const signature = createHmac('sha256', context.tokens.key).update(input).digest('base64url');
+
+      const answer = await invoke(logout, withBearer(`${input}.${signature}`));
+
+      expect([answer.status, answer.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
+      expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="flight-booking", error="invalid_token"');
+    },
+  );
 
   it('refuses a malformed Authorization header even when a valid cookie is present', async () => {
     const token = await signIn();
