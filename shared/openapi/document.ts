@@ -50,10 +50,9 @@ function componentSchemas(): Record<string, Json> {
   );
 }
 
-function errorResponses(
-  codes: readonly ErrorCode[],
-  own: Operation['errorExamples'] = {},
-): Record<string, Json> {
+/** The error responses of `operation`: every route's codes and its own, by status, with examples. */
+function errorResponses(operation: Operation): Record<string, Json> {
+  const codes = [...new Set([...COMMON_ERRORS, ...operation.errors])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
     byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
@@ -63,7 +62,7 @@ function errorResponses(
       .map(([status, list]) => {
         const examples = Object.fromEntries(
           list.map((code) => {
-            const error = own[code] ?? errorExample(code);
+            const error = operation.errorExamples?.[code] ?? errorExample(code);
             return [
               code,
               {
@@ -165,10 +164,7 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
           },
         },
       },
-      ...errorResponses(
-        [...COMMON_ERRORS, ...operation.errors].filter((code, i, all) => all.indexOf(code) === i),
-        operation.errorExamples,
-      ),
+      ...errorResponses(operation),
     },
   };
 }
