@@ -7,6 +7,7 @@ import {
   ResponseType,
   type RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
+import { THROTTLED_MESSAGE } from '../shared/errors.ts';
 import { ROUTE_METHOD } from '../shared/routes.ts';
 
 /**
@@ -81,14 +82,7 @@ export function addGatewayResponses(api: RestApi, corsOrigins: readonly string[]
       'UNSUPPORTED_MEDIA_TYPE',
       'Send the body as JSON with Content-Type: application/json.',
     ],
-    [
-      'Throttled',
-      ResponseType.THROTTLED,
-      '429',
-      'RATE_LIMITED',
-      'Too many requests; slow down.',
-      { 'Retry-After': "'1'" },
-    ],
+    ['Throttled', ResponseType.THROTTLED, '429', 'RATE_LIMITED', THROTTLED_MESSAGE, { 'Retry-After': "'1'" }],
     [
       'Quota',
       ResponseType.QUOTA_EXCEEDED,

@@ -42,8 +42,9 @@ export abstract class ApiError extends Error {
 function fixedError<C extends ErrorCode>(code: C, message: string) {
   return class extends ApiError {
     readonly code: C = code;
-    constructor() {
-      super(message);
+    /** @param instead a more precise message for this occurrence */
+    constructor(instead?: string) {
+      super(instead ?? message);
     }
   };
 }
@@ -143,12 +144,10 @@ export class PriceChangedError extends ApiError {
 }
 
 /** `hold: true` on an offer that cannot be held (docs/API.md §4.4). */
-export class HoldNotAvailableError extends ApiError {
-  readonly code = 'HOLD_NOT_AVAILABLE' as const;
-  constructor(message = 'This offer cannot be held: it departs too soon, or must be paid at once.') {
-    super(message);
-  }
-}
+export class HoldNotAvailableError extends fixedError(
+  'HOLD_NOT_AVAILABLE',
+  'This offer cannot be held: it departs too soon, or must be paid at once.',
+) {}
 
 /** Confirm of a booking that is not held (a confirmed one at its price answers 200 instead). */
 export class NotHeldError extends fixedError(
@@ -167,12 +166,10 @@ export class SoldOutError extends fixedError(
   'Not enough seats are left on this flight for the passengers.',
 ) {}
 
-export class NotCancellableError extends ApiError {
-  readonly code = 'NOT_CANCELLABLE' as const;
-  constructor(message = 'The booking can no longer be cancelled: its first flight has departed.') {
-    super(message);
-  }
-}
+export class NotCancellableError extends fixedError(
+  'NOT_CANCELLABLE',
+  'The booking can no longer be cancelled: its first flight has departed.',
+) {}
 
 /** The supplier refused the booking for a reason no field check could foresee. */
 export class SupplierRejectedError extends ApiError {
@@ -201,19 +198,6 @@ export class IdempotencyKeyReusedError extends fixedError(
   'This Idempotency-Key was used with a different request body.',
 ) {}
 
-/** An outcome stored under an Idempotency-Key, answered again as it was. */
-export class ReplayedError extends ApiError {
-  readonly code: ErrorCode;
-  constructor(stored: {
-    code: ErrorCode;
-    message: string;
-    details?: ErrorDetail[] | Record<string, unknown>;
-  }) {
-    super(stored.message, { details: stored.details, headers: { 'Idempotent-Replayed': 'true' } });
-    this.code = stored.code;
-  }
-}
-
 export class PayloadTooLargeError extends ApiError {
   readonly code = 'PAYLOAD_TOO_LARGE' as const;
 }
@@ -222,6 +206,9 @@ export class UnsupportedMediaTypeError extends fixedError(
   'UNSUPPORTED_MEDIA_TYPE',
   'Send the body as JSON with Content-Type: application/json.',
 ) {}
+
+/** What API Gateway's stage throttle answers (infra/gateway.ts), on any route. */
+export const THROTTLED_MESSAGE = 'Too many requests; slow down.';
 
 /** Too many requests; `retryAfterSeconds` becomes the `Retry-After` header. */
 export class RateLimitedError extends ApiError {

@@ -10,6 +10,7 @@ export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayPr
   headers: {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
     'X-Request-Id': event.requestContext?.requestId || randomUUID(),
   },
   body,

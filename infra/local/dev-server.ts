@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import {
@@ -60,7 +61,7 @@ export async function loadHandlers(
  * deployed function would get, and its result back into the HTTP response.
  */
 export function createDevServer(handlers: Map<string, { route: Route; handler: LambdaHandler }>): Server {
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     const requestId = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -81,6 +82,43 @@ export function createDevServer(handlers: Map<string, { route: Route; handler: L
       writeResult(res, errorResponse(httpError ?? new InternalError(), requestId));
     }
   });
+  server.on('clientError', answerUnparsedRequest);
+  return server;
+}
+
+/**
+ * What node:http cannot parse never reaches the handler: headers over its `maxHeaderSize` (16 KiB),
+ * a malformed request line, a request that took too long to arrive. Node's own answer is a bare status
+ * line; this one is the envelope every other answer has, with an `X-Request-Id`, as the gateway's
+ * refusals are (code `REQUEST_REJECTED`, docs/API.md §2). The connection is closed after it, since
+ * the rest of the request cannot be read.
+ */
+function answerUnparsedRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive.']
+        : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const requestId = randomUUID();
+  const body = JSON.stringify({
+    success: false,
+    error: { code: 'REQUEST_REJECTED', message, request_id: requestId },
+  });
+  const head = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    `X-Request-Id: ${requestId}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {

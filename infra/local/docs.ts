@@ -6,11 +6,11 @@ import { dirname, join } from 'node:path';
 const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** The Swagger UI files the docs page loads, served from the npm package: no CDN, works offline. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+const ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -37,18 +37,21 @@ export async function serveDocs(path: string, res: ServerResponse, requestId: st
     res.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
       'X-Request-Id': requestId,
     });
     res.end(PAGE);
     return true;
   }
   const asset = path.startsWith('/docs/') ? path.slice('/docs/'.length) : '';
-  const type = ASSETS[asset];
+  // A Map, not an object: `/docs/__proto__` or `/docs/constructor` is no asset, just an unknown path.
+  const type = ASSETS.get(asset);
   if (!type) return false;
   const content = await readFile(join(assetsDir, asset));
   res.writeHead(200, {
     'Content-Type': type,
     'Cache-Control': 'public, max-age=3600',
+    'X-Content-Type-Options': 'nosniff',
     'X-Request-Id': requestId,
   });
   res.end(content);

@@ -7,26 +7,39 @@ export type IdentifierType = 'EMAIL' | 'PHONE';
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
 const E164 = /^\+[1-9]\d{7,14}$/;
 const MAX_EMAIL_LENGTH = 254;
-const emailFormat = z.email();
+/**
+ * An e-mail address: zod's local part (ASCII letters, digits and `_'+-`, dot-separated), then a domain
+ * of DNS labels (RFC 1035 §2.3.1, RFC 1123 §2.1): each 1-63 letters, digits or hyphens, never starting
+ * or ending with a hyphen, and a top-level label of 2-63 letters. ASCII letters of either case, nothing
+ * else: a look-alike such as the Kelvin sign `K` (U+212A), which lower-cases to `k`, is refused, not
+ * turned into another address.
+ */
+const EMAIL =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/** `inner` (anchored) with any white space around it, which the service trims. */
+const padded = (inner: RegExp) => `^\\s*(?:${inner.source.slice(1, -1)})\\s*$`;
 
 /**
- * The two identifier forms as JSON Schema, for the OpenAPI document: exactly what the service accepts
- * after trimming (and, for e-mail, lower-casing), so a client validating against the document sends
- * nothing the service refuses.
+ * The two identifier forms as JSON Schema, for the OpenAPI document: exactly what the service accepts,
+ * so a client validating against the document sends nothing the service refuses, and the service
+ * accepts nothing the document refuses (test/unit/properties/identifiers.test.ts compares the two).
+ * Surrounding white space is allowed by both and trimmed; the length counts it.
  */
 export const IDENTIFIER_FORMS = {
+  // No `format: email`: validators judge it on the raw text, where white space the service trims
+  // would fail it. The pattern is the rule, and stricter than any `email` format.
   EMAIL: {
     type: 'string',
-    format: 'email',
-    // The pattern emailFormat checks (zod's own); `z.regexes` would bundle every pattern zod has.
-    pattern: emailFormat.def.pattern?.source,
+    pattern: padded(EMAIL),
     maxLength: MAX_EMAIL_LENGTH,
-    description: `E-mail address, at most ${MAX_EMAIL_LENGTH} characters (sent trimmed and lower-cased)`,
+    description: `E-mail address, at most ${MAX_EMAIL_LENGTH} characters; surrounding white space is trimmed and the address lower-cased`,
   },
   PHONE: {
     type: 'string',
-    pattern: E164.source,
-    description: 'E.164 phone number: + then 8 to 15 digits, the first not 0',
+    pattern: padded(E164),
+    description:
+      'E.164 phone number: + then 8 to 15 digits, the first not 0; surrounding white space is trimmed',
   },
 } as const;
 
@@ -57,10 +70,10 @@ export function normalizeIdentifier(raw: string, type?: IdentifierType): Identif
       ? { ok: true, identifier: trimmed, type: 'PHONE' }
       : { ok: false, message: type ? messages.PHONE : messages.either };
   }
-  const email = trimmed.toLowerCase();
-  const valid = email.length <= MAX_EMAIL_LENGTH && emailFormat.safeParse(email).success;
+  // Judged as sent (length with its white space, letters before lower-casing), as the document judges it.
+  const valid = raw.length <= MAX_EMAIL_LENGTH && EMAIL.test(trimmed);
   return valid
-    ? { ok: true, identifier: email, type: 'EMAIL' }
+    ? { ok: true, identifier: trimmed.toLowerCase(), type: 'EMAIL' }
     : { ok: false, message: type ? messages.EMAIL : messages.either };
 }
 

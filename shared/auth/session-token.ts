@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
+import { attributesOf } from '../db/stored-item.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { Session } from './session.ts';
 import { readSessionState, type SessionState } from './session-state-item.ts';
@@ -170,12 +171,18 @@ function verifySignature(token: string, settings: TokenSettings, clock: Clock): 
 
 /** The claims of a correctly signed payload, or undefined when any rule of a session token fails. */
 function readClaims(payload: string, settings: TokenSettings, clock: Clock): VerifiedClaims | undefined {
-  let claims: Record<string, unknown>;
+  // Canonical like the other parts (the signature alone would already refuse a payload re-spelled by
+  // anyone without the key), and a JSON object: `null`, `[]` or `1`, however well signed, is no token.
+  const bytes = decodeCanonicalBase64url(payload);
+  if (!bytes) return undefined;
+  let parsed: unknown;
   try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   }
+  const claims = attributesOf(parsed);
+  if (!claims) return undefined;
   const { iss, aud, sub, jti, agency_id, iat, exp, nbf } = claims;
   const now = Math.floor(clock.now() / 1000);
   const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0;

@@ -3,13 +3,7 @@ import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import { cancellationCodes } from '../db/client.ts';
-import {
-  HoldExpiredError,
-  NotFoundError,
-  NotHeldError,
-  PriceChangedError,
-  ReplayedError,
-} from '../errors.ts';
+import { HoldExpiredError, NotFoundError, NotHeldError, PriceChangedError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import '../zod-locale.ts';
 import { type BookingDeps, bookingView, isLateHold } from './booking.ts';
@@ -27,6 +21,7 @@ import {
   completionUpdate,
   type IdempotencyLock,
   idempotently,
+  ReplayedError,
   type StoredOutcome,
 } from './idempotency-item.ts';
 import { BookingId } from './ids.ts';

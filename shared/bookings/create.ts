@@ -5,7 +5,6 @@ import {
   FlightNotFoundError,
   HoldNotAvailableError,
   OfferExpiredError,
-  ReplayedError,
   ValidationError,
 } from '../errors.ts';
 import type { SupplierOffer } from '../supply/port.ts';
@@ -14,7 +13,7 @@ import { type BookingDeps, bookingView } from './booking.ts';
 import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
 import { flightMismatches } from './flight-mismatch.ts';
 import { holdDeadline } from './holds.ts';
-import { type IdempotencyLock, idempotently, type StoredOutcome } from './idempotency-item.ts';
+import { type IdempotencyLock, idempotently, ReplayedError, type StoredOutcome } from './idempotency-item.ts';
 import { newBookingId } from './ids.ts';
 import { recordWrites } from './record-writes.ts';
 import { orderRemotely } from './remote-order.ts';
@@ -48,15 +47,13 @@ export function createBooking(deps: BookingDeps) {
 
     const opened = deps.supplier.openOffer(request.body.flight_id);
     const offer = opened?.agencyId === session.agencyId ? opened : undefined;
-    if (offer) {
-      const problems = passengerProblems(
-        request.body.passengers,
-        offer.passengers,
-        offer.firstDepartureDate,
-        isoSeconds(now).slice(0, 10),
-      );
-      if (problems.length > 0) throw new ValidationError(problems);
-    }
+    // Born in the future is a 400 whatever the offer; ages and counts are judged once the offer opens.
+    const problems = passengerProblems(
+      request.body.passengers,
+      offer ? { searched: offer.passengers, firstDepartureDate: offer.firstDepartureDate } : undefined,
+      isoSeconds(now).slice(0, 10),
+    );
+    if (problems.length > 0) throw new ValidationError(problems);
     const context = {
       deps,
       body: request.body,

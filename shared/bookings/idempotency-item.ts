@@ -218,3 +218,16 @@ export async function idempotently<T>(
     throw error;
   }
 }
+
+/** An outcome stored under an Idempotency-Key, answered again as it was. */
+export class ReplayedError extends ApiError {
+  readonly code: ErrorCode;
+  constructor(stored: {
+    code: ErrorCode;
+    message: string;
+    details?: ApiError['details'];
+  }) {
+    super(stored.message, { details: stored.details, headers: { 'Idempotent-Replayed': 'true' } });
+    this.code = stored.code;
+  }
+}

@@ -23,8 +23,15 @@ import { expireHold } from './holds.ts';
 import { BookingId } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
 
-/** Exactly as issued: six capitals, no other spelling (docs/API.md §1). */
-const Pnr = z.string().check(z.regex(/^[A-Z]{6}$/, 'must be 6 upper-case letters, as issued'));
+/**
+ * Six letters in any case (docs/API.md §4.3: agents read PNRs over the phone), looked up upper-cased:
+ * still one exact lookup, and nothing else (spaces, other characters) is another spelling of a PNR.
+ */
+const Pnr = z.string().check(
+  z.regex(/^[A-Za-z]{6}$/, 'must be the 6 letters of a PNR (any case)'),
+  z.overwrite((pnr) => pnr.toUpperCase()),
+  z.meta({ description: 'The booking’s PNR: 6 letters, in any case (`qxbtrv` finds `QXBTRV`)' }),
+);
 
 export const GetBookingRequest = z.object({ booking_id: z.optional(BookingId), pnr: z.optional(Pnr) }).check(
   z.meta({
@@ -46,7 +53,7 @@ const notFound = () => new NotFoundError('No such booking in your agency.');
 /** `POST /api/flights/booking/get`: by booking id or PNR, within the caller's agency. */
 export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
   return async (body: z.output<typeof GetBookingRequest>, { agencyId }: Session): Promise<BookingView> => {
-    const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr)));
+    const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr, agencyId)));
     const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
     if (!record) throw notFound();
     return bookingView(record, deps.clock.now());

@@ -149,22 +149,25 @@ export const AGE_RULES: Record<PaxType, { min: number; max: number; text: string
 };
 
 /**
- * Checks the passengers against the quote: the counts per type must be those searched, birth dates
- * must be in the past, and ages on the first departure date must fit the types. One detail per problem.
+ * Checks the passengers: birth dates must be in the past, always; against the quote when there is one
+ * (`offer`), the counts per type must be those searched and ages on the first departure date must fit
+ * the types. One detail per problem. Without a quote (an offer never issued to the agency) the rules
+ * that need none still answer first: validation comes before 404 (docs/API.md §4.2).
  */
 export function passengerProblems(
   passengers: readonly Passenger[],
-  searched: { adults: number; children: number; infants: number },
-  firstDepartureDate: string,
+  offer:
+    | { searched: { adults: number; children: number; infants: number }; firstDepartureDate: string }
+    | undefined,
   today: string,
 ): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   const count = (type: PaxType) => passengers.filter((p) => p.pax_type === type).length;
   const got = { adults: count('ADULT'), children: count('CHILD'), infants: count('INFANT') };
+  const searched = offer?.searched;
   if (
-    got.adults !== searched.adults ||
-    got.children !== searched.children ||
-    got.infants !== searched.infants
+    searched &&
+    (got.adults !== searched.adults || got.children !== searched.children || got.infants !== searched.infants)
   ) {
     problems.push({
       path: 'passengers',
@@ -176,7 +179,8 @@ export function passengerProblems(
       problems.push({ path: `passengers.${i}.born_on`, message: 'must be in the past' });
       return;
     }
-    const age = ageOn(passenger.born_on, firstDepartureDate);
+    if (!offer) return;
+    const age = ageOn(passenger.born_on, offer.firstDepartureDate);
     const rule = AGE_RULES[passenger.pax_type];
     if (age < rule.min || age > rule.max)
       problems.push({ path: `passengers.${i}.born_on`, message: rule.text });

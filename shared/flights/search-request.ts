@@ -81,11 +81,13 @@ export function createSearchRequest(clock: Clock) {
       departure_date: DepartureDate,
       return_date: z.optional(ReturnDate),
       adults: z._default(Count(1, 9), 1),
+      // Their real maximums, so the document states them: with at least one adult, at most 8 children;
+      // infants at most one per adult, so at most 9. The cross-field rules below say the rest.
       children: z
-        ._default(Count(0), 0)
+        ._default(Count(0, 8), 0)
         .check(z.meta({ description: 'Aged 2-11; adults + children at most 9' })),
       infants: z
-        ._default(Count(0), 0)
+        ._default(Count(0, 9), 0)
         .check(z.meta({ description: 'Under 2, on an adult’s lap; at most one per adult' })),
       travel_class: z._default(z.enum(TRAVEL_CLASSES), 'ECONOMY'),
       max_connections: z._default(z.union([z.literal(0), z.literal(1)], 'must be 0 or 1'), 1),

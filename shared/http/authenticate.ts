@@ -3,7 +3,7 @@ import type { Session } from '../auth/session.ts';
 import { UnauthorizedError, UnsupportedMediaTypeError } from '../errors.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
-import { readHeader } from './headers.ts';
+import { readHeader, readHeaderValues } from './headers.ts';
 import { isJsonRequest } from './json-body.ts';
 
 /** The presented token and where it came from: the `Authorization: Bearer` header wins; else the cookie. */
@@ -16,7 +16,7 @@ export function presentedToken(event: ApiEvent): { token: string; via: 'bearer' 
     if (!match?.[1]) throw new UnauthorizedError({ tokenPresented: true });
     return { token: match[1], via: 'bearer' };
   }
-  const cookie = readCookie(readHeader(event.headers, 'cookie'), SESSION_COOKIE);
+  const cookie = readCookie(readHeaderValues(event, 'cookie'), SESSION_COOKIE);
   return cookie ? { token: cookie, via: 'cookie' } : undefined;
 }
 

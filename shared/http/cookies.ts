@@ -16,12 +16,21 @@ export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; ${attributes}; Max-Age=0`;
 }
 
-/** The value of cookie `name` in a `Cookie` request header. */
-export function readCookie(cookieHeader: string | undefined, name: string): string | undefined {
-  if (!cookieHeader) return undefined;
-  for (const pair of cookieHeader.split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq !== -1 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim() || undefined;
+/**
+ * The value of cookie `name` in the `Cookie` request header fields. HTTP/2 clients send each cookie in
+ * a field of its own (RFC 9113 §8.2.3), which API Gateway delivers as several values or joined with
+ * `, `: pairs are split on `;` and `,` alike (no cookie value may contain either, RFC 6265 §4.1.1).
+ * The first pair named `name` wins.
+ */
+export function readCookie(
+  cookieHeaders: string | readonly string[] | undefined,
+  name: string,
+): string | undefined {
+  for (const field of typeof cookieHeaders === 'string' ? [cookieHeaders] : (cookieHeaders ?? [])) {
+    for (const pair of field.split(/[;,]/)) {
+      const eq = pair.indexOf('=');
+      if (eq !== -1 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim() || undefined;
+    }
   }
   return undefined;
 }

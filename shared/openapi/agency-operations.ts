@@ -1,5 +1,6 @@
 import * as zod from 'zod/mini';
 import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '../agency/manage-agents.ts';
+import { NotFoundError } from '../errors.ts';
 import type { Operation } from './operation.ts';
 import { AgencyAgent, success } from './responses.ts';
 
@@ -14,8 +15,7 @@ const agent = {
   created_by: { id: 'agt_0a1b2c3d4e5f60718293a4b5', name: 'Demo Agent' },
 };
 
-const adminOnly =
-  'ADMIN only (403 FORBIDDEN for other roles), and only within your agency: another agency’s agent is 404.';
+const adminOnly = 'ADMIN only (403 FORBIDDEN for other roles), and only within your agency.';
 
 /** The agency administration routes (docs/API.md §3.4). */
 export const agencyOperations = {
@@ -43,7 +43,7 @@ export const agencyOperations = {
   },
   'agency-agents-update': {
     summary: 'Change an agent of your agency',
-    description: `Name, role or active. Deactivating ends every session the agent holds at once; re-activating does not revive them; a role change applies on the agent’s next request. Leaving the agency without an active ADMIN is 409 LAST_ADMIN. ${adminOnly}`,
+    description: `Name, role or active. Deactivating ends every session the agent holds at once; re-activating does not revive them; a role change applies on the agent’s next request. Leaving the agency without an active ADMIN is 409 LAST_ADMIN. ${adminOnly} Another agency’s agent is 404, worded as an unknown one.`,
     tag: 'Agency',
     request: UpdateAgentRequest,
     requestExample: { agent_id: agent.id, active: false },
@@ -59,5 +59,6 @@ export const agencyOperations = {
       },
     },
     errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'LAST_ADMIN'],
+    errorExamples: { NOT_FOUND: new NotFoundError('No such agent in your agency.') },
   },
 } satisfies Record<string, Operation>;

@@ -3,6 +3,7 @@ import { Passenger } from '../bookings/request.ts';
 import { ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
 import { type Route, routes } from '../routes.ts';
 import { errorExample } from './examples.ts';
+import type { Operation } from './operation.ts';
 import { COMMON_ERRORS, operations } from './operations.ts';
 import { Agent, Booking, ErrorEnvelope, Flight, Segment } from './responses.ts';
 
@@ -49,7 +50,9 @@ function componentSchemas(): Record<string, Json> {
   );
 }
 
-function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
+/** The error responses of `operation`: every route's codes and its own, by status, with examples. */
+function errorResponses(operation: Operation): Record<string, Json> {
+  const codes = [...new Set([...COMMON_ERRORS, ...operation.errors])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
     byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
@@ -59,7 +62,7 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
       .map(([status, list]) => {
         const examples = Object.fromEntries(
           list.map((code) => {
-            const error = errorExample(code);
+            const error = operation.errorExamples?.[code] ?? errorExample(code);
             return [
               code,
               {
@@ -161,9 +164,7 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
           },
         },
       },
-      ...errorResponses(
-        [...COMMON_ERRORS, ...operation.errors].filter((code, i, all) => all.indexOf(code) === i),
-      ),
+      ...errorResponses(operation),
     },
   };
 }

@@ -24,6 +24,7 @@ import {
   ServiceUnavailableError,
   SoldOutError,
   SupplierRejectedError,
+  THROTTLED_MESSAGE,
   TooManyAttemptsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
@@ -77,7 +78,10 @@ export const booking = {
   contact,
 };
 
-/** One real error per code, from the classes the functions throw: the document's examples. */
+/**
+ * One real error per code, from the classes the functions throw: the document's examples, unless an
+ * operation words its own (`errorExamples`).
+ */
 export function errorExample(code: ErrorCode): ApiError {
   switch (code) {
     case 'INVALID_JSON':
@@ -140,7 +144,8 @@ export function errorExample(code: ErrorCode): ApiError {
         { path: 'passengers.0.born_on', message: 'The airline refused the passenger: date of birth' },
       ]);
     case 'RATE_LIMITED':
-      return new RateLimitedError(18);
+      // What every route can meet: the stage's throttle. send-otp words its own (operations.ts).
+      return new RateLimitedError(1, THROTTLED_MESSAGE);
     case 'TOO_MANY_ATTEMPTS':
       return new TooManyAttemptsError();
     case 'INTERNAL_ERROR':

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import type { ErrorCode } from '../error-codes.ts';
+import type { ApiError } from '../errors.ts';
 
 /** How the document describes one route. */
 export interface Operation {
@@ -13,6 +14,8 @@ export interface Operation {
   responseExample: unknown;
   /** Codes the route itself can answer, beyond the ones every route can (see COMMON_ERRORS). */
   errors: ErrorCode[];
+  /** This route's own wording of an error, where it differs from `errorExample`'s (examples.ts). */
+  errorExamples?: Partial<Record<ErrorCode, ApiError>>;
   idempotencyKey?: boolean;
   setsCookie?: boolean;
   /** Named examples besides the main one (documented as `examples`, the main one as `default`). */

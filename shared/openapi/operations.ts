@@ -8,6 +8,7 @@ import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '..
 import { CreateBookingRequest } from '../bookings/request.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorCode } from '../error-codes.ts';
+import { RateLimitedError } from '../errors.ts';
 import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
 import { agencyOperations } from './agency-operations.ts';
@@ -39,6 +40,8 @@ export const operations: Record<RouteId, Operation> = {
     response: success(SendOtpData),
     responseExample: { success: true, data: { expires_in: 300, resend_after: 30 } },
     errors: [],
+    // The throttle of codes per identifier, not the stage's throttle every route can meet.
+    errorExamples: { RATE_LIMITED: new RateLimitedError(18) },
   },
   'verify-otp': {
     summary: 'Exchange the code for a session',

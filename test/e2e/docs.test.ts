@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
 
@@ -34,6 +35,24 @@ describe('e2e: API documentation', () => {
     }
   });
 
+  it('says nosniff on the document, the page and its assets', async () => {
+    for (const path of ['/openapi.json', '/docs', '/docs/swagger-ui-bundle.js']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'answers /docs/%s as an unknown path: 404 in the envelope',
+    async (name) => {
+      const response = await fetch(`${server.url}/docs/${name}`);
+
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    },
+  );
+
   it('answers other methods on the document with 405 and Allow: GET', async () => {
     const response = await fetch(`${server.url}/openapi.json`, { method: 'POST' });
 
@@ -48,6 +67,36 @@ describe('e2e: what every response carries, whatever the request', () => {
       const response = await fetch(`${server.url}${path}`);
       expect(response.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
     }
+  });
+
+  it('answers headers too large for the server (20 KB) in the envelope, with an X-Request-Id', async () => {
+    // A raw request: the answer comes before the server has read it all, and the connection then closes.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk;
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(
+        `POST /api/auth/send-otp HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\nContent-Length: 2\r\n\r\n{}`,
+      );
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+    expect(head).toMatch(/\r\nCache-Control: no-store\r\n/);
+    const envelope = JSON.parse(body);
+    expect(envelope).toEqual({
+      success: false,
+      error: {
+        code: 'REQUEST_REJECTED',
+        message: 'The request headers are too large.',
+        request_id: /X-Request-Id: ([0-9a-f-]{36})/.exec(head)?.[1],
+      },
+    });
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(

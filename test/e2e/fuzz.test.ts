@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('e2e: schema-driven HTTP fuzzer', () => {
-  it('never answers 5xx, always as the served document says, and never refuses a valid request as malformed', async () => {
+  it('never answers 5xx, always as the served document says, never refuses a valid request as malformed nor accepts a body the document refuses', async () => {
     const report = await runFuzz({ url: server.url, dataDir: server.dataDir, seed: SEED, runs: RUNS });
     const text = formatReport(report, (f) => `npm run fuzz -- --seed ${f.seed} --runs ${f.caseIndex + 1}`);
     expect(report.requests).toBeGreaterThanOrEqual(RUNS);

@@ -56,7 +56,7 @@ interface Node {
 }
 
 /** Every node of `value`, each with its (flattened, branch-merged) schema. */
-function nodes(doc: Schema, value: unknown, schema: Schema | undefined, path: Segment[] = []): Node[] {
+export function nodes(doc: Schema, value: unknown, schema: Schema | undefined, path: Segment[] = []): Node[] {
   const flat = mergeBranches(doc, schema);
   const here: Node = { path, value, schema: flat };
   if (Array.isArray(value)) {
@@ -92,7 +92,7 @@ function mergeBranches(doc: Schema, schema: Schema | undefined): Schema {
   return merged;
 }
 
-function setAt(body: unknown, path: Segment[], replacement: unknown): unknown {
+export function setAt(body: unknown, path: Segment[], replacement: unknown): unknown {
   if (path.length === 0) return replacement === REMOVE ? undefined : replacement;
   const [head, ...rest] = path as [Segment, ...Segment[]];
   if (Array.isArray(body)) {
@@ -289,7 +289,9 @@ function stringReplacements(node: Node, ctx: MutationContext): fc.Arbitrary<Repl
     );
   }
   if (ctx.issued.has(v)) {
-    for (const r of respellings(v))
+    // A PNR is found in any letter case (§4.3): its lower case is the same PNR, not a re-spelling.
+    const caseless = node.path.at(-1) === 'pnr';
+    for (const r of respellings(v).filter((r) => !(caseless && r.value.toUpperCase() === v)))
       options.push(fc.constant<Replacement>({ ...r, label: `id ${r.label}`, respelled: 'id' }));
   }
   // Another schema-valid value (for an id: a well-formed one the server never issued).

@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { exempt, type Operation, ServedDocument } from './document.ts';
-import { validArbitrary } from './json-schema.ts';
+import { type Schema, validArbitrary } from './json-schema.ts';
 import { type Answer, LiveState, send } from './live.ts';
 import {
   documentEnumValues,
   type Mutation,
   mutationArbitrary,
+  nodes,
   type RequestSpec,
   serialize,
+  setAt,
 } from './mutations.ts';
 
 export interface FuzzOptions {
@@ -23,7 +25,7 @@ export interface FuzzOptions {
 }
 
 export interface Finding {
-  kind: '5xx' | 'contract' | 'valid-refused' | 'respelled-accepted';
+  kind: '5xx' | 'contract' | 'valid-refused' | 'invalid-accepted' | 'respelled-accepted';
   problem: string;
   seed: number;
   caseIndex: number;
@@ -71,7 +73,8 @@ const renderAnswer = (answer: Answer) =>
 /**
  * Sends `runs` generated requests to the server at `url` and checks every answer: never a 5xx; the
  * status documented for the route and the body matching its schema; a request the document calls
- * valid never refused as malformed; a re-spelled id or token never accepted.
+ * valid never refused as malformed; a body the document refuses (text judged as its descriptions say:
+ * after NFC, trimmed) never accepted; a re-spelled id or token never accepted.
  */
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const started = Date.now();
@@ -130,6 +133,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     answer: Answer,
     mutation: Mutation | undefined,
     valid: boolean,
+    /** The document's complaints about the body, when the rest of the request is valid. */
+    bodyErrors: readonly string[] = [],
   ) => {
     count(op, answer.status);
     const label = mutation?.label ?? 'valid request';
@@ -163,6 +168,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         'valid-refused',
         `the document calls this request valid, yet it answered ${answer.status} ${code} on [${paths}]`,
         `${answer.status}|${code}|${paths}`,
+        context,
+      );
+    }
+    if (bodyErrors.length > 0 && answer.status >= 200 && answer.status < 300) {
+      const problem = bodyErrors[0] ?? '';
+      record(
+        'invalid-accepted',
+        `the document refuses this body (${problem}), yet it answered ${answer.status}`,
+        `${answer.status}|${problem.replace(/\d+/g, 'N').slice(0, 120)}`,
         context,
       );
     }
@@ -310,14 +324,19 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       : undefined;
     const request = mutation ? mutation.apply(baseRequest) : baseRequest;
     const text = request.rawBody ?? serialize(request.body);
-    const valid =
+    const wellSent =
       request.rawBody === undefined &&
       Buffer.byteLength(text) <= 64 * 1024 &&
       liveCredential &&
-      validHeaders(op, request.headers, credential) &&
-      document.requestErrors(op, parse(text)).length === 0;
+      validHeaders(op, request.headers, credential);
+    const body = parse(text);
+    const bodyErrors = wellSent ? document.requestErrors(op, body) : [];
+    const valid = wellSent && bodyErrors.length === 0;
+    // What the document refuses even as the service judges text (§1), for "invalid-accepted".
+    const refused =
+      bodyErrors.length > 0 ? document.requestErrors(op, asJudged(document.doc, op.requestSchema, body)) : [];
     const answer = await send(url, op, text, request.headers);
-    check(caseIndex, op, request, text, answer, mutation, valid);
+    check(caseIndex, op, request, text, answer, mutation, valid, refused);
     if (op.id === 'bookingCreate' && answer.status === 201) live.remember(answer.body?.data);
     if (op.id === 'bookingList' && answer.status === 200) live.rememberList(answer.body);
     if (op.id === 'search' && answer.status === 200 && Array.isArray(answer.body?.data)) {
@@ -335,6 +354,23 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
 
   return { seed, requests, byOperation, findings: [...findings.values()], durationMs: Date.now() - started };
+}
+
+/**
+ * `body` as the service judges it where the document says so in prose: a string field described as
+ * counted "after NFC" (§1) is normalised to NFC, one described as "trimmed" is trimmed. Nothing else
+ * changes, so an e-mail address with a look-alike letter is judged exactly as sent.
+ */
+function asJudged(doc: Schema, schema: Schema, body: unknown): unknown {
+  let judged = body;
+  for (const node of nodes(doc, body, schema)) {
+    if (typeof node.value !== 'string' || typeof node.schema.description !== 'string') continue;
+    let value = node.value;
+    if (/after NFC/i.test(node.schema.description)) value = value.normalize('NFC');
+    if (/\btrimmed\b/i.test(node.schema.description)) value = value.trim();
+    if (value !== node.value) judged = setAt(judged, node.path, value);
+  }
+  return judged;
 }
 
 function parse(text: string): unknown {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '#shared/error-codes.ts';
+import { THROTTLED_MESSAGE } from '#shared/errors.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import { errorExample } from '#shared/openapi/examples.ts';
 import { COMMON_ERRORS, operations } from '#shared/openapi/operations.ts';
@@ -43,6 +44,27 @@ describe('OpenAPI document', () => {
       if (code === 'METHOD_NOT_ALLOWED') continue;
       const error = errorExample(code);
       expect([error.code, error.statusCode]).toEqual([code, ERROR_STATUS[code]]);
+    }
+  });
+
+  it('lists every status an operation’s description names', () => {
+    for (const [path, item] of Object.entries(openapi.paths) as [string, J][]) {
+      const { description, responses } = item.post;
+      const named = [...String(description).matchAll(/\b([45]\d\d)\b/g)].map((m) => m[1]);
+      for (const status of named) expect(Object.keys(responses), `${path} names ${status}`).toContain(status);
+    }
+  });
+
+  it('words each error example as that route answers it (404 of an agent, 429 of codes only on send-otp)', () => {
+    const example = (path: string, status: number, code: string) =>
+      openapi.paths[path].post.responses[String(status)].content['application/json'].examples[code].value
+        .error.message;
+
+    expect(example('/api/agency/agents/update', 404, 'NOT_FOUND')).toBe('No such agent in your agency.');
+    expect(example('/api/flights/booking/get', 404, 'NOT_FOUND')).toBe('No such booking in your agency.');
+    expect(example('/api/auth/send-otp', 429, 'RATE_LIMITED')).toMatch(/codes/);
+    for (const path of Object.keys(openapi.paths).filter((p) => p !== '/api/auth/send-otp')) {
+      expect(example(path, 429, 'RATE_LIMITED'), path).toBe(THROTTLED_MESSAGE);
     }
   });
 
@@ -101,8 +123,12 @@ describe('OpenAPI document: no looser than the service', () => {
     const id = 'bkg_01KAZ8X3M7N2P4Q6R8S0T1V3W5';
     const valid = (body: unknown) => isDocumentedRequest('/api/flights/booking/get', body);
 
-    expect([valid({ booking_id: id }), valid({ pnr: 'QXBTRV' })]).toEqual([true, true]);
-    expect([valid({}), valid({ booking_id: id, pnr: 'QXBTRV' }), valid({ pnr: 'qxbtrv' })]).toEqual([
+    expect([valid({ booking_id: id }), valid({ pnr: 'QXBTRV' }), valid({ pnr: 'qxbTRV' })]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect([valid({}), valid({ booking_id: id, pnr: 'QXBTRV' }), valid({ pnr: ' QXBTRV' })]).toEqual([
       false,
       false,
       false,
@@ -130,6 +156,22 @@ describe('OpenAPI document: no looser than the service', () => {
     expect(valid(withPassenger({ born_on: '1985-02-29' }))).toBe(false);
     expect(valid(withPassenger({ first_name: 'A'.repeat(36) }))).toBe(false);
     expect(valid(withPassenger({ nickname: 'Countess' }))).toBe(true);
+  });
+
+  it('search: children and infants carry the maximums the service applies (8 and 9)', () => {
+    const search = (party: object) =>
+      isDocumentedRequest('/api/flights/search', {
+        origin: 'LHR',
+        destination: 'JFK',
+        departure_date: '2026-12-01',
+        adults: 9,
+        ...party,
+      });
+    const properties = schemas.SearchRequest.properties;
+
+    expect([properties.children.maximum, properties.infants.maximum]).toEqual([8, 9]);
+    expect([search({ adults: 1, children: 8 }), search({ infants: 9 })]).toEqual([true, true]);
+    expect([search({ adults: 1, children: 9 }), search({ infants: 10 })]).toEqual([false, false]);
   });
 
   it('search: departure_date must be a real date or date-time', () => {

@@ -1,9 +1,10 @@
+import { createHmac } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionStateKey } from '#shared/auth/session-state-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
-import { invoke } from '#test/helpers/api.ts';
+import { apiEvent, invoke, lambdaContext } from '#test/helpers/api.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { signIn as signInAgent } from '#test/helpers/session.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
@@ -61,6 +62,35 @@ describe('fn: logout', () => {
     expect(reuse.status).toBe(401);
   });
 
+  it('finds the session cookie in a second Cookie field, as HTTP/2 clients send it', async () => {
+    const cookieFields = (fields: string[]) => {
+      const event = apiEvent({ path, rawBody: null, headers: { 'Content-Type': 'application/json' } });
+      return { ...event, headers: { ...event.headers, cookie: fields.join(', ') } };
+    };
+    const [separate, joined] = [await signIn(), await signIn()];
+    // API Gateway's two forms: each field in multiValueHeaders (headers keeping one), or joined with ", ".
+    const asFields = cookieFields(['theme=dark']);
+    asFields.multiValueHeaders = {
+      ...asFields.multiValueHeaders,
+      cookie: ['theme=dark', `__Host-session=${separate}`],
+    };
+    const asJoined = { ...cookieFields(['theme=dark', `__Host-session=${joined}`]), multiValueHeaders: {} };
+
+    const answers = [await logout(asFields, lambdaContext()), await logout(asJoined, lambdaContext())];
+
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const revoked = await Promise.all(
+      [separate, joined].map(async (token) => {
+        const { jti, sub } = decodeJwt(token);
+        const { Item } = await testTable.db.send(
+          new GetCommand({ TableName: testTable.tableName, Key: sessionStateKey(sub ?? '') }),
+        );
+        return Object.keys(Item?.revoked ?? {}).includes(jti ?? '');
+      }),
+    );
+    expect(revoked).toEqual([true, true]);
+  });
+
   it('refuses a cookie-authenticated request without a JSON content type, even with no body (415)', async () => {
     const token = await signIn();
 
@@ -107,6 +137,20 @@ describe('fn: logout', () => {
     });
     expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="flight-booking"');
   });
+
+  it.each(['null', '[]', '7'])(
+    'answers a correctly signed token whose payload is %s 401, never 500',
+    async (payload) => {
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'session+jwt' })).toString('base64url');
+      const input = `${header}.${Buffer.from(payload).toString('base64url')}`;
+      const signature = createHmac('sha256', context.tokens.key).update(input).digest('base64url');
+
+      const answer = await invoke(logout, withBearer(`${input}.${signature}`));
+
+      expect([answer.status, answer.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
+      expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="flight-booking", error="invalid_token"');
+    },
+  );
 
   it('refuses a malformed Authorization header even when a valid cookie is present', async () => {
     const token = await signIn();

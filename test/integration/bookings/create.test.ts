@@ -248,6 +248,25 @@ describe('fn: booking create', () => {
       expect(answer.body.error.code).toBe('FLIGHT_NOT_FOUND');
     });
 
+    it.each([
+      ['an offer never issued', `off_${'A'.repeat(120)}`],
+      ['a malformed offer id', 'not-an-offer'],
+    ])(
+      'answers a birth date in the future 400 before the 404 of %s (validation first)',
+      async (_case, id) => {
+        const [offer] = await searchOffers(session);
+        const body = { ...bookingBody(offer), flight_id: id };
+        body.passengers[0] = { ...body.passengers[0], born_on: '2027-01-01' } as never;
+
+        const answer = await book(session, body);
+
+        expect(answer.status).toBe(400);
+        expect(answer.body.error.details).toEqual([
+          { path: 'passengers.0.born_on', message: 'must be in the past' },
+        ]);
+      },
+    );
+
     it("answers 404 FLIGHT_NOT_FOUND for another agency's offer", async () => {
       const other = await signIn({ agencyId: 'other-agency' });
       const [theirs] = await searchOffers(other);

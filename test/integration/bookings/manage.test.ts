@@ -1,4 +1,7 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pnrKey } from '#shared/bookings/pnr-item.ts';
+import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import {
   book,
@@ -8,11 +11,13 @@ import {
   seatsSold,
   startBookingTest,
 } from '#test/helpers/bookings.ts';
+import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { respellings } from '#test/helpers/respell.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 /** The instant startBookingTest freezes the clock at. */
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
@@ -62,7 +67,7 @@ describe('fn: booking get', () => {
       `${booking.booking_id}=`,
       booking.booking_id.replace('bkg_', 'BKG_'),
     ];
-    const pnrs = [booking.pnr.toLowerCase(), ` ${booking.pnr}`, `${booking.pnr} `, `${booking.pnr}=`];
+    const pnrs = [` ${booking.pnr}`, `${booking.pnr} `, `${booking.pnr}=`, `${booking.pnr.slice(1)}\u212A`];
 
     const answers = [
       ...(await Promise.all(ids.map((booking_id) => call(get, 'get', { booking_id })))),
@@ -73,6 +78,58 @@ describe('fn: booking get', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.error.code).toBe('VALIDATION_ERROR');
     }
+  });
+
+  it('finds a PNR typed in any letter case (docs/API.md §4.3)', async () => {
+    const booking = await bookOne();
+    const lower = booking.pnr.toLowerCase();
+    const mixed = [...lower].map((c, i) => (i % 2 ? c : c.toUpperCase())).join('');
+
+    const answers = await Promise.all([lower, mixed].map((pnr) => call(get, 'get', { pnr })));
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toEqual(booking);
+    }
+  });
+
+  it("answers another agency's PNR from the PNR item alone: the same round trips as an unknown PNR", async () => {
+    const booking = await bookOne();
+    const stranger = await signIn({ agencyId: 'stranger-agency-pnr' });
+    const roundTrips = async (pnr: string) => {
+      const { calls, stop } = recordDynamoCalls(context.db, 'pnrCalls');
+      try {
+        const answer = await call(get, 'get', { pnr }, stranger);
+        expect(answer.status).toBe(404);
+        return [...calls];
+      } finally {
+        stop();
+      }
+    };
+
+    const theirs = await roundTrips(booking.pnr);
+    const unknown = await roundTrips(booking.pnr === 'ZZZZZZ' ? 'YYYYYY' : 'ZZZZZZ');
+
+    // The session check, then the PNR item: the booking itself is never read.
+    expect(theirs).toEqual(['GetItemCommand', 'GetItemCommand']);
+    expect(theirs).toEqual(unknown);
+  });
+
+  it('still finds a booking through a PNR item stored without its agency (before PNR items carried it)', async () => {
+    const booking = await bookOne();
+    const stranger = await signIn({ agencyId: 'stranger-agency-legacy' });
+    await testTable.db.send(
+      new PutCommand({
+        TableName: testTable.tableName,
+        Item: { ...pnrKey(booking.pnr), booking_id: booking.booking_id },
+      }),
+    );
+
+    const mine = await call(get, 'get', { pnr: booking.pnr });
+    const theirs = await call(get, 'get', { pnr: booking.pnr }, stranger);
+
+    expect(mine.body.data).toEqual(booking);
+    expect([theirs.status, theirs.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it("answers 404 for another agency's booking, exactly as for one that does not exist", async () => {

@@ -77,11 +77,35 @@ const claimsOf = (changes: Record<string, unknown>) =>
     exp: now / 1000 + 3600,
     ...changes,
   });
-/** A token with exactly this header and payload text, HMAC-signed with the service's key. */
-const signRaw = async (header: Record<string, unknown>, payload: string) => {
-  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(payload).toString('base64url')}`;
+const b64 = (json: unknown) => Buffer.from(JSON.stringify(json)).toString('base64url');
+/** A token of exactly these two encoded parts, HMAC-signed with the service's key. */
+const signParts = async (header: string, payload: string) => {
+  const input = `${header}.${payload}`;
   return `${input}.${createHmac('sha256', settings.key).update(input).digest('base64url')}`;
 };
+/**
+ * The issued claims' payload part re-spelled: in the `+/` alphabet (a jti chosen so it has both), or
+ * with the unused bits of its last character changed (padded so there are some). A lenient decoder
+ * reads either as the same claims.
+ */
+function respelledPayload(how: '+/' | 'unused bits'): string {
+  if (how === '+/') {
+    const standard = Buffer.from(claimsOf({ jti: '>>>??' }))
+      .toString('base64')
+      .replace(/=+$/, '');
+    expect(standard).toMatch(/[+/]/);
+    return standard;
+  }
+  const encoded = ['', 'a', 'aa']
+    .map((pad) => Buffer.from(claimsOf({ pad })).toString('base64url'))
+    .find((text) => text.length % 4 !== 0);
+  const changed = respellings(encoded ?? '')['changed unused bits'];
+  if (!changed) throw new Error('no payload with unused bits');
+  return changed;
+}
+/** A token with exactly this header and payload text, HMAC-signed with the service's key. */
+const signRaw = (header: Record<string, unknown>, payload: string) =>
+  signParts(b64(header), Buffer.from(payload).toString('base64url'));
 
 describe('issueSessionToken', () => {
   it('signs HS256 with iss, aud, sub, agency_id, a random jti, iat and exp one hour later', async () => {
@@ -130,7 +154,8 @@ describe('verifySessionToken', () => {
     ).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
-  const refusals: [string, () => Promise<string>][] = [
+  type Case = [string, () => Promise<string>];
+  const refusals: Case[] = [
     [
       'alg none',
       async () =>
@@ -199,6 +224,18 @@ describe('verifySessionToken', () => {
     ['a fractional iat', () => signRaw(HEADER, claimsOf({ iat: now / 1000 - 0.5 }))],
     ['an nbf in the future', () => signRaw(HEADER, claimsOf({ nbf: now / 1000 + 60 }))],
     ['a payload that is not JSON, correctly signed', () => signRaw(HEADER, 'not json')],
+    ...['null', '[]', '"text"', '42', 'true'].map(
+      (json) => [`a payload of ${json}, correctly signed`, () => signRaw(HEADER, json)] as Case,
+    ),
+    [
+      'a payload with = padding, correctly signed',
+      () => signParts(b64(HEADER), `${Buffer.from(claimsOf({})).toString('base64url')}=`),
+    ],
+    ['a payload in the +/ alphabet, correctly signed', () => signParts(b64(HEADER), respelledPayload('+/'))],
+    [
+      'a payload with changed unused bits, correctly signed',
+      () => signParts(b64(HEADER), respelledPayload('unused bits')),
+    ],
     ['four parts', async () => `${await sign({})}.AAAA`],
     ...Object.entries(respellings('x.y.z')).map(
       ([kind]) =>

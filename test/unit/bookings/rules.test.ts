@@ -13,6 +13,7 @@ const adult = { title: 'ms', first_name: 'Ada', last_name: 'Lovelace', gender: '
 
 describe('bookings: passenger rules', () => {
   const party = { adults: 1, children: 1, infants: 1 };
+  const offer = { searched: party, firstDepartureDate: '2026-12-01' };
   const passengers = [
     { ...adult, pax_type: 'ADULT', born_on: '1985-04-01' },
     { ...adult, pax_type: 'CHILD', born_on: '2016-12-01' },
@@ -20,7 +21,7 @@ describe('bookings: passenger rules', () => {
   ] as const;
 
   it('accepts the searched party with ages that fit on the first departure date', () => {
-    expect(passengerProblems([...passengers], party, '2026-12-01', '2026-11-23')).toEqual([]);
+    expect(passengerProblems([...passengers], offer, '2026-11-23')).toEqual([]);
   });
 
   it('judges ages on the first departure date, to the day', () => {
@@ -37,8 +38,7 @@ describe('bookings: passenger rules', () => {
         { ...passengers[1], born_on: '2014-12-01' },
         { ...passengers[2], born_on: '2024-12-01' },
       ],
-      party,
-      '2026-12-01',
+      offer,
       '2026-11-23',
     );
 
@@ -50,17 +50,28 @@ describe('bookings: passenger rules', () => {
   });
 
   it('refuses counts other than the searched ones, and a birth date today or later', () => {
-    const problems = passengerProblems(
-      [{ ...passengers[0], born_on: '2026-11-23' }],
-      party,
-      '2026-12-01',
-      '2026-11-23',
-    );
+    const problems = passengerProblems([{ ...passengers[0], born_on: '2026-11-23' }], offer, '2026-11-23');
 
     expect(problems).toEqual([
       { path: 'passengers', message: expect.stringContaining('1 ADULT, 1 CHILD, 1 INFANT (got 1, 0, 0)') },
       { path: 'passengers.0.born_on', message: 'must be in the past' },
     ]);
+  });
+});
+
+describe('bookings: passengers without a quote', () => {
+  it('still refuses a birth date today or later, and judges nothing that needs the offer', () => {
+    const traveller = { title: 'ms', first_name: 'Ada', last_name: 'L', gender: 'f' } as const;
+    const problems = passengerProblems(
+      [
+        { ...traveller, pax_type: 'ADULT', born_on: '2026-11-24' },
+        { ...traveller, pax_type: 'INFANT', born_on: '1970-01-01' },
+      ],
+      undefined,
+      '2026-11-23',
+    );
+
+    expect(problems).toEqual([{ path: 'passengers.0.born_on', message: 'must be in the past' }]);
   });
 });
 

@@ -20,4 +20,12 @@ describe('session cookie', () => {
     expect(readCookie('__Host-session=', '__Host-session')).toBeUndefined();
     expect(readCookie(undefined, '__Host-session')).toBeUndefined();
   });
+
+  it('is read from any of several Cookie fields, separate or joined with ", " (HTTP/2 clients)', () => {
+    expect(readCookie(['a=1', '__Host-session=tok'], '__Host-session')).toBe('tok');
+    expect(readCookie('a=1, __Host-session=tok', '__Host-session')).toBe('tok');
+    expect(readCookie(['a=1; b=2', 'c=3, __Host-session=tok; d=4'], '__Host-session')).toBe('tok');
+    expect(readCookie(['__Host-session=first', '__Host-session=second'], '__Host-session')).toBe('first');
+    expect(readCookie([], '__Host-session')).toBeUndefined();
+  });
 });
