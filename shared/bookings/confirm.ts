@@ -30,7 +30,12 @@ import { Currency, Money } from './request.ts';
 /** The request of `POST /api/flights/booking/confirm` (docs/API.md §4.4). */
 export const ConfirmBookingRequest = z.object({
   booking_id: BookingId,
-  total_price: Money.check(z.meta({ description: 'The hold’s current price, for all passengers together' })),
+  total_price: Money.check(
+    z.meta({
+      description:
+        'The hold’s current price, for all passengers together: major currency units, at most 2 decimals',
+    }),
+  ),
   currency: Currency,
 });
 export type ConfirmBookingInput = z.output<typeof ConfirmBookingRequest>;

@@ -210,12 +210,13 @@ export const EXEMPTIONS: readonly Exemption[] = [
   },
   // "Major currency units, at most 2 decimals": JSON Schema's multipleOf 0.01 is judged in floating
   // point by validators, so the document states the rule in prose. Only for amounts with 3+ decimals.
-  {
-    operation: 'bookingCreate',
+  ...['bookingCreate', 'bookingConfirm'].map((operation) => ({
+    operation,
     detail: /^(total_price|flight_details\.total_price)$/,
     prose: /at most 2 decimals/i,
-    when: (body, path) => typeof at(body, path) === 'number' && decimalPlaces(at(body, path) as number) > 2,
-  },
+    when: (body: Schema, path: string) =>
+      typeof at(body, path) === 'number' && decimalPlaces(at(body, path) as number) > 2,
+  })),
   // "A meta.next_cursor this API returned, exactly as returned": only the service knows what it issued.
   ...['bookingList', 'agencyAgentsList'].map((operation) => ({
     operation,
