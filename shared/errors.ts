@@ -96,6 +96,16 @@ export class LastAdminError extends ApiError {
   }
 }
 
+/** The agency may register no more agents (docs/API.md §3.4): the operator can raise its limit. */
+export class LimitReachedError extends ApiError {
+  readonly code = 'LIMIT_REACHED' as const;
+  constructor() {
+    super(
+      'Your agency has reached its limit of agents (deactivated ones count): ask the operator to raise it or release one.',
+    );
+  }
+}
+
 export class NotFoundError extends ApiError {
   readonly code = 'NOT_FOUND' as const;
 }

@@ -84,8 +84,6 @@ export function agentView(agent: Agent) {
 }
 export type AgentView = ReturnType<typeof agentView>;
 
-const actorOf = (session: Session) => ({ id: session.agentId, name: session.agentName });
-
 /** `POST /api/agency/agents/list`: the caller's agency's agents, by identifier, a page at a time. */
 export function listAgents(deps: AgencyDeps) {
   return async (
@@ -118,7 +116,7 @@ export function createAgent(deps: AgencyDeps) {
         name: body.name,
         agencyId: session.agencyId,
         role: body.role,
-        by: actorOf(session),
+        by: { session },
       }),
     );
 }
@@ -136,7 +134,7 @@ export function changeAgent(deps: AgencyDeps) {
         agentId: body.agent_id,
         agencyId: session.agencyId,
         changes,
-        by: actorOf(session),
+        by: { session },
       }),
     );
   };

@@ -12,6 +12,7 @@ import {
   InvalidCodeError,
   InvalidJsonError,
   LastAdminError,
+  LimitReachedError,
   NotCancellableError,
   NotFoundError,
   OfferExpiredError,
@@ -88,6 +89,8 @@ export function errorExample(code: ErrorCode): ApiError {
       return new IdentifierTakenError();
     case 'LAST_ADMIN':
       return new LastAdminError();
+    case 'LIMIT_REACHED':
+      return new LimitReachedError();
     case 'NOT_FOUND':
       return new NotFoundError('No such booking in your agency.');
     case 'FLIGHT_NOT_FOUND':
