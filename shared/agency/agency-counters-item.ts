@@ -54,7 +54,12 @@ export function agencyCountersUpdate(tableName: string, agencyId: string, change
 }
 
 /** Sets one of the agency's numbers outright (the operator's `limit`; `migrate`'s count of agents). */
-async function setCounter(store: TableHandle, agencyId: string, field: 'agent_limit' | 'agents', value: number) {
+async function setCounter(
+  store: TableHandle,
+  agencyId: string,
+  field: 'agent_limit' | 'agents',
+  value: number,
+) {
   await store.db.send(
     new UpdateCommand({
       TableName: store.tableName,

@@ -136,6 +136,13 @@ describe('agency administration: adding agents', () => {
     ['a name of 101 characters', { identifier: 'y@example.com', name: 'A'.repeat(101) }, 'name'],
     ['a blank name', { identifier: 'z@example.com', name: '   ' }, 'name'],
     ['an unknown role', { identifier: 'w@example.com', role: 'OWNER' }, 'role'],
+    ['the operator’s name', { identifier: 'v@example.com', name: 'Operator (CLI)' }, 'name'],
+    [
+      'the operator’s name re-spelled',
+      { identifier: 'u@example.com', name: ' ＯＰＥＲＡＴＯＲ  - cli ' },
+      'name',
+    ],
+    ['“operator” alone', { identifier: 't@example.com', name: 'operator' }, 'name'],
   ])('refuses %s with 400 on the field', async (_case, body, path) => {
     const answer = await addAgent(body);
 
@@ -251,6 +258,7 @@ describe('agency administration: changing agents', () => {
 
     const renamed = await call(agentsUpdate, { agent_id: added.id, name: 'Renamed' }, admin);
     const empty = await call(agentsUpdate, { agent_id: added.id }, admin);
+    const impersonating = await call(agentsUpdate, { agent_id: added.id, name: 'Operator (CLI)' }, admin);
 
     expect(renamed.body.data).toMatchObject({
       name: 'Renamed',
@@ -258,6 +266,8 @@ describe('agency administration: changing agents', () => {
       updated_by: { id: admin.agent.id, name: 'Alice Admin' },
     });
     expect(empty.status).toBe(400);
+    expect(impersonating.status).toBe(400);
+    expect(impersonating.body.error.details.map((d: { path: string }) => d.path)).toEqual(['name']);
   });
 });
 
