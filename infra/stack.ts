@@ -52,6 +52,11 @@ export interface FlightBookingConfig {
     readonly wafBlocksPer5Minutes: number;
     readonly codeSendsPerHour: number;
   };
+  /** What an agency may make the service send: phone countries, codes per agency per hour. */
+  readonly agencyBounds: {
+    readonly allowedPhoneCountryCodes: readonly string[];
+    readonly codesPerHour: number;
+  };
   /** What a deletion or a mistake may not take: set per stage, never inferred from its name. */
   readonly dataProtection: {
     readonly deletionProtection: boolean;
@@ -168,6 +173,8 @@ export class FlightBookingStack extends Stack {
           TABLE_NAME: this.table.tableName,
           SIGNING_KEY_SECRET_ID: signingKey.secretArn,
           STAGE: config.stage,
+          ALLOWED_PHONE_COUNTRY_CODES: config.agencyBounds.allowedPhoneCountryCodes.join(','),
+          AGENCY_CODES_PER_HOUR: String(config.agencyBounds.codesPerHour),
           ...(config.corsOrigins.length > 0 && { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') }),
           ...(route.grants.includes('send-email') && {
             CODE_SENDER: 'aws',

@@ -20,8 +20,10 @@ import {
   revokeAgentSessions,
 } from '#shared/agency/operator-changes.ts';
 import { normalizeIdentifier } from '#shared/auth/identifier.ts';
+import { phoneNumberProblem } from '#shared/auth/phone-ranges.ts';
 import { ROLES, type Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
+import { readAgencyBounds } from '#shared/config.ts';
 import { createDocumentClient, type TableHandle } from '#shared/db/client.ts';
 import { ApiError } from '#shared/errors.ts';
 import { ensureTable, LOCAL_TABLE_NAME } from '../local/bootstrap.ts';
@@ -117,6 +119,11 @@ function parseCommandLine(args: string[]): Task {
     default: {
       expectExtra(0);
       const identifier = identifierOf(subject);
+      const problem =
+        identifier.type === 'PHONE'
+          ? phoneNumberProblem(identifier.identifier, readAgencyBounds().ALLOWED_PHONE_COUNTRY_CODES)
+          : undefined;
+      if (problem) throw new UsageError(`identifier ${problem}`);
       const name = AgentName.safeParse(values.name);
       if (!name.success) throw new UsageError(`--name ${name.error.issues.at(-1)?.message ?? 'is required'}`);
       const agency = AgencyId.safeParse(values.agency);

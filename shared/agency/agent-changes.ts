@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { callerCheck, callerMayAdminister } from '../auth/caller-right.ts';
 import type { IdentifierType } from '../auth/identifier.ts';
 import type { Role } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
 import {
-  callerCheck,
-  callerMayAdminister,
   newSessionState,
   readSessionIdentifier,
   readSessionState,

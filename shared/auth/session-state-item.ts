@@ -113,43 +113,6 @@ export interface StateCondition {
 }
 
 /**
- * The condition that the agent acting through `caller`'s session may still administer its agency, as
- * the session state says at the moment of the write: active, ADMIN, in the same agency, the token
- * issued at or after `valid_after` and not logged out. A change made in an ADMIN's name carries it in
- * the same transaction, so a demoted, deactivated or signed-out ADMIN's racing request cannot apply.
- */
-export function callerMayAdminister(
-  caller: Pick<Session, 'agencyId' | 'issuedAt' | 'tokenId'>,
-): StateCondition {
-  return {
-    expression:
-      'active = :callerActive AND #callerRole = :callerRole AND agency_id = :callerAgency AND valid_after <= :callerIat AND attribute_not_exists(revoked.#callerJti)',
-    names: { '#callerRole': 'role', '#callerJti': caller.tokenId },
-    values: {
-      ':callerActive': true,
-      ':callerRole': 'ADMIN',
-      ':callerAgency': caller.agencyId,
-      ':callerIat': caller.issuedAt,
-    },
-  };
-}
-
-/** The ConditionCheck of {@link callerMayAdminister} on the caller's own state item. */
-export function callerCheck(
-  tableName: string,
-  caller: Pick<Session, 'agentId' | 'agencyId' | 'issuedAt' | 'tokenId'>,
-) {
-  const condition = callerMayAdminister(caller);
-  return {
-    TableName: tableName,
-    Key: sessionStateKey(caller.agentId),
-    ConditionExpression: condition.expression,
-    ExpressionAttributeNames: condition.names,
-    ExpressionAttributeValues: condition.values,
-  };
-}
-
-/**
  * The Update that mirrors a change of an agent into its state, writing only the fields the change
  * sets (a parallel change of another field is never undone); with `validAfter`, every token issued
  * before that second stops working (deactivation). With `condition`, only while it holds.
