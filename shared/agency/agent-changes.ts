@@ -16,7 +16,7 @@ import { signInSnapshotChange, signInSnapshotUpdate } from '../auth/sign-in-snap
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { type RetryPolicy, retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
+import { type CancellationReasons, cancellationReasons, slotted } from '../db/transaction.ts';
 import {
   ForbiddenError,
   IdentifierTakenError,
@@ -61,6 +61,15 @@ export const CHANGE_RETRIES: RetryPolicy = {
   tries: 10,
   exhausted: () => new RateLimitedError(1, 'Too many changes of this agency at once; try again.'),
 };
+
+/**
+ * Another try when the transaction lost a race with another client's (DynamoDB's TransactionConflict);
+ * anything else — DynamoDB throttling or failing — is thrown, and answered 503 as a dependency failure.
+ */
+export function raceOrThrow(reasons: CancellationReasons<string>, error: unknown): typeof TRY_AGAIN {
+  if (reasons.any('TransactionConflict')) return TRY_AGAIN;
+  throw error;
+}
 
 /**
  * The caller lost its right to act between its session check and the write: 401 when its session
@@ -129,7 +138,7 @@ export async function registerAgent(
       if ('session' in by && reasons.conditionFailed('caller')) throw await refusedCaller(store, by.session);
       if (reasons.conditionFailed('profile')) throw new IdentifierTakenError();
       if (reasons.conditionFailed('counts')) throw new LimitReachedError();
-      return TRY_AGAIN; // a conflict with another change of the agency's counts
+      return raceOrThrow(reasons, error); // a conflict with another change of the agency's counts
     }
   }, CHANGE_RETRIES);
 }
@@ -220,7 +229,7 @@ export async function updateAgent(
       // Another change of this agent's role or active state got there first: the count read is stale too.
       if (reasons.conditionFailed('profile')) return TRY_AGAIN;
       if (delta < 0 && reasons.conditionFailed('admins')) throw new LastAdminError();
-      return TRY_AGAIN; // a conflict with another change of the same items
+      return raceOrThrow(reasons, error); // a conflict with another change of the same items
     }
   }, CHANGE_RETRIES);
 }

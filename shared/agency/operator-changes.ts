@@ -6,7 +6,7 @@ import { isConditionFailed, type TableHandle } from '../db/client.ts';
 import { retrying, TRY_AGAIN } from '../db/retry.ts';
 import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { agencyCountersUpdate } from './agency-counters-item.ts';
-import { type AgentChanges, CHANGE_RETRIES, updateAgent } from './agent-changes.ts';
+import { type AgentChanges, CHANGE_RETRIES, raceOrThrow, updateAgent } from './agent-changes.ts';
 import { type Agent, agentProfileDelete, readAgentProfile } from './agent-item.ts';
 
 /**
@@ -95,8 +95,11 @@ export async function releaseAgent(
       await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
       return agent;
     } catch (error) {
-      if (!cancellationReasons(error, transaction.slots)) throw error;
-      return TRY_AGAIN; // changed (or released) since it was read: read it again
+      const reasons = cancellationReasons(error, transaction.slots);
+      if (!reasons) throw error;
+      // Changed (or released) since it was read: read it again.
+      if (reasons.conditionFailed('profile')) return TRY_AGAIN;
+      return raceOrThrow(reasons, error);
     }
   }, CHANGE_RETRIES);
 }

@@ -1,9 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agencyCountersKey } from '#shared/agency/agency-counters-item.ts';
+import { readAgentProfile } from '#shared/agency/agent-item.ts';
 import { changeAgentByIdentifier } from '#shared/agency/operator-changes.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { type Answer, invoke } from '#test/helpers/api.ts';
+import { handler as agentsCreate } from '#test/helpers/routes/agency/agents-create.ts';
 import { handler as agentsList } from '#test/helpers/routes/agency/agents-list.ts';
 import { handler as agentsUpdate } from '#test/helpers/routes/agency/agents-update.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
@@ -107,6 +109,96 @@ describe('agency administration: the caller’s right to act is part of the writ
   }, 40_000);
 });
 
+describe('agency administration: the right to act, checked at the write', () => {
+  /** Runs `change` just before the next TransactWriteItems the handlers send: inside the race window. */
+  function justBeforeTheWrite(change: () => Promise<unknown>) {
+    let done = false;
+    testContext.db.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (!done && ctx.commandName === 'TransactWriteItemsCommand') {
+          done = true;
+          await change();
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'justBeforeTheWrite' },
+    );
+    return () => testContext.db.middlewareStack.remove('justBeforeTheWrite');
+  }
+
+  it('adds no agent for an ADMIN demoted between its session check and the write (403), nor changes one for a deactivated ADMIN (401)', async () => {
+    const agency = agencyOf();
+    const [a, b] = await Promise.all([
+      signIn({ agencyId: agency, role: 'ADMIN', name: 'Ada' }),
+      signIn({ agencyId: agency, role: 'ADMIN', name: 'Bea' }),
+    ]);
+    const target = await signIn({ agencyId: agency, name: 'Target' });
+    const identifier = `late-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+    let undo = justBeforeTheWrite(() =>
+      changeAgentByIdentifier(testTable, testContext.clock, b.agent.identifier, { role: 'AGENT' }),
+    );
+    const created = await invoke(agentsCreate, {
+      path: '/api/agency/agents/create',
+      body: { identifier, type: 'EMAIL', name: 'Late' },
+      headers: b.headers,
+    }).finally(undo);
+    undo = justBeforeTheWrite(() =>
+      // Forced: with B demoted, A is the agency's last ADMIN.
+      changeAgentByIdentifier(
+        testTable,
+        testContext.clock,
+        a.agent.identifier,
+        { active: false },
+        { force: true },
+      ),
+    );
+    const renamed = await update({ agent_id: target.agent.id, name: 'Renamed' }, a).finally(undo);
+
+    expect(created.status).toBe(403);
+    expect(await readAgentProfile(testTable, identifier)).toBeUndefined();
+    expect(renamed.status).toBe(401);
+    expect((await readAgentProfile(testTable, target.agent.identifier))?.agent.name).toBe('Target');
+  });
+});
+
+describe('agency administration: faults at the write', () => {
+  /** Every TransactWriteItems is cancelled for `reason` until the returned function is called. */
+  function cancelEveryTransaction(reason: string) {
+    testContext.db.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (ctx.commandName !== 'TransactWriteItemsCommand') return next(args);
+        const items = (args.input as { TransactItems: unknown[] }).TransactItems;
+        throw Object.assign(new Error('Transaction cancelled'), {
+          name: 'TransactionCanceledException',
+          $fault: 'client',
+          $metadata: {},
+          CancellationReasons: items.map((_, i) => ({ Code: i === 0 ? reason : 'None' })),
+        });
+      },
+      { step: 'initialize', name: 'cancelEveryTransaction' },
+    );
+    return () => testContext.db.middlewareStack.remove('cancelEveryTransaction');
+  }
+
+  it('answers 429 with Retry-After when races with other clients never end, 503 when DynamoDB throttles; nothing changes', async () => {
+    const agency = agencyOf();
+    const admin = await signIn({ agencyId: agency, role: 'ADMIN', name: 'Ada' });
+    const target = await signIn({ agencyId: agency, name: 'Target' });
+
+    let undo = cancelEveryTransaction('TransactionConflict');
+    const raced = await update({ agent_id: target.agent.id, name: 'Raced' }, admin).finally(undo);
+    undo = cancelEveryTransaction('ThrottlingError');
+    const throttled = await update({ agent_id: target.agent.id, name: 'Throttled' }, admin).finally(undo);
+
+    expect(raced.status).toBe(429);
+    expect(raced.body.error.code).toBe('RATE_LIMITED');
+    expect(raced.headers['Retry-After']).toBe('1');
+    expect(throttled.status).toBe(503);
+    expect((await readAgentProfile(testTable, target.agent.identifier))?.agent.name).toBe('Target');
+  }, 40_000);
+});
+
 describe('agency administration: parallel changes of one agent', () => {
   it('applies 30 parallel updates of one agent (names, roles, active) without a 5xx, and the ADMIN count stays true', async () => {
     const agency = agencyOf();
@@ -139,5 +231,5 @@ describe('agency administration: parallel changes of one agent', () => {
     const activeAdmins = agents.filter((x) => x.role === 'ADMIN' && x.active).length;
     expect(counters.Item?.active_admins).toBe(activeAdmins);
     expect(agents.find((x) => x.id === target.agent.id)?.name).toMatch(/^Again \d+$/);
-  });
+  }, 40_000);
 });
