@@ -235,7 +235,7 @@ export async function updateAgent(
 }
 
 /** The agent with id `agentId` and the version its profile is at, through its session state. */
-export async function readAgentById(store: TableHandle, agentId: string): Promise<StoredAgent | undefined> {
+async function readAgentById(store: TableHandle, agentId: string): Promise<StoredAgent | undefined> {
   const identifier = await readSessionIdentifier(store, agentId);
   if (identifier === undefined) return undefined;
   const stored = await readAgentProfile(store, identifier);
