@@ -173,6 +173,12 @@ export class Monitoring extends Construct {
         FilterPattern.stringValue('$.message', '=', 'code sent'),
         ONE_HOUR,
       ),
+      agencyBudgetSpent: count(
+        'AgencyCodeBudgetSpent',
+        props.deliveryLogGroup,
+        FilterPattern.stringValue('$.message', '=', 'agency code budget spent'),
+        FIVE_MINUTES,
+      ),
     };
     this.alarm(
       'WrongCodes',
@@ -191,6 +197,12 @@ export class Monitoring extends Construct {
       metrics.codeSends,
       thresholds.codeSendsPerHour,
       'More sign-in codes sent in an hour than expected: the SES and SNS bill',
+    );
+    this.alarm(
+      'AgencyCodeBudgetSpent',
+      metrics.agencyBudgetSpent,
+      1,
+      'An agency’s hourly budget of sign-in codes is spent: its agents get 429 until the next hour; abuse, or a budget too small',
     );
     this.alarm(
       'WafBlocks',

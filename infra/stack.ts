@@ -54,6 +54,11 @@ export interface FlightBookingConfig {
     readonly wafBlocksPer5Minutes: number;
     readonly codeSendsPerHour: number;
   };
+  /** What an agency may make the service send: phone countries, codes per agency per hour. */
+  readonly agencyBounds: {
+    readonly allowedPhoneCountryCodes: readonly string[];
+    readonly codesPerHour: number;
+  };
   /** What a deletion or a mistake may not take: set per stage, never inferred from its name. */
   readonly dataProtection: {
     readonly deletionProtection: boolean;
@@ -159,6 +164,14 @@ export class FlightBookingStack extends Stack {
     // Created before the stage, which starts writing execution logs as soon as it exists.
     this.api.deploymentStage.node.addDependency(executionLogs);
 
+    // What every function that works on the table reads at cold start (shared/config.ts).
+    const functionEnvironment = {
+      TABLE_NAME: this.table.tableName,
+      SIGNING_KEY_SECRET_ID: signingKey.secretArn,
+      STAGE: config.stage,
+      ALLOWED_PHONE_COUNTRY_CODES: config.agencyBounds.allowedPhoneCountryCodes.join(','),
+      AGENCY_CODES_PER_HOUR: String(config.agencyBounds.codesPerHour),
+    };
     for (const route of routes as readonly Route[]) {
       const { fn } = new RouteFunction(this, `Route-${route.id}`, {
         route,
@@ -167,9 +180,7 @@ export class FlightBookingStack extends Stack {
         logRetention: config.logRetention,
         ses: { fromAddress: config.sesFromAddress, configurationSet: config.sesConfigurationSet },
         environment: {
-          TABLE_NAME: this.table.tableName,
-          SIGNING_KEY_SECRET_ID: signingKey.secretArn,
-          STAGE: config.stage,
+          ...functionEnvironment,
           ...(config.corsOrigins.length > 0 && { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') }),
           ...(route.grants.includes('send-email') && {
             CODE_SENDER: 'aws',
@@ -202,11 +213,7 @@ export class FlightBookingStack extends Stack {
       signingKey,
       logRetention: config.logRetention,
       ses: { fromAddress: config.sesFromAddress },
-      environment: {
-        TABLE_NAME: this.table.tableName,
-        SIGNING_KEY_SECRET_ID: signingKey.secretArn,
-        STAGE: config.stage,
-      },
+      environment: functionEnvironment,
     });
     this.functions.set(sweepJob.id, sweep.fn);
     const schedule = new Rule(this, 'SweepSchedule', {

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
+import { KNOWN_COUNTRY_CODES } from '../shared/auth/phone-ranges.ts';
 import { SMS_SENDER_ID_PATTERN, SMS_SENDER_ID_RULE } from '../shared/config.ts';
 import type { AccountSmsConfig } from './account-stack.ts';
 import { cidrProblem } from './cidr.ts';
@@ -88,6 +89,20 @@ const StageFile = z.strictObject({
   }),
   /** Client addresses the firewall refuses outright (CIDR ranges): the runbook's answer to an abusive address. */
   blockedAddresses: z.array(Cidr).max(10_000, 'must list at most 10,000 ranges (a WAF IP set’s limit)'),
+  /** What an agency may make the service send (docs/API.md §3.4). */
+  agencyBounds: z.strictObject({
+    /** Country calling codes agents' phone numbers may have: each one shared/auth/phone-ranges.ts lists. */
+    allowedPhoneCountryCodes: z
+      .array(
+        z.string().refine((code) => KNOWN_COUNTRY_CODES.includes(code), {
+          message: `must be a country calling code among ${KNOWN_COUNTRY_CODES.join(', ')} (each needs its premium-rate ranges listed in shared/auth/phone-ranges.ts)`,
+        }),
+      )
+      .min(1, 'must allow at least one country')
+      .refine((codes) => new Set(codes).size === codes.length, 'must not repeat a country code'),
+    /** Codes one agency's agents may be sent in a clock hour; the AgencyCodeBudgetSpent alarm fires when spent. */
+    codesPerHour: Positive.max(100_000, 'must be at most 100000'),
+  }),
   /** Abuse alarms: how many per 5 minutes (per hour for sends) is a spike worth paging for. */
   abuseAlarms: z.strictObject({
     wrongCodesPer5Minutes: Positive,
@@ -158,6 +173,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     waf: file.waf,
     blockedAddresses: file.blockedAddresses,
     abuseAlarms: file.abuseAlarms,
+    agencyBounds: file.agencyBounds,
     dataProtection: file.dataProtection,
   };
 }

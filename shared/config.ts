@@ -1,7 +1,37 @@
 import * as z from 'zod/mini';
+import { KNOWN_COUNTRY_CODES } from './auth/phone-ranges.ts';
 import './zod-locale.ts';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
+
+/**
+ * Agency bounds (docs/API.md §3.4), deployed from the stage file: the country calling codes agents'
+ * phone numbers may have (comma-separated, each one shared/auth/phone-ranges.ts lists; default: all
+ * of them, locally) and how many codes one agency's agents may be sent in an hour.
+ */
+const AgencyBoundsConfig = z.object({
+  ALLOWED_PHONE_COUNTRY_CODES: z.pipe(
+    z._default(z.string(), KNOWN_COUNTRY_CODES.join(',')),
+    z.transform((value, ctx) => {
+      const codes = value.split(',').map((code) => code.trim());
+      const unknown = codes.filter((code) => !KNOWN_COUNTRY_CODES.includes(code));
+      if (unknown.length > 0 || new Set(codes).size !== codes.length)
+        ctx.issues.push({
+          code: 'custom',
+          input: value,
+          message: `must be distinct country calling codes among ${KNOWN_COUNTRY_CODES.join(', ')} (got ${value || 'none'})`,
+        });
+      return codes;
+    }),
+  ),
+  AGENCY_CODES_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 100),
+});
+
+export type AgencyBoundsConfig = z.output<typeof AgencyBoundsConfig>;
+
+/** The agency bounds alone: the operator's CLI reads them without the rest of a function's settings. */
+export const readAgencyBounds = (env: NodeJS.ProcessEnv = process.env): AgencyBoundsConfig =>
+  readEnv(AgencyBoundsConfig, env);
 
 /**
  * The one place the environment is read. Settings every function needs, read once per cold start. A missing or
@@ -10,6 +40,7 @@ const nonEmpty = () => z.string().check(z.minLength(1));
  */
 const CoreConfig = z
   .object({
+    ...AgencyBoundsConfig.shape,
     TABLE_NAME: nonEmpty(),
     /** Local DynamoDB endpoint; unset in AWS. */
     DYNAMODB_ENDPOINT: z.optional(z.url()),

@@ -9,7 +9,14 @@
 import type { Role } from './auth/roles.ts';
 
 /** DynamoDB actions a route's function may perform on the table (transactions need their parts). */
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem';
 
 /** Grants beyond the table, named by what they allow. */
 export type ExtraGrant = 'signing-key' | 'send-email' | 'send-sms';
@@ -134,7 +141,8 @@ export const routes = [
     entry: 'functions/agency/agents-create.ts',
     auth: true,
     roles: ['ADMIN'],
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    // ConditionCheckItem: the caller's right to act, checked inside the registering transaction.
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
   {
@@ -143,7 +151,7 @@ export const routes = [
     entry: 'functions/agency/agents-update.ts',
     auth: true,
     roles: ['ADMIN'],
-    table: ['GetItem', 'UpdateItem'],
+    table: ['GetItem', 'UpdateItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
 ] as const satisfies readonly Route[];

@@ -5,7 +5,7 @@ import { route } from '#shared/routes.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
 export function createHandler(ctx: AppContext) {
-  const create = createAgent(ctx);
+  const create = createAgent({ ...ctx, allowedPhoneCountryCodes: ctx.config.ALLOWED_PHONE_COUNTRY_CODES });
   return httpHandler(
     route('agency-agents-create'),
     CreateAgentRequest,

@@ -10,8 +10,8 @@ export function createHandler(ctx: AppContext) {
   return httpHandler(
     route('logout'),
     LogoutRequest,
-    async ({ session }) => {
-      await revoke(session);
+    async ({ session, body }) => {
+      await revoke(session, body);
       return signedOutReply();
     },
     ctx,

@@ -7,7 +7,8 @@ import { route } from '#shared/routes.ts';
 
 /** The send-otp handler over `ctx`, delivering codes through `sender`. */
 export function createHandler(ctx: AppContext, sender: CodeSender) {
-  const send = sendOtp({ ...ctx, sender, minResponseMs: ctx.config.OTP_SEND_MIN_MS });
+  const { OTP_SEND_MIN_MS: minResponseMs, AGENCY_CODES_PER_HOUR: agencyCodesPerHour } = ctx.config;
+  const send = sendOtp({ ...ctx, sender, minResponseMs, agencyCodesPerHour });
   return httpHandler(
     route('send-otp'),
     SendOtpRequest,

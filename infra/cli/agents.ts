@@ -1,83 +1,163 @@
 /**
  * The operator's agent commands: `add <identifier> --name "<name>" --agency <agency_id> [--role ADMIN]`
- * (how an agency gets its first ADMIN), `list`, `deactivate|activate <identifier>`,
- * `role <identifier> AGENT|ADMIN`, and `migrate` (gives agents stored before roles existed their
- * session state).
+ * (how an agency gets its first ADMIN), `list`, `deactivate [--force]|activate <identifier>`,
+ * `role <identifier> AGENT|ADMIN`, `revoke <identifier>` (ends its sessions), `release <identifier>`
+ * (frees an identifier registered by mistake), `limit <agency_id> <agents>` and `migrate` (gives agents
+ * stored before roles existed their session state, and agencies their count of agents).
  *
  * Against AWS when TABLE_NAME is set (default credential chain and region); otherwise against the
  * local database in DATA_DIR, through the running `npm start` if there is one, or a DynamoDB Local
- * started for the duration of the command. Prints JSON.
+ * started for the duration of the command. Prints JSON. A usage error (exit 2) touches no table.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type AgentChanges, changeAgentByIdentifier, registerAgent } from '#shared/agency/agent-changes.ts';
-import { AgencyId, AgentName, listEveryAgent, readAgentProfile } from '#shared/agency/agent-item.ts';
+import { setAgentLimit } from '#shared/agency/agency-counters-item.ts';
+import { type AgentChanges, registerAgent } from '#shared/agency/agent-changes.ts';
+import { AgencyId, AgentName, listEveryAgent } from '#shared/agency/agent-item.ts';
+import {
+  changeAgentByIdentifier,
+  releaseAgent,
+  revokeAgentSessions,
+} from '#shared/agency/operator-changes.ts';
 import { normalizeIdentifier } from '#shared/auth/identifier.ts';
+import { phoneNumberProblem } from '#shared/auth/phone-ranges.ts';
 import { ROLES, type Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
+import { readAgencyBounds } from '#shared/config.ts';
 import { createDocumentClient, type TableHandle } from '#shared/db/client.ts';
 import { ApiError } from '#shared/errors.ts';
 import { ensureTable, LOCAL_TABLE_NAME } from '../local/bootstrap.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { findRunningLocalStack, resolveDataDir } from '../local/local-stack.ts';
+import { migrate } from './migrate.ts';
 
 const usage = `usage:
   npm run agents -- add <identifier> --name "<name>" --agency <agency_id> [--role AGENT|ADMIN]
   npm run agents -- list
-  npm run agents -- deactivate <identifier>
+  npm run agents -- deactivate <identifier> [--force]   # --force: even the agency's last ADMIN
   npm run agents -- activate <identifier>
   npm run agents -- role <identifier> AGENT|ADMIN
+  npm run agents -- revoke <identifier>                 # ends every session it holds
+  npm run agents -- release <identifier>                # forgets it: the identifier is free again
+  npm run agents -- limit <agency_id> <agents>          # how many agents the agency may register
   npm run agents -- migrate`;
 
 class UsageError extends Error {}
 class NoSuchAgentError extends Error {}
-const COMMANDS = ['add', 'list', 'deactivate', 'activate', 'role', 'migrate'];
+const COMMANDS = ['add', 'list', 'deactivate', 'activate', 'role', 'revoke', 'release', 'limit', 'migrate'];
+/** The most agents an operator may allow one agency: far beyond any real agency, short of abuse. */
+const MAX_AGENT_LIMIT = 10_000;
 
 function fail(message: string, exitCode: number): never {
   console.error(JSON.stringify({ error: message }));
   process.exit(exitCode);
 }
 
-async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { name: { type: 'string' }, agency: { type: 'string' }, role: { type: 'string' } },
-  });
-  const [command, identifierArg, ...extra] = positionals;
-  if (!command || !COMMANDS.includes(command)) throw new UsageError(usage);
+/** What the command line asks for, checked before any table is touched. */
+type Task =
+  | { kind: 'add'; input: Parameters<typeof registerAgent>[2] }
+  | { kind: 'change'; identifier: string; changes: AgentChanges; force: boolean }
+  | { kind: 'revoke' | 'release'; identifier: string }
+  | { kind: 'limit'; agencyId: string; limit: number }
+  | { kind: 'list' | 'migrate' };
 
-  let input: Parameters<typeof registerAgent>[2] | undefined;
-  let change: { identifier: string; changes: AgentChanges } | undefined;
-  const roleOption = (value: string | undefined): Role => {
-    if (!ROLES.includes(value as Role)) throw new UsageError(`role must be one of ${ROLES.join(', ')}`);
-    return value as Role;
-  };
-  if (command === 'deactivate' || command === 'activate' || command === 'role') {
-    const identifier = identifierArg ? normalizeIdentifier(identifierArg) : undefined;
-    const expected = command === 'role' ? 1 : 0;
-    if (!identifier?.ok || extra.length !== expected)
-      throw new UsageError(identifier && !identifier.ok ? `identifier ${identifier.message}` : usage);
-    change = {
-      identifier: identifier.identifier,
-      changes: command === 'role' ? { role: roleOption(extra[0]) } : { active: command === 'activate' },
-    };
+function parseCommandLine(args: string[]): Task {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(args);
+  } catch (error) {
+    // A missing option value, an unknown option: node's own message, then the usage.
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
   }
-  if (command === 'add') {
-    if (!identifierArg || extra.length > 0) throw new UsageError(usage);
-    const identifier = normalizeIdentifier(identifierArg);
+  const { positionals, values } = parsed;
+  if (values.help) throw new UsageError(usage);
+  const [command, subject, ...extra] = positionals;
+  if (!command || !COMMANDS.includes(command)) throw new UsageError(usage);
+  if (values.force && command !== 'deactivate')
+    throw new UsageError(`--force is for deactivate only\n${usage}`);
+  const identifierOf = (raw: string | undefined) => {
+    const identifier = raw === undefined ? undefined : normalizeIdentifier(raw);
+    if (!identifier) throw new UsageError(usage);
     if (!identifier.ok) throw new UsageError(`identifier ${identifier.message}`);
-    const name = AgentName.safeParse(values.name);
-    if (!name.success) throw new UsageError('--name must be 1-100 characters');
-    const agency = AgencyId.safeParse(values.agency);
-    if (!agency.success) throw new UsageError(`--agency ${agency.error.issues[0]?.message ?? 'is required'}`);
-    input = {
-      identifier: identifier.identifier,
-      type: identifier.type,
-      name: name.data,
-      agencyId: agency.data,
-      role: values.role === undefined ? 'AGENT' : roleOption(values.role),
-    };
+    return identifier;
+  };
+  const roleOption = (value: string | undefined): Role => {
+    const role = ROLES.find((r) => r === value);
+    if (!role) throw new UsageError(`role must be one of ${ROLES.join(', ')}`);
+    return role;
+  };
+  const expectExtra = (count: number) => {
+    if (extra.length !== count) throw new UsageError(usage);
+  };
+  switch (command) {
+    case 'list':
+    case 'migrate':
+      if (subject !== undefined) throw new UsageError(usage);
+      return { kind: command };
+    case 'deactivate':
+    case 'activate':
+    case 'role': {
+      const { identifier } = identifierOf(subject);
+      expectExtra(command === 'role' ? 1 : 0);
+      const changes =
+        command === 'role' ? { role: roleOption(extra[0]) } : { active: command === 'activate' };
+      return { kind: 'change', identifier, changes, force: values.force === true };
+    }
+    case 'revoke':
+    case 'release':
+      expectExtra(0);
+      return { kind: command, identifier: identifierOf(subject).identifier };
+    case 'limit': {
+      expectExtra(1);
+      const agency = AgencyId.safeParse(subject);
+      if (!agency.success) throw new UsageError(`agency ${agency.error.issues[0]?.message ?? 'is required'}`);
+      const limit = Number(extra[0]);
+      if (!/^\d+$/.test(extra[0] ?? '') || limit < 1 || limit > MAX_AGENT_LIMIT)
+        throw new UsageError(`the limit must be a whole number from 1 to ${MAX_AGENT_LIMIT}`);
+      return { kind: 'limit', agencyId: agency.data, limit };
+    }
+    default: {
+      expectExtra(0);
+      const identifier = identifierOf(subject);
+      const problem =
+        identifier.type === 'PHONE'
+          ? phoneNumberProblem(identifier.identifier, readAgencyBounds().ALLOWED_PHONE_COUNTRY_CODES)
+          : undefined;
+      if (problem) throw new UsageError(`identifier ${problem}`);
+      const name = AgentName.safeParse(values.name);
+      if (!name.success) throw new UsageError(`--name ${name.error.issues.at(-1)?.message ?? 'is required'}`);
+      const agency = AgencyId.safeParse(values.agency);
+      if (!agency.success)
+        throw new UsageError(`--agency ${agency.error.issues[0]?.message ?? 'is required'}`);
+      return {
+        kind: 'add',
+        input: {
+          identifier: identifier.identifier,
+          type: identifier.type,
+          name: name.data,
+          agencyId: agency.data,
+          role: values.role === undefined ? 'AGENT' : roleOption(values.role),
+        },
+      };
+    }
   }
+}
+
+const parseOptions = (args: string[]) =>
+  parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      agency: { type: 'string' },
+      role: { type: 'string' },
+      force: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+
+async function main(): Promise<void> {
+  const task = parseCommandLine(process.argv.slice(2));
 
   let local: DynamoDbLocal | undefined;
   let tableName = process.env.TABLE_NAME;
@@ -95,13 +175,8 @@ async function main(): Promise<void> {
   try {
     if (local) await ensureTable(db, tableName);
     const store = { db, tableName };
-    const clock = systemClock();
-    let output: unknown;
-    if (input) output = await registerAgent(store, clock, input);
-    else if (change) output = await changeAgentByIdentifier(store, clock, change.identifier, change.changes);
-    else if (command === 'migrate') output = await migrate(store);
-    else output = await listEveryAgent(store);
-    if (output === undefined) throw new NoSuchAgentError(`no agent is registered as ${change?.identifier}`);
+    const output = await perform(store, task);
+    if (output === undefined) throw new NoSuchAgentError('no agent is registered under that identifier');
     console.log(JSON.stringify(output, null, 2));
   } finally {
     db.destroy();
@@ -109,18 +184,30 @@ async function main(): Promise<void> {
   }
 }
 
-/** Gives every agent stored before roles existed its session state; answers who was migrated. */
-async function migrate(store: TableHandle) {
-  const migrated: string[] = [];
-  for (const agent of await listEveryAgent(store)) {
-    // The listing index may lag: whether the profile predates session states is read consistently.
-    const stored = await readAgentProfile(store, agent.identifier);
-    if (stored && stored.version === undefined) {
-      await changeAgentByIdentifier(store, systemClock(), agent.identifier, {});
-      migrated.push(agent.identifier);
+/** Carries the task out; undefined when the agent it names does not exist. */
+async function perform(store: TableHandle, task: Task): Promise<unknown> {
+  const clock = systemClock();
+  switch (task.kind) {
+    case 'add':
+      return registerAgent(store, clock, task.input);
+    case 'change':
+      return changeAgentByIdentifier(store, clock, task.identifier, task.changes, { force: task.force });
+    case 'revoke': {
+      const agent = await revokeAgentSessions(store, clock, task.identifier);
+      return agent && { revoked: agent.identifier, agent_id: agent.id };
     }
+    case 'release': {
+      const agent = await releaseAgent(store, clock, task.identifier);
+      return agent && { released: agent.identifier, agent_id: agent.id, agency_id: agent.agency_id };
+    }
+    case 'limit':
+      await setAgentLimit(store, task.agencyId, task.limit);
+      return { agency_id: task.agencyId, agent_limit: task.limit };
+    case 'migrate':
+      return migrate(store, clock);
+    default:
+      return listEveryAgent(store);
   }
-  return { migrated };
 }
 
 try {

@@ -7,8 +7,9 @@ import {
   DescribeTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { changeAgentByIdentifier, registerAgent } from '#shared/agency/agent-changes.ts';
+import { registerAgent } from '#shared/agency/agent-changes.ts';
 import { readAgentProfile } from '#shared/agency/agent-item.ts';
+import { changeAgentByIdentifier } from '#shared/agency/operator-changes.ts';
 import type { Clock } from '#shared/clock.ts';
 import { tableDefinition } from '#shared/db/table.ts';
 import { IdentifierTakenError } from '#shared/errors.ts';

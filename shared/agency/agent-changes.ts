@@ -1,15 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { callerCheck, callerMayAdminister } from '../auth/caller-right.ts';
 import type { IdentifierType } from '../auth/identifier.ts';
-import { signInSnapshotUpdate } from '../auth/otp-challenge-item.ts';
 import type { Role } from '../auth/roles.ts';
-import { newSessionState, readSessionIdentifier, sessionStateUpdate } from '../auth/session-state-item.ts';
+import type { Session } from '../auth/session.ts';
+import {
+  newSessionState,
+  readSessionIdentifier,
+  readSessionState,
+  sessionStateUpdate,
+  sessionsEndedAt,
+} from '../auth/session-state-item.ts';
+import { isSessionValid } from '../auth/session-token.ts';
+import { signInSnapshotChange, signInSnapshotUpdate } from '../auth/sign-in-snapshot.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
-import { isConditionFailed, type TableHandle } from '../db/client.ts';
-import { retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
-import { IdentifierTakenError, LastAdminError, NotFoundError } from '../errors.ts';
-import { adminCountChange } from './agency-counters-item.ts';
+import type { TableHandle } from '../db/client.ts';
+import { type RetryPolicy, retrying, TRY_AGAIN } from '../db/retry.ts';
+import { type CancellationReasons, cancellationReasons, slotted } from '../db/transaction.ts';
+import {
+  ForbiddenError,
+  IdentifierTakenError,
+  LastAdminError,
+  LimitReachedError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+} from '../errors.ts';
+import { agencyCountersUpdate } from './agency-counters-item.ts';
 import {
   type Actor,
   AgencyId,
@@ -24,16 +41,55 @@ import {
 /** The operator's CLI, as it appears in `created_by` / `updated_by`. */
 export const OPERATOR: Actor = { id: 'operator', name: 'Operator (CLI)' };
 
+/**
+ * Who makes a change: an ADMIN through the API (its session: the change is conditioned on the
+ * session's right to make it, in the same transaction), or the operator's CLI.
+ */
+export type ChangeMaker = { session: Session } | { operator: true };
+
+const actorOf = (by: ChangeMaker): Actor =>
+  'session' in by ? { id: by.session.agentId, name: by.session.agentName } : OPERATOR;
+
 /** An agent counts towards its agency's ADMINs while it is an active ADMIN. */
 const isActiveAdmin = (agent: Pick<Agent, 'role' | 'active'>) => agent.role === 'ADMIN' && agent.active;
 
 /**
+ * Agent changes are retried only because clients race each other (two changes of one agent, or of one
+ * agency's counts): more tries, spread out, and never a 503 — when they run out, 429 with Retry-After.
+ */
+export const CHANGE_RETRIES: RetryPolicy = {
+  tries: 10,
+  exhausted: () => new RateLimitedError(1, 'Too many changes of this agency at once; try again.'),
+};
+
+/**
+ * Another try when the transaction lost a race with another client's (DynamoDB's TransactionConflict);
+ * anything else — DynamoDB throttling or failing — is thrown, and answered 503 as a dependency failure.
+ */
+export function raceOrThrow(reasons: CancellationReasons<string>, error: unknown): typeof TRY_AGAIN {
+  if (reasons.any('TransactionConflict')) return TRY_AGAIN;
+  throw error;
+}
+
+/**
+ * The caller lost its right to act between its session check and the write: 401 when its session
+ * ended (deactivated, logged out everywhere, left the agency), 403 when it is no longer an ADMIN.
+ */
+async function refusedCaller(store: TableHandle, session: Session): Promise<Error> {
+  const state = await readSessionState(store, session.agentId);
+  return isSessionValid(session, state)
+    ? new ForbiddenError()
+    : new UnauthorizedError({ tokenPresented: true });
+}
+
+/**
  * Registers an agent under a normalised identifier, in one transaction: the profile (the identifier
  * is taken exactly once: `attribute_not_exists`, never a read first), the snapshot sign-in reads, the
- * session state every request reads, and the agency's ADMIN count. 409 IDENTIFIER_TAKEN when the
- * identifier already signs someone in, in any agency.
+ * session state every request reads, the agency's counts (agents within the agency's limit, 409
+ * LIMIT_REACHED; active ADMINs) and, made by an ADMIN, that ADMIN's right to act. 409 IDENTIFIER_TAKEN
+ * when the identifier already signs someone in, in any agency.
  *
- * @example await registerAgent(store, clock, { identifier: 'agent@example.com', type: 'EMAIL', name: 'Demo Agent', agencyId: 'demo-agency', role: 'ADMIN' })
+ * @example await registerAgent(store, clock, { identifier: 'agent@example.com', type: 'EMAIL', name: 'Demo Agent', agencyId: 'demo-agency', role: 'ADMIN', by: { operator: true } })
  */
 export async function registerAgent(
   store: TableHandle,
@@ -44,9 +100,11 @@ export async function registerAgent(
     name: string;
     agencyId: string;
     role?: Role;
-    by?: Actor;
+    /** Default: the operator (the CLI, the local demo agent). */
+    by?: ChangeMaker;
   },
 ): Promise<Agent> {
+  const by: ChangeMaker = input.by ?? { operator: true };
   const agent: Agent = {
     id: `agt_${randomBytes(12).toString('hex')}`,
     name: AgentName.parse(input.name),
@@ -56,25 +114,33 @@ export async function registerAgent(
     role: input.role ?? 'AGENT',
     active: true,
     created_at: isoSeconds(clock.now()),
-    ...(input.by && { created_by: input.by }),
+    created_by: actorOf(by),
   };
   const { tableName } = store;
+  const counts = agencyCountersUpdate(tableName, agent.agency_id, {
+    agents: +1,
+    admins: Number(isActiveAdmin(agent)),
+  });
   const transaction = slotted([
     ['profile', { Put: newAgentProfile(tableName, agent) }],
     ['snapshot', { Update: signInSnapshotUpdate(tableName, agent) }],
     ['state', { Put: newSessionState(tableName, agent) }],
-    isActiveAdmin(agent)
-      ? ['admins', { Update: adminCountChange(tableName, agent.agency_id, +1) }]
-      : undefined,
+    counts ? ['counts', { Update: counts }] : undefined,
+    'session' in by ? ['caller', { ConditionCheck: callerCheck(tableName, by.session) }] : undefined,
   ]);
-  try {
-    await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-  } catch (error) {
-    if (cancellationReasons(error, transaction.slots)?.conditionFailed('profile'))
-      throw new IdentifierTakenError();
-    throw error;
-  }
-  return agent;
+  return retrying(async () => {
+    try {
+      await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
+      return agent;
+    } catch (error) {
+      const reasons = cancellationReasons(error, transaction.slots);
+      if (!reasons) throw error;
+      if ('session' in by && reasons.conditionFailed('caller')) throw await refusedCaller(store, by.session);
+      if (reasons.conditionFailed('profile')) throw new IdentifierTakenError();
+      if (reasons.conditionFailed('counts')) throw new LimitReachedError();
+      return raceOrThrow(reasons, error); // a conflict with another change of the agency's counts
+    }
+  }, CHANGE_RETRIES);
 }
 
 export interface AgentChanges {
@@ -85,40 +151,73 @@ export interface AgentChanges {
 
 /**
  * Changes an agent of `agencyId` (any agency for the operator: `agencyId` undefined). One transaction
- * updates the profile (conditional on the version read, so concurrent changes cannot both apply), the
- * sign-in snapshot, the session state (deactivation sets `valid_after`, ending every token the agent
- * holds at once; re-activation leaves it, so old tokens stay dead) and the agency's ADMIN count,
- * which may not fall below one (409 LAST_ADMIN — also when two ADMINs demote each other at once).
- * A change that loses a race with another is read and tried again (db/retry.ts). Another agency's
- * agent is 404, exactly like one that does not exist.
+ * writes only the fields the change sets — in the profile (a change of role or active conditional on
+ * both being as read), the sign-in snapshot and the session state (deactivation sets `valid_after`,
+ * ending every token the agent holds at once, and voids its pending code; re-activation revives
+ * neither) — and the agency's ADMIN count, which may not fall below one (409 LAST_ADMIN, also when
+ * two ADMINs demote each other at once) unless the operator forces it. Made by an ADMIN, it is
+ * conditioned on that ADMIN's right to act at the moment of the write, on every try. A change that
+ * loses a race is read and tried again. Another agency's agent is 404, exactly like none.
  */
 export async function updateAgent(
   store: TableHandle,
   clock: Clock,
-  input: { agentId: string; agencyId: string | undefined; changes: AgentChanges; by: Actor },
+  input: {
+    agentId: string;
+    agencyId: string | undefined;
+    changes: AgentChanges;
+    by: ChangeMaker;
+    force?: boolean;
+  },
 ): Promise<Agent> {
   const { tableName } = store;
+  const changes: AgentChanges = {
+    ...input.changes,
+    ...(input.changes.name !== undefined && { name: AgentName.parse(input.changes.name) }),
+  };
+  const session = 'session' in input.by ? input.by.session : undefined;
   return retrying(async () => {
     const stored = await readAgentById(store, input.agentId);
     if (!stored || (input.agencyId !== undefined && stored.agent.agency_id !== input.agencyId))
       throw new NotFoundError('No such agent in your agency.');
-    const { agent: before, version } = stored;
+    const { agent: before } = stored;
     const now = clock.now();
     const after: Agent = {
       ...before,
-      ...(input.changes.name !== undefined && { name: AgentName.parse(input.changes.name) }),
-      ...(input.changes.role !== undefined && { role: input.changes.role }),
-      ...(input.changes.active !== undefined && { active: input.changes.active }),
+      ...changes,
       updated_at: isoSeconds(now),
-      updated_by: input.by,
+      updated_by: actorOf(input.by),
     };
     const delta = Number(isActiveAdmin(after)) - Number(isActiveAdmin(before));
-    const validAfter = before.active && !after.active ? Math.floor(now / 1000) + 1 : undefined;
+    const validAfter = before.active && !after.active ? sessionsEndedAt(now) : undefined;
+    // An ADMIN changing itself: the condition goes on the state this change writes anyway.
+    const self = session?.agentId === before.id;
+    const counts = agencyCountersUpdate(tableName, before.agency_id, { admins: delta, force: input.force });
     const transaction = slotted([
-      ['profile', { Update: agentProfileUpdate(tableName, after, version) }],
-      ['snapshot', { Update: signInSnapshotUpdate(tableName, after) }],
-      ['state', { Update: sessionStateUpdate(tableName, after, validAfter) }],
-      delta !== 0 ? ['admins', { Update: adminCountChange(tableName, after.agency_id, delta) }] : undefined,
+      [
+        'profile',
+        {
+          Update: agentProfileUpdate(tableName, before, changes, {
+            at: after.updated_at ?? '',
+            by: actorOf(input.by),
+          }),
+        },
+      ],
+      ['snapshot', { Update: signInSnapshotChange(tableName, before.identifier, changes) }],
+      [
+        self ? 'caller' : 'state',
+        {
+          Update: sessionStateUpdate(
+            tableName,
+            before,
+            changes,
+            validAfter,
+            self && session ? callerMayAdminister(session) : undefined,
+          ),
+        },
+      ],
+      counts ? ['admins', { Update: counts }] : undefined,
+      session && !self ? ['caller', { ConditionCheck: callerCheck(tableName, session) }] : undefined,
     ]);
     try {
       await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
@@ -126,36 +225,13 @@ export async function updateAgent(
     } catch (error) {
       const reasons = cancellationReasons(error, transaction.slots);
       if (!reasons) throw error;
+      if (session && reasons.conditionFailed('caller')) throw await refusedCaller(store, session);
+      // Another change of this agent's role or active state got there first: the count read is stale too.
+      if (reasons.conditionFailed('profile')) return TRY_AGAIN;
       if (delta < 0 && reasons.conditionFailed('admins')) throw new LastAdminError();
-      // Another change of this agent (or of the count) got there first: read again and try again.
-      return TRY_AGAIN;
+      return raceOrThrow(reasons, error); // a conflict with another change of the same items
     }
-  });
-}
-
-/**
- * The operator's change of the agent registered as `identifier` (CLI: activate, deactivate, role,
- * migrate); undefined when there is none. Agents stored before roles and session states existed get
- * both on their first change, so `migrate` is a change of nothing.
- */
-export async function changeAgentByIdentifier(
-  store: TableHandle,
-  clock: Clock,
-  identifier: string,
-  changes: AgentChanges,
-): Promise<Agent | undefined> {
-  const stored = await readAgentProfile(store, identifier);
-  if (!stored) return undefined;
-  if (stored.version === undefined) await writeMissingState(store, stored.agent);
-  return updateAgent(store, clock, { agentId: stored.agent.id, agencyId: undefined, changes, by: OPERATOR });
-}
-
-/** The session state of an agent stored before they existed, so it can be found by id. */
-async function writeMissingState(store: TableHandle, agent: Agent): Promise<void> {
-  // A legacy agent is an AGENT (an ADMIN is only ever made by a counted change); an existing state stays.
-  await store.db.send(new PutCommand(newSessionState(store.tableName, agent))).catch((error: unknown) => {
-    if (!isConditionFailed(error)) throw error;
-  });
+  }, CHANGE_RETRIES);
 }
 
 /** The agent with id `agentId` and the version its profile is at, through its session state. */

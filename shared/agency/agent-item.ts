@@ -35,12 +35,26 @@ export interface StoredAgent {
   readonly version: number | undefined;
 }
 
-/** 1-100 characters (code points after NFC), trimmed. */
+/**
+ * Whether a name reads as the operator's (`Operator (CLI)`, the actor of the CLI's changes): compared
+ * by its letters and digits only, compatibility-folded and case-folded, so no re-spelling passes.
+ */
+const impersonatesOperator = (name: string) =>
+  ['operator', 'operatorcli'].includes(
+    name
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]/gu, ''),
+  );
+
+/** 1-100 characters (code points after NFC), trimmed; never the operator's name. */
 export const AgentName = z.string().check(
   z.overwrite((value) => value.normalize('NFC').trim()),
   z.refine((value) => [...value].length >= 1 && [...value].length <= 100, 'must be 1-100 characters'),
+  z.refine((value) => !impersonatesOperator(value), 'must not be the operator’s name (Operator (CLI))'),
   z.meta({
-    description: '1-100 characters (code points after NFC), trimmed: at least one that is not a space',
+    description:
+      '1-100 characters (code points after NFC), trimmed: at least one that is not a space; not the operator’s name, Operator (CLI), however spelled',
     minLength: 1,
     maxLength: 100,
     pattern: '\\S',
@@ -107,27 +121,54 @@ export function newAgentProfile(tableName: string, agent: Agent) {
   };
 }
 
-/** The Update that stores a changed agent, conditional on the version it was read at. */
-export function agentProfileUpdate(tableName: string, agent: Agent, version: number | undefined) {
+/**
+ * The Update that stores a change of an agent, writing only the fields it sets, so changes of
+ * different fields never undo each other. A change of role or active is conditional on both being as
+ * read (the ADMIN count and the end of sessions follow from them); any change needs the profile to
+ * still exist. `version` counts changes.
+ */
+export function agentProfileUpdate(
+  tableName: string,
+  before: Agent,
+  changes: { name?: string; role?: Role; active?: boolean },
+  audit: { at: string; by: Actor },
+) {
+  const guarded = changes.role !== undefined || changes.active !== undefined;
+  const sets = [
+    ...(changes.name !== undefined ? ['#name = :name'] : []),
+    // Agents stored before roles existed are AGENTs; their first change writes it down.
+    changes.role !== undefined ? '#role = :role' : '#role = if_not_exists(#role, :agentRole)',
+    ...(changes.active !== undefined ? ['active = :active'] : []),
+    'updated_at = :at',
+    'updated_by = :by',
+    'gsi1sk = :listing',
+  ];
+  const wasRole =
+    before.role === 'AGENT' ? '(#role = :wasRole OR attribute_not_exists(#role))' : '#role = :wasRole';
   return {
     TableName: tableName,
-    Key: agentKey(agent.identifier),
-    UpdateExpression:
-      'SET #name = :name, #role = :role, active = :active, updated_at = :at, updated_by = :by, version = :next, gsi1sk = :listing',
-    // Agents registered before versions existed have none.
-    ConditionExpression: version === undefined ? 'attribute_not_exists(version)' : 'version = :version',
-    ExpressionAttributeNames: { '#name': 'name', '#role': 'role' },
+    Key: agentKey(before.identifier),
+    UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
+    ConditionExpression: guarded
+      ? `attribute_exists(pk) AND ${wasRole} AND active = :wasActive`
+      : 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#role': 'role', ...(changes.name !== undefined && { '#name': 'name' }) },
     ExpressionAttributeValues: {
-      ':name': agent.name,
-      ':role': agent.role,
-      ':active': agent.active,
-      ':at': agent.updated_at,
-      ':by': agent.updated_by,
-      ':next': (version ?? 0) + 1,
-      ':listing': listingKey(agent.agency_id, agent.identifier).gsi1sk,
-      ...(version !== undefined && { ':version': version }),
+      ...(changes.name !== undefined && { ':name': changes.name }),
+      ...(changes.role !== undefined ? { ':role': changes.role } : { ':agentRole': 'AGENT' }),
+      ...(changes.active !== undefined && { ':active': changes.active }),
+      ':at': audit.at,
+      ':by': audit.by,
+      ':one': 1,
+      ':listing': listingKey(before.agency_id, before.identifier).gsi1sk,
+      ...(guarded && { ':wasRole': before.role, ':wasActive': before.active }),
     },
   };
+}
+
+/** The Delete of a released agent's profile (the operator's `release`): the identifier is free again. */
+export function agentProfileDelete(tableName: string, identifier: string) {
+  return { TableName: tableName, Key: agentKey(identifier), ConditionExpression: 'attribute_exists(pk)' };
 }
 
 /** The agent registered under a normalised identifier, if any (active or not), with its version. */

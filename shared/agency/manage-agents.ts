@@ -1,10 +1,12 @@
 import * as z from 'zod/mini';
 import { IDENTIFIER_FORMS, identifierOrIssue, normalizeIdentifier } from '../auth/identifier.ts';
+import { phoneNumberProblem } from '../auth/phone-ranges.ts';
 import { ROLES } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
 import type { Clock } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import type { TableHandle } from '../db/client.ts';
+import { ValidationError } from '../errors.ts';
 import '../zod-locale.ts';
 import { type AgentChanges, registerAgent, updateAgent } from './agent-changes.ts';
 import { type Agent, AgentName, listAgencyAgents } from './agent-item.ts';
@@ -84,8 +86,6 @@ export function agentView(agent: Agent) {
 }
 export type AgentView = ReturnType<typeof agentView>;
 
-const actorOf = (session: Session) => ({ id: session.agentId, name: session.agentName });
-
 /** `POST /api/agency/agents/list`: the caller's agency's agents, by identifier, a page at a time. */
 export function listAgents(deps: AgencyDeps) {
   return async (
@@ -108,19 +108,32 @@ function agentPosition(identifier: string): string | undefined {
   return normalized.ok && normalized.identifier === identifier ? identifier : undefined;
 }
 
-/** `POST /api/agency/agents/create`: a new agent of the caller's agency, who can sign in at once. */
-export function createAgent(deps: AgencyDeps) {
-  return async (body: z.output<typeof CreateAgentRequest>, session: Session): Promise<AgentView> =>
-    agentView(
+/** What adding agents needs beyond the table: the country codes phone identifiers may have. */
+export interface CreateAgentDeps extends AgencyDeps {
+  readonly allowedPhoneCountryCodes: readonly string[];
+}
+
+/**
+ * `POST /api/agency/agents/create`: a new agent of the caller's agency, who can sign in at once. A
+ * phone number outside the stage's countries, or in a premium-rate or shared-cost range, is a 400 on
+ * `identifier`: the service pays for every code it texts.
+ */
+export function createAgent(deps: CreateAgentDeps) {
+  return async (body: z.output<typeof CreateAgentRequest>, session: Session): Promise<AgentView> => {
+    const problem =
+      body.type === 'PHONE' ? phoneNumberProblem(body.identifier, deps.allowedPhoneCountryCodes) : undefined;
+    if (problem) throw new ValidationError([{ path: 'identifier', message: problem }]);
+    return agentView(
       await registerAgent(deps, deps.clock, {
         identifier: body.identifier,
         type: body.type,
         name: body.name,
         agencyId: session.agencyId,
         role: body.role,
-        by: actorOf(session),
+        by: { session },
       }),
     );
+  };
 }
 
 /** `POST /api/agency/agents/update`: name, role or active of an agent of the caller's agency. */
@@ -136,7 +149,7 @@ export function changeAgent(deps: AgencyDeps) {
         agentId: body.agent_id,
         agencyId: session.agencyId,
         changes,
-        by: actorOf(session),
+        by: { session },
       }),
     );
   };

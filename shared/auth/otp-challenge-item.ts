@@ -33,10 +33,14 @@ export interface AgentSnapshot {
   active: boolean;
 }
 
-/** A registered identifier's OTP item never expires (TTL far beyond any code or throttle window). */
-const KEEP_UNTIL = 4_102_444_800; // 2100-01-01
+/**
+ * Sends allowed in any rolling hour to an identifier that has never signed in — an agent just
+ * registered, and any unknown identifier alike, so the two cannot be told apart: codes to numbers
+ * nobody has shown they control stay few. An agent that has signed in once gets MAX_SENDS_PER_HOUR.
+ */
+export const NEW_IDENTIFIER_SENDS_PER_HOUR = 2;
 
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 
 /**
  * Send slots s1 (oldest) … s5 (newest, with MAX_SENDS_PER_HOUR = 5) hold the times of the last sends.
@@ -53,8 +57,10 @@ const SLOT_SHIFT = [
   ),
   `${NEWEST} = :now`,
 ].join(', ');
-const THROTTLE_CONDITION = `(attribute_not_exists(${NEWEST}) OR ${NEWEST} <= :resendCutoff) AND (attribute_not_exists(${OLDEST}) OR ${OLDEST} <= :hourCutoff)`;
-const CHALLENGE_FIELDS = 'challengeId, codeHash, expiresAt, attempts';
+const NEW_OLDEST = slot(MAX_SENDS_PER_HOUR - NEW_IDENTIFIER_SENDS_PER_HOUR + 1);
+const THROTTLE_CONDITION = `(attribute_not_exists(${NEWEST}) OR ${NEWEST} <= :resendCutoff) AND (attribute_not_exists(${OLDEST}) OR ${OLDEST} <= :hourCutoff) AND (attribute_exists(signedIn) OR attribute_not_exists(${NEW_OLDEST}) OR ${NEW_OLDEST} <= :hourCutoff)`;
+/** The attributes of the live code: removed when it is used, voided or the agent deactivated. */
+export const CHALLENGE_FIELDS = 'challengeId, codeHash, expiresAt, attempts';
 
 export type ReplaceResult =
   | { ok: true; agent: AgentSnapshot | undefined }
@@ -136,21 +142,25 @@ export async function reserveAttempt(
 
 /**
  * Removes the code if it is still `challengeId` (keeping the throttle). False when a parallel verify
- * or a newer send got there first: that is what makes a code single use.
+ * or a newer send got there first: that is what makes a code single use. With `signIn`, the code is
+ * consumed for a sign-in: only while the agent is active (a deactivation between verify-otp's read and
+ * this write wins), and the identifier is marked as having signed in.
  */
 export async function clearChallenge(
   store: TableHandle,
   identifier: string,
   challengeId: string,
+  options: { signIn?: boolean } = {},
 ): Promise<boolean> {
   try {
     await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: otpChallengeKey(identifier),
-        UpdateExpression: `REMOVE ${CHALLENGE_FIELDS}`,
-        ConditionExpression: 'challengeId = :cid',
-        ExpressionAttributeValues: { ':cid': challengeId },
+        UpdateExpression: `${options.signIn ? 'SET signedIn = :yes ' : ''}REMOVE ${CHALLENGE_FIELDS}`,
+        ConditionExpression: `challengeId = :cid${options.signIn ? ' AND #agent.active = :yes' : ''}`,
+        ...(options.signIn && { ExpressionAttributeNames: { '#agent': 'agent' } }),
+        ExpressionAttributeValues: { ':cid': challengeId, ...(options.signIn && { ':yes': true }) },
       }),
     );
     return true;
@@ -164,32 +174,10 @@ export async function clearChallenge(
 function retryAfterSeconds(item: Record<string, unknown> | undefined, now: number): number {
   const newest = Number(item?.[NEWEST] ?? 0);
   const oldest = Number(item?.[OLDEST] ?? 0);
+  const newOldest = item?.signedIn === undefined ? Number(item?.[NEW_OLDEST] ?? 0) : 0;
   const waits = [newest + RESEND_AFTER_SECONDS * 1000 - now];
-  if (oldest > now - HOUR_MS) waits.push(oldest + HOUR_MS - now);
+  for (const hourAgo of [oldest, newOldest]) if (hourAgo > now - HOUR_MS) waits.push(hourAgo + HOUR_MS - now);
   return Math.max(1, Math.ceil(Math.max(...waits) / 1000));
-}
-
-/**
- * The Update that keeps an agent's sign-in snapshot in its identifier's OTP item, and keeps the item
- * (registration and every change run it in the same transaction as the agent's profile).
- */
-export function signInSnapshotUpdate(
-  tableName: string,
-  agent: AgentSnapshot & { readonly identifier: string },
-) {
-  const snapshot: AgentSnapshot = {
-    id: agent.id,
-    name: agent.name,
-    agency_id: agent.agency_id,
-    active: agent.active,
-  };
-  return {
-    TableName: tableName,
-    Key: otpChallengeKey(agent.identifier),
-    UpdateExpression: 'SET #agent = :agent, keepUntil = :keep REMOVE #ttl',
-    ExpressionAttributeNames: { '#agent': 'agent', '#ttl': 'ttl' },
-    ExpressionAttributeValues: { ':agent': snapshot, ':keep': KEEP_UNTIL },
-  };
 }
 
 /*
@@ -215,7 +203,7 @@ function challengeOf(item: Record<string, unknown>): Challenge {
 }
 
 /** The sign-in snapshot as stored; undefined for an identifier nobody registered. */
-function snapshotOf(stored: unknown): AgentSnapshot | undefined {
+export function snapshotOf(stored: unknown): AgentSnapshot | undefined {
   if (stored === undefined) return undefined;
   const { id, name, agency_id, active } = attributesOf(stored) ?? {};
   if (

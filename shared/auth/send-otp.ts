@@ -6,6 +6,7 @@ import type { TableHandle } from '../db/client.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { CodeSender } from '../notify/code-sender.ts';
+import { spendAgencyCode } from './agency-code-budget-item.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, replaceChallenge } from './otp-challenge-item.ts';
 import { generateCode, hashCode, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
@@ -46,6 +47,8 @@ export interface SendOtpDeps extends TableHandle {
   readonly log: Logger;
   /** The answer never comes sooner than this, registered identifier or not. */
   readonly minResponseMs: number;
+  /** How many codes one agency's agents may be sent in a clock hour (docs/API.md §3.4). */
+  readonly agencyCodesPerHour: number;
 }
 
 /** What send-otp promises, registered identifier or not: how long a code lives, when to ask again. */
@@ -57,7 +60,8 @@ export interface CodeSent {
 /**
  * `POST /api/auth/send-otp`. Registered and unknown identifiers take the same path (one conditional
  * write: throttle, fresh challenge, and the agent snapshot back) and answer alike after the same
- * minimum time; only a registered, active agent's code is delivered. An unknown identifier gets a
+ * minimum time; only a registered, active agent's code is delivered, and only while its agency's
+ * hourly budget of codes lasts (a second conditional write; when spent, the throttle's 429). An unknown identifier gets a
  * decoy challenge that nobody knows the code of, so verify-otp behaves identically for it too.
  */
 export function sendOtp(deps: SendOtpDeps) {
@@ -80,9 +84,18 @@ async function issueChallenge(input: { identifier: string; type: 'EMAIL' | 'PHON
   const code = generateCode();
   const codeHash = hashCode(deps.keys.otp, { identifier, challengeId }, code);
 
-  const replaced = await replaceChallenge(deps, identifier, { challengeId, codeHash }, deps.clock.now());
+  const now = deps.clock.now();
+  const replaced = await replaceChallenge(deps, identifier, { challengeId, codeHash }, now);
   if (!replaced.ok) throw new RateLimitedError(replaced.retryAfterSeconds);
-  if (replaced.agent?.active !== true) return;
+  const { agent } = replaced;
+  if (agent?.active !== true) return;
+  const budget = await spendAgencyCode(deps, agent.agency_id, now, deps.agencyCodesPerHour);
+  if (!budget.ok) {
+    // Counted by the stack's "agency code budget" alarm. The answer is the throttle's own 429.
+    deps.log.warn('agency code budget spent', { agency_id: agent.agency_id });
+    await voidCode(deps, identifier, challengeId);
+    throw new RateLimitedError(budget.retryAfterSeconds);
+  }
 
   try {
     const channel = input.type === 'EMAIL' ? 'EMAIL' : 'SMS';
@@ -91,11 +104,17 @@ async function issueChallenge(input: { identifier: string; type: 'EMAIL' | 'PHON
     deps.log.info('code sent', { channel });
   } catch (error) {
     deps.log.warn('code delivery failed', { error_name: (error as Error)?.name });
-    // Nobody received this code: void it (unless a newer send replaced it). The send slot stays
-    // spent, so a failing provider cannot become a way to multiply sends.
-    await clearChallenge(deps, identifier, challengeId).catch((clearError: Error) =>
-      deps.log.warn('voiding an undelivered code failed', { error_name: clearError?.name }),
-    );
+    await voidCode(deps, identifier, challengeId);
     throw new ServiceUnavailableError(RESEND_AFTER_SECONDS);
   }
+}
+
+/**
+ * Nobody received this code: void it (unless a newer send replaced it). The send slot stays spent, so
+ * a failing provider or a spent budget cannot become a way to multiply sends.
+ */
+async function voidCode(deps: SendOtpDeps, identifier: string, challengeId: string): Promise<void> {
+  await clearChallenge(deps, identifier, challengeId).catch((clearError: Error) =>
+    deps.log.warn('voiding an undelivered code failed', { error_name: clearError?.name }),
+  );
 }

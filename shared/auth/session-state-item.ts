@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TableHandle } from '../db/client.ts';
+import { isConditionFailed, type TableHandle } from '../db/client.ts';
 import { attributesOf, MalformedItemError } from '../db/stored-item.ts';
 import { type Role, roleOf } from './roles.ts';
 import type { Session } from './session.ts';
@@ -98,27 +98,96 @@ export function newSessionState(tableName: string, agent: StateOfAgent) {
   };
 }
 
+/** The fields of an agent a change may set, each only when it is part of the change. */
+export interface MirroredChanges {
+  readonly name?: string;
+  readonly role?: Role;
+  readonly active?: boolean;
+}
+
+/** A condition on a state item, with the names and values it uses (placeholders are its own). */
+export interface StateCondition {
+  readonly expression: string;
+  readonly names: Record<string, string>;
+  readonly values: Record<string, unknown>;
+}
+
 /**
- * The Update that mirrors a changed agent into its state; with `validAfter`, every token issued before
- * that second stops working (deactivation).
+ * The Update that mirrors a change of an agent into its state, writing only the fields the change
+ * sets (a parallel change of another field is never undone); with `validAfter`, every token issued
+ * before that second stops working (deactivation). With `condition`, only while it holds.
  */
-export function sessionStateUpdate(tableName: string, agent: StateOfAgent, validAfter: number | undefined) {
-  const state = mirrored(agent);
+export function sessionStateUpdate(
+  tableName: string,
+  agent: Pick<StateOfAgent, 'id' | 'agency_id' | 'identifier'>,
+  changes: MirroredChanges,
+  validAfter: number | undefined,
+  condition?: StateCondition,
+) {
+  const sets = [
+    'agency_id = :agency',
+    'identifier = :identifier',
+    'revoked = if_not_exists(revoked, :none)',
+    ...(changes.name !== undefined ? ['#name = :name'] : []),
+    ...(changes.role !== undefined ? ['#role = :role'] : []),
+    ...(changes.active !== undefined ? ['active = :active'] : []),
+    ...(validAfter !== undefined ? ['valid_after = :after'] : []),
+  ];
   return {
     TableName: tableName,
     Key: sessionStateKey(agent.id),
-    UpdateExpression: `SET agency_id = :agency, identifier = :identifier, #name = :name, #role = :role, active = :active, revoked = if_not_exists(revoked, :none)${validAfter === undefined ? '' : ', valid_after = :after'}`,
-    ExpressionAttributeNames: { '#name': 'name', '#role': 'role' },
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ...(condition && { ConditionExpression: condition.expression }),
+    ...((changes.name !== undefined || changes.role !== undefined || condition) && {
+      ExpressionAttributeNames: {
+        ...(changes.name !== undefined && { '#name': 'name' }),
+        ...(changes.role !== undefined && { '#role': 'role' }),
+        ...condition?.names,
+      },
+    }),
     ExpressionAttributeValues: {
-      ':agency': state.agency_id,
-      ':identifier': state.identifier,
-      ':name': state.name,
-      ':role': state.role,
-      ':active': state.active,
+      ':agency': agent.agency_id,
+      ':identifier': agent.identifier,
       ':none': {},
+      ...(changes.name !== undefined && { ':name': changes.name }),
+      ...(changes.role !== undefined && { ':role': changes.role }),
+      ...(changes.active !== undefined && { ':active': changes.active }),
       ...(validAfter !== undefined && { ':after': validAfter }),
+      ...condition?.values,
     },
   };
+}
+
+/** The Delete of a released agent's state: every token it holds stops working. */
+export const sessionStateDelete = (tableName: string, agentId: string) => ({
+  TableName: tableName,
+  Key: sessionStateKey(agentId),
+});
+
+/** The first second whose tokens still work after every earlier one was ended at `nowMs`. */
+export const sessionsEndedAt = (nowMs: number) => Math.floor(nowMs / 1000) + 1;
+
+/**
+ * Ends every session the agent holds (logout everywhere, the operator's `revoke`): one UpdateItem
+ * setting `valid_after`, so every token issued until now is refused from the next request on. False
+ * when the agent has no state (never registered, or released).
+ */
+export async function endEverySession(store: TableHandle, agentId: string, nowMs: number): Promise<boolean> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: sessionStateKey(agentId),
+        UpdateExpression: 'SET valid_after = :after',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':after': sessionsEndedAt(nowMs) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
 }
 
 /**

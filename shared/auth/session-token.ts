@@ -108,6 +108,7 @@ export async function verifySessionToken(token: string, deps: TokenDeps & TableH
     agentName: state.name,
     role: state.role,
     tokenId: claims.tokenId,
+    issuedAt: claims.issuedAt,
     expiresAt: claims.expiresAt,
     expiredLogouts: expiredLogouts(state, Math.floor(clock.now() / 1000)),
   };
@@ -118,7 +119,10 @@ export async function verifySessionToken(token: string, deps: TokenDeps & TableH
  * agency, is active, the token was issued after the agent's tokens were last invalidated, and was not
  * logged out. Pure: the caller did the one read.
  */
-function isSessionValid(claims: VerifiedClaims, state: SessionState | undefined): state is SessionState {
+export function isSessionValid(
+  claims: Pick<VerifiedClaims, 'agencyId' | 'issuedAt' | 'tokenId'>,
+  state: SessionState | undefined,
+): state is SessionState {
   return (
     state !== undefined &&
     state.agency_id === claims.agencyId &&

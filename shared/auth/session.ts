@@ -12,6 +12,8 @@ export interface Session {
   readonly role: Role;
   /** The token's `jti`. */
   readonly tokenId: string;
+  /** The token's `iat`, epoch seconds: a change made in the caller's name is conditioned on it. */
+  readonly issuedAt: number;
   /** The token's `exp`, epoch seconds. */
   readonly expiresAt: number;
   /** This agent's logged-out tokens that have expired since: the next logout clears them. */

@@ -59,7 +59,9 @@ export function verifyOtp(deps: VerifyOtpDeps) {
     if (!matches || challenge.agent?.active !== true) {
       throw challenge.attempts >= MAX_CODE_ATTEMPTS ? new TooManyAttemptsError() : new InvalidCodeError();
     }
-    if (!(await clearChallenge(deps, identifier, challenge.challengeId))) throw new InvalidCodeError();
+    // Consumed only while the agent is still active: a deactivation after the read above wins.
+    if (!(await clearChallenge(deps, identifier, challenge.challengeId, { signIn: true })))
+      throw new InvalidCodeError();
 
     const { id, name, agency_id } = challenge.agent;
     const agent = { id, name, agency_id, identifier };

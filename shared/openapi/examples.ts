@@ -14,6 +14,7 @@ import {
   InvalidCodeError,
   InvalidJsonError,
   LastAdminError,
+  LimitReachedError,
   NotCancellableError,
   NotFoundError,
   NotHeldError,
@@ -98,6 +99,8 @@ export function errorExample(code: ErrorCode): ApiError {
       return new IdentifierTakenError();
     case 'LAST_ADMIN':
       return new LastAdminError();
+    case 'LIMIT_REACHED':
+      return new LimitReachedError();
     case 'NOT_FOUND':
       return new NotFoundError('No such booking in your agency.');
     case 'FLIGHT_NOT_FOUND':

@@ -32,7 +32,7 @@ export const operations: Record<RouteId, Operation> = {
   'send-otp': {
     summary: 'Send a sign-in code',
     description:
-      'Sends a 6-digit code by e-mail (SES) or SMS (SNS) to a registered agent. Unknown identifiers get the same answer, after the same time, and nothing is sent. At most 1 send per 30 s and 5 per hour per identifier.',
+      'Sends a 6-digit code by e-mail (SES) or SMS (SNS) to a registered agent. Unknown identifiers get the same answer, after the same time, and nothing is sent. At most 1 send per 30 s per identifier, and 5 per hour to an agent who has signed in before (2 per hour to any other identifier, registered or not). Each agency has an hourly budget of codes; when it is spent the answer is the same 429 RATE_LIMITED, with Retry-After until the next hour.',
     tag: 'Sign-in',
     request: SendOtpRequest,
     requestExample: { identifier: 'agent@example.com', type: 'EMAIL' },
@@ -74,10 +74,10 @@ export const operations: Record<RouteId, Operation> = {
   logout: {
     summary: 'Sign out',
     description:
-      'Revokes the presented session token until it expires and clears the cookie. No body is needed.',
+      'Revokes the presented session token until it expires and clears the cookie. No body is needed. With {"everywhere": true}, ends every session of the calling agent (all its tokens, on every device) from the next request on.',
     tag: 'Sign-in',
     request: LogoutRequest,
-    requestExample: {},
+    requestExample: { everywhere: true },
     status: 200,
     response: success(EmptyData),
     responseExample: { success: true, data: {} },

@@ -778,9 +778,10 @@ const record = (
     result.names.join(', '),
   ]);
 };
+// A registered agent's code spends its agency's hourly budget first: one more UpdateItem (issue 21).
 record(
   'send-otp',
-  2,
+  3,
   await counted(() =>
     invoke('send-otp', pathOf('send-otp'), { identifier: p4Agent.identifier, type: 'EMAIL' }),
   ),
@@ -932,6 +933,11 @@ record(
       p4Admin,
     ),
   ),
+);
+record(
+  'logout (everywhere)',
+  2,
+  await counted(() => invoke('logout', pathOf('logout'), { everywhere: true }, p4Auth)),
 );
 record('logout', 2, await counted(() => invoke('logout', pathOf('logout'), {}, p4Auth)));
 const authOnly = httpHandler(

@@ -217,6 +217,27 @@ export const EXEMPTIONS: readonly Exemption[] = [
     when: (body: Schema, path: string) =>
       typeof at(body, path) === 'number' && decimalPlaces(at(body, path) as number) > 2,
   })),
+  // "Phone numbers only in the countries this service texts, never premium-rate …": the stage's countries
+  // and the ranges of shared/auth/phone-ranges.ts, which no pattern states.
+  {
+    operation: 'agencyAgentsCreate',
+    detail: /^identifier$/,
+    prose: /countries this service texts.*premium-rate/i,
+    when: (body) => ['PHONE', 'SMS'].includes(String(at(body, 'type'))),
+  },
+  // "Not the operator’s name, Operator (CLI), however spelled": judged here by its letters alone.
+  ...['agencyAgentsCreate', 'agencyAgentsUpdate'].map((operation) => ({
+    operation,
+    detail: /^name$/,
+    prose: /not the operator’s name/i,
+    when: (body: Schema) =>
+      /^operator(cli)?$/.test(
+        String(at(body, 'name'))
+          .normalize('NFKC')
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]/gu, ''),
+      ),
+  })),
   // "A meta.next_cursor this API returned, exactly as returned": only the service knows what it issued.
   ...['bookingList', 'agencyAgentsList'].map((operation) => ({
     operation,

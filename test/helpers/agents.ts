@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { changeAgentByIdentifier, registerAgent } from '#shared/agency/agent-changes.ts';
+import { registerAgent } from '#shared/agency/agent-changes.ts';
 import type { Agent } from '#shared/agency/agent-item.ts';
+import { changeAgentByIdentifier } from '#shared/agency/operator-changes.ts';
 import type { Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
 import { createDocumentClient } from '#shared/db/client.ts';

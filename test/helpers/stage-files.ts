@@ -24,6 +24,7 @@ export const PRODUCTION_FILE: StageFile = {
     commonRuleSet: 'BLOCK',
   },
   blockedAddresses: [],
+  agencyBounds: { allowedPhoneCountryCodes: ['44', '353'], codesPerHour: 200 },
   abuseAlarms: {
     wrongCodesPer5Minutes: 20,
     rateLimitedPer5Minutes: 40,

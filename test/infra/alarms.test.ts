@@ -195,6 +195,7 @@ describe('infra: the dashboard shows the firewall and the abuse signals', () => 
       'WrongCodes',
       'RateLimitedSends',
       'CodeSends',
+      'AgencyCodeBudgetSpent',
       'Bounce',
       'Complaint',
     ])

@@ -78,10 +78,11 @@ describe('infra: functions', () => {
         },
       });
       const env = fn.Properties.Environment.Variables;
+      const bounds = ['AGENCY_CODES_PER_HOUR', 'ALLOWED_PHONE_COUNTRY_CODES'];
       expect(Object.keys(env).sort()).toEqual(
         route.id === 'send-otp'
-          ? ['CODE_SENDER', 'SES_FROM_ADDRESS', 'SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME']
-          : ['SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME'],
+          ? [...bounds, 'CODE_SENDER', 'SES_FROM_ADDRESS', 'SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME']
+          : [...bounds, 'SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME'],
       );
       expect(JSON.stringify(env)).not.toContain('enable-source-maps');
     }
@@ -482,7 +483,7 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(1 + 2 * (routes.length + 1) + 2 + 1 + 4); // the last 4: abuse
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + 1) + 2 + 1 + 5); // the sweep's two; the last 5: abuse
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readSenderConfig } from '#shared/config.ts';
-import { PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
+import { readAgencyBounds, readSenderConfig } from '#shared/config.ts';
+import { routes } from '#shared/routes.ts';
+import { PRODUCTION, PRODUCTION_FILE, resourcesOf, synthStage } from '#test/helpers/stage-files.ts';
 import { parseAccountConfig, parseStageConfig } from '../../infra/stage-config.ts';
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -21,6 +22,43 @@ describe('infra: stage files refuse what AWS would refuse or silently misread', 
       /sms\.logRetentionDays/,
     );
     expect(() => parseStageConfig('prod', { ...PRODUCTION_FILE, logRetentionDays: 3653 })).not.toThrow();
+  });
+
+  it.each([
+    [['86'], 'a country without a list of premium-rate ranges', '.0'],
+    [[], 'no country at all', ''],
+    [['44', '44'], 'a country twice', ''],
+    [['44', '+44'], 'a code written with +', '.1'],
+  ])('refuses allowedPhoneCountryCodes %j: %s', (codes, _case, at) => {
+    refused(
+      { agencyBounds: { allowedPhoneCountryCodes: codes, codesPerHour: 100 } },
+      `agencyBounds.allowedPhoneCountryCodes${at}`,
+    );
+    expect(() => readAgencyBounds({ ALLOWED_PHONE_COUNTRY_CODES: codes.join(',') })).toThrow(
+      /ALLOWED_PHONE_COUNTRY_CODES/,
+    );
+  });
+
+  it('gives every function the stage’s phone countries and agency code budget, and alarms when a budget is spent', () => {
+    const { template } = synthStage(PRODUCTION);
+    const functions = resourcesOf(template, 'AWS::Lambda::Function').filter(
+      ([, f]) => f.Properties.Environment?.Variables?.TABLE_NAME,
+    );
+    const alarm = resourcesOf(template, 'AWS::CloudWatch::Alarm').find(
+      ([, a]) => a.Properties.AlarmName === 'flight-booking-prod-AgencyCodeBudgetSpent',
+    );
+    const filter = resourcesOf(template, 'AWS::Logs::MetricFilter').find(
+      ([, f]) => f.Properties.MetricTransformations[0].MetricName === 'AgencyCodeBudgetSpent',
+    );
+
+    expect(functions.length).toBe(routes.length + 1); // and the sweep
+    for (const [, fn] of functions)
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        ALLOWED_PHONE_COUNTRY_CODES: '44,353',
+        AGENCY_CODES_PER_HOUR: '200',
+      });
+    expect(alarm?.[1].Properties).toMatchObject({ Threshold: 1, MetricName: 'AgencyCodeBudgetSpent' });
+    expect(filter?.[1].Properties.FilterPattern).toBe('{ $.message = "agency code budget spent" }');
   });
 
   it.each(['12345', 'FB', 'FlightBooking1', 'Flight-Bk'])(

@@ -14,6 +14,8 @@ describe('readCoreConfig', () => {
       CORS_ALLOWED_ORIGINS: [],
       AWS_REGION: 'us-east-1',
       STAGE: 'local',
+      ALLOWED_PHONE_COUNTRY_CODES: ['1', '33', '44', '49', '353'],
+      AGENCY_CODES_PER_HOUR: 100,
     });
   });
 

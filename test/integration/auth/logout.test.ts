@@ -3,8 +3,11 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionStateKey } from '#shared/auth/session-state-item.ts';
+import { issueSessionToken } from '#shared/auth/session-token.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { apiEvent, invoke, lambdaContext } from '#test/helpers/api.ts';
+import { freezeClock } from '#test/helpers/clock.ts';
+import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { signIn as signInAgent } from '#test/helpers/session.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
@@ -202,5 +205,49 @@ describe('fn: logout', () => {
     const answer = await invoke(logout, withBearer(token));
 
     expect(answer.status).toBe(401);
+  });
+});
+
+describe('fn: logout everywhere', () => {
+  const call = (token: string, body: unknown) =>
+    invoke(logout, { path, body, headers: { Authorization: `Bearer ${token}` } });
+
+  it('ends every session of the calling agent from the next request on, and no one else’s', async () => {
+    const advance = freezeClock(Date.now());
+    const { token, agent } = await signInAgent();
+    const [laptop, phone] = await Promise.all([
+      issueSessionToken(agent, context),
+      issueSessionToken(agent, context),
+    ]);
+    const stranger = await signInAgent({ agencyId: agent.agency_id });
+
+    const refused = await call(token, { everywhere: 'yes' });
+    const stillGood = await call(laptop.token, { everywhere: false }); // ends the laptop's token only
+    const everywhere = await call(token, { everywhere: true });
+    const afterwards = await Promise.all([token, phone.token].map((t) => call(t, {})));
+    const theirs = await call(stranger.token, {});
+    advance(1000);
+    const fresh = await issueSessionToken(agent, context);
+    const signedInAgain = await call(fresh.token, {});
+
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'everywhere', message: 'must be true or false' }]);
+    expect(stillGood.status).toBe(200);
+    expect(everywhere.status).toBe(200);
+    expect(everywhere.headers['Set-Cookie']).toMatch(/^__Host-session=; .*Max-Age=0$/);
+    for (const answer of afterwards) expect(answer.status).toBe(401);
+    expect(theirs.status).toBe(200);
+    expect(signedInAgain.status).toBe(200);
+  });
+
+  it('stays one UpdateItem after the one session read', async () => {
+    const { token } = await signInAgent();
+    const recorder = recordDynamoCalls(context.db);
+
+    const answer = await call(token, { everywhere: true });
+    recorder.stop();
+
+    expect(answer.status).toBe(200);
+    expect(recorder.calls).toEqual(['GetItemCommand', 'UpdateItemCommand']);
   });
 });

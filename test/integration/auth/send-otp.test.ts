@@ -7,6 +7,7 @@ import { freezeClock } from '#test/helpers/clock.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { readOutbox } from '#test/helpers/outbox.ts';
 import { handler } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as verify } from '#test/helpers/routes/auth/verify-otp.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
 
 const path = '/api/auth/send-otp';
@@ -58,7 +59,7 @@ describe('fn: send-otp', () => {
     expect(await sentTo(agent.identifier)).toHaveLength(1);
   });
 
-  it('costs one DynamoDB call, registered or not', async () => {
+  it('costs one DynamoDB call for an unknown identifier, two for an agent (its agency’s code budget)', async () => {
     const agent = await registerTestAgent();
     const recorder = recordDynamoCalls(context.db);
     try {
@@ -68,7 +69,7 @@ describe('fn: send-otp', () => {
       recorder.stop();
     }
 
-    expect(recorder.calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    expect(recorder.calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
   });
 
   it('normalises the e-mail address (trim, lower case) before looking the agent up', async () => {
@@ -121,13 +122,17 @@ describe('fn: send-otp', () => {
       expect(await sentTo(identifier)).toHaveLength(2);
     });
 
-    it('allows five sends in any rolling hour', async () => {
+    it('allows five sends in any rolling hour to an agent who has signed in', async () => {
       const advance = freezeClock();
       const identifier = (await registerTestAgent()).identifier;
 
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
         statuses.push((await send({ identifier, type: 'EMAIL' })).status);
+        if (i === 0) {
+          const code = (await sentTo(identifier)).at(-1)?.code;
+          expect((await invoke(verify, { body: { identifier, code } })).status).toBe(200);
+        }
         advance(60_000);
       }
       const sixth = await send({ identifier, type: 'EMAIL' });
@@ -141,6 +146,37 @@ describe('fn: send-otp', () => {
       expect(sixth.headers['Retry-After']).toBe(String(3600 - 300));
       expect(stillSixth.status).toBe(429);
       expect(stillSixth.headers['Retry-After']).toBe('1');
+      expect(afterHour.status).toBe(202);
+    });
+
+    it('allows two sends an hour to an agent who never signed in, and to an unknown identifier alike', async () => {
+      const advance = freezeClock();
+      const fresh = (await registerTestAgent()).identifier;
+      const unknown = uniqueEmail('nobody');
+
+      const answers = [];
+      for (let i = 0; i < 3; i++) {
+        answers.push(
+          await Promise.all([fresh, unknown].map((identifier) => send({ identifier, type: 'EMAIL' }))),
+        );
+        advance(60_000);
+      }
+      advance(3_600_000 - 3 * 60_000); // the first send leaves the window
+      const afterHour = await send({ identifier: fresh, type: 'EMAIL' });
+
+      expect(answers.map((pair) => pair.map((a) => a.status))).toEqual([
+        [202, 202],
+        [202, 202],
+        [429, 429],
+      ]);
+      // One answer for both: nothing tells an unknown identifier from a new agent's.
+      expect(answers[2]?.[0]?.headers['Retry-After']).toBe(String(3600 - 120));
+      expect(answers[2]?.[1]?.headers['Retry-After']).toBe(String(3600 - 120));
+      expect(answers[2]?.[0]?.body.error).toEqual({
+        ...answers[2]?.[1]?.body.error,
+        request_id: expect.any(String),
+      });
+      expect(await sentTo(fresh)).toHaveLength(3);
       expect(afterHour.status).toBe(202);
     });
 

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
@@ -8,6 +8,7 @@ import { freezeClock } from '#test/helpers/clock.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
+import { testContext as context } from '#test/helpers/test-context.ts';
 
 const verify = (identifier: string, code: string) =>
   invoke(verifyOtp, { path: '/api/auth/verify-otp', body: { identifier, code } });
@@ -243,5 +244,52 @@ describe('fn: verify-otp', () => {
 
     expect(answer.status).toBe(400);
     expect(answer.body.error.details.map((d: { path: string }) => d.path)).toEqual(fields);
+  });
+});
+
+describe('fn: verify-otp and deactivation', () => {
+  it('a code pending at deactivation never works again, not even after re-activation', async () => {
+    freezeClock();
+    const agent = await registerTestAgent();
+    const code = (await requestCode(agent.identifier)) ?? '';
+
+    await setTestAgentActive(agent.identifier, false);
+    await setTestAgentActive(agent.identifier, true);
+    const answer = await verify(agent.identifier, code);
+
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe('INVALID_CODE');
+  });
+
+  it('signs no token for an agent deactivated between the code check and its consumption', async () => {
+    const agent = await registerTestAgent();
+    const code = (await requestCode(agent.identifier)) ?? '';
+    // The deactivation's mark in the sign-in snapshot lands just before verify-otp's consuming write.
+    context.db.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        const input = args.input as { UpdateExpression?: string };
+        if (ctx.commandName === 'UpdateItemCommand' && input.UpdateExpression?.startsWith('SET signedIn'))
+          await testTable.db.send(
+            new UpdateCommand({
+              TableName: testTable.tableName,
+              Key: otpChallengeKey(agent.identifier),
+              UpdateExpression: 'SET #agent.active = :no',
+              ExpressionAttributeNames: { '#agent': 'agent' },
+              ExpressionAttributeValues: { ':no': false },
+            }),
+          );
+        return next(args);
+      },
+      { step: 'initialize', name: 'deactivateMidway' },
+    );
+    try {
+      const answer = await verify(agent.identifier, code);
+
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe('INVALID_CODE');
+      expect(answer.body.data).toBeUndefined();
+    } finally {
+      context.db.middlewareStack.remove('deactivateMidway');
+    }
   });
 });

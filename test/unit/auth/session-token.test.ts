@@ -140,6 +140,7 @@ describe('verifySessionToken', () => {
       agentName: 'Ada',
       role: 'AGENT',
       tokenId: expect.any(String),
+      issuedAt: now / 1000,
       expiresAt: now / 1000 + 3600,
       expiredLogouts: [],
     });
