@@ -5,9 +5,10 @@
  *
  * `npm run bench -- --only cold-start,calls` runs only the benchmarks named (in the order below, whatever
  * the order given) and prints their sections to stdout, progress to stderr; BENCHMARKS.md is not
- * touched. Names: cold-start (P1), size (P2), warm-overhead (P3), calls (P4), scale (P5), contention
- * (P6), throughput (P7). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0 (P1 without
- * cachegrind), SCALE_SAMPLES (P5 searches per table, 1000), BENCH_HTTP_SECONDS (P7 seconds per run, 8).
+ * touched. Alone, a benchmark runs in a fresher process than in the full run (README, Benchmarks).
+ * Names: cold-start (P1), size (P2), warm-overhead (P3), calls (P4), scale (P5), contention (P6),
+ * throughput (P7). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0 (P1 without cachegrind),
+ * SCALE_SAMPLES (P5 searches per table, 1000), BENCH_HTTP_SECONDS (P7 seconds per run, 8).
  *
  * Each benchmark is a module exporting one function that takes the shared setup (setup.ts) and returns
  * its section; lib.ts holds the pure helpers.
