@@ -29,15 +29,21 @@ const benchmarks: readonly { name: string; load: () => Promise<(bench: Bench) =>
   { name: 'throughput', load: async () => (await import('./throughput.ts')).throughput },
 ];
 
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = values.only?.split(',').map((name) => name.trim());
-const unknown = only?.filter((name) => !benchmarks.some((b) => b.name === name)) ?? [];
-if (unknown.length) {
-  process.stderr.write(
-    `bench: unknown benchmark ${unknown.map((name) => `"${name}"`).join(', ')}; --only takes a comma-separated list of: ${benchmarks.map((b) => b.name).join(', ')}\n`,
-  );
+const usage = `usage: npm run bench [-- --only NAME[,NAME…]]; names: ${benchmarks.map((b) => b.name).join(', ')}`;
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n${usage}\n`);
   process.exit(2);
 }
+let only: string[] | undefined;
+try {
+  only = parseArgs({ options: { only: { type: 'string' } } })
+    .values.only?.split(',')
+    .map((name) => name.trim());
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const unknown = only?.filter((name) => !benchmarks.some((b) => b.name === name)) ?? [];
+if (unknown.length) fail(`no benchmark named ${unknown.map((name) => `"${name}"`).join(', ')}`);
 const selected = benchmarks.filter((b) => !only || only.includes(b.name));
 
 const started = Date.now();
