@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { build } from 'esbuild';
-import { bundleAliases, bundling } from '../../infra/bundling.ts';
+/** Pure helpers of the benchmarks: statistics, rounding, Markdown. No I/O. */
 
-export const root = join(import.meta.dirname, '..', '..');
+/** One section of BENCHMARKS.md: what each benchmark returns. */
+export interface Section {
+  readonly title: string;
+  readonly lines: readonly string[];
+}
 
 /** Percentile by nearest rank of unsorted samples. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -17,36 +18,6 @@ export const median = (samples: readonly number[]) => percentile(samples, 50);
 export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 export const ratio = (value: number, baseline: number) => round(value / baseline, 2);
 
-/**
- * Bundles `entry` exactly as the stack does (infra/bundling.ts), into `outDir/index.mjs`.
- * `contents` replaces the entry with inline source (for the baselines).
- */
-export async function bundle(
-  outDir: string,
-  entry: { file: string } | { contents: string },
-): Promise<string> {
-  mkdirSync(outDir, { recursive: true });
-  const outfile = join(outDir, 'index.mjs');
-  await build({
-    ...('file' in entry
-      ? { entryPoints: [join(root, entry.file)] }
-      : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts' } }),
-    bundle: true,
-    outfile,
-    absWorkingDir: root,
-    format: bundling.format,
-    platform: bundling.platform,
-    target: bundling.target,
-    minify: bundling.minify,
-    sourcemap: bundling.sourceMap ? 'external' : false,
-    external: [...bundling.externalModules],
-    banner: { js: bundling.banner },
-    alias: bundleAliases(root),
-    logLevel: 'silent',
-  });
-  return outfile;
-}
-
 /** A Markdown table. */
 export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const line = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -55,6 +26,14 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
 
 export const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-export function writeReport(file: string, text: string): void {
-  writeFileSync(file, text);
+/** A fixed-seed shuffle, so each round runs the bundles in another order and drift is spread evenly. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }

@@ -38,9 +38,10 @@ import { MAX_PRICED_FLIGHT_DATES_PER_DIRECTION } from '../../shared/flights/sear
 import { route } from '../../shared/routes.ts';
 import { type SupplierContext, withSupplier } from '../../shared/supply/context.ts';
 import { apiEvent } from '../helpers/api.ts';
-import { median, percentile, ratio, round, table, verdict } from './lib.ts';
+import { median, percentile, ratio, round, type Section, table, verdict } from './lib.ts';
+import type { Bench } from './setup.ts';
 
-export const SCALE_GOAL = 1.1;
+const SCALE_GOAL = 1.1;
 const PAIRS = ['LHR-JFK', 'CDG-JFK', 'LHR-CDG', 'MAD-BCN', 'FRA-MUC', 'CPH-HEL', 'LIS-EWR', 'JFK-ORD']
   .concat(['SEA-SFO', 'FCO-ZRH', 'BOM-DXB', 'CPH-FRA', 'ICN-TPE', 'EZE-GRU'])
   .map((pair) => pair.split('-') as [string, string]);
@@ -54,6 +55,7 @@ const AGENT = {
 } as const;
 const AGENT_ITEMS = 3; // its profile, sign-in snapshot and session state
 const WARMUP_ROUNDS = 30;
+const SEED = 20_260_101;
 const DETAIL = 'x'.repeat(160); // so filler items weigh about what bookings do
 
 type Item = Record<string, unknown>;
@@ -254,28 +256,26 @@ async function searchInterleaved(
 }
 
 /**
- * Seeds the four tables, searches them interleaved and returns the report section. `context` is the
- * process's (signing keys, clock, log, DynamoDB endpoint); each table gets a copy naming it.
+ * Seeds the four tables, searches them interleaved and returns the report section. `bench.context` is
+ * the process's (signing keys, clock, log, DynamoDB endpoint); each table gets a copy naming it.
+ * `SCALE_SAMPLES` sets the searches per table (1000).
  */
-export async function measureScale(options: {
-  context: AppContext;
-  samplesPerVariant?: number;
-  seed?: number;
-  log?: (message: string) => void;
-}): Promise<{ title: string; lines: string[] }> {
-  const { samplesPerVariant = 1000, log = () => {} } = options;
+export async function scale(bench: Pick<Bench, 'context' | 'log'>): Promise<Section> {
+  const samplesPerVariant = Number(process.env.SCALE_SAMPLES ?? 1000);
+  const log = (message: string) => bench.log(`scale: ${message}`);
+  bench.log('scale: two table shapes × 1k/100k items, interleaved searches');
   // Imported here: the function module builds the process context when first imported.
   const { createHandler } = await import('../../functions/flights/search.ts');
-  const rand = prng(options.seed ?? 20_260_101);
-  const now = options.context.clock.now();
+  const rand = prng(SEED);
+  const now = bench.context.clock.now();
   const today = new Date(now).toISOString().slice(0, 10);
   const { queries, workingSet } = buildQueries(today, now, rand);
   const inventory = workingSet.map((flight) => inventoryItem(flight, today, rand));
   const dates = new Set(queries.map((q) => q.departure_date)).size;
   log(`${queries.length} queries on ${dates} dates; working set ${inventory.length} inventory items`);
 
-  const { DYNAMODB_ENDPOINT, AWS_REGION } = options.context.config;
-  const context = { ...options.context, db: createDocumentClient(DYNAMODB_ENDPOINT, AWS_REGION) };
+  const { DYNAMODB_ENDPOINT, AWS_REGION } = bench.context.config;
+  const context = { ...bench.context, db: createDocumentClient(DYNAMODB_ENDPOINT, AWS_REGION) };
   const variants: Variant[] = [];
   for (const shape of ['A', 'B'] as const)
     for (const size of SIZES) {
