@@ -59,10 +59,10 @@ const CoreConfig = z
     STAGE: z._default(nonEmpty(), 'local'),
     /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
     /**
-     * How long a new hold lasts, in minutes, instead of the rule of docs/API.md §4.4 (24 hours): for
-     * trying holds locally and in tests. Refused when deployed.
+     * How long a new hold lasts, in minutes (fractions too, from 0.05 = 3 s), instead of the rule of
+     * docs/API.md §4.4 (24 hours): for trying holds locally and in tests. Refused when deployed.
      */
-    HOLD_MINUTES: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1440))),
+    HOLD_MINUTES: z.optional(z.coerce.number().check(z.minimum(0.05), z.maximum(1440))),
     /** Set by Lambda: what marks a deployed function. */
     AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
     CORS_ALLOWED_ORIGINS: z.pipe(

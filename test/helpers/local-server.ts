@@ -19,9 +19,12 @@ export interface LocalServer {
 export const newDataDir = () => mkdtempSync(join(tmpdir(), 'flight-booking-e2e-'));
 
 /** Starts `node infra/local/start.ts` exactly as `npm start` does, on a random port. */
-export async function startLocalServer(dataDir = newDataDir()): Promise<LocalServer> {
+export async function startLocalServer(
+  dataDir = newDataDir(),
+  env: Record<string, string> = {},
+): Promise<LocalServer> {
   const child = spawn(process.execPath, ['infra/local/start.ts'], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, OTP_SEND_MIN_MS: '20' },
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, OTP_SEND_MIN_MS: '20', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

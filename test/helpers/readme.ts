@@ -15,10 +15,14 @@ export function readmeBlock(name: string): string {
   return section[1];
 }
 
-/** Runs README block `name` with bash (-euo pipefail) against `server`, as a reader would; its stdout. */
-export async function runReadmeBlock(name: string, server: LocalServer): Promise<string> {
+/** Runs README block `name` with bash (-euo pipefail) against `server`, as a reader would (plus `env`); its stdout. */
+export async function runReadmeBlock(
+  name: string,
+  server: LocalServer,
+  env: Record<string, string> = {},
+): Promise<string> {
   const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeBlock(name)], {
-    env: { ...process.env, API: server.url, DATA_DIR: server.dataDir },
+    env: { ...process.env, API: server.url, DATA_DIR: server.dataDir, ...env },
   });
   return stdout;
 }

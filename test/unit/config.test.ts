@@ -44,4 +44,12 @@ describe('readCoreConfig', () => {
   it('fails on a malformed number', () => {
     expect(() => readCoreConfig({ ...base, OTP_SEND_MIN_MS: 'soon' })).toThrow(/OTP_SEND_MIN_MS/);
   });
+
+  it('takes HOLD_MINUTES locally, in fractions too, and refuses it in a deployed function', () => {
+    expect(readCoreConfig({ ...base, HOLD_MINUTES: '0.1' }).HOLD_MINUTES).toBe(0.1);
+    expect(() => readCoreConfig({ ...base, HOLD_MINUTES: '0' })).toThrow(/HOLD_MINUTES/);
+    expect(() =>
+      readCoreConfig({ ...base, HOLD_MINUTES: '1', AWS_LAMBDA_FUNCTION_NAME: 'booking-create' }),
+    ).toThrow(/HOLD_MINUTES: is for local runs and tests only/);
+  });
 });
