@@ -131,7 +131,7 @@ const booked = await call(
 );
 const booking = booked.answer.data;
 
-// 4. Retrieve it by PNR, 5. cancel it, 6. sign out.
+// 4. Retrieve it by PNR, 5. cancel it.
 await call(
   '/api/flights/booking/get',
   { pnr: booking.pnr },
@@ -143,5 +143,32 @@ await call(
   { booking_id: booking.booking_id },
   (d) => `${d.pnr} is ${d.status} at ${d.cancelled_at}`,
 );
+// 6. Hold the next-cheapest return journey while the customer decides, then confirm it at its price.
+const second = search.answer.data[1];
+const held = await call(
+  '/api/flights/booking/create',
+  {
+    flight_id: second.id,
+    flight_details: second,
+    total_price: second.total_price,
+    currency: second.currency,
+    hold: true,
+    ...exampleTraveller,
+  },
+  (d) => `${d.status}: PNR ${d.pnr} until ${d.payment_required_by}, ${d.total_price} ${d.currency}`,
+);
+const hold = held.answer.data;
+await call(
+  '/api/flights/booking/confirm',
+  { booking_id: hold.booking_id, total_price: hold.total_price, currency: hold.currency },
+  (d) => `${d.pnr} is ${d.status} (version ${d.version})`,
+);
+await call(
+  '/api/flights/booking/cancel',
+  { booking_id: hold.booking_id },
+  (d) => `${d.pnr} is ${d.status}, refunded ${d.refund?.amount} ${d.refund?.currency}`,
+);
+
+// 7. Sign out.
 await call('/api/auth/logout', {}, () => 'signed out');
 console.log('\nDone.');

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('e2e: npm run demo', () => {
-  it('signs in, searches a return journey, books it, finds it by PNR, cancels it and signs out', async () => {
+  it('signs in, searches a return journey, books it, finds it by PNR, cancels it, holds and confirms another, and signs out', async () => {
     const { stdout } = await run(process.execPath, ['infra/local/demo.ts'], {
       env: { ...process.env, DATA_DIR: server.dataDir, API: '' },
     });
@@ -23,6 +23,9 @@ describe('e2e: npm run demo', () => {
     const answers = stdout.split('\n').filter((line) => line.startsWith('← '));
     expect(answers.map((line) => line.slice(2, 5))).toEqual([
       '202',
+      '200',
+      '200',
+      '201',
       '200',
       '200',
       '201',
@@ -36,6 +39,8 @@ describe('e2e: npm run demo', () => {
     expect(stdout).toContain(`${pnr} is CANCELLED`);
     expect(stdout).toMatch(/EUR {2}[A-Z0-9]{2}\d+ LHR-.* ⇄ {2}[A-Z0-9]{2}\d+ JFK-/);
     expect(stdout).toMatch(new RegExp(`${pnr} is CONFIRMED, 1 passenger\\(s\\), out \\S+Z, back \\S+Z`));
+    expect(stdout).toMatch(/HELD: PNR [A-Z]{6} until \S+Z/);
+    expect(stdout).toMatch(/[A-Z]{6} is CONFIRMED \(version 2\)/);
     expect(stdout.trim().endsWith('Done.')).toBe(true);
   });
 
