@@ -39,6 +39,9 @@ async function signIn(server: LocalServer, identifier: string, type: 'EMAIL' | '
  * CLI call without one starts a DynamoDB Local of its own (about 3 s).
  */
 let running: LocalServer;
+
+/** Tests that start DynamoDB Local themselves (a JVM each, 3-9 s on a busy 2-core machine) get longer. */
+const STARTS_DATABASES = 60_000;
 beforeAll(async () => {
   running = await start();
 });
@@ -109,17 +112,21 @@ describe('e2e: local runtime and agents CLI', () => {
     );
   });
 
-  it('starts a DynamoDB Local of its own when no npm start runs on DATA_DIR, and keeps what it wrote', async () => {
-    const dataDir = newDataDir();
+  it(
+    'starts a DynamoDB Local of its own when no npm start runs on DATA_DIR, and keeps what it wrote',
+    async () => {
+      const dataDir = newDataDir();
 
-    const first = await agentsCli(dataDir, 'add', ' A@Example.com ', '--name', 'X', '--agency', 'acme');
+      const first = await agentsCli(dataDir, 'add', ' A@Example.com ', '--name', 'X', '--agency', 'acme');
 
-    expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout).identifier).toBe('a@example.com');
-    const server = await start(dataDir);
-    expect(server.output()).toContain('existing database');
-    expect((await signIn(server, 'a@example.com', 'EMAIL')).status).toBe(200);
-  });
+      expect(first.code).toBe(0);
+      expect(JSON.parse(first.stdout).identifier).toBe('a@example.com');
+      const server = await start(dataDir);
+      expect(server.output()).toContain('existing database');
+      expect((await signIn(server, 'a@example.com', 'EMAIL')).status).toBe(200);
+    },
+    STARTS_DATABASES,
+  );
 
   it('validates identifiers as send-otp does, refuses duplicates, and prints JSON errors', async () => {
     const { dataDir } = running;
@@ -145,30 +152,36 @@ describe('e2e: local runtime and agents CLI', () => {
     expect(unknown.code).toBe(1);
   });
 
-  it('stops DynamoDB Local on Ctrl-C, keeps the data on restart, and starts afresh on a new DATA_DIR', async () => {
-    const first = await start();
-    await agentsCli(first.dataDir, 'add', 'kept@example.com', '--name', 'Kept', '--agency', 'acme');
-    const session = await signIn(first, 'kept@example.com', 'EMAIL');
-    const endpoint = JSON.parse(await readFile(join(first.dataDir, 'local.json'), 'utf8')).dynamodb_endpoint;
+  it(
+    'stops DynamoDB Local on Ctrl-C, keeps the data on restart, and starts afresh on a new DATA_DIR',
+    async () => {
+      const first = await start();
+      await agentsCli(first.dataDir, 'add', 'kept@example.com', '--name', 'Kept', '--agency', 'acme');
+      const session = await signIn(first, 'kept@example.com', 'EMAIL');
+      const endpoint = JSON.parse(
+        await readFile(join(first.dataDir, 'local.json'), 'utf8'),
+      ).dynamodb_endpoint;
 
-    expect(await first.stop()).toBe(0);
-    await expect(fetch(endpoint, { method: 'POST' })).rejects.toThrow();
+      expect(await first.stop()).toBe(0);
+      await expect(fetch(endpoint, { method: 'POST' })).rejects.toThrow();
 
-    const again = await start(first.dataDir);
-    expect(again.output()).toContain('existing database');
-    const token = session.body.data.verification_token;
-    const stillSignedIn = await post(
-      `${again.url}/api/auth/logout`,
-      {},
-      { Authorization: `Bearer ${token}` },
-    );
-    expect(stillSignedIn.status).toBe(200);
+      const again = await start(first.dataDir);
+      expect(again.output()).toContain('existing database');
+      const token = session.body.data.verification_token;
+      const stillSignedIn = await post(
+        `${again.url}/api/auth/logout`,
+        {},
+        { Authorization: `Bearer ${token}` },
+      );
+      expect(stillSignedIn.status).toBe(200);
 
-    // Another DATA_DIR is another database: the stack the other tests share started on a new one.
-    expect(running.output()).toContain('new database');
-    const listed = await agentsCli(running.dataDir, 'list');
-    const identifiers = JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier);
-    expect(identifiers).toContain('agent@example.com');
-    expect(identifiers).not.toContain('kept@example.com');
-  });
+      // Another DATA_DIR is another database: the stack the other tests share started on a new one.
+      expect(running.output()).toContain('new database');
+      const listed = await agentsCli(running.dataDir, 'list');
+      const identifiers = JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier);
+      expect(identifiers).toContain('agent@example.com');
+      expect(identifiers).not.toContain('kept@example.com');
+    },
+    STARTS_DATABASES,
+  );
 });
