@@ -96,6 +96,11 @@ export class LastAdminError extends ApiError {
   }
 }
 
+/** The agency's cap on agents or webhook endpoints is reached. */
+export class LimitReachedError extends ApiError {
+  readonly code = 'LIMIT_REACHED' as const;
+}
+
 export class NotFoundError extends ApiError {
   readonly code = 'NOT_FOUND' as const;
 }

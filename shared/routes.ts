@@ -12,24 +12,37 @@ import type { Role } from './auth/roles.ts';
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 /** Grants beyond the table, named by what they allow. */
-export type ExtraGrant = 'signing-key' | 'send-email' | 'send-sms';
+export type ExtraGrant =
+  | 'signing-key'
+  | 'send-email'
+  | 'send-sms'
+  /** SES SendEmail of traveller notices, pinned to the stage's sender like `send-email`. */
+  | 'send-notice'
+  /** sqs:SendMessage on the webhook delivery queue. */
+  | 'delivery-queue';
 
-export interface Route {
+/** A Lambda function of the service: what the stack builds it from and grants it. */
+export interface FunctionSpec {
   /** Stable id, used for function and resource names. */
   readonly id: string;
-  /** Every route is `POST`; the path has no version segment (docs/API.md §1). */
-  readonly path: string;
   /** Handler entry file, relative to the repository root; it exports `handler`. */
   readonly entry: string;
-  /** Whether a session token (bearer or cookie) is required. */
-  readonly auth: boolean;
-  /** The roles allowed on the route (403 FORBIDDEN for others); absent = every signed-in agent. */
-  readonly roles?: readonly Role[];
-  /** Exactly the table actions the function uses; `Query` also grants the GSI. Every `auth` route reads the session state (GetItem). */
+  /** Exactly the table actions the function uses; `Query` also grants the GSI. */
   readonly table: readonly TableAction[];
   readonly grants: readonly ExtraGrant[];
   /** The function's memory, when not {@link FUNCTION_DEFAULTS}' (Lambda gives CPU in proportion). */
   readonly memoryMb?: number;
+  /** The function's deadline, when not {@link FUNCTION_DEFAULTS}'. */
+  readonly timeoutSeconds?: number;
+}
+
+export interface Route extends FunctionSpec {
+  /** Every route is `POST`; the path has no version segment (docs/API.md §1). */
+  readonly path: string;
+  /** Whether a session token (bearer or cookie) is required. */
+  readonly auth: boolean;
+  /** The roles allowed on the route (403 FORBIDDEN for others); absent = every signed-in agent. */
+  readonly roles?: readonly Role[];
 }
 
 /**
@@ -39,10 +52,10 @@ export interface Route {
 export const FUNCTION_DEFAULTS = { memoryMb: 512, timeoutSeconds: 10 } as const;
 
 /** The memory and timeout `route`'s function runs with, deployed and locally. */
-export function functionSettings(route: Route): { memoryMb: number; timeoutSeconds: number } {
+export function functionSettings(route: FunctionSpec): { memoryMb: number; timeoutSeconds: number } {
   return {
     memoryMb: route.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
-    timeoutSeconds: FUNCTION_DEFAULTS.timeoutSeconds,
+    timeoutSeconds: route.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds,
   };
 }
 
@@ -138,7 +151,60 @@ export const routes = [
     table: ['GetItem', 'UpdateItem'],
     grants: ['signing-key'],
   },
+  {
+    id: 'agency-webhooks-create',
+    path: '/api/agency/webhooks/create',
+    entry: 'functions/agency/webhooks-create.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-webhooks-list',
+    path: '/api/agency/webhooks/list',
+    entry: 'functions/agency/webhooks-list.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'Query'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-webhooks-delete',
+    path: '/api/agency/webhooks/delete',
+    entry: 'functions/agency/webhooks-delete.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'DeleteItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
 ] as const satisfies readonly Route[];
+
+/**
+ * The functions no route invokes (docs/API.md §4.6): `events` reads the table's stream and publishes
+ * each booking state change (the traveller's notice, one delivery per webhook endpoint); `deliveries`
+ * takes webhook attempts from the delivery queue. The stack builds and grants them like the routes; a
+ * permission test checks their table actions the same way.
+ */
+export const eventFunctions = [
+  {
+    id: 'events',
+    entry: 'functions/events/stream.ts',
+    // Agency name, notice guard, endpoints (Query), delivery items.
+    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    grants: ['send-notice', 'delivery-queue'],
+    timeoutSeconds: 60,
+  },
+  {
+    id: 'deliveries',
+    entry: 'functions/events/deliver.ts',
+    // Claim and finish attempts, read the endpoint, record its last delivery.
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key', 'delivery-queue'],
+    // Ten attempts side by side, each with a 10-second deadline, and the writes around them.
+    timeoutSeconds: 30,
+  },
+] as const satisfies readonly FunctionSpec[];
 
 export type RouteId = (typeof routes)[number]['id'];
 export type RouteOf<I extends RouteId> = Extract<(typeof routes)[number], { id: I }>;

@@ -88,6 +88,10 @@ const answered = {
 
 const BookingItem = z.object({
   ...answered,
+  /** 1 on create, +1 at each state change (absent on bookings stored before it was recorded: 1). */
+  version: z.optional(z.int()),
+  /** When the state last changed (absent before it was recorded: the last change's own time). */
+  updated_at: z.optional(z.string()),
   /** Cents. */
   total: z.number(),
   /** First departure, epoch ms: cancellable until then. */
@@ -101,8 +105,23 @@ const BookingItem = z.object({
   segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
 });
 
-/** The Booking resource of docs/API.md §4.2, as answered and as kept for Idempotency-Key replays. */
-const BookingViewItem = z.object({ ...answered, total_price: z.number() });
+/**
+ * The Booking resource of docs/API.md §4.2, as answered and as kept for Idempotency-Key replays. An
+ * answer stored before bookings carried `version` and `updated_at` reads as version 1 of its creation.
+ */
+const BookingViewItem = z.pipe(
+  z.object({
+    ...answered,
+    total_price: z.number(),
+    version: z.optional(z.int()),
+    updated_at: z.optional(z.string()),
+  }),
+  z.transform((view) => ({
+    ...view,
+    version: view.version ?? 1,
+    updated_at: view.updated_at ?? view.created_at,
+  })),
+);
 
 /** A booking as stored (the item's attributes besides its keys). */
 export type BookingRecord = z.output<typeof BookingItem>;
@@ -125,7 +144,16 @@ export function newBookingItem(tableName: string, record: BookingRecord) {
   };
 }
 
-/** The Update that cancels a booking, only while it is CONFIRMED. */
+/**
+ * Parses a booking item as DynamoDB (or its stream) holds it; undefined for an item of another kind.
+ * The events function reads stream images through it.
+ */
+export function readBookingItem(item: Record<string, unknown>): BookingRecord | undefined {
+  if (item.pk !== bookingKey(String(item.booking_id)).pk || item.sk !== 'BOOKING') return undefined;
+  return parseItem('booking', BookingItem, item);
+}
+
+/** The Update that cancels a booking, only while it is CONFIRMED; a state change: `version` + 1. */
 export function cancelBookingUpdate(
   tableName: string,
   bookingId: string,
@@ -134,7 +162,8 @@ export function cancelBookingUpdate(
   return {
     TableName: tableName,
     Key: bookingKey(bookingId),
-    UpdateExpression: 'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by',
+    UpdateExpression:
+      'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = if_not_exists(version, :one) + :one',
     ConditionExpression: '#status = :confirmed',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
@@ -142,6 +171,7 @@ export function cancelBookingUpdate(
       ':confirmed': 'CONFIRMED',
       ':at': cancelled.at,
       ':by': cancelled.by,
+      ':one': 1,
     },
   };
 }

@@ -17,6 +17,8 @@ export function bookingView(record: BookingRecord): BookingView {
     total_price: record.total / 100,
     currency: record.currency,
     created_at: record.created_at,
+    version: record.version ?? 1,
+    updated_at: record.updated_at ?? record.cancelled_at ?? record.created_at,
     ...(record.cancelled_at && { cancelled_at: record.cancelled_at }),
     ...(record.created_by && { created_by: record.created_by }),
     ...(record.cancelled_by && { cancelled_by: record.cancelled_by }),

@@ -132,6 +132,8 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
       total: quote.total,
       currency: quote.currency,
       created_at: isoSeconds(now),
+      version: 1,
+      updated_at: isoSeconds(now),
       departs_at: flights[0]?.departureAt ?? now,
       agency_id: context.agencyId,
       agent_id: context.agentId,

@@ -112,6 +112,8 @@ export function cancelBooking(deps: BookingDeps) {
     return bookingView({
       ...record,
       status: 'CANCELLED',
+      version: (record.version ?? 1) + 1,
+      updated_at: cancelled.at,
       cancelled_at: cancelled.at,
       cancelled_by: cancelled.by,
     });

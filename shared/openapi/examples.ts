@@ -12,6 +12,7 @@ import {
   InvalidCodeError,
   InvalidJsonError,
   LastAdminError,
+  LimitReachedError,
   NotCancellableError,
   NotFoundError,
   OfferExpiredError,
@@ -66,6 +67,8 @@ export const booking = {
   total_price: flight.total_price,
   currency: flight.currency,
   created_at: '2026-11-24T09:32:05Z',
+  version: 1,
+  updated_at: '2026-11-24T09:32:05Z',
   flight,
   passengers,
   contact,
@@ -88,6 +91,8 @@ export function errorExample(code: ErrorCode): ApiError {
       return new IdentifierTakenError();
     case 'LAST_ADMIN':
       return new LastAdminError();
+    case 'LIMIT_REACHED':
+      return new LimitReachedError('Your agency already has 5 webhook endpoints: delete one first.');
     case 'NOT_FOUND':
       return new NotFoundError('No such booking in your agency.');
     case 'FLIGHT_NOT_FOUND':

@@ -85,6 +85,8 @@ export const Booking = z.object({
   total_price: Money,
   currency: z.string(),
   created_at: DateTime,
+  version: z.int().check(z.describe('1 when booked, one more at each state change: order events by it')),
+  updated_at: DateTime.check(z.describe('When the status last changed')),
   cancelled_at: z.optional(DateTime),
   created_by: z.optional(Actor).check(z.describe('The agent who booked (id and name at the time)')),
   cancelled_by: z.optional(Actor).check(z.describe('The agent who cancelled')),
