@@ -4,6 +4,7 @@ import { deliveryHandler } from '#shared/events/handlers.ts';
 
 /** The delivery function: one webhook attempt per queue message, retried through the queue. */
 const config = readEventsConfig();
-export const handler = deliveryHandler(
-  await createDeliveryDeps(config, await createSqsDeliveryQueue(config)),
-);
+export const handler = deliveryHandler({
+  ...(await createDeliveryDeps(config)),
+  queue: await createSqsDeliveryQueue(config),
+});

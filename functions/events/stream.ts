@@ -4,4 +4,7 @@ import { streamHandler } from '#shared/events/handlers.ts';
 
 /** The events function: the table's stream → traveller notices (SES) and webhook deliveries (SQS). */
 const config = readEventsConfig();
-export const handler = streamHandler(await createEventsDeps(config, await createSqsDeliveryQueue(config)));
+export const handler = streamHandler({
+  ...(await createEventsDeps(config)),
+  queue: await createSqsDeliveryQueue(config),
+});

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
+import * as z from 'zod/mini';
 import { bookingView } from '../bookings/booking.ts';
 import { type BookingRecord, type BookingView, readBookingItem } from '../bookings/booking-item.ts';
 
@@ -48,6 +49,9 @@ export interface StreamRecord {
   };
 }
 
+/** An image's keys, in DynamoDB JSON. */
+const StoredKeys = z.object({ pk: z.object({ S: z.string() }), sk: z.object({ S: z.string() }) });
+
 const plain = (
   image: Record<string, unknown> | undefined,
 ): Record<string, NativeAttributeValue> | undefined =>
@@ -72,9 +76,12 @@ export function eventId(bookingId: string, change: { version?: number; status: s
  * the events function reports it and the stream's retry and dead-letter rules take it from there).
  */
 export function bookingEventOf(record: StreamRecord): BookingEvent | undefined {
-  const now = plain(record.dynamodb?.NewImage);
-  if (!now || typeof now.pk !== 'string' || !now.pk.startsWith('BOOKING#') || now.sk !== 'BOOKING')
+  // Keys first: only booking items are read whole (other items' images are none of this code's business).
+  const keys = StoredKeys.safeParse(record.dynamodb?.NewImage);
+  if (!keys.success || !keys.data.pk.S.startsWith('BOOKING#') || keys.data.sk.S !== 'BOOKING')
     return undefined;
+  const now = plain(record.dynamodb?.NewImage);
+  if (!now) return undefined;
   const before = plain(record.dynamodb?.OldImage);
   const status = String(now.status);
   if (before?.status === status) return undefined;

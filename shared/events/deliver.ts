@@ -55,7 +55,7 @@ export function signedHeaders(
   return {
     'webhook-id': eventId,
     'webhook-timestamp': String(Math.floor(at / 1000)),
-    'webhook-signature': new StandardWebhook(secret).sign(eventId, timestamp, body),
+    'webhook-signature': new StandardWebhook(secret, { format: 'raw' }).sign(eventId, timestamp, body),
   };
 }
 

@@ -46,13 +46,13 @@ function tableContext(config: EventsConfig) {
   };
 }
 
-/** The events function's dependencies, built once per cold start. */
-export async function createEventsDeps(config: EventsConfig, queue: DeliveryQueue): Promise<EventsDeps> {
-  return { ...tableContext(config), notices: await createNoticeSender(config), queue };
+/** The events function's dependencies but its queue, built once per cold start. */
+export async function createEventsDeps(config: EventsConfig): Promise<Omit<EventsDeps, 'queue'>> {
+  return { ...tableContext(config), notices: await createNoticeSender(config) };
 }
 
 /** The delivery function's dependencies: also the key webhook secrets are sealed with. */
-export async function createDeliveryDeps(config: EventsConfig, queue: DeliveryQueue): Promise<DeliveryDeps> {
+export async function createDeliveryDeps(config: EventsConfig): Promise<Omit<DeliveryDeps, 'queue'>> {
   const keys = await loadSigningKeys({
     secretId: config.SIGNING_KEY_SECRET_ID,
     file: config.SIGNING_KEY_FILE,
@@ -60,7 +60,6 @@ export async function createDeliveryDeps(config: EventsConfig, queue: DeliveryQu
   return {
     ...tableContext(config),
     keys,
-    queue,
     urlPolicy: config.WEBHOOK_URL_POLICY,
     resolve: systemResolver,
     timeScale: config.EVENTS_TIME_SCALE,
