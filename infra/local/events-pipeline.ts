@@ -160,6 +160,7 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
     pendingDeliveries: () => queue.pending(),
     async stop() {
       running = false;
+      queue.close();
       await loop;
       streams.destroy();
     },

@@ -37,21 +37,33 @@ export function sqsDeliveryQueue(client: SQSClient, queueUrl: string): DeliveryQ
 export function localDeliveryQueue(deliver: (message: DeliveryMessage) => Promise<void>): DeliveryQueue & {
   /** Messages enqueued and not yet handled. */
   pending(): number;
+  /** Drops every message still waiting (the server is stopping). */
+  close(): void;
 } {
-  let waiting = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  let handling = 0;
+  let closed = false;
   return {
     async enqueue(message, now) {
-      waiting += 1;
+      if (closed) return;
       const timer = setTimeout(
         () => {
+          timers.delete(timer);
+          handling += 1;
           void deliver(message).finally(() => {
-            waiting -= 1;
+            handling -= 1;
           });
         },
         Math.max(0, message.due_at - now),
       );
       timer.unref();
+      timers.add(timer);
     },
-    pending: () => waiting,
+    pending: () => timers.size + handling,
+    close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
   };
 }
