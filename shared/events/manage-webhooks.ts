@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
+import { retrying, TRY_AGAIN } from '../db/retry.ts';
+import { cancellationReasons, type SlottedTransaction, slotted } from '../db/transaction.ts';
 import { LimitReachedError, NotFoundError, ValidationError } from '../errors.ts';
 import '../zod-locale.ts';
 import { EVENT_TYPES } from './booking-event.ts';
@@ -104,18 +105,38 @@ export function createWebhook(deps: WebhookDeps) {
       ['endpoint', items.endpoint],
       ['count', items.count],
     ]);
-    try {
-      await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-    } catch (error) {
-      if (cancellationReasons(error, transaction.slots)?.conditionFailed('count'))
-        throw new LimitReachedError(
-          `Your agency already has ${MAX_WEBHOOKS_PER_AGENCY} webhook endpoints: delete one first.`,
-        );
-      throw error;
-    }
+    await writeCounted(deps, transaction, 'count', () => {
+      throw new LimitReachedError(
+        `Your agency already has ${MAX_WEBHOOKS_PER_AGENCY} webhook endpoints: delete one first.`,
+      );
+    });
     const { last_delivery: _none, ...view } = webhookView(webhook);
     return { ...view, secret: secret.text };
   };
+}
+
+/**
+ * Writes an endpoint change with the agency's count. Parallel changes of one agency touch the same
+ * counters item, and DynamoDB may cancel one of two such transactions as a conflict: it is tried again
+ * (db/retry.ts); a failed condition on `refusedSlot` calls `refused`.
+ */
+async function writeCounted<Slot extends string>(
+  deps: TableHandle,
+  transaction: SlottedTransaction<Slot>,
+  refusedSlot: Slot,
+  refused: () => never,
+): Promise<void> {
+  await retrying(async () => {
+    try {
+      await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error, transaction.slots);
+      if (reasons?.conditionFailed(refusedSlot)) refused();
+      if (reasons?.any('TransactionConflict')) return TRY_AGAIN;
+      throw error;
+    }
+  });
 }
 
 /** `POST /api/agency/webhooks/list`: the agency's endpoints with their last delivery, never a secret. */
@@ -137,13 +158,9 @@ export function deleteWebhook(deps: TableHandle) {
       ['endpoint', items.endpoint],
       ['count', items.count],
     ]);
-    try {
-      await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-    } catch (error) {
-      if (cancellationReasons(error, transaction.slots)?.conditionFailed('endpoint'))
-        throw new NotFoundError('No such webhook endpoint in your agency.');
-      throw error;
-    }
+    await writeCounted(deps, transaction, 'endpoint', () => {
+      throw new NotFoundError('No such webhook endpoint in your agency.');
+    });
     return {};
   };
 }
