@@ -149,9 +149,13 @@ export function newBookingItem(tableName: string, record: BookingRecord) {
  * The events function reads stream images through it.
  */
 export function readBookingItem(item: Record<string, unknown>): BookingRecord | undefined {
-  if (item.pk !== bookingKey(String(item.booking_id)).pk || item.sk !== 'BOOKING') return undefined;
+  if (!isBookingKey(item)) return undefined;
   return parseItem('booking', BookingItem, item);
 }
+
+/** Whether `key` is a booking item's key (the events function tells bookings from other items by it). */
+export const isBookingKey = (key: { pk?: unknown; sk?: unknown }) =>
+  typeof key.pk === 'string' && key.pk.startsWith(bookingKey('').pk) && key.sk === bookingKey('').sk;
 
 /** The Update that cancels a booking, only while it is CONFIRMED; a state change: `version` + 1. */
 export function cancelBookingUpdate(

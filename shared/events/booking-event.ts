@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import * as z from 'zod/mini';
 import { bookingView } from '../bookings/booking.ts';
-import { type BookingRecord, type BookingView, readBookingItem } from '../bookings/booking-item.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  isBookingKey,
+  readBookingItem,
+} from '../bookings/booking-item.ts';
 
 /** The event types of docs/API.md §4.6, one per state a booking can enter (PENDING has none). */
 export const EVENT_TYPES = [
@@ -78,8 +83,7 @@ export function eventId(bookingId: string, change: { version?: number; status: s
 export function bookingEventOf(record: StreamRecord): BookingEvent | undefined {
   // Keys first: only booking items are read whole (other items' images are none of this code's business).
   const keys = StoredKeys.safeParse(record.dynamodb?.NewImage);
-  if (!keys.success || !keys.data.pk.S.startsWith('BOOKING#') || keys.data.sk.S !== 'BOOKING')
-    return undefined;
+  if (!keys.success || !isBookingKey({ pk: keys.data.pk.S, sk: keys.data.sk.S })) return undefined;
   const now = plain(record.dynamodb?.NewImage);
   if (!now) return undefined;
   const before = plain(record.dynamodb?.OldImage);

@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
 import { parseItem } from '../db/stored-item.ts';
-import { ttlFromMillis } from '../db/table.ts';
+import { eventPartition, ttlFromMillis } from '../db/table.ts';
 import { EVENT_TYPES } from './booking-event.ts';
 
 /**
@@ -13,7 +13,7 @@ import { EVENT_TYPES } from './booking-event.ts';
  * second attempt.
  */
 export const deliveryKey = (eventId: string, webhookId: string) => ({
-  pk: `EVENT#${eventId}`,
+  pk: eventPartition(eventId),
   sk: `DELIVERY#${webhookId}`,
 });
 

@@ -1,13 +1,13 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
-import { ttlFromMillis } from '../db/table.ts';
+import { eventPartition, ttlFromMillis } from '../db/table.ts';
 
 /**
  * The notice guard item (`EVENT#<event id>` / `NOTICE`): the stream delivers a record at least once,
  * and this makes the traveller's e-mail go out once per event. Sending is claimed for a short lease
  * first (a crashed send can be taken over after it), then recorded as sent.
  */
-export const noticeKey = (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'NOTICE' });
+export const noticeKey = (eventId: string) => ({ pk: eventPartition(eventId), sk: 'NOTICE' });
 
 /** Longer than an SES call with its retries; a claim older than this is taken to have crashed. */
 export const NOTICE_LEASE_MS = 60_000;

@@ -22,6 +22,12 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has (a parameter, so tests can make a name resolve anywhere). */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/** The rules a process checks webhook URLs with: its policy and its resolver. */
+export interface WebhookUrlRules {
+  readonly policy: WebhookUrlPolicy;
+  readonly resolve: Resolver;
+}
+
 export const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
     address,
