@@ -8,7 +8,7 @@ import { streamHandler } from '#shared/events/handlers.ts';
 import { fileNoticeSender } from '#shared/events/notice-sender.ts';
 import { systemResolver } from '#shared/events/webhook-url.ts';
 import { inventoryKey } from '#shared/flights/inventory-item.ts';
-import { eventFunctions, type FunctionSpec, type Route, routes } from '#shared/routes.ts';
+import { eventFunctions, type FunctionSpec, routes } from '#shared/routes.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { bookingBody, type Json } from '#test/helpers/bookings.ts';
