@@ -4,9 +4,15 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { documentRoute, functionSettings, type Route, routes as routeTable } from '#shared/routes.ts';
+import {
+  documentRoute,
+  eventFunctions,
+  functionSettings,
+  type Route,
+  routes as routeTable,
+} from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
-import { PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
+import { PRODUCTION_FILE, roleStatements } from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
@@ -46,11 +52,7 @@ function functionOf(routeId: string): [string, Json] {
 
 /** The statements of every policy attached to the role of the route's function. */
 function statementsOf(routeId: string, t = template): Json[] {
-  const [, fn] = functionOf(routeId);
-  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-  return Object.values(t.findResources('AWS::IAM::Policy'))
-    .filter((policy) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
-    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+  return roleStatements(t, functionOf(routeId)[1]);
 }
 const allowed = (routeId: string) =>
   statementsOf(routeId)
@@ -59,7 +61,7 @@ const allowed = (routeId: string) =>
 
 describe('infra: functions', () => {
   it('creates one Node.js 24 arm64 function per route, plus the one serving the OpenAPI document', () => {
-    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 1);
+    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 1 + eventFunctions.length);
     const [, docs] = functionOf(documentRoute.id);
     expect(docs.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     for (const route of routes) {
@@ -481,7 +483,8 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(1 + 2 * routes.length + 2 + 1 + 4); // the last 4: abuse
+    // 2 per function (events ones too), then: 3 of the event pipeline, the last 4 abuse.
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + eventFunctions.length) + 2 + 1 + 3 + 4);
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',
