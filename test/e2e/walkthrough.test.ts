@@ -49,6 +49,8 @@ describe('e2e: README walkthrough', () => {
     expect(cancelled.data).toEqual({
       ...booked.data,
       status: 'CANCELLED',
+      version: 2,
+      updated_at: cancelled.data.cancelled_at,
       cancelled_at: expect.any(String),
       cancelled_by: booked.data.created_by,
     });

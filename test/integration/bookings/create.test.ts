@@ -51,6 +51,8 @@ describe('fn: booking create', () => {
       total_price: offer.total_price,
       currency: 'EUR',
       created_at: '2026-12-01T09:00:00Z',
+      version: 1,
+      updated_at: '2026-12-01T09:00:00Z',
       created_by: { id: session.agent.id, name: session.agent.name },
       flight: offer,
       passengers: bookingBody(offer).passengers,

@@ -191,6 +191,8 @@ describe('fn: booking cancel', () => {
     expect(answer.body.data).toEqual({
       ...booking,
       status: 'CANCELLED',
+      version: 2,
+      updated_at: '2026-12-01T09:01:00Z',
       cancelled_at: '2026-12-01T09:01:00Z',
       cancelled_by: { id: session.agent.id, name: session.agent.name },
     });
