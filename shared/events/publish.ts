@@ -5,7 +5,7 @@ import type { Logger } from '../log.ts';
 import { type BookingEvent, bookingEventOf, type StreamRecord } from './booking-event.ts';
 import { createDelivery } from './delivery-item.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
-import { renderNotice } from './notice.ts';
+import { NOTICE_TYPES, renderNotice } from './notice.ts';
 import { claimNotice, markNoticeSent, releaseNotice } from './notice-item.ts';
 import type { NoticeSender } from './notice-sender.ts';
 import { listAgencyWebhooks } from './webhook-item.ts';
@@ -31,7 +31,10 @@ export class NoticeBusyError extends Error {
 export async function publishEvent(event: BookingEvent, deps: EventsDeps): Promise<void> {
   const now = deps.clock.now();
   const fields = { event_id: event.id, type: event.type, booking_id: event.booking.booking_id };
-  const notice = renderNotice(event, await readAgencyName(deps, event.agencyId));
+  // The agency's name only for an event the traveller hears about.
+  const notice = NOTICE_TYPES.includes(event.type)
+    ? renderNotice(event, await readAgencyName(deps, event.agencyId))
+    : undefined;
   if (notice) {
     const claim = await claimNotice(deps, event.id, now);
     if (claim === 'busy') throw new NoticeBusyError('notice claimed by another invocation');

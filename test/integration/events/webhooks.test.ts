@@ -1,14 +1,21 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { agencyCountersKey } from '#shared/agency/agency-counters-item.ts';
+import { bookingKey } from '#shared/bookings/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
+import { createDocumentClient } from '#shared/db/client.ts';
 import { agencyPartition } from '#shared/db/table.ts';
 import { handleDeliveryMessage } from '#shared/events/deliver.ts';
+import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
 import { createDelivery } from '#shared/events/delivery-item.ts';
+import { streamHandler } from '#shared/events/handlers.ts';
 import type { Resolver } from '#shared/events/webhook-url.ts';
 import { createLogger } from '#shared/log.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
+import { book, bookingBody, searchOffers } from '#test/helpers/bookings.ts';
+import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { handler as create } from '#test/helpers/routes/agency/webhooks-create.ts';
 import { handler as remove } from '#test/helpers/routes/agency/webhooks-delete.ts';
 import { handler as list } from '#test/helpers/routes/agency/webhooks-list.ts';
@@ -236,3 +243,67 @@ describe('webhook URLs with the deployed checks on', () => {
     await receiver.close();
   });
 });
+
+describe('what one event costs in AWS calls', () => {
+  it('events: 4 DynamoDB calls and 1 e-mail, then per endpoint 1 PutItem and 1 message; each attempt 4 DynamoDB calls', async () => {
+    const receiver = await startReceiver();
+    const endpoint = (await call(create, { url: receiver.url })).body.data;
+    receiver.useSecret(endpoint.secret);
+    const booking = await bookedRecord(admin);
+
+    const db = createDocumentClient(process.env.DYNAMODB_ENDPOINT);
+    const calls = recordDynamoCalls(db);
+    const emails: unknown[] = [];
+    const messages: DeliveryMessage[] = [];
+    const deps = {
+      db,
+      tableName: testTable.tableName,
+      clock: systemClock(),
+      log: createLogger('info'),
+      notices: { send: async (notice: unknown) => void emails.push(notice) },
+      queue: { enqueue: async (message: DeliveryMessage) => void messages.push(message) },
+    };
+    const record = { eventName: 'INSERT', dynamodb: { NewImage: marshall(booking), SequenceNumber: '7' } };
+    expect(await streamHandler(deps)({ Records: [record] as never })).toEqual({ batchItemFailures: [] });
+    expect(calls.calls).toEqual([
+      'GetItemCommand', // the agency's name
+      'PutItemCommand', // the notice's claim
+      'UpdateItemCommand', // ... recorded as sent
+      'QueryCommand', // the agency's endpoints
+      'PutItemCommand', // the delivery item
+    ]);
+    expect([emails.length, messages.length]).toEqual([1, 1]);
+
+    calls.calls.length = 0;
+    const [message] = messages;
+    if (!message) throw new Error('no message');
+    await handleDeliveryMessage(message, {
+      ...deps,
+      keys: testContext.keys,
+      urlPolicy: 'local',
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      timeScale: 1,
+    });
+    expect(calls.calls).toEqual([
+      'UpdateItemCommand', // claim the attempt
+      'GetItemCommand', // the endpoint (URL, sealed secret)
+      'UpdateItemCommand', // the attempt's outcome
+      'UpdateItemCommand', // the endpoint's last delivery
+    ]);
+    expect(receiver.deliveries.map((d) => d.verified)).toEqual([true]);
+    calls.stop();
+    db.destroy();
+    await receiver.close();
+  });
+});
+
+/** A booking item as the booking flow stores it, for the agency of `who`. */
+async function bookedRecord(who: TestSession) {
+  const inTenDays = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+  const [offer] = await searchOffers(who, { departure_date: inTenDays });
+  const answer = await book(who, bookingBody(offer));
+  const { Item } = await testTable.db.send(
+    new GetCommand({ TableName: testTable.tableName, Key: bookingKey(answer.body.data.booking_id) }),
+  );
+  return Item ?? {};
+}
