@@ -1,8 +1,8 @@
 /**
  * The operator's agent commands: `add <identifier> --name "<name>" --agency <agency_id> [--role ADMIN]`
  * (how an agency gets its first ADMIN), `list`, `deactivate|activate <identifier>`,
- * `role <identifier> AGENT|ADMIN`, and `migrate` (gives agents stored before roles existed their
- * session state).
+ * `role <identifier> AGENT|ADMIN`, `migrate` (gives agents stored before roles existed their
+ * session state), and `agency-name <agency_id> --name "<name>"` (the name travellers' notices give).
  *
  * Against AWS when TABLE_NAME is set (default credential chain and region); otherwise against the
  * local database in DATA_DIR, through the running `npm start` if there is one, or a DynamoDB Local
@@ -10,6 +10,8 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { AgencyName, agencyNameUpdate } from '#shared/agency/agency-counters-item.ts';
 import { type AgentChanges, changeAgentByIdentifier, registerAgent } from '#shared/agency/agent-changes.ts';
 import { AgencyId, AgentName, listEveryAgent, readAgentProfile } from '#shared/agency/agent-item.ts';
 import { normalizeIdentifier } from '#shared/auth/identifier.ts';
@@ -27,11 +29,12 @@ const usage = `usage:
   npm run agents -- deactivate <identifier>
   npm run agents -- activate <identifier>
   npm run agents -- role <identifier> AGENT|ADMIN
-  npm run agents -- migrate`;
+  npm run agents -- migrate
+  npm run agents -- agency-name <agency_id> --name "<name>"`;
 
 class UsageError extends Error {}
 class NoSuchAgentError extends Error {}
-const COMMANDS = ['add', 'list', 'deactivate', 'activate', 'role', 'migrate'];
+const COMMANDS = ['add', 'list', 'deactivate', 'activate', 'role', 'migrate', 'agency-name'];
 
 function fail(message: string, exitCode: number): never {
   console.error(JSON.stringify({ error: message }));
@@ -47,6 +50,14 @@ async function main(): Promise<void> {
   if (!command || !COMMANDS.includes(command)) throw new UsageError(usage);
 
   let input: Parameters<typeof registerAgent>[2] | undefined;
+  let naming: { agencyId: string; name: string } | undefined;
+  if (command === 'agency-name') {
+    const agency = AgencyId.safeParse(identifierArg);
+    if (!agency.success || extra.length > 0) throw new UsageError(usage);
+    const name = AgencyName.safeParse(values.name);
+    if (!name.success) throw new UsageError('--name must be 1-100 characters');
+    naming = { agencyId: agency.data, name: name.data };
+  }
   let change: { identifier: string; changes: AgentChanges } | undefined;
   const roleOption = (value: string | undefined): Role => {
     if (!ROLES.includes(value as Role)) throw new UsageError(`role must be one of ${ROLES.join(', ')}`);
@@ -100,7 +111,10 @@ async function main(): Promise<void> {
     if (input) output = await registerAgent(store, clock, input);
     else if (change) output = await changeAgentByIdentifier(store, clock, change.identifier, change.changes);
     else if (command === 'migrate') output = await migrate(store);
-    else output = await listEveryAgent(store);
+    else if (naming) {
+      await db.send(new UpdateCommand(agencyNameUpdate(tableName, naming.agencyId, naming.name)));
+      output = { agency_id: naming.agencyId, name: naming.name };
+    } else output = await listEveryAgent(store);
     if (output === undefined) throw new NoSuchAgentError(`no agent is registered as ${change?.identifier}`);
     console.log(JSON.stringify(output, null, 2));
   } finally {

@@ -8,8 +8,9 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { agencyNameUpdate } from '#shared/agency/agency-counters-item.ts';
 import { bookingKey } from '#shared/bookings/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
 import { eventId } from '#shared/events/booking-event.ts';
@@ -152,6 +153,17 @@ describe('event pipeline', () => {
       const list = await invoke(listWebhooks, { headers: admin.headers, body: {} });
       return list.body.data[0]?.last_delivery?.outcome === 'delivered';
     });
+  });
+
+  it('names the agency as the operator named it (npm run agents -- agency-name)', async () => {
+    await testTable.db.send(
+      new UpdateCommand(agencyNameUpdate(testTable.tableName, admin.agent.agency_id, 'Acme Travel')),
+    );
+    const booking = await bookFirstOffer();
+    await until('the notice', async () => (await noticesOf(booking.booking_id)).length === 1);
+    const [notice] = await noticesOf(booking.booking_id);
+    expect(notice?.subject).toBe(`Your booking is confirmed: ${booking.pnr} (Acme Travel)`);
+    expect(notice?.text).toContain('Booked through: Acme Travel');
   });
 
   it('a receiver failing twice gets the same webhook-id three times, then it is delivered', async () => {
