@@ -30,6 +30,8 @@ export interface ReceivedDelivery {
   readonly body: { type: string; timestamp: string; data: Record<string, unknown> & { version: number } };
   /** The status answered. */
   readonly status: number;
+  /** When the request's body had arrived (epoch ms). */
+  readonly at: number;
 }
 
 /** `status` answers with it; `hang` never answers (the connection stays open until the receiver closes). */
@@ -57,6 +59,7 @@ export async function startReceiver(answer: (n: number) => Answer = () => 204) {
         verified: verifyStandardWebhook(secret, req.headers, text),
         body: JSON.parse(text),
         status: reply === 'hang' ? 0 : reply,
+        at: Date.now(),
       });
       if (reply === 'hang') {
         hanging += 1;
