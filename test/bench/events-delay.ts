@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
 import { agentsCli, post, startLocalServer } from '#test/helpers/local-server.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
 import { startReceiver } from '#test/helpers/webhook-receiver.ts';
@@ -74,17 +75,7 @@ try {
       flight_details: offer,
       total_price: offer.total_price,
       currency: offer.currency,
-      passengers: [
-        {
-          title: 'ms',
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          pax_type: 'ADULT',
-          gender: 'f',
-          born_on: '1985-12-10',
-        },
-      ],
-      contact: { email: 'ada@example.com', phone: '+447700900123' },
+      ...exampleTraveller,
     };
     const booked = await post(`${server.url}/api/flights/booking/create`, body, auth);
     if (booked.status !== 201) continue;
