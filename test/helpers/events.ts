@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '#shared/clock.ts';
+import type { DeliveryDeps } from '#shared/events/deliver.ts';
 import { fileNoticeSender, NOTICES_FILE } from '#shared/events/notice-sender.ts';
 import { systemResolver } from '#shared/events/webhook-url.ts';
 import { createLogger } from '#shared/log.ts';
@@ -63,4 +64,19 @@ export async function registerReceiver(admin: TestSession, receiver: Receiver, e
   if (answer.status !== 201) throw new Error(`webhook create failed: ${JSON.stringify(answer.body)}`);
   receiver.useSecret(answer.body.data.secret);
   return answer.body.data as { id: string; secret: string };
+}
+
+/** The delivery function's dependencies over the test file's table (local URL rules, a queue that drops). */
+export function testDeliveryDeps(overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+  return {
+    ...testTable,
+    clock: systemClock(),
+    log: createLogger('info'),
+    keys: testContext.keys,
+    queue: { enqueue: async () => undefined },
+    urlPolicy: 'local',
+    resolve: systemResolver,
+    timeScale: 1,
+    ...overrides,
+  };
 }

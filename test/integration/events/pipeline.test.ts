@@ -20,17 +20,21 @@ import { localDeliveryQueue } from '#shared/events/delivery-queue.ts';
 import { streamHandler } from '#shared/events/handlers.ts';
 import { fileNoticeSender } from '#shared/events/notice-sender.ts';
 import { MAX_ATTEMPTS } from '#shared/events/retry-schedule.ts';
-import { systemResolver } from '#shared/events/webhook-url.ts';
 import { createLogger } from '#shared/log.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
-import { dataDir, readNotices, registerReceiver, startTestPipeline } from '#test/helpers/events.ts';
+import {
+  dataDir,
+  readNotices,
+  registerReceiver,
+  startTestPipeline,
+  testDeliveryDeps,
+} from '#test/helpers/events.ts';
 import { handler as listWebhooks } from '#test/helpers/routes/agency/webhooks-list.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
-import { testContext } from '#test/helpers/test-context.ts';
 import { type Receiver, startReceiver, until } from '#test/helpers/webhook-receiver.ts';
 import { EVENTS_DEAD_LETTERS_FILE } from '../../../infra/local/events-pipeline.ts';
 
@@ -366,16 +370,4 @@ async function listed(): Promise<Json[]> {
   return (await invoke(listWebhooks, { headers: admin.headers, body: {} })).body.data;
 }
 
-function deliveryDeps(timeScale: number) {
-  return {
-    ...testTable,
-    clock: systemClock(),
-    log: createLogger('info'),
-    keys: testContext.keys,
-    urlPolicy: 'local' as const,
-    resolve: systemResolver,
-    timeScale,
-    timeoutMs: 2000,
-    queue: { enqueue: async () => undefined },
-  };
-}
+const deliveryDeps = (timeScale: number) => testDeliveryDeps({ timeScale, timeoutMs: 2000 });

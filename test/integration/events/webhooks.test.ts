@@ -16,6 +16,7 @@ import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, searchOffers } from '#test/helpers/bookings.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
+import { testDeliveryDeps } from '#test/helpers/events.ts';
 import { handler as create } from '#test/helpers/routes/agency/webhooks-create.ts';
 import { handler as remove } from '#test/helpers/routes/agency/webhooks-delete.ts';
 import { handler as list } from '#test/helpers/routes/agency/webhooks-list.ts';
@@ -222,16 +223,14 @@ describe('webhook URLs with the deployed checks on', () => {
     });
     const enqueued: unknown[] = [];
     // ... and now resolves to loopback (DNS rebinding), where the receiver listens.
-    await handleDeliveryMessage(message, {
-      ...testTable,
-      clock: systemClock(),
-      log: createLogger('info'),
-      keys: testContext.keys,
-      queue: { enqueue: async (next) => void enqueued.push(next) },
-      urlPolicy: 'deployed',
-      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
-      timeScale: 1,
-    });
+    await handleDeliveryMessage(
+      message,
+      testDeliveryDeps({
+        queue: { enqueue: async (next) => void enqueued.push(next) },
+        urlPolicy: 'deployed',
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      }),
+    );
     expect(receiver.deliveries).toEqual([]);
     expect(enqueued).toEqual([{ ...message, attempt: 2, due_at: expect.any(Number) }]);
     const [shown] = (await call(list, {})).body.data;
@@ -277,13 +276,10 @@ describe('what one event costs in AWS calls', () => {
     calls.calls.length = 0;
     const [message] = messages;
     if (!message) throw new Error('no message');
-    await handleDeliveryMessage(message, {
-      ...deps,
-      keys: testContext.keys,
-      urlPolicy: 'local',
-      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
-      timeScale: 1,
-    });
+    await handleDeliveryMessage(
+      message,
+      testDeliveryDeps({ db, resolve: async () => [{ address: '127.0.0.1', family: 4 }] }),
+    );
     expect(calls.calls).toEqual([
       'UpdateItemCommand', // claim the attempt
       'GetItemCommand', // the endpoint (URL, sealed secret)
