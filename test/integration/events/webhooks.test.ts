@@ -8,7 +8,7 @@ import { createDocumentClient } from '#shared/db/client.ts';
 import { agencyPartition } from '#shared/db/table.ts';
 import { handleDeliveryMessage } from '#shared/events/deliver.ts';
 import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
-import { createDelivery } from '#shared/events/delivery-item.ts';
+import { createDelivery, deliveryKey } from '#shared/events/delivery-item.ts';
 import { streamHandler } from '#shared/events/handlers.ts';
 import type { Resolver } from '#shared/events/webhook-url.ts';
 import { createLogger } from '#shared/log.ts';
@@ -239,6 +239,42 @@ describe('webhook URLs with the deployed checks on', () => {
       event_id: message.event_id,
       outcome: 'retrying',
     });
+    await receiver.close();
+  });
+});
+
+describe('deleting an endpoint', () => {
+  it('stops its deliveries, pending retries included', async () => {
+    const receiver = await startReceiver();
+    const { id } = (await call(create, { url: receiver.url })).body.data;
+    const now = Date.now();
+    const message = {
+      event_id: 'evt_deleted-endpoint-test-00000001',
+      webhook_id: id,
+      attempt: 1,
+      due_at: now,
+    };
+    await createDelivery(testTable, {
+      event_id: message.event_id,
+      webhook_id: id,
+      agency_id: admin.agent.agency_id,
+      type: 'booking.confirmed',
+      occurred_at: '2026-12-01T09:00:00Z',
+      data: { booking_id: 'bkg_test', version: 1 },
+      first_at: now,
+    });
+    expect((await call(remove, { webhook_id: id })).status).toBe(200);
+    const enqueued: unknown[] = [];
+    await handleDeliveryMessage(
+      message,
+      testDeliveryDeps({ queue: { enqueue: async (next) => void enqueued.push(next) } }),
+    );
+    expect(receiver.deliveries).toEqual([]);
+    expect(enqueued).toEqual([]);
+    const { Item } = await testTable.db.send(
+      new GetCommand({ TableName: testTable.tableName, Key: deliveryKey(message.event_id, id) }),
+    );
+    expect(Item?.state).toBe('failed');
     await receiver.close();
   });
 });
