@@ -114,6 +114,8 @@ describe('event pipeline', () => {
   it('a booking and its cancellation: two notices and two verified deliveries, ordered by version', async () => {
     const hook = await receiver();
     await registerReceiver(admin, hook);
+    const cancellationsOnly = await receiver();
+    const cancellationEndpoint = await registerReceiver(admin, cancellationsOnly, ['booking.cancelled']);
     const booking = await bookFirstOffer();
     const cancelled = await invoke(cancel, {
       headers: admin.headers,
@@ -153,9 +155,18 @@ describe('event pipeline', () => {
     expect(notices[0]?.text).toContain('local time');
     expect(notices[0]?.text).toContain(admin.agent.agency_id);
 
+    // The endpoint that asked for cancellations only got the cancellation.
+    await until(
+      'the cancellation',
+      () => events(cancellationsOnly.deliveries, booking.booking_id).length >= 1,
+    );
+    expect(
+      events(cancellationsOnly.deliveries, booking.booking_id).map((d) => [d.body.type, d.verified]),
+    ).toEqual([['booking.cancelled', true]]);
+
     await until('the endpoint shows the delivery', async () => {
       const list = await invoke(listWebhooks, { headers: admin.headers, body: {} });
-      return list.body.data[0]?.last_delivery?.outcome === 'delivered';
+      return list.body.data.every((endpoint: Json) => endpoint.last_delivery?.outcome === 'delivered');
     });
   });
 
