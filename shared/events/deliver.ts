@@ -62,8 +62,13 @@ export function signedHeaders(
 /** Makes the claimed attempt: checks the address again, signs and posts. */
 async function attempt(delivery: Delivery, deps: DeliveryDeps): Promise<PostOutcome | 'gone' | 'refused'> {
   const endpoint = await findWebhook(deps, delivery.agency_id, delivery.webhook_id);
-  const secret = endpoint && openSecret(deps.keys.webhook, endpoint);
-  if (!endpoint || !secret || !endpoint.active) return 'gone';
+  if (!endpoint?.active) return 'gone';
+  const secret = openSecret(deps.keys.webhook, endpoint);
+  if (!secret) {
+    // Sealed under another key, or changed in the table: nothing is sent unsigned.
+    deps.log.error('webhook secret unreadable', { webhook_id: endpoint.id });
+    return 'gone';
+  }
   try {
     // Checked again at every attempt: the name may resolve elsewhere since the endpoint was created.
     const url = parseWebhookUrl(endpoint.url, deps.urlPolicy);
