@@ -163,6 +163,13 @@ describe('event pipeline', () => {
     expect(
       events(cancellationsOnly.deliveries, booking.booking_id).map((d) => [d.body.type, d.verified]),
     ).toEqual([['booking.cancelled', true]]);
+    const { Item: noDelivery } = await testTable.db.send(
+      new GetCommand({
+        TableName: testTable.tableName,
+        Key: deliveryKey(byVersion[0]?.id ?? '', cancellationEndpoint.id),
+      }),
+    );
+    expect(noDelivery).toBeUndefined();
 
     await until('the endpoint shows the delivery', async () => {
       const list = await invoke(listWebhooks, { headers: admin.headers, body: {} });
