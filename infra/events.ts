@@ -20,8 +20,12 @@ export interface EventPipelineProps {
   readonly removalPolicy: RemovalPolicy;
 }
 
-/** How many times Lambda retries a failing stream batch (bisecting it) before the dead-letter queue. */
-export const STREAM_RETRY_ATTEMPTS = 3;
+/**
+ * How many times Lambda retries a failing stream batch (bisecting it) before the dead-letter queue:
+ * enough to ride out a short SES or DynamoDB hiccup (each try already retries its calls), few enough
+ * that a poison record holds its shard up for seconds, not hours.
+ */
+export const STREAM_RETRY_ATTEMPTS = 10;
 /** A delivery message received this often without being handled goes to the delivery dead-letter queue. */
 export const DELIVERY_MAX_RECEIVES = 5;
 

@@ -16,7 +16,7 @@ import { type EventsDeps, handleStreamRecords } from '#shared/events/publish.ts'
 
 /** How often each shard is asked for new records. */
 const POLL_MS = 100;
-/** A record that fails this many times in a row is set aside (the deployed retry limit is 3 too). */
+/** A record that fails this many times in a row is set aside (deployed: 10 retries, infra/events.ts). */
 const MAX_RECORD_TRIES = 3;
 /** A delivery message whose handling failed (not its attempt: the table, say) is tried again this often. */
 const MAX_MESSAGE_TRIES = 5;
