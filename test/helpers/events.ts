@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '#shared/clock.ts';
 import type { DeliveryDeps } from '#shared/events/deliver.ts';
+import { createDelivery, type DeliveryMessage } from '#shared/events/delivery-item.ts';
 import { fileNoticeSender, NOTICES_FILE } from '#shared/events/notice-sender.ts';
 import { systemResolver } from '#shared/events/webhook-url.ts';
 import { createLogger } from '#shared/log.ts';
@@ -79,4 +80,27 @@ export function testDeliveryDeps(overrides: Partial<DeliveryDeps> = {}): Deliver
     timeScale: 1,
     ...overrides,
   };
+}
+
+/**
+ * A delivery of event `eventId` to endpoint `webhookId`, its first attempt due now, as the events
+ * function creates it; returns the queue message for that attempt.
+ */
+export async function pendingDelivery(
+  agencyId: string,
+  webhookId: string,
+  eventId: string,
+  type: 'booking.confirmed' | 'booking.cancelled' = 'booking.confirmed',
+): Promise<DeliveryMessage> {
+  const now = Date.now();
+  await createDelivery(testTable, {
+    event_id: eventId,
+    webhook_id: webhookId,
+    agency_id: agencyId,
+    type,
+    occurred_at: '2026-12-01T09:00:00Z',
+    data: { booking_id: 'bkg_test', version: type === 'booking.confirmed' ? 1 : 2 },
+    first_at: now,
+  });
+  return { event_id: eventId, webhook_id: webhookId, attempt: 1, due_at: now };
 }

@@ -15,7 +15,7 @@ import { bookingKey } from '#shared/bookings/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
 import { eventId } from '#shared/events/booking-event.ts';
 import { handleDeliveryMessage } from '#shared/events/deliver.ts';
-import { createDelivery, type DeliveryMessage, deliveryKey } from '#shared/events/delivery-item.ts';
+import { type DeliveryMessage, deliveryKey } from '#shared/events/delivery-item.ts';
 import { localDeliveryQueue } from '#shared/events/delivery-queue.ts';
 import { streamHandler } from '#shared/events/handlers.ts';
 import { fileNoticeSender } from '#shared/events/notice-sender.ts';
@@ -27,6 +27,7 @@ import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#te
 import { freezeClock } from '#test/helpers/clock.ts';
 import {
   dataDir,
+  pendingDelivery,
   readNotices,
   registerReceiver,
   startTestPipeline,
@@ -242,24 +243,11 @@ describe('event pipeline', () => {
   it('two copies of one queue message make one attempt', async () => {
     const hook = await receiver();
     const endpoint = await registerReceiver(admin, hook);
-    const now = Date.now();
-    const message = {
-      event_id: 'evt_duplicated-message-test-000001',
-      webhook_id: endpoint.id,
-      attempt: 1,
-      due_at: now,
-    };
-    expect(
-      await createDelivery(testTable, {
-        event_id: message.event_id,
-        webhook_id: endpoint.id,
-        agency_id: admin.agent.agency_id,
-        type: 'booking.confirmed',
-        occurred_at: '2026-12-01T09:00:00Z',
-        data: { booking_id: 'bkg_test', version: 1 },
-        first_at: now,
-      }),
-    ).toBe(true);
+    const message = await pendingDelivery(
+      admin.agent.agency_id,
+      endpoint.id,
+      'evt_duplicated-message-test-000001',
+    );
     const deps = deliveryDeps(0.001);
     // Side by side: one claims the attempt; the other finds it claimed (or already made).
     await Promise.all([handleDeliveryMessage(message, deps), handleDeliveryMessage(message, deps)]);
@@ -272,22 +260,12 @@ describe('event pipeline', () => {
   it('a receiver that always fails gets every attempt, then the delivery is recorded as failed', async () => {
     const hook = await receiver(() => 503);
     const endpoint = await registerReceiver(admin, hook);
-    const now = Date.now();
-    const message = {
-      event_id: 'evt_always-failing-receiver-test-01',
-      webhook_id: endpoint.id,
-      attempt: 1,
-      due_at: now,
-    };
-    await createDelivery(testTable, {
-      event_id: message.event_id,
-      webhook_id: endpoint.id,
-      agency_id: admin.agent.agency_id,
-      type: 'booking.cancelled',
-      occurred_at: '2026-12-01T09:00:00Z',
-      data: { booking_id: 'bkg_test', version: 2 },
-      first_at: now,
-    });
+    const message = await pendingDelivery(
+      admin.agent.agency_id,
+      endpoint.id,
+      'evt_always-failing-receiver-test-01',
+      'booking.cancelled',
+    );
     // The whole 27.6-hour schedule in about a second.
     const deps = deliveryDeps(0.00001);
     const queue = localDeliveryQueue(

@@ -8,15 +8,15 @@ import { createDocumentClient } from '#shared/db/client.ts';
 import { agencyPartition } from '#shared/db/table.ts';
 import { handleDeliveryMessage } from '#shared/events/deliver.ts';
 import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
-import { createDelivery, deliveryKey } from '#shared/events/delivery-item.ts';
-import { streamHandler } from '#shared/events/handlers.ts';
+import { claimAttempt, deliveryKey } from '#shared/events/delivery-item.ts';
+import { deliveryHandler, streamHandler } from '#shared/events/handlers.ts';
 import type { Resolver } from '#shared/events/webhook-url.ts';
 import { createLogger } from '#shared/log.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, searchOffers } from '#test/helpers/bookings.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
-import { testDeliveryDeps } from '#test/helpers/events.ts';
+import { pendingDelivery, testDeliveryDeps } from '#test/helpers/events.ts';
 import { handler as create } from '#test/helpers/routes/agency/webhooks-create.ts';
 import { handler as remove } from '#test/helpers/routes/agency/webhooks-delete.ts';
 import { handler as list } from '#test/helpers/routes/agency/webhooks-list.ts';
@@ -205,22 +205,11 @@ describe('webhook URLs with the deployed checks on', () => {
       },
     );
     expect(created.status).toBe(201);
-    const now = Date.now();
-    const message = {
-      event_id: 'evt_rebinding-test-0000000000000001',
-      webhook_id: created.body.data.id,
-      attempt: 1,
-      due_at: now,
-    };
-    await createDelivery(testTable, {
-      event_id: message.event_id,
-      webhook_id: message.webhook_id,
-      agency_id: admin.agent.agency_id,
-      type: 'booking.confirmed',
-      occurred_at: '2026-12-01T09:00:00Z',
-      data: { booking_id: 'bkg_test', version: 1 },
-      first_at: now,
-    });
+    const message = await pendingDelivery(
+      admin.agent.agency_id,
+      created.body.data.id,
+      'evt_rebinding-test-0000000000000001',
+    );
     const enqueued: unknown[] = [];
     // ... and now resolves to loopback (DNS rebinding), where the receiver listens.
     await handleDeliveryMessage(
@@ -247,22 +236,7 @@ describe('deleting an endpoint', () => {
   it('stops its deliveries, pending retries included', async () => {
     const receiver = await startReceiver();
     const { id } = (await call(create, { url: receiver.url })).body.data;
-    const now = Date.now();
-    const message = {
-      event_id: 'evt_deleted-endpoint-test-00000001',
-      webhook_id: id,
-      attempt: 1,
-      due_at: now,
-    };
-    await createDelivery(testTable, {
-      event_id: message.event_id,
-      webhook_id: id,
-      agency_id: admin.agent.agency_id,
-      type: 'booking.confirmed',
-      occurred_at: '2026-12-01T09:00:00Z',
-      data: { booking_id: 'bkg_test', version: 1 },
-      first_at: now,
-    });
+    const message = await pendingDelivery(admin.agent.agency_id, id, 'evt_deleted-endpoint-test-00000001');
     expect((await call(remove, { webhook_id: id })).status).toBe(200);
     const enqueued: unknown[] = [];
     await handleDeliveryMessage(
@@ -275,6 +249,37 @@ describe('deleting an endpoint', () => {
       new GetCommand({ TableName: testTable.tableName, Key: deliveryKey(message.event_id, id) }),
     );
     expect(Item?.state).toBe('failed');
+    await receiver.close();
+  });
+});
+
+describe('the delivery function on an SQS batch', () => {
+  it('reports only the messages to hand over again: a held claim, not a malformed body or a done attempt', async () => {
+    const receiver = await startReceiver();
+    const endpoint = (await call(create, { url: receiver.url })).body.data;
+    receiver.useSecret(endpoint.secret);
+    const [first, held] = ['evt_sqs-batch-test-0000000000000001', 'evt_sqs-batch-test-0000000000000002'];
+    const message = (event: string) => ({
+      event_id: event,
+      webhook_id: endpoint.id,
+      attempt: 1,
+      due_at: Date.now(),
+    });
+    for (const event of [first, held]) await pendingDelivery(admin.agent.agency_id, endpoint.id, event);
+    const deps = testDeliveryDeps();
+    // The second event's attempt is held by a live claim (another invocation is making it).
+    await claimAttempt(testTable, message(held), Date.now());
+    const record = (id: string, body: string) => ({ messageId: id, body }) as never;
+    const answer = await deliveryHandler(deps)({
+      Records: [
+        record('m-1', JSON.stringify(message(first))),
+        record('m-2', JSON.stringify(message(held))),
+        record('m-3', '{"not": "a delivery"}'),
+        record('m-4', 'not json'),
+      ],
+    });
+    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
+    expect(receiver.deliveries.map((d) => [d.id, d.verified])).toEqual([[first, true]]);
     await receiver.close();
   });
 });
