@@ -9,7 +9,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
-import { type FunctionSpec, functionSettings } from '../shared/routes.ts';
+import { type FunctionSpec, functionSettings, iamTableAction } from '../shared/routes.ts';
 import { bundleAliases, bundling, sourceAssetHash } from './bundling.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
@@ -104,7 +104,7 @@ export class RouteFunction extends Construct {
     if (route.table.length > 0) {
       this.fn.addToRolePolicy(
         new PolicyStatement({
-          actions: route.table.map((action) => `dynamodb:${action}`),
+          actions: route.table.map(iamTableAction),
           resources: [
             table.tableArn,
             ...(route.table.includes('Query') && index ? [`${table.tableArn}/index/${index}`] : []),

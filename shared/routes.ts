@@ -8,8 +8,23 @@
 
 import type { Role } from './auth/roles.ts';
 
-/** DynamoDB actions a route's function may perform on the table (transactions need their parts). */
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+/**
+ * DynamoDB actions a route's function may perform on the table (transactions need their parts).
+ * `Query` queries the GSI (and is granted on the table and the index); `QueryTable` queries the table
+ * itself and is granted on the table only.
+ */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'QueryTable'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem';
+
+/** The IAM action of a table action: `dynamodb:GetItem`, … (`QueryTable` is `dynamodb:Query`). */
+export const iamTableAction = (action: TableAction) =>
+  `dynamodb:${action === 'QueryTable' ? 'Query' : action}`;
 
 /** Grants beyond the table, named by what they allow. */
 export type ExtraGrant =
@@ -27,7 +42,7 @@ export interface FunctionSpec {
   readonly id: string;
   /** Handler entry file, relative to the repository root; it exports `handler`. */
   readonly entry: string;
-  /** Exactly the table actions the function uses; `Query` also grants the GSI. */
+  /** Exactly the table actions the function uses; `Query` also grants the GSI, `QueryTable` does not. */
   readonly table: readonly TableAction[];
   readonly grants: readonly ExtraGrant[];
   /** The function's memory, when not {@link FUNCTION_DEFAULTS}' (Lambda gives CPU in proportion). */
@@ -166,7 +181,7 @@ export const routes = [
     entry: 'functions/agency/webhooks-list.ts',
     auth: true,
     roles: ['ADMIN'],
-    table: ['GetItem', 'Query'],
+    table: ['GetItem', 'QueryTable'],
     grants: ['signing-key'],
   },
   {
@@ -191,7 +206,7 @@ export const eventFunctions = [
     id: 'events',
     entry: 'functions/events/stream.ts',
     // Agency name, notice guard, endpoints (Query), delivery items.
-    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    table: ['GetItem', 'QueryTable', 'PutItem', 'UpdateItem'],
     grants: ['send-notice', 'delivery-queue'],
     timeoutSeconds: 60,
   },

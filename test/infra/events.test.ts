@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventFunctions, functionSettings } from '#shared/routes.ts';
+import { eventFunctions, functionSettings, iamTableAction } from '#shared/routes.ts';
 import {
   DEVELOPMENT,
   type Json,
@@ -83,7 +83,7 @@ describe('infra: events', () => {
         'logs:PutLogEvents',
         'xray:PutTraceSegments',
         'xray:PutTelemetryRecords',
-        ...(events?.table ?? []).map((a) => `dynamodb:${a}`),
+        ...(events?.table ?? []).map(iamTableAction),
         'dynamodb:ListStreams',
         'dynamodb:DescribeStream',
         'dynamodb:GetRecords',
@@ -100,6 +100,11 @@ describe('infra: events', () => {
     const prodSes = statementsOf('events', full).find((s) => s.Action === 'ses:SendEmail');
     expect(prodSes?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': PRODUCTION.sesFromAddress } });
     expect(JSON.stringify(prodSes?.Resource)).toContain(':configuration-set/sign-in');
+  });
+
+  it('grants the events function its Query on the table alone, not the index', () => {
+    const query = statementsOf('events').find((s) => [s.Action].flat().includes('dynamodb:Query'));
+    expect(JSON.stringify(query?.Resource)).not.toContain('/index/');
   });
 
   it('grants the delivery function the key, its table actions and the queue: no e-mail', () => {

@@ -8,6 +8,7 @@ import {
   documentRoute,
   eventFunctions,
   functionSettings,
+  iamTableAction,
   type Route,
   routes as routeTable,
 } from '#shared/routes.ts';
@@ -129,7 +130,7 @@ describe('infra: least privilege, exactly as the route table says', () => {
     const statements = statementsOf(routeId);
     const dynamo = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     expect(dynamo).toHaveLength(1);
-    expect([dynamo[0]?.Action].flat().sort()).toEqual(route.table.map((a) => `dynamodb:${a}`).sort());
+    expect([dynamo[0]?.Action].flat().sort()).toEqual(route.table.map(iamTableAction).sort());
     expect(JSON.stringify(dynamo[0]?.Resource)).toContain('TableCD117FA1');
     expect(JSON.stringify(dynamo[0]?.Resource).includes('/index/gsi1')).toBe(route.table.includes('Query'));
 
@@ -138,7 +139,7 @@ describe('infra: least privilege, exactly as the route table says', () => {
       'logs:PutLogEvents',
       'xray:PutTraceSegments',
       'xray:PutTelemetryRecords',
-      ...route.table.map((a) => `dynamodb:${a}`),
+      ...route.table.map(iamTableAction),
       ...(route.grants.includes('signing-key')
         ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret']
         : []),

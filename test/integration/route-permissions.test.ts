@@ -47,6 +47,9 @@ context.db.middlewareStack.add(
         for (const kind of Object.keys(item))
           actions.add(kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`);
       }
+    } else if (name === 'Query' && !(args.input as { IndexName?: string }).IndexName) {
+      // A query of the table itself, not the index: granted on the table alone.
+      actions.add('QueryTable');
     } else {
       actions.add(name);
     }
