@@ -16,6 +16,7 @@ import { Construct } from 'constructs';
 import { AlarmTopic } from './alarm-topic.ts';
 import { addDashboard } from './dashboard.ts';
 import { EMAIL_EVENT_DIMENSION } from './email.ts';
+import type { EventPipeline } from './events.ts';
 
 export interface MonitoringProps {
   readonly api: RestApi;
@@ -42,6 +43,8 @@ export interface MonitoringProps {
     };
     readonly verifyLogGroup: ILogGroup;
   };
+  /** The event pipeline: its dead-letter queues and how far the events function lags the stream. */
+  readonly events: EventPipeline;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -126,6 +129,7 @@ export class Monitoring extends Construct {
     this.alarm('CodeDeliveryFailures', deliveryFailures, 1, 'SES or SNS refused to deliver a sign-in code');
     // SMS delivered or not after SNS accepted it is account-wide: the account stack alarms on it.
 
+    this.eventAlarms(props.events);
     const abuse = this.abuseAlarms(props);
     const email = props.emailEvents ? this.emailAlarms() : [];
 
@@ -217,6 +221,33 @@ export class Monitoring extends Construct {
       'A spike of requests blocked by the firewall',
     );
     return metrics;
+  }
+
+  /** A stream record or a delivery message given up on, and the events function falling behind. */
+  private eventAlarms(events: EventPipeline): void {
+    const visible = (queue: EventPipeline['streamDeadLetters']) =>
+      queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
+    this.alarm(
+      'EventsDeadLetters',
+      visible(events.streamDeadLetters),
+      1,
+      'A booking change could not be published after retries: its notice and webhooks were not sent',
+    );
+    this.alarm(
+      'DeliveryDeadLetters',
+      visible(events.deliveryDeadLetters),
+      1,
+      'A webhook delivery message could not be handled five times: that delivery stopped',
+    );
+    const eventsFn = events.functions.get('events');
+    if (eventsFn)
+      this.alarm(
+        'EventsIteratorAge',
+        eventsFn.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' }),
+        5 * 60_000,
+        'The events function is more than 5 minutes behind the table stream: notices and webhooks are late',
+        2,
+      );
   }
 
   /** What SES reports about the sign-in e-mails after sending: bounces and complaints (its reputation). */

@@ -6,21 +6,25 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
-import { functionSettings, type Route } from '../shared/routes.ts';
+import { type FunctionSpec, functionSettings, iamTableAction } from '../shared/function-spec.ts';
 import { bundleAliases, bundling, sourceAssetHash } from './bundling.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
 
 export interface RouteFunctionProps {
-  readonly route: Route;
+  /** A route of the route table, or one of the event functions (no path). */
+  readonly route: FunctionSpec & { readonly path?: string };
   readonly table: TableV2;
   readonly signingKey: ISecret;
   readonly logRetention: RetentionDays;
   readonly environment: Record<string, string>;
-  /** For routes granted `send-email`: the verified sender address and optional configuration set. */
+  /** For routes granted `send-email` or `send-notice`: the verified sender and optional configuration set. */
   readonly ses: { fromAddress: string; configurationSet?: string };
+  /** For functions granted `delivery-queue`: the webhook delivery queue. */
+  readonly deliveryQueue?: IQueue;
 }
 
 /**
@@ -62,7 +66,7 @@ export class RouteFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role,
       logGroup: this.logGroup,
-      description: `${route.path} (flight booking API)`,
+      description: route.path ? `${route.path} (flight booking API)` : `${route.id} (flight booking events)`,
       environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
@@ -100,7 +104,7 @@ export class RouteFunction extends Construct {
     if (route.table.length > 0) {
       this.fn.addToRolePolicy(
         new PolicyStatement({
-          actions: route.table.map((action) => `dynamodb:${action}`),
+          actions: route.table.map(iamTableAction),
           resources: [
             table.tableArn,
             ...(route.table.includes('Query') && index ? [`${table.tableArn}/index/${index}`] : []),
@@ -109,7 +113,7 @@ export class RouteFunction extends Construct {
       );
     }
     if (route.grants.includes('signing-key')) props.signingKey.grantRead(this.fn);
-    if (route.grants.includes('send-email')) {
+    if (route.grants.includes('send-email') || route.grants.includes('send-notice')) {
       // SES authorises SendEmail on every identity the message involves: the sender's, and in the SES
       // sandbox the recipient's too. So the grant covers the region's identities, and the condition
       // pins what matters: the message comes from the configured sender.
@@ -131,6 +135,11 @@ export class RouteFunction extends Construct {
         reason:
           'In the SES sandbox SendEmail is also authorised against the recipient’s identity, which no template can list; the statement is pinned to the configured sender by ses:FromAddress.',
       });
+    }
+    if (route.grants.includes('delivery-queue')) {
+      if (!props.deliveryQueue)
+        throw new Error(`${route.id} is granted the delivery queue but none was given`);
+      props.deliveryQueue.grantSendMessages(this.fn);
     }
     if (route.grants.includes('send-sms')) {
       // An SMS to a phone number has no resource ARN to scope to; publishing to any topic, of any

@@ -6,7 +6,7 @@ import {
   MethodLoggingLevel,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -16,6 +16,7 @@ import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { documentRoute, type Route, routes, SWEEP_EVERY_SECONDS, sweepJob } from '../shared/routes.ts';
 import { SignInEmail } from './email.ts';
+import { EventPipeline } from './events.ts';
 import { Firewall } from './firewall.ts';
 import { accessLogFormat, addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
 import { Monitoring } from './monitoring.ts';
@@ -94,6 +95,8 @@ export class FlightBookingStack extends Stack {
       sortKey: { name: sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(),
       timeToLiveAttribute: ttlAttribute,
+      // Booking state changes become events from here (docs/API.md §4.6; infra/events.ts).
+      dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: dataProtection.pointInTimeRecovery },
       deletionProtection: dataProtection.deletionProtection,
       removalPolicy,
@@ -227,6 +230,17 @@ export class FlightBookingStack extends Stack {
         'A schedule tick carries nothing to keep: a failed sweep is alarmed (sweep-Errors) and the next tick a minute later redoes all its work, which is idempotent.',
     });
 
+    // Traveller notices and agency webhooks, from the table's stream.
+    const events = new EventPipeline(this, 'Events', {
+      table: this.table,
+      signingKey,
+      logRetention: config.logRetention,
+      stage: config.stage,
+      ses: { fromAddress: config.sesFromAddress, configurationSet: config.sesConfigurationSet },
+      removalPolicy,
+    });
+    for (const [id, fn] of events.functions) this.functions.set(id, fn);
+
     Validations.of(this.api).acknowledge(
       {
         id: 'AwsSolutions::AwsSolutions-APIG2',
@@ -273,12 +287,13 @@ export class FlightBookingStack extends Stack {
         thresholds: config.abuseAlarms,
         verifyLogGroup: this.functions.get('verify-otp')?.logGroup ?? accessLogs,
       },
+      events,
     });
 
     Validations.of(this).acknowledge({
       id: 'Serverless::Serverless-LambdaDLQ',
       reason:
-        'Every function is invoked synchronously by API Gateway and answers the caller; there are no asynchronous invocations to dead-letter.',
+        'No function is invoked asynchronously: the routes answer API Gateway synchronously, and the two event functions are fed by event source mappings whose failures go to their own dead-letter queues (the stream mapping’s on-failure destination, the delivery queue’s redrive policy).',
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });

@@ -38,14 +38,21 @@ export const readAgencyBounds = (env: NodeJS.ProcessEnv = process.env): AgencyBo
  * malformed variable fails start-up with a message naming it; nothing has a silent production default
  * that could be wrong (there is no built-in key).
  */
+const TableSettings = {
+  TABLE_NAME: nonEmpty(),
+  /** Local DynamoDB endpoint; unset in AWS. */
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  /** Set by Lambda; locally only the signing region of DynamoDB Local's fixed credentials. */
+  AWS_REGION: z._default(nonEmpty(), 'us-east-1'),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
+  /** The deployed stage (set by the stack); on every log line and in the metrics derived from them. */
+  STAGE: z._default(nonEmpty(), 'local'),
+};
+
 const CoreConfig = z
   .object({
     ...AgencyBoundsConfig.shape,
-    TABLE_NAME: nonEmpty(),
-    /** Local DynamoDB endpoint; unset in AWS. */
-    DYNAMODB_ENDPOINT: z.optional(z.url()),
-    /** Set by Lambda; locally only the signing region of DynamoDB Local's fixed credentials. */
-    AWS_REGION: z._default(nonEmpty(), 'us-east-1'),
+    ...TableSettings,
     /** Secrets Manager id of the signing key (deployed). */
     SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),
     /** File holding the signing key (local). */
@@ -54,10 +61,6 @@ const CoreConfig = z
     TOKEN_AUDIENCE: z._default(nonEmpty(), 'flight-booking-agents'),
     /** send-otp answers no sooner than this, registered or not (no timing enumeration). */
     OTP_SEND_MIN_MS: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(5000)), 350),
-    LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
-    /** The deployed stage (set by the stack); on every log line and in the metrics derived from them. */
-    STAGE: z._default(nonEmpty(), 'local'),
-    /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
     /**
      * How long a new hold lasts, in minutes (fractions too, from 0.05 = 3 s), instead of the rule of
      * docs/API.md §4.4 (24 hours): for trying holds locally and in tests. Refused when deployed.
@@ -65,6 +68,7 @@ const CoreConfig = z
     HOLD_MINUTES: z.optional(z.coerce.number().check(z.minimum(0.05), z.maximum(1440))),
     /** Set by Lambda: what marks a deployed function. */
     AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
+    /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
     CORS_ALLOWED_ORIGINS: z.pipe(
       z._default(z.string(), ''),
       z.transform((value) =>
@@ -154,4 +158,66 @@ export type SenderConfig = z.output<typeof SenderConfig>;
 
 export function readSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderConfig {
   return readEnv(SenderConfig, env);
+}
+
+/**
+ * Where webhooks may point (shared/events/webhook-url.ts): `deployed` (the default, and the only value
+ * Lambda accepts) or `local` (the dev server: loopback receivers over http). Setting `deployed` locally
+ * turns every address check on, as tests of it do.
+ */
+const WebhookUrlSettings = {
+  WEBHOOK_URL_POLICY: z._default(z.enum(['deployed', 'local']), 'deployed'),
+  AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
+};
+const inLambdaOnlyDeployed = z.superRefine(
+  (env: { WEBHOOK_URL_POLICY: string; AWS_LAMBDA_FUNCTION_NAME?: string | undefined }, ctx) => {
+    if (env.AWS_LAMBDA_FUNCTION_NAME && env.WEBHOOK_URL_POLICY !== 'deployed')
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_URL_POLICY'], message: 'must be deployed in Lambda' });
+  },
+);
+const WebhookUrlConfig = z.object(WebhookUrlSettings).check(inLambdaOnlyDeployed);
+
+export function readWebhookUrlPolicy(env: NodeJS.ProcessEnv = process.env): 'deployed' | 'local' {
+  return readEnv(WebhookUrlConfig, env).WEBHOOK_URL_POLICY;
+}
+
+/**
+ * The events and delivery functions: the table, where notices go (SES from the stage's sender, or
+ * `<DATA_DIR>/notices.jsonl` locally), the delivery queue, the URL policy, and EVENTS_TIME_SCALE (a
+ * factor on every retry delay, so local tests need not wait hours; 1 in Lambda).
+ */
+const EventsConfig = z
+  .object({
+    ...TableSettings,
+    ...WebhookUrlSettings,
+    /** The delivery function unseals webhook secrets: the same master key as the routes. */
+    SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),
+    SIGNING_KEY_FILE: z.optional(nonEmpty()),
+    NOTICE_SENDER: z._default(z.enum(['aws', 'file']), 'aws'),
+    SES_FROM_ADDRESS: z.optional(z.email()),
+    SES_CONFIGURATION_SET: z.optional(nonEmpty()),
+    DATA_DIR: z.optional(nonEmpty()),
+    DELIVERY_QUEUE_URL: z.optional(z.url()),
+    EVENTS_TIME_SCALE: z._default(z.coerce.number().check(z.positive(), z.maximum(1000)), 1),
+  })
+  .check(
+    inLambdaOnlyDeployed,
+    z.superRefine((env, ctx) => {
+      const issue = (path: string, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      if (env.NOTICE_SENDER === 'aws' && !env.SES_FROM_ADDRESS)
+        issue('SES_FROM_ADDRESS', 'required when NOTICE_SENDER is aws');
+      if (env.NOTICE_SENDER === 'file' && !env.DATA_DIR)
+        issue('DATA_DIR', 'required when NOTICE_SENDER is file');
+      if (env.AWS_LAMBDA_FUNCTION_NAME && env.NOTICE_SENDER === 'file')
+        issue('NOTICE_SENDER', 'notices are never written to a file in Lambda');
+      if (env.AWS_LAMBDA_FUNCTION_NAME && env.EVENTS_TIME_SCALE !== 1)
+        issue('EVENTS_TIME_SCALE', 'must be 1 in Lambda');
+    }),
+  );
+
+export type EventsConfig = z.output<typeof EventsConfig>;
+
+export function readEventsConfig(env: NodeJS.ProcessEnv = process.env): EventsConfig {
+  return readEnv(EventsConfig, env);
 }

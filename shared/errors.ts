@@ -101,15 +101,11 @@ export class LastAdminError extends fixedError(
   'The agency would be left without an active ADMIN: make another agent ADMIN first.',
 ) {}
 
-/** The agency may register no more agents (docs/API.md §3.4): the operator can raise its limit. */
-export class LimitReachedError extends ApiError {
-  readonly code = 'LIMIT_REACHED' as const;
-  constructor() {
-    super(
-      'Your agency has reached its limit of agents (deactivated ones count): ask the operator to raise it or release one.',
-    );
-  }
-}
+/** The agency's cap on agents (the operator can raise it) or on webhook endpoints is reached. */
+export class LimitReachedError extends fixedError(
+  'LIMIT_REACHED',
+  'Your agency has reached its limit of agents (deactivated ones count): ask the operator to raise it or release one.',
+) {}
 
 export class NotFoundError extends ApiError {
   readonly code = 'NOT_FOUND' as const;

@@ -7,50 +7,15 @@
  */
 
 import type { Role } from './auth/roles.ts';
+import type { FunctionSpec } from './function-spec.ts';
 
-/** DynamoDB actions a route's function may perform on the table (transactions need their parts). */
-export type TableAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'ConditionCheckItem';
-
-/** Grants beyond the table, named by what they allow. */
-export type ExtraGrant = 'signing-key' | 'send-email' | 'send-sms';
-
-export interface Route {
-  /** Stable id, used for function and resource names. */
-  readonly id: string;
+export interface Route extends FunctionSpec {
   /** Every route is `POST`; the path has no version segment (docs/API.md §1). */
   readonly path: string;
-  /** Handler entry file, relative to the repository root; it exports `handler`. */
-  readonly entry: string;
   /** Whether a session token (bearer or cookie) is required. */
   readonly auth: boolean;
   /** The roles allowed on the route (403 FORBIDDEN for others); absent = every signed-in agent. */
   readonly roles?: readonly Role[];
-  /** Exactly the table actions the function uses; `Query` also grants the GSI. Every `auth` route reads the session state (GetItem). */
-  readonly table: readonly TableAction[];
-  readonly grants: readonly ExtraGrant[];
-  /** The function's memory, when not {@link FUNCTION_DEFAULTS}' (Lambda gives CPU in proportion). */
-  readonly memoryMb?: number;
-}
-
-/**
- * Every function's size and deadline unless its route says otherwise: the stack deploys them and the
- * dev server hands handlers the same deadline (the SDK's own deadlines are 1 s connect, 3 s request).
- */
-export const FUNCTION_DEFAULTS = { memoryMb: 512, timeoutSeconds: 10 } as const;
-
-/** The memory and timeout `route`'s function runs with, deployed and locally. */
-export function functionSettings(route: Route): { memoryMb: number; timeoutSeconds: number } {
-  return {
-    memoryMb: route.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
-    timeoutSeconds: FUNCTION_DEFAULTS.timeoutSeconds,
-  };
 }
 
 export const routes = [
@@ -154,7 +119,60 @@ export const routes = [
     table: ['GetItem', 'UpdateItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
+  {
+    id: 'agency-webhooks-create',
+    path: '/api/agency/webhooks/create',
+    entry: 'functions/agency/webhooks-create.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-webhooks-list',
+    path: '/api/agency/webhooks/list',
+    entry: 'functions/agency/webhooks-list.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'QueryTable'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-webhooks-delete',
+    path: '/api/agency/webhooks/delete',
+    entry: 'functions/agency/webhooks-delete.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    table: ['GetItem', 'DeleteItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
 ] as const satisfies readonly Route[];
+
+/**
+ * The functions no route invokes (docs/API.md §4.6): `events` reads the table's stream and publishes
+ * each booking state change (the traveller's notice, one delivery per webhook endpoint); `deliveries`
+ * takes webhook attempts from the delivery queue. The stack builds and grants them like the routes; a
+ * permission test checks their table actions the same way.
+ */
+export const eventFunctions = [
+  {
+    id: 'events',
+    entry: 'functions/events/stream.ts',
+    // Agency name, notice guard, endpoints (Query), delivery items.
+    table: ['GetItem', 'QueryTable', 'PutItem', 'UpdateItem'],
+    grants: ['send-notice', 'delivery-queue'],
+    timeoutSeconds: 60,
+  },
+  {
+    id: 'deliveries',
+    entry: 'functions/events/deliver.ts',
+    // Claim and finish attempts, read the endpoint, record its last delivery.
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key', 'delivery-queue'],
+    // Ten attempts side by side, each with a 10-second deadline, and the writes around them.
+    timeoutSeconds: 30,
+  },
+] as const satisfies readonly FunctionSpec[];
 
 export type RouteId = (typeof routes)[number]['id'];
 export type RouteOf<I extends RouteId> = Extract<(typeof routes)[number], { id: I }>;
@@ -193,12 +211,11 @@ export const documentRoute = {
  */
 export const sweepJob = {
   id: 'sweep',
-  path: '',
   entry: 'functions/jobs/sweep.ts',
-  auth: false,
-  table: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'],
+  // The holds listing (a Query of the table itself), each late hold read and expired.
+  table: ['GetItem', 'QueryTable', 'UpdateItem', 'DeleteItem'],
   grants: ['signing-key'],
-} as const satisfies Route;
+} as const satisfies FunctionSpec;
 
 /** How often the sweep runs: late holds read as EXPIRED at once and free their seats within this. */
 export const SWEEP_EVERY_SECONDS = 60;

@@ -2,8 +2,9 @@
  * The operator's agent commands: `add <identifier> --name "<name>" --agency <agency_id> [--role ADMIN]`
  * (how an agency gets its first ADMIN), `list`, `deactivate [--force]|activate <identifier>`,
  * `role <identifier> AGENT|ADMIN`, `revoke <identifier>` (ends its sessions), `release <identifier>`
- * (frees an identifier registered by mistake), `limit <agency_id> <agents>` and `migrate` (gives agents
- * stored before roles existed their session state, and agencies their count of agents).
+ * (frees an identifier registered by mistake), `limit <agency_id> <agents>`, `migrate` (gives agents
+ * stored before roles existed their session state, and agencies their count of agents) and
+ * `agency-name <agency_id> --name "<name>"` (the name travellers' notices give).
  *
  * Against AWS when TABLE_NAME is set (default credential chain and region); otherwise against the
  * local database in DATA_DIR, through the running `npm start` if there is one, or a DynamoDB Local
@@ -11,7 +12,8 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setAgentLimit } from '#shared/agency/agency-counters-item.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { AgencyName, agencyNameUpdate, setAgentLimit } from '#shared/agency/agency-counters-item.ts';
 import { type AgentChanges, registerAgent } from '#shared/agency/agent-changes.ts';
 import { AgencyId, AgentName, listEveryAgent } from '#shared/agency/agent-item.ts';
 import {
@@ -40,11 +42,23 @@ const usage = `usage:
   npm run agents -- revoke <identifier>                 # ends every session it holds
   npm run agents -- release <identifier>                # forgets it: the identifier is free again
   npm run agents -- limit <agency_id> <agents>          # how many agents the agency may register
-  npm run agents -- migrate`;
+  npm run agents -- migrate
+  npm run agents -- agency-name <agency_id> --name "<name>"   # the name travellers' notices give`;
 
 class UsageError extends Error {}
 class NoSuchAgentError extends Error {}
-const COMMANDS = ['add', 'list', 'deactivate', 'activate', 'role', 'revoke', 'release', 'limit', 'migrate'];
+const COMMANDS = [
+  'add',
+  'list',
+  'deactivate',
+  'activate',
+  'role',
+  'revoke',
+  'release',
+  'limit',
+  'migrate',
+  'agency-name',
+];
 /** The most agents an operator may allow one agency: far beyond any real agency, short of abuse. */
 const MAX_AGENT_LIMIT = 10_000;
 
@@ -59,6 +73,7 @@ type Task =
   | { kind: 'change'; identifier: string; changes: AgentChanges; force: boolean }
   | { kind: 'revoke' | 'release'; identifier: string }
   | { kind: 'limit'; agencyId: string; limit: number }
+  | { kind: 'agency-name'; agencyId: string; name: string }
   | { kind: 'list' | 'migrate' };
 
 function parseCommandLine(args: string[]): Task {
@@ -107,6 +122,14 @@ function parseCommandLine(args: string[]): Task {
     case 'release':
       expectExtra(0);
       return { kind: command, identifier: identifierOf(subject).identifier };
+    case 'agency-name': {
+      expectExtra(0);
+      const agency = AgencyId.safeParse(subject);
+      if (!agency.success) throw new UsageError(`agency ${agency.error.issues[0]?.message ?? 'is required'}`);
+      const name = AgencyName.safeParse(values.name);
+      if (!name.success) throw new UsageError('--name must be 1-100 characters');
+      return { kind: 'agency-name', agencyId: agency.data, name: name.data };
+    }
     case 'limit': {
       expectExtra(1);
       const agency = AgencyId.safeParse(subject);
@@ -205,6 +228,9 @@ async function perform(store: TableHandle, task: Task): Promise<unknown> {
       return { agency_id: task.agencyId, agent_limit: task.limit };
     case 'migrate':
       return migrate(store, clock);
+    case 'agency-name':
+      await store.db.send(new UpdateCommand(agencyNameUpdate(store.tableName, task.agencyId, task.name)));
+      return { agency_id: task.agencyId, name: task.name };
     default:
       return listEveryAgent(store);
   }

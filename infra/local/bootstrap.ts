@@ -5,6 +5,7 @@ import {
   CreateTableCommand,
   type CreateTableCommandInput,
   DescribeTableCommand,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { registerAgent } from '#shared/agency/agent-changes.ts';
@@ -36,6 +37,8 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    // The events pipeline reads it (infra/local/events-pipeline.ts), as the deployed events function does.
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
     AttributeDefinitions: keyNames.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },
@@ -55,7 +58,11 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
 /** Creates the table unless it exists. Returns whether it was created. */
 export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
   try {
-    await db.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
+    // A database made before the events pipeline: its stream is turned on (from now on).
+    const stream = createTableInput(tableName).StreamSpecification;
+    if (!Table?.StreamSpecification?.StreamEnabled)
+      await db.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: stream }));
     return false;
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;

@@ -11,10 +11,10 @@ import {
   NotFoundError,
   PayloadTooLargeError,
 } from '#shared/errors.ts';
+import { functionSettings } from '#shared/function-spec.ts';
 import { errorResponse } from '#shared/http/response.ts';
 import {
   documentRoute,
-  functionSettings,
   ROUTE_METHOD,
   type Route,
   routes,

@@ -6,7 +6,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '#shared/clock.ts';
+import { readEventsConfig } from '#shared/config.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
+import { createDeliveryDeps, createEventsDeps } from '#shared/events/events-context.ts';
+import { NOTICES_FILE } from '#shared/events/notice-sender.ts';
 import { OUTBOX_FILE } from '#shared/notify/outbox-sender.ts';
 import {
   DEMO_AGENT,
@@ -17,6 +20,7 @@ import {
 } from './bootstrap.ts';
 import { createDevServer, LOCAL_SWEEP_EVERY_MS, loadHandlers, loadSweep } from './dev-server.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { startEventsPipeline } from './events-pipeline.ts';
 import {
   findRunningLocalStack,
   removeLocalStackInfo,
@@ -37,10 +41,12 @@ if (running) {
 
 const dynamo = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
 let stopping = false;
+let stopEvents = async () => {};
 const stop = async (code: number) => {
   if (stopping) return;
   stopping = true;
   await removeLocalStackInfo(dataDir);
+  await stopEvents();
   await dynamo.stop();
   process.exit(code);
 };
@@ -53,13 +59,27 @@ try {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     SIGNING_KEY_FILE: await ensureSigningKeyFile(dataDir),
     CODE_SENDER: 'outbox',
+    NOTICE_SENDER: 'file',
     DATA_DIR: dataDir,
+    // Loopback receivers over http are allowed locally unless the caller asks for the deployed checks.
+    WEBHOOK_URL_POLICY: process.env.WEBHOOK_URL_POLICY || 'local',
   });
   delete process.env.SIGNING_KEY_SECRET_ID;
 
   const db = createDocumentClient(dynamo.endpoint);
   const created = await ensureTable(db, LOCAL_TABLE_NAME);
   await ensureDemoAgent(db, LOCAL_TABLE_NAME, systemClock());
+
+  // The event pipeline (docs/API.md §4.6): the table's stream -> notices and webhook deliveries.
+  const eventsConfig = readEventsConfig();
+  const events = await startEventsPipeline({
+    endpoint: dynamo.endpoint,
+    tableName: LOCAL_TABLE_NAME,
+    dataDir,
+    events: await createEventsDeps(eventsConfig),
+    deliveries: await createDeliveryDeps(eventsConfig),
+  });
+  stopEvents = () => events.stop();
 
   const server = createDevServer(await loadHandlers(root));
   // The sweep Lambda's schedule, as a timer: late holds expire and free their seats (docs/API.md §4.4).
@@ -83,6 +103,8 @@ try {
       `  data:       ${dataDir} (${created ? 'new database' : 'existing database'})`,
       `  demo agent: ${DEMO_AGENT.identifier} (agency ${DEMO_AGENT.agencyId})`,
       `  codes:      printed here and appended to ${join(dataDir, OUTBOX_FILE)}`,
+      `  notices:    traveller e-mails appended to ${join(dataDir, NOTICES_FILE)}`,
+      `  webhooks:   delivered over HTTP (${eventsConfig.WEBHOOK_URL_POLICY} URL checks, retry delays x${eventsConfig.EVENTS_TIME_SCALE})`,
       `  docs:       ${url}/docs (OpenAPI: ${url}/openapi.json)`,
       '  stop:       Ctrl-C',
       '',

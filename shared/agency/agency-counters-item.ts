@@ -1,4 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { TableHandle } from '../db/client.ts';
 import { agencyPartition } from '../db/table.ts';
 
@@ -6,8 +7,9 @@ import { agencyPartition } from '../db/table.ts';
  * The agency counters item (`AGENCY#<agency_id>` / `ADMINS`, named when it held only the first):
  * `active_admins`, the condition that keeps the last active ADMIN; `agents`, the agents registered
  * (active or not, until released), the condition that keeps the agency within `agent_limit` (set by the
- * operator; {@link DEFAULT_AGENT_LIMIT} when absent). Written only inside agent changes
- * (agent-changes.ts), and by the operator's `limit` and `migrate`.
+ * operator; {@link DEFAULT_AGENT_LIMIT} when absent); `webhooks`, its webhook endpoints (the cap of 5);
+ * and its display name `name`, set by the operator. Written only inside agent and webhook changes
+ * (agent-changes.ts, events/), and by the operator's `limit`, `migrate` and `agency-name`.
  */
 export const agencyCountersKey = (agencyId: string) => ({ pk: agencyPartition(agencyId), sk: 'ADMINS' });
 
@@ -78,3 +80,48 @@ export const setAgentLimit = (store: TableHandle, agencyId: string, limit: numbe
 /** `migrate`: the count of registered agents, for agencies from before it was kept. */
 export const setAgentCount = (store: TableHandle, agencyId: string, agents: number) =>
   setCounter(store, agencyId, 'agents', agents);
+/**
+ * The Update adding `delta` to the agency's count of webhook endpoints, in the transaction that creates
+ * or deletes one: an increase needs the count below `max` (409 LIMIT_REACHED otherwise), so parallel
+ * creations cannot pass the cap.
+ */
+export function webhookCountChange(tableName: string, agencyId: string, delta: 1 | -1, max: number) {
+  return {
+    TableName: tableName,
+    Key: agencyCountersKey(agencyId),
+    UpdateExpression: 'ADD webhooks :delta',
+    ...(delta > 0 && { ConditionExpression: 'attribute_not_exists(webhooks) OR webhooks < :max' }),
+    ExpressionAttributeValues: { ':delta': delta, ...(delta > 0 && { ':max': max }) },
+  };
+}
+
+/**
+ * The Update naming the agency (`name`, shown to travellers in their notices); set by the operator's CLI
+ * (`npm run agents -- agency-name`). Without one, notices name the agency by its id.
+ */
+export function agencyNameUpdate(tableName: string, agencyId: string, name: string) {
+  return {
+    TableName: tableName,
+    Key: agencyCountersKey(agencyId),
+    UpdateExpression: 'SET #name = :name',
+    ExpressionAttributeNames: { '#name': 'name' },
+    ExpressionAttributeValues: { ':name': name },
+  };
+}
+
+/** The agency's display name: its `name`, or its id when the operator gave none. */
+export async function readAgencyName(store: TableHandle, agencyId: string): Promise<string> {
+  const { Item } = await store.db.send(
+    new GetCommand({
+      TableName: store.tableName,
+      Key: agencyCountersKey(agencyId),
+      ProjectionExpression: '#name',
+      ExpressionAttributeNames: { '#name': 'name' },
+    }),
+  );
+  const parsed = AgencyName.safeParse(Item?.name);
+  return parsed.success ? parsed.data : agencyId;
+}
+
+/** An agency's display name: 1-100 characters. */
+export const AgencyName = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));

@@ -12,6 +12,8 @@ export interface SigningKeys {
   readonly otp: Uint8Array;
   /** AES-256-GCM key sealing offer ids. */
   readonly offer: Uint8Array;
+  /** AES-256-GCM key encrypting webhook endpoints' signing secrets at rest. */
+  readonly webhook: Uint8Array;
 }
 
 /** A master secret shorter than this cannot carry 256 bits (43 base64url characters). */
@@ -28,7 +30,12 @@ export function deriveSigningKeys(master: string): SigningKeys {
   }
   const derive = (purpose: string) =>
     new Uint8Array(hkdfSync('sha256', secret, 'flight-booking-api', purpose, 32));
-  return { token: derive('session-token'), otp: derive('otp-hmac'), offer: derive('offer-id') };
+  return {
+    token: derive('session-token'),
+    otp: derive('otp-hmac'),
+    offer: derive('offer-id'),
+    webhook: derive('webhook-secret'),
+  };
 }
 
 /**

@@ -103,6 +103,10 @@ const answered = {
 
 const BookingItem = z.object({
   ...answered,
+  /** 1 on create, +1 at each state change (absent on bookings stored before it was recorded: 1). */
+  version: z.optional(z.int()),
+  /** When the state last changed (absent before it was recorded: the last change's own time). */
+  updated_at: z.optional(z.string()),
   /** Cents. */
   total: z.number(),
   /** First departure, epoch ms: cancellable until then. */
@@ -118,8 +122,23 @@ const BookingItem = z.object({
   segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
 });
 
-/** The Booking resource of docs/API.md §4.2, as answered and as kept for Idempotency-Key replays. */
-const BookingViewItem = z.object({ ...answered, total_price: z.number() });
+/**
+ * The Booking resource of docs/API.md §4.2, as answered and as kept for Idempotency-Key replays. An
+ * answer stored before bookings carried `version` and `updated_at` reads as version 1 of its creation.
+ */
+const BookingViewItem = z.pipe(
+  z.object({
+    ...answered,
+    total_price: z.number(),
+    version: z.optional(z.int()),
+    updated_at: z.optional(z.string()),
+  }),
+  z.transform((view) => ({
+    ...view,
+    version: view.version ?? 1,
+    updated_at: view.updated_at ?? view.created_at,
+  })),
+);
 
 /** A booking as stored (the item's attributes besides its keys). */
 export type BookingRecord = z.output<typeof BookingItem>;
@@ -167,6 +186,19 @@ export async function readBooking(store: TableHandle, bookingId: string): Promis
   );
   return Item && parseItem('booking', BookingItem, Item);
 }
+
+/**
+ * Parses a booking item as DynamoDB (or its stream) holds it; undefined for an item of another kind.
+ * The events function reads stream images through it.
+ */
+export function readBookingItem(item: Record<string, unknown>): BookingRecord | undefined {
+  if (!isBookingKey(item)) return undefined;
+  return parseItem('booking', BookingItem, item);
+}
+
+/** Whether `key` is a booking item's key (the events function tells bookings from other items by it). */
+export const isBookingKey = (key: { pk?: unknown; sk?: unknown }) =>
+  typeof key.pk === 'string' && key.pk.startsWith(bookingKey('').pk) && key.sk === bookingKey('').sk;
 
 /** The booking with `bookingId` if it belongs to `agencyId`; another agency's is as absent as none. */
 export async function findBooking(

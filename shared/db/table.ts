@@ -19,6 +19,12 @@ export const GSI1 = tableDefinition.indexes[0].name;
  */
 export const agencyPartition = (agencyId: string) => `AGENCY#${agencyId}`;
 
+/**
+ * An event's partition: its notice guard and its webhook deliveries (shared/events/) live under it, so
+ * everything the service did about one event reads as one place in the table.
+ */
+export const eventPartition = (eventId: string) => `EVENT#${eventId}`;
+
 /** Epoch seconds, the unit DynamoDB TTL expects. */
 export function ttlFromMillis(epochMillis: number): number {
   return Math.ceil(epochMillis / 1000);

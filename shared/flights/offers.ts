@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { open, seal } from '../aead.ts';
 import { decodeCanonicalBase64url } from '../base64url.ts';
 import type { TravelClass } from './cabins.ts';
 import type { PassengerCounts } from './fares.ts';
@@ -47,8 +48,6 @@ interface Sealed {
 }
 
 const PREFIX = 'off_';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 /**
  * Seals a quote into an offer id: AES-256-GCM under a key only the service has. The id is opaque
@@ -68,10 +67,7 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
     n: quote.seatsShown,
     ...(quote.inboundFrom !== undefined && { o: quote.inboundFrom }),
   };
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
-  return PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+  return PREFIX + seal(key, Buffer.from(JSON.stringify(payload), 'utf8')).toString('base64url');
 }
 
 /**
@@ -82,14 +78,9 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
 export function openOffer(key: Uint8Array, offerId: string): OpenedOffer | undefined {
   if (!offerId.startsWith(PREFIX) || offerId.length > 2048) return undefined;
   const raw = decodeCanonicalBase64url(offerId.slice(PREFIX.length));
-  if (!raw || raw.length <= IV_BYTES + TAG_BYTES) return undefined;
+  const text = raw && open(key, raw);
+  if (!text) return undefined;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
-    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-    const text = Buffer.concat([
-      decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
-      decipher.final(),
-    ]);
     const sealed = JSON.parse(text.toString('utf8')) as Sealed;
     if (sealed.v !== 1) return undefined;
     return {

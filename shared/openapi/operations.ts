@@ -15,6 +15,7 @@ import { agencyOperations } from './agency-operations.ts';
 import { booking, flight, roundTripFlight } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
+import { webhookOperations } from './webhook-operations.ts';
 
 /** Every route can answer these: malformed or oversized bodies, gateway throttling, failures. */
 export const COMMON_ERRORS: ErrorCode[] = [
@@ -29,6 +30,7 @@ export const COMMON_ERRORS: ErrorCode[] = [
 
 export const operations: Record<RouteId, Operation> = {
   ...agencyOperations,
+  ...webhookOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:

@@ -97,6 +97,8 @@ export const Booking = z.object({
   total_price: Money,
   currency: z.string(),
   created_at: DateTime,
+  version: z.int().check(z.describe('1 when booked, one more at each state change: order events by it')),
+  updated_at: DateTime.check(z.describe('When the status last changed')),
   cancelled_at: z.optional(DateTime),
   created_by: z.optional(Actor).check(z.describe('The agent who booked (id and name at the time)')),
   cancelled_by: z.optional(Actor).check(z.describe('The agent who cancelled')),
@@ -114,8 +116,6 @@ export const Booking = z.object({
     .check(
       z.describe('HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called'),
     ),
-  updated_at: DateTime,
-  version: z.int().check(z.minimum(1), z.describe('Grows by one with each state change')),
 });
 
 export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });

@@ -238,6 +238,13 @@ export const EXEMPTIONS: readonly Exemption[] = [
           .replace(/[^\p{L}\p{N}]/gu, ''),
       ),
   })),
+  // "https://, … no credentials; it must resolve to public addresses only": what a URL's host resolves
+  // to is known only by asking DNS, and the scheme and credential rules are stated beside it.
+  {
+    operation: 'agencyWebhooksCreate',
+    detail: /^url$/,
+    prose: /resolve to public addresses only/i,
+  },
   // "A meta.next_cursor this API returned, exactly as returned": only the service knows what it issued.
   ...['bookingList', 'agencyAgentsList'].map((operation) => ({
     operation,

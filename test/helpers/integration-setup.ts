@@ -22,6 +22,9 @@ Object.assign(process.env, {
   DYNAMODB_ENDPOINT: endpoint,
   SIGNING_KEY_FILE: keyFile,
   CODE_SENDER: 'outbox',
+  NOTICE_SENDER: 'file',
+  // Receivers in the tests listen on 127.0.0.1; the deployed checks are tested with the policy given.
+  WEBHOOK_URL_POLICY: 'local',
   DATA_DIR: dataDir,
   OTP_SEND_MIN_MS: '20',
   LOG_LEVEL: 'info',

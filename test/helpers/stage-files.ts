@@ -57,3 +57,11 @@ export function synthStage(config: FlightBookingConfig, nag = false) {
 /** The resources of one CloudFormation type, by logical id. */
 export const resourcesOf = (template: Template, type: string): [string, Json][] =>
   Object.entries(template.findResources(type));
+
+/** The statements of every policy attached to the role of the function `fn` (a Lambda resource). */
+export function roleStatements(template: Template, fn: Json): Json[] {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+}

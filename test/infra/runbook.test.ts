@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { documentRoute, routes } from '#shared/routes.ts';
+import { documentRoute, eventFunctions, routes } from '#shared/routes.ts';
 import { DEVELOPMENT, PRODUCTION, resourcesOf, synthStage } from '#test/helpers/stage-files.ts';
 import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
 import { parseAccountConfig } from '../../infra/stage-config.ts';
@@ -38,7 +38,9 @@ const alarmNames = [
 /** The runbook heading for an alarm: its name without the stage prefix; per-route alarms share one. */
 function sectionFor(alarmName: string): string {
   const id = alarmName.replace(/^flight-booking-(dev|prod|account)-/, '');
-  const route = [...routes, documentRoute].find((r) => id === `${r.id}-Errors` || id === `${r.id}-Throttles`);
+  const route = [...routes, documentRoute, ...eventFunctions].find(
+    (r) => id === `${r.id}-Errors` || id === `${r.id}-Throttles`,
+  );
   return route ? id.replace(route.id, '<route>') : id;
 }
 

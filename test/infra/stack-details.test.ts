@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { documentRoute, routes, sweepJob } from '#shared/routes.ts';
+import { documentRoute, eventFunctions, routes, sweepJob } from '#shared/routes.ts';
 import { DEVELOPMENT, type Json, PRODUCTION, resourcesOf, synthStage } from '#test/helpers/stage-files.ts';
 import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
 import { bundling, sourceAssetHash, sourceFiles } from '../../infra/bundling.ts';
@@ -54,6 +54,7 @@ describe('infra: cdk-nag’s wildcard finding is acknowledged where the wildcard
       [
         ...[...routes, documentRoute].map((r) => `Test/Route-${r.id}/Role/DefaultPolicy`),
         `Test/Job-${sweepJob.id}/Role/DefaultPolicy`,
+        ...eventFunctions.map((f) => `Test/Events/Function-${f.id}/Role/DefaultPolicy`),
       ].sort(),
     );
     expect(reasonAt('Test/Route-search/Role/DefaultPolicy', id)).toMatch(

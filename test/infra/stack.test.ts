@@ -4,9 +4,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { documentRoute, functionSettings, type Route, routes as routeTable } from '#shared/routes.ts';
+import { functionSettings, iamTableAction } from '#shared/function-spec.ts';
+import { documentRoute, eventFunctions, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
-import { PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
+import { PRODUCTION_FILE, roleStatements } from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
@@ -46,11 +47,7 @@ function functionOf(routeId: string): [string, Json] {
 
 /** The statements of every policy attached to the role of the route's function. */
 function statementsOf(routeId: string, t = template): Json[] {
-  const [, fn] = functionOf(routeId);
-  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-  return Object.values(t.findResources('AWS::IAM::Policy'))
-    .filter((policy) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
-    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+  return roleStatements(t, functionOf(routeId)[1]);
 }
 const allowed = (routeId: string) =>
   statementsOf(routeId)
@@ -59,8 +56,8 @@ const allowed = (routeId: string) =>
 
 describe('infra: functions', () => {
   it('creates one Node.js 24 arm64 function per route, plus the one serving the OpenAPI document', () => {
-    // …and the sweep.
-    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 2);
+    // …the sweep, and the event pipeline's.
+    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 2 + eventFunctions.length);
     const [, docs] = functionOf(documentRoute.id);
     expect(docs.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     for (const route of routes) {
@@ -129,7 +126,7 @@ describe('infra: least privilege, exactly as the route table says', () => {
     const statements = statementsOf(routeId);
     const dynamo = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     expect(dynamo).toHaveLength(1);
-    expect([dynamo[0]?.Action].flat().sort()).toEqual(route.table.map((a) => `dynamodb:${a}`).sort());
+    expect([dynamo[0]?.Action].flat().sort()).toEqual(route.table.map(iamTableAction).sort());
     expect(JSON.stringify(dynamo[0]?.Resource)).toContain('TableCD117FA1');
     expect(JSON.stringify(dynamo[0]?.Resource).includes('/index/gsi1')).toBe(route.table.includes('Query'));
 
@@ -138,7 +135,7 @@ describe('infra: least privilege, exactly as the route table says', () => {
       'logs:PutLogEvents',
       'xray:PutTraceSegments',
       'xray:PutTelemetryRecords',
-      ...route.table.map((a) => `dynamodb:${a}`),
+      ...route.table.map(iamTableAction),
       ...(route.grants.includes('signing-key')
         ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret']
         : []),
@@ -483,7 +480,8 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(1 + 2 * (routes.length + 1) + 2 + 1 + 5); // the sweep's two; the last 5: abuse
+    // 2 per function (the sweep's and the events ones too), then: 3 of the event pipeline, the last 5 abuse.
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + 1 + eventFunctions.length) + 2 + 1 + 3 + 5);
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',

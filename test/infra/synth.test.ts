@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '#shared/routes.ts';
+import { eventFunctions, routes } from '#shared/routes.ts';
 
 const run = promisify(execFile);
 
@@ -44,7 +44,7 @@ describe('infra: npm run synth', () => {
   it('synthesises offline without credentials, bundling every function as an ESM Node 24 bundle, cdk-nag included', () => {
     const { out, template, functions } = shallow;
 
-    expect(functions).toHaveLength(routes.length + 2); // the routes, the OpenAPI document, the sweep
+    expect(functions).toHaveLength(routes.length + 2 + eventFunctions.length); // and the OpenAPI document, the sweep
     for (const fn of functions) {
       const asset = join(out, fn.Metadata['aws:asset:path'] ?? '');
       expect(readdirSync(asset).sort()).toEqual(['index.mjs']); // no source map ships (infra/bundling.ts)
@@ -67,6 +67,6 @@ describe('infra: npm run synth', () => {
       functions.map((r) => r.Metadata['aws:asset:path']).sort();
 
     expect(assets(deep)).toEqual(assets(shallow));
-    expect(new Set(assets(shallow)).size).toBe(routes.length + 2);
+    expect(new Set(assets(shallow)).size).toBe(routes.length + 2 + eventFunctions.length);
   });
 });

@@ -1,7 +1,15 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bookingKey } from '#shared/bookings/booking-item.ts';
+import { handleDeliveryMessage } from '#shared/events/deliver.ts';
+import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
+import { streamHandler } from '#shared/events/handlers.ts';
+import { fileNoticeSender } from '#shared/events/notice-sender.ts';
+import { systemResolver } from '#shared/events/webhook-url.ts';
 import { inventoryKey } from '#shared/flights/inventory-item.ts';
-import { type Route, routes, sweepJob } from '#shared/routes.ts';
+import type { FunctionSpec } from '#shared/function-spec.ts';
+import { eventFunctions, routes, sweepJob } from '#shared/routes.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { bookingBody, type Json } from '#test/helpers/bookings.ts';
@@ -10,6 +18,9 @@ import { lastCodeFor } from '#test/helpers/outbox.ts';
 import { handler as agentsCreate } from '#test/helpers/routes/agency/agents-create.ts';
 import { handler as agentsList } from '#test/helpers/routes/agency/agents-list.ts';
 import { handler as agentsUpdate } from '#test/helpers/routes/agency/agents-update.ts';
+import { handler as webhooksCreate } from '#test/helpers/routes/agency/webhooks-create.ts';
+import { handler as webhooksDelete } from '#test/helpers/routes/agency/webhooks-delete.ts';
+import { handler as webhooksList } from '#test/helpers/routes/agency/webhooks-list.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
@@ -21,6 +32,7 @@ import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
+import { startReceiver } from '#test/helpers/webhook-receiver.ts';
 
 /**
  * DynamoDB Local does not enforce IAM, so this proves the grants another way: every DynamoDB action
@@ -38,6 +50,9 @@ context.db.middlewareStack.add(
         for (const kind of Object.keys(item))
           actions.add(kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`);
       }
+    } else if (name === 'Query' && !(args.input as { IndexName?: string }).IndexName) {
+      // A query of the table itself, not the index: granted on the table alone.
+      actions.add('QueryTable');
     } else {
       actions.add(name);
     }
@@ -159,9 +174,55 @@ describe('route table grants', () => {
     await as('agency-agents-update', agentsUpdate, { agent_id: added.body.data.id, role: 'ADMIN' }, auth);
     await as('agency-agents-update', agentsUpdate, { agent_id: added.body.data.id, active: false }, auth);
     await as('agency-agents-update', agentsUpdate, { agent_id: agent.id, active: false }, auth); // LAST_ADMIN
+
+    const receiver = await startReceiver((n) => (n === 1 ? 500 : 204));
+    const hook = await as('agency-webhooks-create', webhooksCreate, { url: receiver.url }, auth);
+    receiver.useSecret(hook.body.data.secret);
+    for (let i = 0; i < 4; i++)
+      await as('agency-webhooks-create', webhooksCreate, { url: receiver.url }, auth);
+    await as('agency-webhooks-create', webhooksCreate, { url: receiver.url }, auth); // LIMIT_REACHED
+    await as('agency-webhooks-list', webhooksList, {}, auth);
+    const extra = (await as('agency-webhooks-list', webhooksList, {}, auth)).body.data.slice(1);
+    for (const endpoint of extra)
+      await as('agency-webhooks-delete', webhooksDelete, { webhook_id: endpoint.id }, auth);
+    await as('agency-webhooks-delete', webhooksDelete, { webhook_id: extra[0].id }, auth); // 404
+
+    // The events function on the stream record of a new booking, as Lambda hands it over, twice
+    // (the second finds the notice sent and the delivery made); then the delivery function's attempts.
+    const { Item } = await context.db.send(
+      new GetCommand({ TableName: context.tableName, Key: bookingKey(booked.body.data.booking_id) }),
+    );
+    const record = { eventName: 'INSERT', dynamodb: { NewImage: marshall(Item ?? {}), SequenceNumber: '1' } };
+    const queued: DeliveryMessage[] = [];
+    const eventsDeps = {
+      db: context.db,
+      tableName: context.tableName,
+      clock: { now: () => Date.now() },
+      log: context.log,
+      notices: fileNoticeSender(process.env.DATA_DIR ?? ''),
+      queue: { enqueue: async (message: DeliveryMessage) => void queued.push(message) },
+    };
+    current = 'events';
+    await streamHandler(eventsDeps)({ Records: [record, record] as never });
+    current = 'deliveries';
+    const deliveryDeps = {
+      ...eventsDeps,
+      keys: context.keys,
+      urlPolicy: 'local' as const,
+      resolve: systemResolver,
+      timeScale: 0,
+    };
+    for (let i = 0; i < 3 && queued.length > 0; i++) {
+      const message = queued.shift();
+      if (message) await handleDeliveryMessage({ ...message, due_at: Date.now() }, deliveryDeps); // 500, then 204
+    }
+    current = '';
+    await receiver.close();
+    expect(receiver.deliveries.map((d) => d.status)).toEqual([500, 204]);
+
     await as('logout', logout, {}, auth);
 
-    for (const route of [...routes, sweepJob] as readonly Route[]) {
+    for (const route of [...routes, sweepJob, ...eventFunctions] as readonly FunctionSpec[]) {
       const actions = [...(used.get(route.id) ?? [])].sort();
       expect(actions, route.id).toEqual([...route.table].sort());
     }

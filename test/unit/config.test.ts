@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readCoreConfig } from '#shared/config.ts';
+import { ConfigError, readCoreConfig, readEventsConfig, readWebhookUrlPolicy } from '#shared/config.ts';
 
 const base = { TABLE_NAME: 'flights', SIGNING_KEY_FILE: '/tmp/key' };
 
@@ -51,5 +51,57 @@ describe('readCoreConfig', () => {
     expect(() =>
       readCoreConfig({ ...base, HOLD_MINUTES: '1', AWS_LAMBDA_FUNCTION_NAME: 'booking-create' }),
     ).toThrow(/HOLD_MINUTES: is for local runs and tests only/);
+  });
+});
+
+describe('readEventsConfig and readWebhookUrlPolicy', () => {
+  const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'events' };
+  const deployed = { TABLE_NAME: 'flights', SES_FROM_ADDRESS: 'no-reply@example.com' };
+
+  it('defaults to SES notices, the deployed URL checks and unscaled retry delays', () => {
+    expect(readEventsConfig(deployed)).toMatchObject({
+      NOTICE_SENDER: 'aws',
+      WEBHOOK_URL_POLICY: 'deployed',
+      EVENTS_TIME_SCALE: 1,
+    });
+    expect(readWebhookUrlPolicy({})).toBe('deployed');
+  });
+
+  it('reads the local settings outside Lambda', () => {
+    const local = readEventsConfig({
+      TABLE_NAME: 'flights',
+      NOTICE_SENDER: 'file',
+      DATA_DIR: '/tmp/data',
+      WEBHOOK_URL_POLICY: 'local',
+      EVENTS_TIME_SCALE: '0.001',
+    });
+    expect(local).toMatchObject({
+      NOTICE_SENDER: 'file',
+      WEBHOOK_URL_POLICY: 'local',
+      EVENTS_TIME_SCALE: 0.001,
+    });
+  });
+
+  it.each([
+    [{ EVENTS_TIME_SCALE: '0.001' }, /EVENTS_TIME_SCALE: must be 1 in Lambda/],
+    [{ WEBHOOK_URL_POLICY: 'local' }, /WEBHOOK_URL_POLICY: must be deployed in Lambda/],
+    [{ NOTICE_SENDER: 'file', DATA_DIR: '/tmp' }, /NOTICE_SENDER/],
+  ])('refuses %j in Lambda', (setting, message) => {
+    expect(() => readEventsConfig({ ...deployed, ...lambda, ...setting })).toThrow(message);
+  });
+
+  it('refuses local webhook URLs in Lambda for the create route too', () => {
+    expect(() => readWebhookUrlPolicy({ ...lambda, WEBHOOK_URL_POLICY: 'local' })).toThrow(
+      /WEBHOOK_URL_POLICY/,
+    );
+  });
+
+  it.each([
+    [{ EVENTS_TIME_SCALE: '0' }, /EVENTS_TIME_SCALE/],
+    [{ EVENTS_TIME_SCALE: 'fast' }, /EVENTS_TIME_SCALE/],
+    [{ SES_FROM_ADDRESS: undefined }, /SES_FROM_ADDRESS/],
+    [{ NOTICE_SENDER: 'file' }, /DATA_DIR/],
+  ])('refuses %j', (setting, message) => {
+    expect(() => readEventsConfig({ ...deployed, ...setting })).toThrow(message);
   });
 });

@@ -1,0 +1,115 @@
+import type { BookingView } from '../bookings/booking-item.ts';
+import { findAirport } from '../flights/airports.ts';
+import { localDateAt, localTimeAt } from '../flights/local-time.ts';
+import type { BookingEvent, EventType } from './booking-event.ts';
+
+/** The traveller's e-mail about one event (docs/API.md §4.6): subject, text and HTML bodies. */
+export interface Notice {
+  readonly eventId: string;
+  readonly type: EventType;
+  readonly to: string;
+  readonly bookingId: string;
+  /** Null only for a remote supplier's booking that never got a record locator (no notice is sent then). */
+  readonly pnr: string | null;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/** The events a traveller hears about; `booking.failed` is the agency's business (it never booked). */
+export const NOTICE_TYPES: readonly EventType[] = [
+  'booking.confirmed',
+  'booking.held',
+  'booking.cancelled',
+  'booking.expired',
+];
+
+const HEADLINES: Record<EventType, string> = {
+  'booking.confirmed': 'Your booking is confirmed',
+  'booking.held': 'Your seats are held',
+  'booking.cancelled': 'Your booking is cancelled',
+  'booking.expired': 'Your held booking has expired',
+  'booking.failed': 'Your booking could not be completed',
+};
+
+/** `2026-12-01 13:30 local (13:30 UTC)`: the airport's wall clock, then UTC. */
+function when(iso: string, airportCode: string): string {
+  const at = Date.parse(iso);
+  const utc = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  const zone = findAirport(airportCode)?.timeZone;
+  return zone ? `${localDateAt(zone, at)} ${localTimeAt(zone, at)} local time (${utc})` : utc;
+}
+
+/** `412.40 EUR`. */
+const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
+
+function lines(booking: BookingView, agencyName: string, headline: string, deadline?: string): string[] {
+  const directions = [
+    ['Outbound', booking.flight.outbound],
+    ['Return', booking.flight.inbound],
+  ] as const;
+  return [
+    `${headline}.`,
+    '',
+    `Booking reference (PNR): ${booking.pnr}`,
+    `Booked through: ${agencyName}`,
+    ...(deadline
+      ? [`Pay by: ${deadline.slice(0, 10)} ${deadline.slice(11, 16)} UTC, or the seats are released`]
+      : []),
+    '',
+    ...directions.flatMap(([label, direction]) =>
+      direction
+        ? [
+            `${label}:`,
+            ...direction.segments.flatMap((s) => [
+              `  ${s.flight_number} (${s.carrier_name}) ${s.origin} to ${s.destination}`,
+              `    departs ${when(s.departure_at, s.origin)}`,
+              `    arrives ${when(s.arrival_at, s.destination)}`,
+            ]),
+            '',
+          ]
+        : [],
+    ),
+    'Passengers:',
+    ...booking.passengers.map((p) => `  ${p.first_name} ${p.last_name} (${p.pax_type.toLowerCase()})`),
+    '',
+    `Total price: ${money(booking.total_price, booking.currency)}`,
+    '',
+    `Questions about this booking? Contact ${agencyName} and quote ${booking.pnr}.`,
+  ];
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The notice for `event`, or undefined for an event travellers do not hear about. Every value from the
+ * booking is escaped in the HTML body: passenger names and agency names are user input.
+ */
+export function renderNotice(event: BookingEvent, agencyName: string): Notice | undefined {
+  if (!NOTICE_TYPES.includes(event.type)) return undefined;
+  const { booking } = event;
+  const headline = HEADLINES[event.type];
+  const text = lines(
+    booking,
+    agencyName,
+    headline,
+    event.type === 'booking.held' ? event.paymentRequiredBy : undefined,
+  );
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<h1>${escapeHtml(headline)}</h1>`,
+    '<pre style="font-family:inherit">',
+    escapeHtml(text.slice(2).join('\n')),
+    '</pre></body></html>',
+  ].join('\n');
+  return {
+    eventId: event.id,
+    type: event.type,
+    to: booking.contact.email,
+    bookingId: booking.booking_id,
+    pnr: booking.pnr,
+    subject: `${headline}: ${booking.pnr ?? booking.booking_id} (${agencyName})`,
+    text: text.join('\n'),
+    html,
+  };
+}

@@ -1,0 +1,93 @@
+import { readAgencyName } from '../agency/agency-counters-item.ts';
+import type { Clock } from '../clock.ts';
+import type { TableHandle } from '../db/client.ts';
+import type { Logger } from '../log.ts';
+import { type BookingEvent, bookingEventOf, type StreamRecord } from './booking-event.ts';
+import { createDelivery } from './delivery-item.ts';
+import type { DeliveryQueue } from './delivery-queue.ts';
+import { NOTICE_TYPES, renderNotice } from './notice.ts';
+import { claimNotice, markNoticeSent, releaseNotice } from './notice-item.ts';
+import type { NoticeSender } from './notice-sender.ts';
+import { listAgencyWebhooks } from './webhook-item.ts';
+
+/** What the events function needs: the table, the clock, the log, the notice sender and the delivery queue. */
+export interface EventsDeps extends TableHandle {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly notices: NoticeSender;
+  readonly queue: DeliveryQueue;
+}
+
+/** A notice another invocation is sending right now: the record is tried again later. */
+export class NoticeBusyError extends Error {
+  override name = 'NoticeBusyError';
+}
+
+/**
+ * Publishes one event: the traveller's notice (once: claimed on the event id before SES is called) and
+ * one delivery per active endpoint of the agency that takes the event type (once each: the delivery
+ * item is created conditionally, and its first attempt enqueued).
+ */
+export async function publishEvent(event: BookingEvent, deps: EventsDeps): Promise<void> {
+  const now = deps.clock.now();
+  const fields = { event_id: event.id, type: event.type, booking_id: event.booking.booking_id };
+  // The agency's name only for an event the traveller hears about.
+  const notice = NOTICE_TYPES.includes(event.type)
+    ? renderNotice(event, await readAgencyName(deps, event.agencyId))
+    : undefined;
+  if (notice) {
+    const claim = await claimNotice(deps, event.id, now);
+    if (claim === 'busy') throw new NoticeBusyError('notice claimed by another invocation');
+    if (claim === 'claimed') {
+      try {
+        await deps.notices.send(notice);
+      } catch (error) {
+        await releaseNotice(deps, event.id);
+        throw error;
+      }
+      await markNoticeSent(deps, event.id, deps.clock.now());
+      deps.log.info('notice sent', fields);
+    }
+  }
+  const endpoints = (await listAgencyWebhooks(deps, event.agencyId)).filter(
+    (endpoint) => endpoint.active && endpoint.events.includes(event.type),
+  );
+  for (const endpoint of endpoints) {
+    const due = await createDelivery(deps, {
+      event_id: event.id,
+      webhook_id: endpoint.id,
+      agency_id: event.agencyId,
+      type: event.type,
+      occurred_at: event.occurredAt,
+      data: event.booking,
+      first_at: now,
+    });
+    if (due)
+      await deps.queue.enqueue({ event_id: event.id, webhook_id: endpoint.id, attempt: 1, due_at: now }, now);
+  }
+  deps.log.info('event published', { ...fields, webhooks: endpoints.length });
+}
+
+/**
+ * The events function's work on one batch of stream records, in order: the sequence number of the
+ * first record that failed (Lambda's ReportBatchItemFailures retries from it; the records before it are
+ * done), or undefined when all are done. Records that are no event cost nothing.
+ */
+export async function handleStreamRecords(
+  records: readonly (StreamRecord & { dynamodb?: { SequenceNumber?: string } })[],
+  deps: EventsDeps,
+): Promise<string | undefined> {
+  for (const record of records) {
+    try {
+      const event = bookingEventOf(record);
+      if (event) await publishEvent(event, deps);
+    } catch (error) {
+      deps.log.error('event failed', {
+        error: (error as Error)?.name,
+        sequence_number: record.dynamodb?.SequenceNumber,
+      });
+      return record.dynamodb?.SequenceNumber ?? '';
+    }
+  }
+  return undefined;
+}

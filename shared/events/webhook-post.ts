@@ -1,0 +1,80 @@
+import type { LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { ResolvedAddress } from './webhook-url.ts';
+
+/** Any 2xx within this is delivered (docs/API.md §4.6). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** A receiver's answer is read up to this many bytes (for the log), then the connection is dropped. */
+export const MAX_RESPONSE_BYTES = 4096;
+
+/** What came of one POST: the status when an answer came, or why none did. */
+export type PostOutcome =
+  | { readonly delivered: boolean; readonly status: number }
+  | { readonly delivered: false; readonly error: 'timeout' | 'connection' };
+
+/**
+ * POSTs `body` to `url` on exactly `address` (checked beforehand: the name is not resolved again, so a
+ * DNS answer that changes between check and connection cannot redirect the request), with TLS checked
+ * against the URL's host name. Redirects are not followed (a 3xx is a failed attempt), the whole
+ * exchange has {@link DELIVERY_TIMEOUT_MS}, and at most {@link MAX_RESPONSE_BYTES} of the answer are read.
+ */
+export function postWebhook(
+  url: URL,
+  address: ResolvedAddress,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<PostOutcome> {
+  const pinned = (
+    _hostname: string,
+    options: { all?: boolean },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    if (options.all) callback(null, [{ address: address.address, family: address.family }]);
+    else callback(null, address.address, address.family);
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: PostOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'flight-booking-webhooks/1',
+        },
+        agent: false,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= MAX_RESPONSE_BYTES) {
+            settle({ delivered: status >= 200 && status < 300, status });
+            res.destroy();
+          }
+        });
+        res.on('end', () => settle({ delivered: status >= 200 && status < 300, status }));
+        res.on('error', () => settle({ delivered: status >= 200 && status < 300, status }));
+      },
+    );
+    const timer = setTimeout(() => {
+      settle({ delivered: false, error: 'timeout' });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', () => settle({ delivered: false, error: 'connection' }));
+    req.end(body);
+  });
+}

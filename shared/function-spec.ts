@@ -1,0 +1,63 @@
+/**
+ * What the stack builds a Lambda function from and grants it, for routes and the functions no route
+ * invokes alike (routes.ts lists them): plain data only, so the stack and the dev server can read it
+ * without pulling handlers in.
+ */
+
+/**
+ * DynamoDB actions a route's function may perform on the table (transactions need their parts).
+ * `Query` queries the GSI (and is granted on the table and the index); `QueryTable` queries the table
+ * itself and is granted on the table only.
+ */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'QueryTable'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem';
+
+/** The IAM action of a table action: `dynamodb:GetItem`, … (`QueryTable` is `dynamodb:Query`). */
+export const iamTableAction = (action: TableAction) =>
+  `dynamodb:${action === 'QueryTable' ? 'Query' : action}`;
+
+/** Grants beyond the table, named by what they allow. */
+export type ExtraGrant =
+  | 'signing-key'
+  | 'send-email'
+  | 'send-sms'
+  /** SES SendEmail of traveller notices, pinned to the stage's sender like `send-email`. */
+  | 'send-notice'
+  /** sqs:SendMessage on the webhook delivery queue. */
+  | 'delivery-queue';
+
+/** A Lambda function of the service: what the stack builds it from and grants it. */
+export interface FunctionSpec {
+  /** Stable id, used for function and resource names. */
+  readonly id: string;
+  /** Handler entry file, relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  /** Exactly the table actions the function uses; `Query` also grants the GSI, `QueryTable` does not. */
+  readonly table: readonly TableAction[];
+  readonly grants: readonly ExtraGrant[];
+  /** The function's memory, when not {@link FUNCTION_DEFAULTS}' (Lambda gives CPU in proportion). */
+  readonly memoryMb?: number;
+  /** The function's deadline, when not {@link FUNCTION_DEFAULTS}'. */
+  readonly timeoutSeconds?: number;
+}
+
+/**
+ * Every function's size and deadline unless its route says otherwise: the stack deploys them and the
+ * dev server hands handlers the same deadline (the SDK's own deadlines are 1 s connect, 3 s request).
+ */
+export const FUNCTION_DEFAULTS = { memoryMb: 512, timeoutSeconds: 10 } as const;
+
+/** The memory and timeout `route`'s function runs with, deployed and locally. */
+export function functionSettings(route: FunctionSpec): { memoryMb: number; timeoutSeconds: number } {
+  return {
+    memoryMb: route.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
+    timeoutSeconds: route.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds,
+  };
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { BookingView } from '#shared/bookings/booking-item.ts';
+import { type BookingEvent, eventId } from '#shared/events/booking-event.ts';
+import { renderNotice } from '#shared/events/notice.ts';
+import { booking as example } from '#shared/openapi/examples.ts';
+
+const booking = example as unknown as BookingView;
+const event = (type: BookingEvent['type'], extra: Partial<BookingEvent> = {}): BookingEvent => ({
+  id: eventId(booking.booking_id, { version: 1, status: 'CONFIRMED' }),
+  type,
+  occurredAt: booking.updated_at,
+  agencyId: 'acme-travel',
+  booking,
+  ...extra,
+});
+
+describe('traveller notices', () => {
+  it('gives the PNR, passengers, every segment in local and UTC time, the price and the agency', () => {
+    const notice = renderNotice(event('booking.confirmed'), 'Acme Travel');
+    const segment = booking.flight.outbound.segments[0];
+    expect(notice).toMatchObject({
+      to: booking.contact.email,
+      pnr: booking.pnr,
+      bookingId: booking.booking_id,
+    });
+    expect(notice?.subject).toBe(`Your booking is confirmed: ${booking.pnr} (Acme Travel)`);
+    expect(notice?.text).toContain(`Booking reference (PNR): ${booking.pnr}`);
+    expect(notice?.text).toContain('Booked through: Acme Travel');
+    expect(notice?.text).toContain(`${segment?.flight_number} (${segment?.carrier_name}) LHR to JFK`);
+    // December: London is on UTC, New York five hours behind.
+    const departs = `${segment?.departure_at.slice(0, 10)} ${segment?.departure_at.slice(11, 16)}`;
+    expect(notice?.text).toContain(`departs ${departs} local time (${departs} UTC)`);
+    expect(notice?.text).toMatch(/arrives 2026-12-01 \d{2}:\d{2} local time \(2026-12-01 \d{2}:\d{2} UTC\)/);
+    const arrival = /arrives 2026-12-01 (\d{2}):\d{2} local time \(2026-12-01 (\d{2}):\d{2} UTC\)/.exec(
+      notice?.text ?? '',
+    );
+    expect(Number(arrival?.[2]) - Number(arrival?.[1])).toBe(5);
+    for (const p of booking.passengers) expect(notice?.text).toContain(`${p.first_name} ${p.last_name}`);
+    expect(notice?.text).toContain(`Total price: ${booking.total_price.toFixed(2)} ${booking.currency}`);
+    expect(notice?.html).toContain('<h1>Your booking is confirmed</h1>');
+  });
+
+  it('gives the deadline of a hold, and a line per event type', () => {
+    const held = renderNotice(event('booking.held', { paymentRequiredBy: '2026-11-25T09:32:05Z' }), 'Acme');
+    expect(held?.text).toContain('Pay by: 2026-11-25 09:32 UTC');
+    expect(renderNotice(event('booking.cancelled'), 'Acme')?.subject).toMatch(/^Your booking is cancelled/);
+    expect(renderNotice(event('booking.expired'), 'Acme')?.subject).toMatch(/^Your held booking has expired/);
+    expect(renderNotice(event('booking.confirmed'), 'Acme')?.text).not.toContain('Pay by');
+  });
+
+  it('sends nothing for booking.failed: the traveller never had a booking', () => {
+    expect(renderNotice(event('booking.failed'), 'Acme')).toBeUndefined();
+  });
+
+  it('escapes what came from users in the HTML body', () => {
+    const hostile = {
+      ...booking,
+      passengers: booking.passengers.map((p) => ({ ...p, last_name: "O'Brien" })),
+    };
+    const notice = renderNotice(
+      event('booking.confirmed', { booking: hostile }),
+      '<script>alert(1)</script> & Co',
+    );
+    expect(notice?.html).not.toContain('<script>');
+    expect(notice?.html).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; Co');
+    expect(notice?.html).toContain('O&#39;Brien');
+    expect(notice?.text).toContain("O'Brien");
+  });
+});
+
+describe('event ids', () => {
+  it('are stable for one change and differ between changes', () => {
+    expect(eventId('bkg_1', { version: 2, status: 'CANCELLED' })).toBe(
+      eventId('bkg_1', { version: 2, status: 'X' }),
+    );
+    expect(eventId('bkg_1', { version: 1, status: 'CONFIRMED' })).not.toBe(
+      eventId('bkg_1', { version: 2, status: 'CONFIRMED' }),
+    );
+    expect(eventId('bkg_1', { status: 'CONFIRMED' })).not.toBe(eventId('bkg_1', { status: 'CANCELLED' }));
+    expect(eventId('bkg_1', { status: 'CONFIRMED' })).toMatch(/^evt_[A-Za-z0-9_-]{32}$/);
+  });
+});
