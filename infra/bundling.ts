@@ -71,3 +71,12 @@ export function sourceAssetHash(root: string, entry: string): string {
   }
   return createHash('sha256').update(treeHash).update(entry).digest('hex');
 }
+
+/**
+ * What a function that calls the supplier is told at build time: the stage's supplier, so that the
+ * other supplier's adapter is dead code esbuild leaves out (shared/supply/context.ts). A stage's
+ * functions carry only its supplier's code.
+ */
+export const supplierDefine = (supplier: string): Record<string, string> => ({
+  'process.env.BUNDLED_SUPPLIER': JSON.stringify(supplier),
+});

@@ -5,14 +5,21 @@ import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { type FunctionSpec, functionSettings, iamTableAction } from '../shared/function-spec.ts';
-import { bundleAliases, bundling, sourceAssetHash } from './bundling.ts';
+import { bundleAliases, bundling, sourceAssetHash, supplierDefine } from './bundling.ts';
+import type { FlightBookingConfig } from './stack.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
+
+/**
+ * A function that calls Duffel waits on it: a re-read (4 s, tried twice) and an order (12 s) must fit,
+ * under API Gateway's 29-second integration limit.
+ */
+export const REMOTE_SUPPLIER_TIMEOUT_SECONDS = 28;
 
 export interface RouteFunctionProps {
   /** A route of the route table, or one of the event functions (no path). */
@@ -25,6 +32,8 @@ export interface RouteFunctionProps {
   readonly ses: { fromAddress: string; configurationSet?: string };
   /** For functions granted `delivery-queue`: the webhook delivery queue. */
   readonly deliveryQueue?: IQueue;
+  /** For functions granted `supplier`: the stage's supplier (docs/API.md §4.5). */
+  readonly supplier?: FlightBookingConfig['supplier'];
 }
 
 /**
@@ -38,6 +47,8 @@ export class RouteFunction extends Construct {
   constructor(scope: Construct, id: string, props: RouteFunctionProps) {
     super(scope, id);
     const { route } = props;
+    const supplier = route.grants.includes('supplier') ? props.supplier : undefined;
+    const remote = supplier?.name === 'duffel';
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -62,12 +73,12 @@ export class RouteFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: settings.memoryMb,
-      timeout: Duration.seconds(settings.timeoutSeconds),
+      timeout: Duration.seconds(remote ? REMOTE_SUPPLIER_TIMEOUT_SECONDS : settings.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       role,
       logGroup: this.logGroup,
-      description: route.path ? `${route.path} (flight booking API)` : `${route.id} (flight booking events)`,
-      environment: props.environment,
+      description: route.path ? `${route.path} (flight booking API)` : `${route.id} (flight booking)`,
+      environment: { ...props.environment, ...(supplier && supplierEnvironment(supplier)) },
       bundling: {
         format: OutputFormat.ESM,
         target: bundling.target,
@@ -75,10 +86,14 @@ export class RouteFunction extends Construct {
         sourceMap: bundling.sourceMap,
         externalModules: [...bundling.externalModules],
         banner: bundling.banner,
+        ...(supplier && { define: supplierDefine(supplier.name) }),
         esbuildArgs: Object.fromEntries(
           Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
         ),
-        assetHash: sourceAssetHash(repositoryRoot, route.entry),
+        assetHash: sourceAssetHash(
+          repositoryRoot,
+          supplier ? `${route.entry}#${supplier.name}` : route.entry,
+        ),
       },
     });
     this.grant(props);
@@ -113,6 +128,10 @@ export class RouteFunction extends Construct {
       );
     }
     if (route.grants.includes('signing-key')) props.signingKey.grantRead(this.fn);
+    if (route.grants.includes('supplier') && props.supplier?.name === 'duffel') {
+      // The operator creates the token's secret; the function reads it once per cold start.
+      Secret.fromSecretNameV2(this, 'DuffelToken', props.supplier.tokenSecretName).grantRead(this.fn);
+    }
     if (route.grants.includes('send-email') || route.grants.includes('send-notice')) {
       // SES authorises SendEmail on every identity the message involves: the sender's, and in the SES
       // sandbox the recipient's too. So the grant covers the region's identities, and the condition
@@ -154,4 +173,14 @@ export class RouteFunction extends Construct {
       );
     }
   }
+}
+
+/** The supplier's settings in a function's environment: its name, and for Duffel the token's secret. */
+function supplierEnvironment(supplier: FlightBookingConfig['supplier']): Record<string, string> {
+  if (supplier.name === 'network') return { SUPPLIER: 'network' };
+  return {
+    SUPPLIER: 'duffel',
+    DUFFEL_TOKEN_SECRET_ID: supplier.tokenSecretName,
+    DUFFEL_LIVE: String(supplier.sellsLive),
+  };
 }

@@ -26,6 +26,10 @@ import { RouteFunction } from './route-function.ts';
 export interface FlightBookingConfig {
   /** Names the stack, the API stage and the alarms, so stages in one account do not collide. */
   readonly stage: string;
+  /** Where flights come from: the built-in network, or Duffel with its token's secret (docs/API.md §4.5). */
+  readonly supplier:
+    | { readonly name: 'network' }
+    | { readonly name: 'duffel'; readonly tokenSecretName: string; readonly sellsLive: boolean };
   /** Verified SES identity (address, or an address of a verified domain) codes are sent from. */
   readonly sesFromAddress: string;
   /** SES configuration set the stack creates for the codes' delivery events (bounces, complaints). */
@@ -182,6 +186,7 @@ export class FlightBookingStack extends Stack {
         signingKey,
         logRetention: config.logRetention,
         ses: { fromAddress: config.sesFromAddress, configurationSet: config.sesConfigurationSet },
+        supplier: config.supplier,
         environment: {
           ...functionEnvironment,
           ...(config.corsOrigins.length > 0 && { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') }),
@@ -205,22 +210,25 @@ export class FlightBookingStack extends Stack {
       signingKey,
       logRetention: config.logRetention,
       ses: { fromAddress: config.sesFromAddress },
+      supplier: config.supplier,
       environment: {},
     });
     this.api.root.resourceForPath(documentRoute.path).addMethod('GET', new LambdaIntegration(docs.fn));
 
-    // The sweep: late holds expire and free their seats, on a schedule (docs/API.md §4.4).
+    // The sweep, on a schedule: late holds expire and free their seats (docs/API.md §4.4), and a remote
+    // supplier's PENDING bookings are settled by finding their orders (§4.5).
     const sweep = new RouteFunction(this, 'Job-sweep', {
       route: sweepJob,
       table: this.table,
       signingKey,
       logRetention: config.logRetention,
       ses: { fromAddress: config.sesFromAddress },
+      supplier: config.supplier,
       environment: functionEnvironment,
     });
     this.functions.set(sweepJob.id, sweep.fn);
     const schedule = new Rule(this, 'SweepSchedule', {
-      description: 'Runs the flight booking sweep: expires late holds',
+      description: 'Runs the flight booking sweep: expires late holds, settles PENDING supplier bookings',
       schedule: Schedule.rate(Duration.seconds(SWEEP_EVERY_SECONDS)),
       targets: [new LambdaFunction(sweep.fn, { retryAttempts: 0 })],
     });

@@ -64,8 +64,28 @@ function parseFile<S extends z.ZodType>(file: string, schema: S, raw: unknown): 
   throw new Error(`${file}: ${problems.join('; ')}`);
 }
 
+/**
+ * Where the stage's flights come from (docs/API.md §4.5). Duffel's token is created by the operator in
+ * Secrets Manager under `tokenSecretName`; `sellsLive` must be true for a `duffel_live_` token to be used
+ * (real tickets from the operator's Duffel balance).
+ */
+const Supplier = z.discriminatedUnion('name', [
+  z.strictObject({ name: z.literal('network') }),
+  z.strictObject({
+    name: z.literal('duffel'),
+    tokenSecretName: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9/_+=.@-]{1,512}$/,
+        'must be a Secrets Manager secret name (letters, digits, /_+=.@-)',
+      ),
+    sellsLive: z.boolean(),
+  }),
+]);
+
 /** One stage's file. Every key is written out: nothing falls back to a silent default. */
 const StageFile = z.strictObject({
+  supplier: Supplier,
   sesFromAddress: Email.describe('Verified SES identity codes are sent from'),
   /** Created by the stack, with an event destination for bounces and complaints. */
   sesConfigurationSet: ConfigurationSetName.optional(),
@@ -163,6 +183,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
   const file = parseFile(`infra/stages/${stage}.json`, schema, raw);
   return {
     stage,
+    supplier: file.supplier,
     sesFromAddress: file.sesFromAddress,
     sesConfigurationSet: file.sesConfigurationSet,
     smsSenderId: file.smsSenderId,

@@ -8,7 +8,8 @@
 import { ERROR_STATUS, type ErrorCode } from './error-codes.ts';
 
 export interface ErrorDetail {
-  path: string;
+  /** Absent only where no field can be named (SUPPLIER_REJECTED). */
+  path?: string;
   message?: string;
   expected?: unknown;
   received?: unknown;
@@ -180,7 +181,7 @@ export class NotCancellableError extends fixedError(
 /** The supplier refused the booking for a reason no field check could foresee. */
 export class SupplierRejectedError extends ApiError {
   readonly code = 'SUPPLIER_REJECTED' as const;
-  constructor(details: ErrorDetail[]) {
+  constructor(details: { path?: string; message: string }[]) {
     super('The airline or supplier refused the booking; see details.', { details });
   }
 }

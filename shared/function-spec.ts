@@ -31,7 +31,12 @@ export type ExtraGrant =
   /** SES SendEmail of traveller notices, pinned to the stage's sender like `send-email`. */
   | 'send-notice'
   /** sqs:SendMessage on the webhook delivery queue. */
-  | 'delivery-queue';
+  | 'delivery-queue'
+  /**
+   * The function calls the stage's flight supplier (docs/API.md §4.5): for Duffel it reads Duffel's
+   * token and is bundled with its adapter.
+   */
+  | 'supplier';
 
 /** A Lambda function of the service: what the stack builds it from and grants it. */
 export interface FunctionSpec {

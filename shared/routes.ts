@@ -49,7 +49,7 @@ export const routes = [
     entry: 'functions/flights/search.ts',
     auth: true,
     table: ['GetItem', 'BatchGetItem'],
-    grants: ['signing-key'],
+    grants: ['signing-key', 'supplier'],
   },
   {
     id: 'booking-create',
@@ -57,7 +57,7 @@ export const routes = [
     entry: 'functions/bookings/create.ts',
     auth: true,
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    grants: ['signing-key'],
+    grants: ['signing-key', 'supplier'],
   },
   {
     id: 'booking-get',
@@ -81,7 +81,7 @@ export const routes = [
     entry: 'functions/bookings/confirm.ts',
     auth: true,
     table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    grants: ['signing-key'],
+    grants: ['signing-key', 'supplier'],
   },
   {
     id: 'booking-cancel',
@@ -89,7 +89,7 @@ export const routes = [
     entry: 'functions/bookings/cancel.ts',
     auth: true,
     table: ['GetItem', 'UpdateItem', 'DeleteItem'],
-    grants: ['signing-key'],
+    grants: ['signing-key', 'supplier'],
   },
   {
     id: 'agency-agents-list',
@@ -207,14 +207,16 @@ export const documentRoute = {
 
 /**
  * Not an API endpoint: the sweep, run every {@link SWEEP_EVERY_SECONDS} by a schedule when deployed and
- * by a timer in `npm start`. It expires late holds and gives their seats back (docs/API.md §4.4).
+ * by a timer in `npm start`. It expires late holds and gives their seats back (docs/API.md §4.4), and
+ * settles the PENDING bookings of a remote supplier by asking it for their orders (§4.5).
  */
 export const sweepJob = {
   id: 'sweep',
   entry: 'functions/jobs/sweep.ts',
-  // The holds listing (a Query of the table itself), each late hold read and expired.
-  table: ['GetItem', 'QueryTable', 'UpdateItem', 'DeleteItem'],
-  grants: ['signing-key'],
+  // The holds and PENDING listings (Queries of the table itself); each booking read, then expired or
+  // settled in one transaction (the PNR's Put among them).
+  table: ['GetItem', 'QueryTable', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  grants: ['signing-key', 'supplier'],
 } as const satisfies FunctionSpec;
 
 /** How often the sweep runs: late holds read as EXPIRED at once and free their seats within this. */

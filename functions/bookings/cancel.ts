@@ -1,10 +1,11 @@
 import { CancelBookingRequest, cancelBooking } from '#shared/bookings/manage.ts';
+import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
-import { type SupplierContext, supplierContext } from '#shared/supply/process-context.ts';
+import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: SupplierContext) {
+export function createHandler(ctx: CancellingContext) {
   const cancel = cancelBooking(ctx);
   return httpHandler(
     route('booking-cancel'),
@@ -14,4 +15,4 @@ export function createHandler(ctx: SupplierContext) {
   );
 }
 
-export const handler = createHandler(supplierContext);
+export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });

@@ -1,11 +1,12 @@
 import { ConfirmBookingRequest, confirmBooking } from '#shared/bookings/confirm.ts';
+import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { idempotencyKeyOf, idempotentReply } from '#shared/http/idempotency-key.ts';
 import { route } from '#shared/routes.ts';
-import { type SupplierContext, supplierContext } from '#shared/supply/process-context.ts';
+import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: SupplierContext) {
+export function createHandler(ctx: CancellingContext) {
   const confirm = confirmBooking(ctx);
   return httpHandler(
     route('booking-confirm'),
@@ -16,4 +17,4 @@ export function createHandler(ctx: SupplierContext) {
   );
 }
 
-export const handler = createHandler(supplierContext);
+export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });

@@ -1,11 +1,12 @@
+import { context } from '#shared/context.ts';
 import { CURRENCY } from '#shared/flights/fares.ts';
 import { createSearchRequest } from '#shared/flights/search-request.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
-import { type SupplierContext, supplierContext } from '#shared/supply/process-context.ts';
+import { type SearchContext, searchingSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: SupplierContext) {
+export function createHandler(ctx: SearchContext) {
   return httpHandler(
     route('search'),
     createSearchRequest(ctx.clock),
@@ -18,4 +19,4 @@ export function createHandler(ctx: SupplierContext) {
   );
 }
 
-export const handler = createHandler(supplierContext);
+export const handler = createHandler({ ...context, supplier: await searchingSupplier(context) });

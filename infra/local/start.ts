@@ -82,12 +82,18 @@ try {
   stopEvents = () => events.stop();
 
   const server = createDevServer(await loadHandlers(root));
-  // The sweep Lambda's schedule, as a timer: late holds expire and free their seats (docs/API.md §4.4).
+  // The sweep Lambda's schedule, as a timer: late holds expire and free their seats (docs/API.md §4.4);
+  // a remote supplier's PENDING bookings are settled (§4.5). SWEEP_INTERVAL_SECONDS shortens it for tests.
   const sweep = await loadSweep(root);
+  const every = process.env.SWEEP_INTERVAL_SECONDS
+    ? Number(process.env.SWEEP_INTERVAL_SECONDS) * 1000
+    : LOCAL_SWEEP_EVERY_MS;
   const sweeping = setInterval(() => {
     sweep().catch((error: unknown) => console.error(`sweep failed: ${(error as Error).name}`));
-  }, LOCAL_SWEEP_EVERY_MS);
+  }, every);
   sweeping.unref();
+  const { readSupplierConfig } = await import('#shared/supply/supplier-config.ts');
+  const supplier = readSupplierConfig();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);
@@ -106,11 +112,13 @@ try {
       `  notices:    traveller e-mails appended to ${join(dataDir, NOTICES_FILE)}`,
       `  webhooks:   delivered over HTTP (${eventsConfig.WEBHOOK_URL_POLICY} URL checks, retry delays x${eventsConfig.EVENTS_TIME_SCALE})`,
       `  docs:       ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+      `  flights:    ${supplier.SUPPLIER === 'duffel' ? `Duffel at ${supplier.DUFFEL_API_URL}` : 'the built-in network'}`,
       '  stop:       Ctrl-C',
       '',
     ].join('\n'),
   );
 } catch (error) {
+  // ConfigError messages name the variable and the rule, never a token.
   console.error(`Start-up failed: ${(error as Error).message}`);
   await stop(1);
 }

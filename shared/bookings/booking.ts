@@ -1,13 +1,18 @@
 import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { toMajor } from '../money.ts';
-import type { FlightSupplier } from '../supply/port.ts';
+import type { SupplierName } from '../supply/port.ts';
 import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
 
-/** What booking code needs: the table, the clock, and the supplier flights come from. */
-export interface BookingDeps extends TableHandle {
+/**
+ * What booking code needs: the table, the clock, and the supplier flights come from — each route takes
+ * the part of the port it uses (create: offers; cancel and the sweep: cancelling).
+ */
+export interface BookingDeps<
+  Supplier extends { readonly name: SupplierName } = { readonly name: SupplierName },
+> extends TableHandle {
   readonly clock: Clock;
-  readonly supplier: FlightSupplier;
+  readonly supplier: Supplier;
   /** `HOLD_MINUTES`: how long a new hold lasts, when not the rule of docs/API.md §4.4. */
   readonly config: { readonly HOLD_MINUTES?: number | undefined };
 }

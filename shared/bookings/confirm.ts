@@ -6,6 +6,7 @@ import { cancellationCodes } from '../db/client.ts';
 import { HoldExpiredError, NotFoundError, NotHeldError, PriceChangedError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import '../zod-locale.ts';
+import type { CancellingSupplier } from '../supply/port.ts';
 import { type BookingDeps, bookingView, isLateHold } from './booking.ts';
 import {
   type BookingRecord,
@@ -50,7 +51,7 @@ const notFound = () => new NotFoundError('No such booking in your agency.');
  * transaction conditioned on the booking still being HELD before its deadline: confirms racing each
  * other, a cancel or the expiry change the booking exactly once, and each loser answers what won.
  */
-export function confirmBooking(deps: BookingDeps) {
+export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
   return async (request: {
     body: ConfirmBookingInput;
     session: Session;
@@ -68,7 +69,7 @@ export function confirmBooking(deps: BookingDeps) {
 }
 
 async function confirm(
-  deps: BookingDeps,
+  deps: BookingDeps<CancellingSupplier>,
   body: ConfirmBookingInput,
   agencyId: string,
   now: number,
@@ -120,7 +121,7 @@ async function confirm(
  * it is CONFIRMED at the price sent, or the error; undefined for a hold to confirm now.
  */
 async function alreadySettled(
-  deps: BookingDeps,
+  deps: BookingDeps<CancellingSupplier>,
   record: BookingRecord,
   body: ConfirmBookingInput,
   now: number,

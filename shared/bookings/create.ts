@@ -1,13 +1,14 @@
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import {
+  ApiError,
   FlightMismatchError,
   FlightNotFoundError,
   HoldNotAvailableError,
   OfferExpiredError,
   ValidationError,
 } from '../errors.ts';
-import type { SupplierOffer } from '../supply/port.ts';
+import type { BookingSupplier, SupplierOffer } from '../supply/port.ts';
 import { isOfferBooked } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
 import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
@@ -16,7 +17,6 @@ import { holdDeadline } from './holds.ts';
 import { type IdempotencyLock, idempotently, ReplayedError, type StoredOutcome } from './idempotency-item.ts';
 import { newBookingId } from './ids.ts';
 import { recordWrites } from './record-writes.ts';
-import { orderRemotely } from './remote-order.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
 
 /** A booking to make: the validated body, who asks, and the Idempotency-Key if one was sent. */
@@ -30,7 +30,15 @@ export interface BookingRequest {
 export interface BookingOutcome {
   readonly booking: BookingView;
   readonly replayed: boolean;
+  /** 201, or 202 for a booking whose supplier order is not settled yet (docs/API.md §4.5). */
+  readonly status: 201 | 202;
 }
+
+const answered = (booking: BookingView, replayed: boolean): BookingOutcome => ({
+  booking,
+  replayed,
+  status: booking.status === 'PENDING' ? 202 : 201,
+});
 
 /**
  * `POST /api/flights/booking/create`. After validation (passengers checked against the quote), the
@@ -40,7 +48,7 @@ export interface BookingOutcome {
  * the quoted bucket on every segment, writes the booking, reserves the PNR, marks the offer booked and
  * completes the Idempotency-Key, all of it or none of it; with a remote supplier see remote-order.ts.
  */
-export function createBooking(deps: BookingDeps) {
+export function createBooking(deps: BookingDeps<BookingSupplier>) {
   return async (request: BookingRequest): Promise<BookingOutcome> => {
     const { session, idempotencyKey: key } = request;
     const now = deps.clock.now();
@@ -90,7 +98,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   const { deps, body, now, offer } = context;
   if (!offer) throw new FlightNotFoundError();
   if (now >= offer.expiresAt * 1000) throw new OfferExpiredError();
-  const quoted = await offer.requote(body.flight_id);
+  const quoted = await requote(deps, offer, body.flight_id);
   if (!quoted) throw new FlightNotFoundError();
   const mismatches = flightMismatches(body, quoted.flight);
   if (mismatches.length > 0 || quoted.change) {
@@ -127,14 +135,34 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
     contact: body.contact,
   };
   if (ordering.kind === 'remote') {
-    return { booking: await orderRemotely(deps, { record, offer, ordering, lock }), replayed: false };
+    // A network stage's bundle defines BUNDLED_SUPPLIER (infra/bundling.ts): it leaves this code out.
+    if (process.env.BUNDLED_SUPPLIER !== 'network') {
+      const { orderRemotely } = await import('./remote-order.ts');
+      return answered(await orderRemotely(deps, { record, offer, ordering, lock }), false);
+    }
+    throw new Error('a network bundle orders from no remote supplier');
   }
   const confirmed = (pnr: string) => ({ ...record, pnr });
   const pnr = await ordering.reserve((candidate) => {
     const booked = confirmed(candidate);
     return recordWrites(deps.tableName, booked, offer, lock, { status: 201, data: bookingView(booked) });
   });
-  return { booking: bookingView(confirmed(pnr)), replayed: false };
+  return answered(bookingView(confirmed(pnr)), false);
+}
+
+/**
+ * The supplier's re-quote. An offer the supplier no longer sells because it was booked here answers 410,
+ * like any booked offer (docs/API.md §4.2), not the supplier's "gone".
+ */
+async function requote(deps: BookingDeps, offer: SupplierOffer, flightId: string) {
+  try {
+    return await offer.requote(flightId);
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode < 500 && (await isOfferBooked(deps, offer.identity))) {
+      throw new OfferExpiredError();
+    }
+    throw error;
+  }
 }
 
 /**
@@ -150,7 +178,7 @@ async function replay(deps: BookingDeps, outcome: StoredOutcome, agencyId: strin
     });
   }
   const stored = parseBookingView(outcome.data);
-  if (stored.status !== 'PENDING') return { booking: stored, replayed: true };
+  if (stored.status !== 'PENDING') return answered(stored, true);
   const current = await findBooking(deps, stored.booking_id, agencyId);
-  return { booking: current ? bookingView(current) : stored, replayed: true };
+  return answered(current ? bookingView(current) : stored, true);
 }

@@ -2,6 +2,7 @@ import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
 import { cancellationCodes, isConditionFailed } from '../db/client.ts';
 import { HoldNotAvailableError } from '../errors.ts';
+import type { CancellingSupplier } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import { type BookingRecord, changeStamp, readBooking } from './booking-item.ts';
 import { expireHoldUpdate } from './booking-updates.ts';
@@ -36,7 +37,11 @@ const SWEEP_BATCH = 100;
  * still being HELD past its deadline, so a confirm, a cancel, another sweep or a retry can race it and
  * exactly one of them changes the booking. Answers whether this call expired it.
  */
-export async function expireHold(deps: BookingDeps, record: BookingRecord, now: number): Promise<boolean> {
+export async function expireHold(
+  deps: BookingDeps<CancellingSupplier>,
+  record: BookingRecord,
+  now: number,
+): Promise<boolean> {
   const deadline = record.payment_required_by;
   if (record.status !== 'HELD' || deadline === undefined || Date.parse(deadline) > now) return false;
   const hold = { booking_id: record.booking_id, payment_required_by: deadline };
@@ -65,7 +70,7 @@ export async function expireHold(deps: BookingDeps, record: BookingRecord, now: 
  * Answers how many it expired. A crash anywhere leaves each hold either HELD and listed (the next sweep
  * expires it) or EXPIRED and unlisted.
  */
-export async function expireLateHolds(deps: BookingDeps): Promise<number> {
+export async function expireLateHolds(deps: BookingDeps<CancellingSupplier>): Promise<number> {
   const now = deps.clock.now();
   let expired = 0;
   for (const late of await listLateHolds(deps, now, SWEEP_BATCH)) {

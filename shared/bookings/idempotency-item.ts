@@ -21,7 +21,7 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const LOCK_SECONDS = 30;
 
 const ErrorDetail = z.object({
-  path: z.string(),
+  path: z.optional(z.string()),
   message: z.optional(z.string()),
   expected: z.optional(z.unknown()),
   received: z.optional(z.unknown()),

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError } from '../errors.ts';
 import { toMajor } from '../money.ts';
+import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { type BookingDeps, bookingView, isLateHold } from './booking.ts';
 import {
@@ -24,13 +25,15 @@ import { BookingId } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
 
 /**
- * Six letters in any case (docs/API.md §4.3: agents read PNRs over the phone), looked up upper-cased:
- * still one exact lookup, and nothing else (spaces, other characters) is another spelling of a PNR.
+ * As issued, in any letter case (docs/API.md §4.3: agents read PNRs over the phone), looked up
+ * upper-cased: six letters from the built-in network, an airline's record locator (5-8 letters and
+ * digits) from a supplier. Still one exact lookup; nothing else (spaces, other characters) is another
+ * spelling of a PNR.
  */
 const Pnr = z.string().check(
-  z.regex(/^[A-Za-z]{6}$/, 'must be the 6 letters of a PNR (any case)'),
+  z.regex(/^[A-Za-z0-9]{5,8}$/, 'must be the booking reference as issued (any letter case)'),
   z.overwrite((pnr) => pnr.toUpperCase()),
-  z.meta({ description: 'The booking’s PNR: 6 letters, in any case (`qxbtrv` finds `QXBTRV`)' }),
+  z.meta({ description: 'The booking’s PNR in any letter case (`qxbtrv` finds `QXBTRV`)' }),
 );
 
 export const GetBookingRequest = z.object({ booking_id: z.optional(BookingId), pnr: z.optional(Pnr) }).check(
@@ -85,7 +88,7 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
  * supplier confirms its cancellation quote first. The refund is recorded on the booking. Cancelling
  * again answers the cancelled booking; after the first departure, 409.
  */
-export function cancelBooking(deps: BookingDeps) {
+export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
   return async (body: z.output<typeof CancelBookingRequest>, session: Session): Promise<BookingView> => {
     const { agencyId } = session;
     const record = await findBooking(deps, body.booking_id, agencyId);

@@ -1,19 +1,18 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
 import { cancellationReasons, slotted, type TransactItem } from '../db/transaction.ts';
-import { type ApiError, IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
-import type {
-  OrderOutcome,
-  RecordSlot,
-  RemoteOrdering,
-  SupplierOffer,
-  SupplierOrder,
-} from '../supply/port.ts';
+import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
+import type { RecordSlot, RemoteOrdering, SupplierOffer, SupplierOrder } from '../supply/port.ts';
 import { bookedOfferRelease } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
-import type { BookingRecord, BookingView } from './booking-item.ts';
+import { type BookingRecord, type BookingView, bookingKey, findBooking } from './booking-item.ts';
 import { settleBookingUpdate } from './booking-updates.ts';
-import { type IdempotencyLock, replacedOutcomeUpdate, storableOutcome } from './idempotency-item.ts';
+import {
+  type IdempotencyLock,
+  idempotencyRecordKey,
+  replacedOutcomeUpdate,
+  storableOutcome,
+} from './idempotency-item.ts';
 import { pendingRemoval } from './pending-item.ts';
 import { newPnrItem } from './pnr-item.ts';
 import { recordWrites } from './record-writes.ts';
@@ -24,9 +23,10 @@ import { recordWrites } from './record-writes.ts';
  * 1. one transaction writes the booking PENDING, lists it for the sweep, marks the offer booked (one
  *    booking per offer) and completes the Idempotency-Key with the PENDING answer (one per key);
  * 2. the supplier is asked once for the order, carrying our booking id in its metadata;
- * 3. the answer settles the booking: CONFIRMED with the airline's PNR, or FAILED (the offer freed
- *    again) on a definite refusal; with no trustworthy answer it stays PENDING, answered 202, and the
- *    sweep settles it by finding the order — never by ordering again.
+ * 3. an order settles the booking CONFIRMED with the airline's PNR; a definite "no order" (a refusal,
+ *    a rate limit) takes back everything step 1 wrote, so nothing is left half-made and the offer can
+ *    be booked again; with no trustworthy answer the booking stays PENDING, answered 202, and the sweep
+ *    settles it by finding the order — never by ordering again.
  */
 export async function orderRemotely(
   deps: BookingDeps,
@@ -64,31 +64,84 @@ export async function orderRemotely(
     passengers: pending.passengers,
     contact: pending.contact,
   });
-  const settled = await settlePending(deps, pending, outcome, lock);
-  if (outcome.kind === 'refused') throw outcome.error;
-  return bookingView(settled);
+  if (outcome.kind === 'unknown') return bookingView(pending);
+  if (outcome.kind === 'refused') {
+    await takeBack(deps, pending, lock, outcome.error);
+    throw outcome.error;
+  }
+  try {
+    return bookingView(await settlePending(deps, pending, outcome, lock));
+  } catch {
+    // The order exists but our write failed (or the sweep settled it first): answer the booking as it
+    // is now; still PENDING (202) the sweep finds the order by its booking id.
+    const current = await findBooking(deps, pending.booking_id, pending.agency_id).catch(() => undefined);
+    return bookingView(current ?? pending);
+  }
 }
 
 /**
- * Settles a PENDING booking with what the supplier said: CONFIRMED with the order, FAILED (and the
- * offer freed) on a refusal; unchanged when the answer is unknown. One transaction, conditioned on the
- * booking still being PENDING, so a request and the sweep cannot both settle it; the loser answers the
- * booking as the winner left it. `lock`: the request's Idempotency-Key, whose answer follows.
+ * Takes back a PENDING booking for which no order was made: the booking, its listing and the offer's
+ * marker go; the Idempotency-Key keeps a definite answer (4xx) for replays, and is released after a
+ * failure (5xx) so that a retry runs afresh.
+ */
+async function takeBack(
+  deps: BookingDeps,
+  pending: BookingRecord,
+  lock: IdempotencyLock | undefined,
+  error: Parameters<typeof storableOutcome>[0],
+): Promise<void> {
+  const answer = storableOutcome(error);
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: deps.tableName,
+        Key: bookingKey(pending.booking_id),
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'PENDING' },
+      },
+    },
+    { Delete: pendingRemoval(deps.tableName, pending) },
+    ...(pending.offer_identity
+      ? [{ Delete: bookedOfferRelease(deps.tableName, pending.offer_identity, pending.booking_id) }]
+      : []),
+    ...(lock && answer ? [{ Update: replacedOutcomeUpdate(deps.tableName, lock, answer) }] : []),
+  ];
+  await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
+  if (lock && !answer) {
+    await deps.db.send(
+      new DeleteCommand({ TableName: deps.tableName, Key: idempotencyRecordKey(lock.agentId, lock.key) }),
+    );
+  }
+}
+
+/** What the supplier's records say about a PENDING booking. */
+export type Settlement = { kind: 'ordered'; order: SupplierOrder } | { kind: 'failed' };
+
+/**
+ * Settles a PENDING booking: CONFIRMED with the order, or FAILED (and the offer freed) when the supplier
+ * has no order for it. One transaction, conditioned on the booking still being PENDING, so a request
+ * and the sweep cannot both settle it. `lock`: the request's Idempotency-Key, whose answer follows.
  */
 export async function settlePending(
   deps: BookingDeps,
   pending: BookingRecord,
-  outcome: OrderOutcome,
+  settlement: Settlement,
   lock?: IdempotencyLock,
 ): Promise<BookingRecord> {
-  if (outcome.kind === 'unknown') return pending;
   const now = isoSeconds(deps.clock.now());
+  const version = (pending.version ?? 1) + 1;
   const settled: BookingRecord =
-    outcome.kind === 'ordered'
-      ? confirmedRecord(deps, pending, outcome.order, now)
-      : { ...pending, status: 'FAILED', updated_at: now, version: (pending.version ?? 1) + 1 };
-  const answer =
-    outcome.kind === 'ordered' ? { status: 201, data: bookingView(settled) } : refusal(outcome.error);
+    settlement.kind === 'ordered'
+      ? {
+          ...pending,
+          status: 'CONFIRMED',
+          pnr: settlement.order.bookingReference,
+          supplier: { name: deps.supplier.name, order_id: settlement.order.orderId },
+          updated_at: now,
+          version,
+        }
+      : { ...pending, status: 'FAILED', updated_at: now, version };
   const items: TransactItem[] = [
     {
       Update: settleBookingUpdate(deps.tableName, pending.booking_id, {
@@ -100,32 +153,13 @@ export async function settlePending(
     },
     { Delete: pendingRemoval(deps.tableName, pending) },
     ...(settled.pnr ? [{ Put: newPnrItem(deps.tableName, { ...settled, pnr: settled.pnr }) }] : []),
-    ...(outcome.kind === 'refused' && pending.offer_identity
+    ...(settlement.kind === 'failed' && pending.offer_identity
       ? [{ Delete: bookedOfferRelease(deps.tableName, pending.offer_identity, pending.booking_id) }]
       : []),
-    ...(lock && answer ? [{ Update: replacedOutcomeUpdate(deps.tableName, lock, answer) }] : []),
+    ...(lock && settlement.kind === 'ordered'
+      ? [{ Update: replacedOutcomeUpdate(deps.tableName, lock, { status: 201, data: bookingView(settled) }) }]
+      : []),
   ];
   await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
   return settled;
-}
-
-function confirmedRecord(
-  deps: BookingDeps,
-  pending: BookingRecord,
-  order: SupplierOrder,
-  now: string,
-): BookingRecord {
-  return {
-    ...pending,
-    status: 'CONFIRMED',
-    pnr: order.bookingReference,
-    supplier: { name: deps.supplier.name, order_id: order.orderId },
-    updated_at: now,
-    version: (pending.version ?? 1) + 1,
-  };
-}
-
-/** The answer a refused order leaves under its Idempotency-Key. */
-function refusal(error: ApiError) {
-  return storableOutcome(error);
 }

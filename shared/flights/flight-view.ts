@@ -96,7 +96,7 @@ export interface FlightView {
   total_price: number;
   currency: string;
   travel_class: TravelClass;
-  seats_available: number;
+  seats_available: number | null;
   expires_at: string;
   passengers: PassengerCounts;
   outbound: DirectionView;

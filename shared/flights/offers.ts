@@ -50,10 +50,38 @@ interface Sealed {
 const PREFIX = 'off_';
 
 /**
- * Seals a quote into an offer id: AES-256-GCM under a key only the service has. The id is opaque
- * (it reveals nothing), unforgeable (any change fails authentication) and unguessable (random IV);
- * no write is needed at search time.
+ * Seals `payload` into an offer id: AES-256-GCM under a key only the service has. The id is opaque (it
+ * reveals nothing), unforgeable (any change fails authentication) and unguessable (random IV); no write
+ * is needed at search time. Every supplier's offers are sealed this way, each with its own version tag.
  */
+export function sealPayload(key: Uint8Array, payload: object): string {
+  return PREFIX + seal(key, Buffer.from(JSON.stringify(payload), 'utf8')).toString('base64url');
+}
+
+/**
+ * Opens an offer id: the sealed payload, and the identity the booked-offer marker is keyed on (SHA-256
+ * of the sealed bytes). Undefined when it was not issued by this service (malformed, tampered, sealed
+ * under another key, or spelled in any way but the one issued).
+ */
+export function openPayload(
+  key: Uint8Array,
+  offerId: string,
+): { payload: unknown; identity: string } | undefined {
+  if (!offerId.startsWith(PREFIX) || offerId.length > 2048) return undefined;
+  const raw = decodeCanonicalBase64url(offerId.slice(PREFIX.length));
+  const text = raw && open(key, raw);
+  if (!text) return undefined;
+  try {
+    return {
+      payload: JSON.parse(text.toString('utf8')),
+      identity: createHash('sha256').update(raw).digest('base64url'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Seals a network quote into an offer id ({@link sealPayload}). */
 export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
   const payload: Sealed = {
     v: 1,
@@ -67,35 +95,28 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
     n: quote.seatsShown,
     ...(quote.inboundFrom !== undefined && { o: quote.inboundFrom }),
   };
-  return PREFIX + seal(key, Buffer.from(JSON.stringify(payload), 'utf8')).toString('base64url');
+  return sealPayload(key, payload);
 }
 
 /**
- * Opens an offer id. Undefined when it was not issued by this service (malformed, tampered, sealed
- * under another key, or spelled in any way but the one issued); expiry and agency are the caller's to
- * check.
+ * Opens a network offer id. Undefined when it was not issued by this service or is not a network
+ * offer; expiry and agency are the caller's to check.
  */
 export function openOffer(key: Uint8Array, offerId: string): OpenedOffer | undefined {
-  if (!offerId.startsWith(PREFIX) || offerId.length > 2048) return undefined;
-  const raw = decodeCanonicalBase64url(offerId.slice(PREFIX.length));
-  const text = raw && open(key, raw);
-  if (!text) return undefined;
-  try {
-    const sealed = JSON.parse(text.toString('utf8')) as Sealed;
-    if (sealed.v !== 1) return undefined;
-    return {
-      identity: createHash('sha256').update(raw).digest('base64url'),
-      agencyId: sealed.a,
-      expiresAt: sealed.x,
-      travelClass: sealed.c,
-      passengers: { adults: sealed.p[0], children: sealed.p[1], infants: sealed.p[2] },
-      segments: sealed.s.map(([flightNumber, date, bucket]) => ({ flightNumber, date, bucket })),
-      total: sealed.t,
-      currency: sealed.u,
-      seatsShown: sealed.n,
-      ...(sealed.o !== undefined && { inboundFrom: sealed.o }),
-    };
-  } catch {
-    return undefined;
-  }
+  const opened = openPayload(key, offerId);
+  // The payload was sealed by this service under its key: its shape is the one sealOffer wrote.
+  const sealed = opened?.payload as Sealed | undefined;
+  if (!opened || sealed?.v !== 1) return undefined;
+  return {
+    identity: opened.identity,
+    agencyId: sealed.a,
+    expiresAt: sealed.x,
+    travelClass: sealed.c,
+    passengers: { adults: sealed.p[0], children: sealed.p[1], infants: sealed.p[2] },
+    segments: sealed.s.map(([flightNumber, date, bucket]) => ({ flightNumber, date, bucket })),
+    total: sealed.t,
+    currency: sealed.u,
+    seatsShown: sealed.n,
+    ...(sealed.o !== undefined && { inboundFrom: sealed.o }),
+  };
 }

@@ -14,11 +14,10 @@ export function idempotencyKeyOf(headers: HeaderMap): string | undefined {
   return key;
 }
 
+/** What a reply adds when it answers a stored outcome again. */
+export const REPLAYED = { headers: { 'Idempotent-Replayed': 'true' } } as const;
+
 /** The reply to a request that may be an Idempotency-Key replay: a replay says so in its headers. */
 export function idempotentReply(status: number, outcome: { booking: unknown; replayed: boolean }): Reply {
-  return {
-    status,
-    data: outcome.booking,
-    ...(outcome.replayed && { headers: { 'Idempotent-Replayed': 'true' } }),
-  };
+  return { status, data: outcome.booking, ...(outcome.replayed && REPLAYED) };
 }

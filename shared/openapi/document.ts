@@ -18,17 +18,9 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 function componentSchemas(): Record<string, Json> {
   const requests = z.registry<{ id: string }>();
   const responses = z.registry<{ id: string }>();
-  for (const [schema, id] of [
-    [Segment, 'Segment'],
-    [Flight, 'Flight'],
-    // As stored and answered: exactly these fields (requests use the open `Passenger` below).
-    [Passenger, 'BookedPassenger'],
-    [Booking, 'Booking'],
-    [Agent, 'Agent'],
-    [ErrorEnvelope, 'Error'],
-  ] as const) {
-    responses.add(schema, { id });
-  }
+  // BookedPassenger: as stored and answered, exactly these fields (requests use the open `Passenger`).
+  const named = { Segment, Flight, BookedPassenger: Passenger, Booking, Agent, Error: ErrorEnvelope };
+  for (const [id, schema] of Object.entries(named)) responses.add(schema, { id });
   // As clients send it: unknown fields are ignored, not refused (docs/API.md §1).
   requests.add(Passenger, { id: 'Passenger' });
   for (const route of routes) {
@@ -123,6 +115,11 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
   const requestId = `${pascal(route.id)}Request`;
   const required = ((schemas[requestId]?.required as unknown[] | undefined) ?? []).length > 0;
   const successHeaders: Json = { 'X-Request-Id': header('XRequestId') };
+  const answer = (description: string, examples: Json): Json => ({
+    description,
+    headers: successHeaders,
+    content: { 'application/json': { schema: ref(`${pascal(route.id)}Response`), ...examples } },
+  });
   if (operation.setsCookie) successHeaders['Set-Cookie'] = header('SetCookie');
   if (operation.idempotencyKey) successHeaders['Idempotent-Replayed'] = header('IdempotentReplayed');
   return {
@@ -154,16 +151,13 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
       },
     },
     responses: {
-      [String(operation.status)]: {
-        description: operation.summary,
-        headers: successHeaders,
-        content: {
-          'application/json': {
-            schema: ref(`${pascal(route.id)}Response`),
-            ...examplesOf(operation.responseExample, operation.moreExamples?.response),
-          },
-        },
-      },
+      [String(operation.status)]: answer(
+        operation.summary,
+        examplesOf(operation.responseExample, operation.moreExamples?.response),
+      ),
+      ...(operation.accepted && {
+        '202': answer(operation.accepted.description, { example: operation.accepted.example }),
+      }),
       ...errorResponses(operation),
     },
   };

@@ -74,9 +74,21 @@ export const booking = {
   created_at: '2026-11-24T09:32:05Z',
   updated_at: '2026-11-24T09:32:05Z',
   version: 1,
+  created_by: { id: 'agt_5f2c9e1b7a3d4c6e8f0a1b2c', name: 'Ada Agent' },
   flight,
   passengers,
   contact,
+};
+
+/** A Duffel booking whose order's outcome is not known yet (answered 202). */
+export const pendingBooking = {
+  ...booking,
+  pnr: null,
+  status: 'PENDING',
+  total_price: 412.4,
+  currency: 'GBP',
+  flight: { ...flight, total_price: 412.4, currency: 'GBP', seats_available: null },
+  supplier: { name: 'duffel' },
 };
 
 /**

@@ -17,6 +17,8 @@ export interface Operation {
   /** This route's own wording of an error, where it differs from `errorExample`'s (examples.ts). */
   errorExamples?: Partial<Record<ErrorCode, ApiError>>;
   idempotencyKey?: boolean;
+  /** A second success status with the same body: 202 for a booking a supplier has not settled yet. */
+  accepted?: { description: string; example: unknown };
   setsCookie?: boolean;
   /** Named examples besides the main one (documented as `examples`, the main one as `default`). */
   moreExamples?: {

@@ -12,7 +12,7 @@ import { RateLimitedError } from '../errors.ts';
 import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
 import { agencyOperations } from './agency-operations.ts';
-import { booking, flight, roundTripFlight } from './examples.ts';
+import { booking, flight, pendingBooking, roundTripFlight } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
 import { webhookOperations } from './webhook-operations.ts';
@@ -126,7 +126,7 @@ export const operations: Record<RouteId, Operation> = {
   'booking-create': {
     summary: 'Book an offer',
     description:
-      'Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely.',
+      "Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get).",
     tag: 'Bookings',
     request: CreateBookingRequest,
     requestExample: {
@@ -140,6 +140,11 @@ export const operations: Record<RouteId, Operation> = {
     status: 201,
     response: success(Booking),
     responseExample: { success: true, data: booking },
+    accepted: {
+      description:
+        "Accepted: the supplier's answer is not known yet; the booking is PENDING (external supplier only)",
+      example: { success: true, data: pendingBooking },
+    },
     errors: [
       'UNAUTHORIZED',
       'FLIGHT_NOT_FOUND',
@@ -175,6 +180,8 @@ export const operations: Record<RouteId, Operation> = {
       'HOLD_EXPIRED',
       'IDEMPOTENCY_IN_PROGRESS',
       'IDEMPOTENCY_KEY_REUSED',
+      'SUPPLIER_REJECTED',
+      'SERVICE_UNAVAILABLE',
     ],
     idempotencyKey: true,
   },
@@ -212,8 +219,16 @@ export const operations: Record<RouteId, Operation> = {
     response: success(Booking),
     responseExample: {
       success: true,
-      data: { ...booking, status: 'CANCELLED', cancelled_at: '2026-11-24T10:02:41Z' },
+      data: {
+        ...booking,
+        status: 'CANCELLED',
+        cancelled_at: '2026-11-24T10:02:41Z',
+        cancelled_by: booking.created_by,
+        refund: { amount: booking.total_price, currency: booking.currency },
+        updated_at: '2026-11-24T10:02:41Z',
+        version: 2,
+      },
     },
-    errors: ['UNAUTHORIZED', 'NOT_FOUND', 'NOT_CANCELLABLE'],
+    errors: ['UNAUTHORIZED', 'NOT_FOUND', 'NOT_CANCELLABLE', 'SERVICE_UNAVAILABLE'],
   },
 };

@@ -133,7 +133,7 @@ export const success = <D extends z.ZodMiniType, M extends z.ZodMiniType>(data: 
   meta ? z.object({ success: z.literal(true), data, meta }) : z.object({ success: z.literal(true), data });
 
 export const ErrorDetail = z.object({
-  path: z.string(),
+  path: z.optional(z.string()),
   message: z.optional(z.string()),
   expected: z.optional(z.unknown()),
   received: z.optional(z.unknown()),

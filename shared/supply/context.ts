@@ -1,13 +1,85 @@
 import type { AppContext } from '../context.ts';
-import { networkSupplier } from './network.ts';
-import type { FlightSupplier } from './port.ts';
+import type { BookingSupplier, CancellingSupplier, FlightSupplier, SearchingSupplier } from './port.ts';
+import type { SupplierConfig } from './supplier-config.ts';
 
-/** The context of the functions that call the supplier: search, booking create and cancel. */
+/**
+ * The supplier the configuration names, part by part. Each route's function builds only the part it
+ * uses, so its bundle carries only that part's code; and `process.env.BUNDLED_SUPPLIER` is replaced by
+ * a constant when a stage's functions are bundled (infra/bundling.ts), so the other supplier's branch
+ * is dead code and its adapter is left out. Run from source (tests, `npm start`) it is unset and both
+ * are there. For Duffel the token is read here, once per cold start — from Secrets Manager deployed,
+ * from the environment locally — and kept only inside the adapter's client.
+ */
+type Part<S> = (ctx: AppContext, config?: SupplierConfig) => Promise<S>;
+
+const duffel = async (ctx: AppContext, given?: SupplierConfig): Promise<FlightSupplier | undefined> => {
+  // Written so that esbuild sees a constant-false branch in a network bundle and drops the imports:
+  // a network stage's function neither parses the supplier settings nor carries the adapter.
+  if (process.env.BUNDLED_SUPPLIER !== 'network') {
+    const { readSupplierConfig } = await import('./supplier-config.ts');
+    const config = given ?? readSupplierConfig();
+    if (config.SUPPLIER === 'duffel') {
+      const { createDuffelSupplier } = await import('./duffel/from-config.ts');
+      return createDuffelSupplier(ctx, config);
+    }
+  }
+  return undefined;
+};
+const refused = () => new Error('this bundle sells from Duffel: set SUPPLIER=duffel and its token');
+
+/** Search's part. */
+export const searchingSupplier: Part<SearchingSupplier> = async (ctx, config) => {
+  const remote = await duffel(ctx, config);
+  if (remote) return remote;
+  if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
+    const { searchFlights } = await import('../flights/search.ts');
+    return { name: 'network', search: searchFlights(ctx) };
+  }
+  throw refused();
+};
+
+/** Booking create's part: offers, re-quotes and orders. */
+export const bookingSupplier: Part<BookingSupplier> = async (ctx, config) => {
+  const remote = await duffel(ctx, config);
+  if (remote) return remote;
+  if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
+    const { networkOffers } = await import('./network-offers.ts');
+    return networkOffers(ctx);
+  }
+  throw refused();
+};
+
+/** Cancel's and the sweep's part. */
+export const cancellingSupplier: Part<CancellingSupplier> = async (ctx, config) => {
+  const remote = await duffel(ctx, config);
+  if (remote) return remote;
+  if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
+    const { networkCancelling } = await import('./network-cancelling.ts');
+    return networkCancelling(ctx);
+  }
+  throw refused();
+};
+
+/** The context of a function that calls the supplier, with the part it uses. */
+export type WithSupplier<S> = AppContext & { readonly supplier: S };
+
+/** The context with the whole supplier: for tests, benchmarks and tools that use every part. */
 export interface SupplierContext extends AppContext {
   readonly supplier: FlightSupplier;
 }
 
-/** `ctx` with the stage's supplier, built once per cold start. */
-export async function withSupplier(ctx: AppContext): Promise<SupplierContext> {
-  return { ...ctx, supplier: networkSupplier(ctx) };
+export async function withSupplier(ctx: AppContext, config?: SupplierConfig): Promise<SupplierContext> {
+  const remote = await duffel(ctx, config);
+  if (remote) return { ...ctx, supplier: remote };
+  const [search, offers, cancelling] = await Promise.all([
+    searchingSupplier(ctx, config),
+    bookingSupplier(ctx, config),
+    cancellingSupplier(ctx, config),
+  ]);
+  return { ...ctx, supplier: { ...search, ...offers, ...cancelling } };
 }
+
+/** The contexts of the functions that call the supplier, each with its part. */
+export type SearchContext = WithSupplier<SearchingSupplier>;
+export type BookingContext = WithSupplier<BookingSupplier>;
+export type CancellingContext = WithSupplier<CancellingSupplier>;

@@ -78,7 +78,11 @@ export interface Refund {
   readonly currency: string;
 }
 
-/** The outcome of an order call: the order, a definite refusal, or no answer we can trust. */
+/**
+ * The outcome of an order call: the order; a definite "no order was made" (the supplier refused, or
+ * turned the call away unprocessed, such as a rate limit) with the error to answer; or no answer we can
+ * trust (a timeout or 5xx after sending), which only the supplier's records can settle.
+ */
 export type OrderOutcome =
   | { readonly kind: 'ordered'; readonly order: SupplierOrder }
   | { readonly kind: 'refused'; readonly error: ApiError }
@@ -163,3 +167,27 @@ export interface FlightSupplier {
   openOffer(flightId: string): SupplierOffer | undefined;
   readonly cancelling: Cancelling;
 }
+
+/**
+ * The parts of the port each function uses: a function is bundled with its part only, so that search
+ * does not carry booking code, nor cancel the schedule (shared/supply/context.ts).
+ */
+export type SearchingSupplier = Pick<FlightSupplier, 'name' | 'search'>;
+export type BookingSupplier = Pick<FlightSupplier, 'name' | 'openOffer'>;
+export type CancellingSupplier = Pick<FlightSupplier, 'name' | 'cancelling'>;
+
+/** What every supplier's offer says of its quote, taken from the quote it sealed. */
+export type OfferFacts = Pick<
+  SupplierOffer,
+  'identity' | 'agencyId' | 'expiresAt' | 'travelClass' | 'passengers' | 'total' | 'currency'
+>;
+
+export const offerFacts = (quote: OfferFacts): OfferFacts => ({
+  identity: quote.identity,
+  agencyId: quote.agencyId,
+  expiresAt: quote.expiresAt,
+  travelClass: quote.travelClass,
+  passengers: quote.passengers,
+  total: quote.total,
+  currency: quote.currency,
+});

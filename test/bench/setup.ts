@@ -13,7 +13,7 @@ import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { build } from 'esbuild';
-import { bundleAliases, bundling } from '../../infra/bundling.ts';
+import { bundleAliases, bundling, supplierDefine } from '../../infra/bundling.ts';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { registerAgent } from '../../shared/agency/agent-changes.ts';
@@ -26,7 +26,7 @@ import { addDays } from '../../shared/flights/local-time.ts';
 import { sealOffer } from '../../shared/flights/offers.ts';
 import { priceItinerary } from '../../shared/flights/pricing.ts';
 import { flightsOn, legBetween, type ScheduledFlight } from '../../shared/flights/schedule.ts';
-import { routes } from '../../shared/routes.ts';
+import { type Route, routes } from '../../shared/routes.ts';
 import { apiEvent } from '../helpers/api.ts';
 import type { Section } from './lib.ts';
 
@@ -34,9 +34,14 @@ export const root = join(import.meta.dirname, '..', '..');
 
 /**
  * Bundles `entry` exactly as the stack does (infra/bundling.ts), into `outDir/index.mjs`.
- * `contents` replaces the entry with inline source (for the baselines).
+ * `contents` replaces the entry with inline source (for the baselines); `define` is what the stack
+ * defines for a supplier function (infra/bundling.ts, supplierDefine).
  */
-async function bundle(outDir: string, entry: { file: string } | { contents: string }): Promise<string> {
+export async function bundle(
+  outDir: string,
+  entry: { file: string } | { contents: string },
+  define: Record<string, string> = {},
+): Promise<string> {
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, 'index.mjs');
   await build({
@@ -54,6 +59,7 @@ async function bundle(outDir: string, entry: { file: string } | { contents: stri
     external: [...bundling.externalModules],
     banner: { js: bundling.banner },
     alias: bundleAliases(root),
+    define,
     logLevel: 'silent',
   });
   return outfile;
@@ -75,8 +81,11 @@ export interface Bundles {
 async function bundleAll(work: string, log: (message: string) => void): Promise<Bundles> {
   log('bundling every function as the stack does');
   const bundles = new Map<string, string>();
-  for (const route of routes)
-    bundles.set(route.id, await bundle(join(work, 'bundles', route.id), { file: route.entry }));
+  for (const route of routes as readonly Route[]) {
+    // As a network stage deploys them: a supplier function carries the built-in network only.
+    const define = route.grants.includes('supplier') ? supplierDefine('network') : {};
+    bundles.set(route.id, await bundle(join(work, 'bundles', route.id), { file: route.entry }, define));
+  }
   const bare = await bundle(join(work, 'bundles', 'bare'), {
     contents: "export const handler = async () => ({ statusCode: 200, body: '{}' });",
   });

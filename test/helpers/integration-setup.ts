@@ -39,8 +39,8 @@ await ensureTable(db, tableName);
 db.destroy();
 
 /**
- * After every integration file: no log line may carry a sign-in code that was sent, a token, the
- * signing key or the table name (the outbox file itself is the only place codes appear).
+ * After every integration file: no log line may carry a sign-in code that was sent, a token (ours or
+ * Duffel's), the signing key or the table name (the outbox file itself is the only place codes appear).
  */
 afterAll(async () => {
   const { capturedLogLines } = await import('./log-capture.ts');
@@ -50,6 +50,7 @@ afterAll(async () => {
   for (const line of capturedLogLines) {
     if (/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+/.test(line))
       throw new Error(`a log line carries a token: ${line}`);
+    if (/duffel_(test|live)_/.test(line)) throw new Error(`a log line carries a Duffel token: ${line}`);
     if (line.includes(key) || line.includes(tableName))
       throw new Error(`a log line carries the key or the table name: ${line}`);
     for (const code of /\b\d{6}\b/.exec(line) ?? []) {

@@ -18,7 +18,7 @@ export interface LocalServer {
 
 export const newDataDir = () => mkdtempSync(join(tmpdir(), 'flight-booking-e2e-'));
 
-/** Starts `node infra/local/start.ts` exactly as `npm start` does, on a random port. */
+/** Starts `node infra/local/start.ts` exactly as `npm start` does, on a random port; `env` adds to its environment. */
 export async function startLocalServer(
   dataDir = newDataDir(),
   env: Record<string, string> = {},

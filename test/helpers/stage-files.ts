@@ -10,6 +10,7 @@ export type Json = Record<string, any>;
 
 /** A complete production stage file: real-looking sender and mailboxes, every option set. */
 export const PRODUCTION_FILE: StageFile = {
+  supplier: { name: 'network' },
   sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
   sesConfigurationSet: 'sign-in',
   smsSenderId: 'FlightBook',

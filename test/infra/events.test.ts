@@ -16,7 +16,7 @@ const resources = (type: string) => resourcesOf(template, type);
 
 function functionOf(id: string): [string, Json] {
   const found = resources('AWS::Lambda::Function').find(
-    ([, fn]) => fn.Properties.Description === `${id} (flight booking events)`,
+    ([, fn]) => fn.Properties.Description === `${id} (flight booking)`,
   );
   if (!found) throw new Error(`no function ${id}`);
   return found;

@@ -79,7 +79,13 @@ describe('infra: functions', () => {
       expect(Object.keys(env).sort()).toEqual(
         route.id === 'send-otp'
           ? [...bounds, 'CODE_SENDER', 'SES_FROM_ADDRESS', 'SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME']
-          : [...bounds, 'SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME'],
+          : [
+              ...bounds,
+              'SIGNING_KEY_SECRET_ID',
+              'STAGE',
+              ...(route.grants.includes('supplier') ? ['SUPPLIER'] : []),
+              'TABLE_NAME',
+            ],
       );
       expect(JSON.stringify(env)).not.toContain('enable-source-maps');
     }

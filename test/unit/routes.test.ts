@@ -14,10 +14,12 @@ describe('route table', () => {
       expect(existsSync(route.entry), route.entry).toBe(true);
       const source = readFileSync(route.entry, 'utf8');
       expect(source).toMatch(
-        /export function createHandler\(ctx: (AppContext|SupplierContext)[^)]*\) \{[\s\S]*return httpHandler\(\s*route\('/,
+        /export function createHandler\(ctx: \w*Context[^)]*\) \{[\s\S]*return httpHandler\(\s*route\('/,
       );
       expect(source).toMatch(new RegExp(`route\\('${route.id}'\\)`));
-      expect(source).toMatch(/export const handler = createHandler\((context|supplierContext)\b/);
+      expect(source).toMatch(
+        /export const handler = createHandler\((context\b|\{ \.\.\.context, supplier: await \w+Supplier\(context\) \}\))/,
+      );
       expect(source.split('\n').length).toBeLessThan(25);
     }
   });

@@ -151,7 +151,7 @@ describe('fn: booking get', () => {
     ['neither id nor PNR', {}, 'booking_id'],
     ['both', { booking_id: 'bkg_01KAAAAAAAAAAAAAAAAAAAAAAA', pnr: 'ABCDEF' }, 'booking_id'],
     ['a malformed id', { booking_id: 'booking-1' }, 'booking_id'],
-    ['a malformed PNR', { pnr: 'ABC12' }, 'pnr'],
+    ['a malformed PNR', { pnr: 'ABC-12' }, 'pnr'],
   ])('refuses %s with 400', async (_case, body, path) => {
     const answer = await call(get, 'get', body);
 

@@ -132,7 +132,8 @@ describe('property: request schemas', () => {
 
   it('booking get, list and cancel never accept malformed ids, PNRs, limits or cursors', () => {
     const notABookingId = fc.string().filter((v) => !/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/.test(v));
-    const notAPnr = fc.string().filter((v) => !/^[A-Za-z]{6}$/.test(v.trim()));
+    // Not a booking reference in any letter case: 5-8 letters and digits (an airline's record locator).
+    const notAPnr = fc.string().filter((v) => !/^[A-Za-z0-9]{5,8}$/.test(v.trim()));
     const badLimit = fc.oneof(
       fc.integer({ max: 0 }),
       fc.integer({ min: 101 }),

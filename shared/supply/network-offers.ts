@@ -1,53 +1,39 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { newPnr } from '../bookings/ids.ts';
 import { retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons, slotted, type TransactItem } from '../db/transaction.ts';
+import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
 import { bucketLimits, seatsFor } from '../flights/fares.ts';
 import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
-import { returnSeatsUpdate, takeSeatsUpdate } from '../flights/inventory-item.ts';
+import { takeSeatsUpdate } from '../flights/inventory-item.ts';
 import { type OpenedOffer, openOffer } from '../flights/offers.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
-import { type SearchDeps, searchFlights } from '../flights/search.ts';
+import type { SearchDeps } from '../flights/search.ts';
 import { reprice } from './network-reprice.ts';
-import type { FlightSupplier, RecordSlot, RecordWrites, SuppliedBooking, SupplierOffer } from './port.ts';
+import {
+  type BookingSupplier,
+  offerFacts,
+  type RecordSlot,
+  type RecordWrites,
+  type SupplierOffer,
+} from './port.ts';
 
 type Slot = RecordSlot | 'seats';
 
 /**
  * The built-in network as a FlightSupplier (docs/API.md §4.5 `network`): schedule and fares from
  * `flights/`, seats in the table. Offer ids are sealed quotes; booking takes the seats in the quoted
- * bucket on every segment in the same TransactWriteItems as the booking's own writes.
+ * bucket on every segment in the same TransactWriteItems as the booking's own writes. Its parts are
+ * built apart ({@link networkOffers}, {@link networkCancelling}, `searchFlights`) so that each function
+ * carries only its own.
  */
-export function networkSupplier(deps: SearchDeps): FlightSupplier {
+export function networkOffers(deps: SearchDeps): BookingSupplier {
   return {
     name: 'network',
-    search: searchFlights(deps),
     openOffer: (flightId) => {
       const quote = openOffer(deps.keys.offer, flightId);
       const flights = quote && quotedFlights(quote);
       return quote && flights?.[0] ? networkOffer(deps, quote, flights, flights[0]) : undefined;
-    },
-    cancelling: {
-      kind: 'in-table',
-      cancel: async (booking: SuppliedBooking, updates: readonly TransactItem[]) => {
-        await deps.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              ...updates,
-              // The seats go back on sale on every segment they were taken on.
-              ...(booking.segments ?? []).map((segment) => ({
-                Update: returnSeatsUpdate(
-                  deps.tableName,
-                  { flightNumber: segment.flight_number, date: segment.date },
-                  booking.travel_class,
-                  booking.seats,
-                ),
-              })),
-            ],
-          }),
-        );
-      },
     },
   };
 }
@@ -60,13 +46,7 @@ function networkOffer(
 ): SupplierOffer {
   const seats = seatsFor(quote.passengers);
   return {
-    identity: quote.identity,
-    agencyId: quote.agencyId,
-    expiresAt: quote.expiresAt,
-    travelClass: quote.travelClass,
-    passengers: quote.passengers,
-    total: quote.total,
-    currency: quote.currency,
+    ...offerFacts(quote),
     firstDepartureDate: first.date,
     // The quote is checked inside the booking transaction itself (the seats' condition), not read first.
     requote: async (flightId) => ({

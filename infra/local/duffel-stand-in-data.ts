@@ -1,0 +1,289 @@
+/**
+ * What the Duffel stand-in sells: "Duffel Airways" flights between any two airports Open Travel Data
+ * knows, shaped exactly as Duffel's v2 API shapes them — the types come from `@duffel/api`, so the
+ * stand-in cannot drift from the real API's shapes without failing the type-check.
+ */
+import { randomBytes } from 'node:crypto';
+import type {} from '@duffel/api';
+import type {
+  Airline,
+  Airport,
+  CabinClass,
+  CreateOfferRequest,
+  Offer,
+  OfferPassenger,
+  OfferSlice,
+  OfferSliceSegment,
+  Order,
+  OrderCancellation,
+} from '@duffel/api/types';
+import { findAirport, type Airport as ServedAirport } from '#shared/flights/airports.ts';
+import { localDateAt, localTimeAt, zonedTimeToEpoch } from '#shared/flights/local-time.ts';
+import { decimalAmount } from '#shared/money.ts';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A Duffel-style id: prefix, then 22 base-62-looking characters. */
+export function duffelId(prefix: string): string {
+  let id = '';
+  for (const byte of randomBytes(22)) id += CROCKFORD[byte % 32];
+  return `${prefix}_0000${id}`;
+}
+
+export const DUFFEL_AIRWAYS: Airline = {
+  id: 'arl_00009VME7DAGiJjwomhv32',
+  name: 'Duffel Airways',
+  iata_code: 'ZZ',
+  logo_lockup_url: null,
+  logo_symbol_url: null,
+  conditions_of_carriage_url: null,
+};
+
+const NO_CONDITIONS = { change_before_departure: null, refund_before_departure: null };
+
+/** Duffel's airport object for an IATA code, with its IANA zone; undefined for a code nobody knows. */
+export function duffelAirport(code: string): Airport | undefined {
+  const known = findAirport(code);
+  if (!known) return undefined;
+  const served = 'latitude' in known ? (known as ServedAirport) : undefined;
+  return {
+    id: `arp_${code.toLowerCase()}_xx`,
+    type: 'airport',
+    iata_code: code,
+    icao_code: '',
+    name: served?.name ?? `${code} Airport`,
+    city_name: served?.city ?? code,
+    city: null,
+    iata_city_code: null,
+    iata_country_code: served?.country ?? 'ZZ',
+    latitude: served?.latitude ?? 0,
+    longitude: served?.longitude ?? 0,
+    time_zone: known.timeZone,
+  };
+}
+
+/** Minutes in the air: great-circle distance at 800 km/h plus 40 minutes, or 2 h 35 for unknown places. */
+function blockMinutes(from: Airport, to: Airport): number {
+  if (!from.latitude || !to.latitude) return 155;
+  const rad = Math.PI / 180;
+  const [a, b] = [from.latitude * rad, to.latitude * rad];
+  const dLon = (to.longitude - from.longitude) * rad;
+  const km =
+    6371 * Math.acos(Math.min(1, Math.sin(a) * Math.sin(b) + Math.cos(a) * Math.cos(b) * Math.cos(dLon)));
+  return Math.round((40 + (km / 800) * 60) / 5) * 5;
+}
+
+/** A local wall-clock time as Duffel writes it: `2026-12-01T13:30:00`, no zone. */
+const localText = (epoch: number, zone: string) =>
+  `${localDateAt(zone, epoch)}T${localTimeAt(zone, epoch)}:00`;
+
+const CABIN_FACTOR: Record<CabinClass, number> = {
+  economy: 1,
+  premium_economy: 1.8,
+  business: 3.6,
+  first: 6,
+};
+/** Departures, local minutes after midnight at the origin. */
+const DEPARTURES = [8 * 60 + 15, 13 * 60 + 40, 19 * 60 + 5];
+
+/** One slice's options: three direct flights on the day, each a segment for every passenger. */
+function sliceOptions(
+  request: CreateOfferRequest['slices'][number],
+  passengers: OfferPassenger[],
+  cabin: CabinClass,
+): { slice: OfferSlice; minutes: number }[] {
+  const origin = duffelAirport(request.origin);
+  const destination = duffelAirport(request.destination);
+  if (!origin || !destination) return [];
+  const minutes = blockMinutes(origin, destination);
+  return DEPARTURES.map((minuteOfDay, i) => {
+    const departing = zonedTimeToEpoch(request.departure_date, minuteOfDay, origin.time_zone);
+    const arriving = departing + minutes * 60_000;
+    const segment: OfferSliceSegment = {
+      id: duffelId('seg'),
+      aircraft: { id: 'arc_00009VMF8AhXSSRnQDI6Hi', name: 'Airbus A320', iata_code: '320' },
+      origin,
+      destination,
+      origin_terminal: null,
+      destination_terminal: null,
+      departing_at: localText(departing, origin.time_zone),
+      arriving_at: localText(arriving, destination.time_zone),
+      duration: `PT${Math.floor(minutes / 60)}H${minutes % 60}M`,
+      distance: null,
+      marketing_carrier: DUFFEL_AIRWAYS,
+      marketing_carrier_flight_number: String(1000 + (((minuteOfDay + origin.latitude * 7) % 900) | 0) + i),
+      operating_carrier: DUFFEL_AIRWAYS,
+      operating_carrier_flight_number: String(1000 + i),
+      stops: [],
+      passengers: passengers.map((p) => ({
+        passenger_id: p.id,
+        cabin_class: cabin,
+        cabin_class_marketing_name: cabin.replace('_', ' '),
+        fare_basis_code: 'Y20LGTN2',
+        baggages: [{ type: 'checked', quantity: 1 }],
+        cabin: null,
+      })),
+    };
+    const slice: OfferSlice = {
+      id: duffelId('sli'),
+      origin,
+      destination,
+      origin_type: 'airport',
+      destination_type: 'airport',
+      duration: segment.duration,
+      fare_brand_name: 'Basic',
+      segments: [segment],
+      conditions: {
+        ...NO_CONDITIONS,
+        advance_seat_selection: null,
+        priority_boarding: null,
+        priority_check_in: null,
+      },
+      ngs_shelf: null,
+      comparison_key: duffelId('cmp'),
+    };
+    return { slice, minutes };
+  });
+}
+
+/** A passenger's share of the fare: children 75 %, infants on a lap 10 %. */
+const paxShare = (p: OfferPassenger) => (p.type === 'adult' ? 1 : p.type === 'child' ? 0.75 : 0.1);
+
+/** The offers of an offer request: every outbound option, paired with every return option. */
+export function offersFor(
+  request: CreateOfferRequest,
+  options: { currency: string; now: number; offerTtlSeconds: number },
+): { passengers: OfferPassenger[]; offers: Offer[] } {
+  const passengers: OfferPassenger[] = request.passengers.map((p) => {
+    const age = 'age' in p && typeof p.age === 'number' ? p.age : undefined;
+    const type = age === undefined ? 'adult' : age < 2 ? 'infant_without_seat' : age < 12 ? 'child' : 'adult';
+    return { id: duffelId('pas'), type, age: age ?? null, fare_type: null };
+  });
+  const cabin = request.cabin_class ?? 'economy';
+  const [out, back] = request.slices.map((slice) => sliceOptions(slice, passengers, cabin));
+  const journeys = back ? (out ?? []).flatMap((o) => back.map((b) => [o, b])) : (out ?? []).map((o) => [o]);
+  const share = passengers.reduce((sum, p) => sum + paxShare(p), 0);
+  const created = new Date(options.now).toISOString();
+  const offers = journeys.map((journey, i): Offer => {
+    const perPerson =
+      journey.reduce((sum, { minutes }) => sum + 4000 + minutes * 55, 0) * CABIN_FACTOR[cabin];
+    // Whole units for zero-decimal currencies; otherwise cents ending in 0, as fares usually do.
+    const minor = Math.round((perPerson * share * (1 + i * 0.07)) / 10) * 10;
+    const total = options.currency === 'JPY' ? Math.round(minor * 1.9) : minor;
+    const amount = decimalAmount(total, options.currency);
+    return {
+      id: duffelId('off'),
+      live_mode: false,
+      created_at: created,
+      updated_at: created,
+      expires_at: new Date(options.now + options.offerTtlSeconds * 1000).toISOString(),
+      owner: DUFFEL_AIRWAYS,
+      passengers,
+      slices: journey.map(({ slice }) => slice),
+      total_amount: amount,
+      total_currency: options.currency,
+      base_amount: amount,
+      base_currency: options.currency,
+      tax_amount: decimalAmount(0, options.currency),
+      tax_currency: options.currency,
+      total_emissions_kg: '180',
+      available_services: [],
+      conditions: NO_CONDITIONS,
+      passenger_identity_documents_required: false,
+      payment_requirements: {
+        requires_instant_payment: false,
+        payment_required_by: new Date(options.now + 3 * 86_400_000).toISOString(),
+        price_guarantee_expires_at: new Date(options.now + 2 * 86_400_000).toISOString(),
+      },
+      private_fares: [],
+      partial: false,
+      supported_loyalty_programmes: [],
+      supported_passenger_identity_document_types: [],
+    };
+  });
+  return { passengers, offers };
+}
+
+/** A six-character record locator, as Duffel Airways issues them. */
+export function bookingReference(): string {
+  let reference = '';
+  for (const byte of randomBytes(6)) reference += 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32];
+  return reference;
+}
+
+/** The order made from `offer` for `passengers`, paid now or held. */
+export function orderFrom(
+  offer: Offer,
+  passengers: Order['passengers'],
+  options: { metadata: Record<string, string>; held: boolean; now: number },
+): Order {
+  const created = new Date(options.now).toISOString();
+  return {
+    id: duffelId('ord'),
+    live_mode: false,
+    created_at: created,
+    synced_at: created,
+    booking_reference: bookingReference(),
+    owner: offer.owner,
+    total_amount: offer.total_amount,
+    total_currency: offer.total_currency,
+    base_amount: offer.base_amount,
+    base_currency: offer.base_currency,
+    tax_amount: offer.tax_amount ?? '0',
+    tax_currency: offer.tax_currency ?? offer.total_currency,
+    slices: offer.slices.map((slice) => ({
+      ...slice,
+      conditions: { change_before_departure: null },
+      segments: slice.segments.map((segment) => ({
+        ...segment,
+        origin_terminal: segment.origin_terminal ?? '',
+        destination_terminal: segment.destination_terminal ?? '',
+        duration: segment.duration ?? '',
+        distance: segment.distance ?? '',
+        passengers: [],
+      })),
+    })),
+    passengers,
+    services: [],
+    metadata: options.metadata,
+    payment_status: options.held
+      ? {
+          awaiting_payment: true,
+          paid_at: null,
+          payment_required_by: offer.payment_requirements.payment_required_by ?? created,
+          price_guarantee_expires_at: offer.payment_requirements.price_guarantee_expires_at ?? created,
+        }
+      : { awaiting_payment: false, paid_at: created },
+    documents: options.held
+      ? []
+      : [
+          {
+            type: 'electronic_ticket',
+            unique_identifier: String(options.now).slice(-13),
+            passenger_ids: passengers.map((p) => p.id),
+          },
+        ],
+    content: 'managed',
+    conditions: NO_CONDITIONS,
+    cancelled_at: null,
+    cancellation: null,
+    airline_initiated_changes: [],
+    available_actions: ['cancel', 'update'],
+  };
+}
+
+/** The cancellation quote for `order`: 90 % back to the balance (the fare's penalty kept), valid 5 minutes. */
+export function cancellationFor(order: Order, minor: number, now: number): OrderCancellation {
+  return {
+    id: duffelId('ore'),
+    order_id: order.id,
+    live_mode: false,
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + 5 * 60_000).toISOString(),
+    confirmed_at: '',
+    refund_amount: decimalAmount(Math.floor((minor * 9) / 10), order.total_currency),
+    refund_currency: order.total_currency,
+    refund_to: 'balance',
+    airline_credits: [],
+  };
+}

@@ -1,0 +1,518 @@
+/**
+ * A local stand-in for Duffel's Flights API v2: every endpoint the duffel adapter uses, in Duffel's wire
+ * format — `{data}` envelopes, `{errors: [{type, code, title, message, source}], meta: {request_id}}`
+ * errors, string amounts, local times with each airport's zone, `ratelimit-*` headers and a real rate
+ * limit — with switches for faults (429, 5xx, a timeout before or after acting, an airline refusal).
+ *
+ * `npm run duffel-stand-in [-- --port 4010 --currency GBP]` runs it for `npm start` users:
+ * `SUPPLIER=duffel DUFFEL_ACCESS_TOKEN=duffel_test_local DUFFEL_API_URL=http://127.0.0.1:4010 npm start`.
+ * Faults over HTTP: `curl -X POST $URL/_stand-in/faults -d '{"endpoint":"orders.create","fault":{"kind":"status","status":500}}'`.
+ * Tests start it in-process with {@link startDuffelStandIn}.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type {} from '@duffel/api';
+import type {
+  ApiResponseError,
+  CreateOfferRequest,
+  CreateOrder,
+  CreateOrderCancellation,
+  CreatePayment,
+  Offer,
+  Order,
+  OrderCancellation,
+  OrderPassenger,
+} from '@duffel/api/types';
+import { minorUnits } from '#shared/money.ts';
+import { cancellationFor, duffelId, offersFor, orderFrom } from './duffel-stand-in-data.ts';
+
+export type Endpoint =
+  | 'offer_requests.create'
+  | 'offers.get'
+  | 'orders.create'
+  | 'orders.get'
+  | 'orders.list'
+  | 'order_cancellations.create'
+  | 'order_cancellations.confirm'
+  | 'payments.create';
+
+/** What can go wrong at Duffel, injected for the next call(s) of an endpoint. */
+export type Fault =
+  /** Answer this status with Duffel's error body, acting on nothing. */
+  | { kind: 'status'; status: 429 | 500 | 502 | 503 | 504 }
+  /** Never answer, having done nothing. */
+  | { kind: 'timeout-before' }
+  /** Do the work (an order is made), then never answer. */
+  | { kind: 'timeout-after' }
+  /** Do the work, then answer 500 as a gateway might. */
+  | { kind: 'error-after'; status: 500 | 502 | 504 }
+  /** Refuse with this Duffel error (422 unless said). */
+  | { kind: 'refuse'; status?: number; error: Partial<DuffelError> };
+
+export interface DuffelError extends ApiResponseError {
+  source?: { field?: string; pointer?: string };
+}
+
+export interface StandInOptions {
+  port?: number;
+  /** The currency every fare is in (GBP by default). */
+  currency?: string;
+  /** How long offers last (Duffel: about 30 minutes). */
+  offerTtlSeconds?: number;
+  /** Requests per 60-second window before 429. */
+  rateLimit?: number;
+  now?: () => number;
+}
+
+export interface DuffelStandIn {
+  readonly url: string;
+  /** Every request received: method, path, and the headers the adapter sent. */
+  readonly requests: { method: string; path: string; headers: IncomingMessage['headers']; body: unknown }[];
+  readonly orders: Map<string, Order>;
+  /** `fault` for the next `times` calls of `endpoint`. */
+  fail(endpoint: Endpoint, fault: Fault, times?: number): void;
+  /** The airline now sells `offerId` at `totalAmount` (a decimal string). */
+  reprice(offerId: string, totalAmount: string): void;
+  /** The airline no longer sells `offerId`. */
+  withdraw(offerId: string): void;
+  close(): Promise<void>;
+}
+
+interface Held {
+  offer: Offer;
+  withdrawn: boolean;
+  orderId?: string;
+}
+
+class Refusal extends Error {
+  readonly status: number;
+  readonly error: DuffelError;
+  constructor(status: number, error: DuffelError) {
+    super(error.message);
+    this.status = status;
+    this.error = error;
+  }
+}
+
+const refuse = (status: number, type: string, code: string, message: string, field?: string) =>
+  new Refusal(status, {
+    type,
+    code,
+    title: code.replaceAll('_', ' '),
+    message,
+    documentation_url: `https://duffel.com/docs/api/overview/errors#${code}`,
+    ...(field && { source: { field, pointer: `/${field.replaceAll(/[[\].]+/g, '/')}` } }),
+  });
+
+const TITLES = ['mr', 'mrs', 'ms', 'miss', 'dr'];
+
+export async function startDuffelStandIn(options: StandInOptions = {}): Promise<DuffelStandIn> {
+  const now = options.now ?? Date.now;
+  const currency = options.currency ?? 'GBP';
+  const limit = options.rateLimit ?? 600;
+  const offers = new Map<string, Held>();
+  const orders = new Map<string, Order>();
+  const cancellations = new Map<string, OrderCancellation>();
+  const faults = new Map<Endpoint, { fault: Fault; times: number }>();
+  const requests: DuffelStandIn['requests'] = [];
+  const sockets = new Set<Socket>();
+  let window = { start: now(), used: 0 };
+
+  const takeFault = (endpoint: Endpoint): Fault | undefined => {
+    const entry = faults.get(endpoint);
+    if (!entry) return undefined;
+    if (--entry.times <= 0) faults.delete(endpoint);
+    return entry.fault;
+  };
+
+  const heldOffer = (id: string): Held => {
+    const held = offers.get(id);
+    if (!held) throw refuse(404, 'invalid_request_error', 'not_found', 'The offer does not exist.');
+    if (held.withdrawn || held.orderId || Date.parse(held.offer.expires_at) <= now()) {
+      throw refuse(422, 'airline_error', 'offer_no_longer_available', 'The offer is no longer available.');
+    }
+    return held;
+  };
+
+  const knownOrder = (id: string): Order => {
+    const order = orders.get(id);
+    if (!order) throw refuse(404, 'invalid_request_error', 'not_found', 'The order does not exist.');
+    return order;
+  };
+
+  const handlers: Record<Endpoint, (body: unknown, id: string, query: URLSearchParams) => [number, unknown]> =
+    {
+      'offer_requests.create': (body) => {
+        const request = dataOf<CreateOfferRequest>(body);
+        if (
+          !Array.isArray(request.slices) ||
+          request.slices.length === 0 ||
+          !Array.isArray(request.passengers)
+        ) {
+          throw refuse(422, 'validation_error', 'validation_required', 'Field is required.', 'slices');
+        }
+        const made = offersFor(request, {
+          currency,
+          now: now(),
+          offerTtlSeconds: options.offerTtlSeconds ?? 1800,
+        });
+        for (const offer of made.offers) offers.set(offer.id, { offer, withdrawn: false });
+        const id = duffelId('orq');
+        return [
+          201,
+          {
+            id,
+            live_mode: false,
+            created_at: new Date(now()).toISOString(),
+            cabin_class: request.cabin_class,
+            passengers: made.passengers.map(({ id: pid, type, age }) => ({
+              id: pid,
+              ...(type && { type }),
+              ...(age !== null && { age }),
+            })),
+            slices:
+              made.offers[0]?.slices.map((s) => ({
+                origin: s.origin,
+                destination: s.destination,
+                origin_type: 'airport',
+                destination_type: 'airport',
+                departure_date: s.segments[0]?.departing_at.slice(0, 10) ?? '',
+              })) ?? [],
+            offers: made.offers.map(({ available_services: _, ...offer }) => offer),
+          },
+        ];
+      },
+      'offers.get': (_body, id) => [200, heldOffer(id).offer],
+      'orders.create': (body) => {
+        // Duffel's v2 documents `hold`; the SDK's type still says `pay_later`: both are taken.
+        const request = dataOf<Omit<CreateOrder, 'type'> & { type: 'instant' | 'hold' | 'pay_later' }>(body);
+        const [offerId] = request.selected_offers ?? [];
+        const stored = offerId ? offers.get(offerId) : undefined;
+        if (stored?.orderId) {
+          throw refuse(422, 'invalid_state_error', 'already_booked', 'The offer has already been booked.');
+        }
+        const held = heldOffer(offerId ?? '');
+        const passengers = checkedPassengers(held.offer, request.passengers);
+        const hold = request.type === 'hold' || request.type === 'pay_later';
+        if (!hold) {
+          const [payment] = request.payments ?? [];
+          if (payment?.type !== 'balance') {
+            throw refuse(
+              422,
+              'validation_error',
+              'validation_required',
+              'A balance payment is required.',
+              'payments',
+            );
+          }
+          if (payment.currency !== held.offer.total_currency || payment.amount !== held.offer.total_amount) {
+            throw refuse(
+              422,
+              'airline_error',
+              'price_changed',
+              'The price of the offer has changed.',
+              'payments[0].amount',
+            );
+          }
+        }
+        const order = orderFrom(held.offer, passengers, {
+          metadata: request.metadata ?? {},
+          held: hold,
+          now: now(),
+        });
+        held.orderId = order.id;
+        orders.set(order.id, order);
+        return [201, order];
+      },
+      'orders.get': (_body, id) => [200, knownOrder(id)],
+      'orders.list': (_body, _id, query) => {
+        const names = query.getAll('passenger_name[]').map((n) => n.toLowerCase());
+        const all = [...orders.values()]
+          .filter(
+            (o) =>
+              names.length === 0 ||
+              o.passengers.some(
+                (p) =>
+                  names.includes(p.family_name.toLowerCase()) || names.includes(p.given_name.toLowerCase()),
+              ),
+          )
+          .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+        const size = Math.min(200, Number(query.get('limit') ?? 50) || 50);
+        const after = query.get('after');
+        const start = after ? all.findIndex((o) => o.id === after) + 1 : 0;
+        const page = all.slice(start, start + size);
+        const next = start + size < all.length ? (page.at(-1)?.id ?? null) : null;
+        return [200, { list: page, meta: { limit: size, after: next, before: null } }];
+      },
+      'order_cancellations.create': (body) => {
+        const order = knownOrder(dataOf<CreateOrderCancellation>(body).order_id);
+        if (order.cancelled_at)
+          throw refuse(422, 'invalid_state_error', 'already_cancelled', 'The order is already cancelled.');
+        const quote = cancellationFor(
+          order,
+          minorUnits(order.total_amount, order.total_currency) ?? 0,
+          now(),
+        );
+        cancellations.set(quote.id, quote);
+        return [201, quote];
+      },
+      'order_cancellations.confirm': (_body, id) => {
+        const quote = cancellations.get(id);
+        if (!quote)
+          throw refuse(404, 'invalid_request_error', 'not_found', 'The cancellation does not exist.');
+        if (quote.confirmed_at)
+          throw refuse(422, 'invalid_state_error', 'already_confirmed', 'Already confirmed.');
+        if (Date.parse(quote.expires_at) <= now())
+          throw refuse(422, 'invalid_state_error', 'cancellation_expired', 'The quote expired.');
+        const order = knownOrder(quote.order_id);
+        const confirmed = { ...quote, confirmed_at: new Date(now()).toISOString() };
+        cancellations.set(id, confirmed);
+        orders.set(order.id, {
+          ...order,
+          cancelled_at: confirmed.confirmed_at,
+          cancellation: confirmed,
+          available_actions: [],
+        });
+        return [200, confirmed];
+      },
+      'payments.create': (body) => {
+        const request = dataOf<CreatePayment>(body);
+        const order = knownOrder(request.order_id);
+        if (!order.payment_status.awaiting_payment)
+          throw refuse(422, 'invalid_state_error', 'already_paid', 'The order is paid.');
+        if (
+          request.payment.amount !== order.total_amount ||
+          request.payment.currency !== order.total_currency
+        ) {
+          throw refuse(
+            422,
+            'airline_error',
+            'price_changed',
+            'The price of the order has changed.',
+            'payment.amount',
+          );
+        }
+        const paidAt = new Date(now()).toISOString();
+        orders.set(order.id, { ...order, payment_status: { awaiting_payment: false, paid_at: paidAt } });
+        return [201, { id: duffelId('pay'), ...request.payment, created_at: paidAt }];
+      },
+    };
+
+  const server = createServer(async (req, res) => {
+    const requestId = randomUUID().replaceAll('-', '').slice(0, 20);
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const raw = await readAll(req);
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (url.pathname.startsWith('/_stand-in/')) return control(url.pathname, body, res);
+    requests.push({ method: req.method ?? '', path: url.pathname + url.search, headers: req.headers, body });
+    // A long-running stand-in (npm run duffel-stand-in) keeps the last 1,000 only.
+    if (requests.length > 1000) requests.splice(0, requests.length - 1000);
+
+    if (now() - window.start >= 60_000) window = { start: now(), used: 0 };
+    window.used++;
+    const headers = {
+      'content-type': 'application/json',
+      'x-request-id': requestId,
+      'ratelimit-limit': String(limit),
+      'ratelimit-remaining': String(Math.max(0, limit - window.used)),
+      'ratelimit-reset': new Date(window.start + 60_000).toUTCString(),
+    };
+    const send = (status: number, payload: unknown) => {
+      res.writeHead(status, headers);
+      res.end(JSON.stringify(payload));
+    };
+    const fail = (status: number, error: DuffelError) =>
+      send(status, { errors: [error], meta: { status, request_id: requestId } });
+
+    try {
+      if (!/^Bearer duffel_(test|live)_\S+$/.test(req.headers.authorization ?? '')) {
+        throw refuse(401, 'authentication_error', 'invalid_token', 'The access token was not valid.');
+      }
+      if (req.headers['duffel-version'] !== 'v2') {
+        throw refuse(400, 'invalid_request_error', 'unsupported_version', 'Duffel-Version: v2 is required.');
+      }
+      if (window.used > limit)
+        throw refuse(429, 'rate_limit_error', 'rate_limit_exceeded', 'Too many requests.');
+      const route = routeOf(req.method ?? '', url.pathname);
+      if (!route) throw refuse(404, 'invalid_request_error', 'not_found', 'No such endpoint.');
+      const fault = takeFault(route.endpoint);
+      if (fault?.kind === 'status') {
+        const type = fault.status === 429 ? 'rate_limit_error' : 'api_error';
+        throw refuse(
+          fault.status,
+          type,
+          fault.status === 429 ? 'rate_limit_exceeded' : 'internal_server_error',
+          'Injected fault.',
+        );
+      }
+      if (fault?.kind === 'refuse') {
+        const base = refuse(fault.status ?? 422, 'airline_error', 'airline_unknown', 'The airline refused.');
+        throw new Refusal(base.status, { ...base.error, ...fault.error });
+      }
+      if (fault?.kind === 'timeout-before') return; // the socket stays open, unanswered
+      const [status, data] = handlers[route.endpoint](body, route.id, url.searchParams);
+      if (fault?.kind === 'timeout-after') return;
+      if (fault?.kind === 'error-after')
+        throw refuse(fault.status, 'api_error', 'internal_server_error', 'Injected fault after acting.');
+      const payload = isPage(data) ? { data: data.list, meta: data.meta } : { data: wire(data) };
+      send(status, payload);
+    } catch (error) {
+      if (error instanceof Refusal) return fail(error.status, error.error);
+      fail(500, refuse(500, 'api_error', 'internal_server_error', 'Something went wrong.').error);
+    }
+  });
+
+  const control = (path: string, body: unknown, res: ServerResponse) => {
+    const input = (body ?? {}) as {
+      endpoint?: Endpoint;
+      fault?: Fault;
+      times?: number;
+      offer_id?: string;
+      total_amount?: string;
+    };
+    if (path === '/_stand-in/faults' && input.endpoint && input.fault) {
+      faults.set(input.endpoint, { fault: input.fault, times: input.times ?? 1 });
+    } else if (path === '/_stand-in/offers/reprice' && input.offer_id && input.total_amount) {
+      api.reprice(input.offer_id, input.total_amount);
+    } else if (path === '/_stand-in/offers/withdraw' && input.offer_id) {
+      api.withdraw(input.offer_id);
+    } else {
+      res.writeHead(400).end();
+      return;
+    }
+    res.writeHead(204).end();
+  };
+
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  const api: DuffelStandIn = {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    orders,
+    fail: (endpoint, fault, times = 1) => void faults.set(endpoint, { fault, times }),
+    reprice: (offerId, totalAmount) => {
+      const held = offers.get(offerId);
+      if (held) held.offer = { ...held.offer, total_amount: totalAmount, base_amount: totalAmount };
+    },
+    withdraw: (offerId) => {
+      const held = offers.get(offerId);
+      if (held) held.withdrawn = true;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return api;
+}
+
+/** Duffel writes an unconfirmed cancellation's `confirmed_at` as null. */
+const wire = (data: unknown) =>
+  data && typeof data === 'object' && 'confirmed_at' in data && !data.confirmed_at
+    ? { ...data, confirmed_at: null }
+    : data;
+
+const isPage = (data: unknown): data is { list: unknown[]; meta: unknown } =>
+  Boolean(data && typeof data === 'object' && 'list' in data && 'meta' in data);
+
+function routeOf(method: string, path: string): { endpoint: Endpoint; id: string } | undefined {
+  const table: [string, RegExp, Endpoint][] = [
+    ['POST', /^\/air\/offer_requests$/, 'offer_requests.create'],
+    ['GET', /^\/air\/offers\/([\w-]+)$/, 'offers.get'],
+    ['POST', /^\/air\/orders$/, 'orders.create'],
+    ['GET', /^\/air\/orders$/, 'orders.list'],
+    ['GET', /^\/air\/orders\/([\w-]+)$/, 'orders.get'],
+    ['POST', /^\/air\/order_cancellations$/, 'order_cancellations.create'],
+    ['POST', /^\/air\/order_cancellations\/([\w-]+)\/actions\/confirm$/, 'order_cancellations.confirm'],
+    ['POST', /^\/air\/payments$/, 'payments.create'],
+  ];
+  for (const [m, pattern, endpoint] of table) {
+    const match = m === method ? pattern.exec(path) : null;
+    if (match) return { endpoint, id: match[1] ?? '' };
+  }
+  return undefined;
+}
+
+function dataOf<T>(body: unknown): T {
+  if (!body || typeof body !== 'object' || !('data' in body) || !body.data || typeof body.data !== 'object') {
+    throw refuse(422, 'validation_error', 'validation_required', 'The body must be {"data": {...}}.', 'data');
+  }
+  return body.data as T;
+}
+
+/** The order's passengers, checked as Duffel checks them: every offer passenger once, fields valid. */
+function checkedPassengers(offer: Offer, sent: CreateOrder['passengers'] | undefined): OrderPassenger[] {
+  const list = sent ?? [];
+  if (list.length !== offer.passengers.length) {
+    throw refuse(
+      422,
+      'validation_error',
+      'validation_required',
+      'Every passenger of the offer is required.',
+      'passengers',
+    );
+  }
+  return list.map((p, i) => {
+    const field = (name: string) => `passengers[${i}].${name}`;
+    const offered = offer.passengers.find((o) => o.id === p.id);
+    if (!offered)
+      throw refuse(422, 'validation_error', 'invalid_passenger_id', 'Unknown passenger id.', field('id'));
+    if (!TITLES.includes(p.title))
+      throw refuse(422, 'validation_error', 'invalid_title', 'Invalid title.', field('title'));
+    if (p.gender !== 'm' && p.gender !== 'f')
+      throw refuse(422, 'validation_error', 'invalid_gender', 'Gender must be m or f.', field('gender'));
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(p.born_on ?? ''))
+      throw refuse(422, 'validation_error', 'invalid_date', 'Invalid date.', field('born_on'));
+    if (!/^\+[1-9]\d{7,14}$/.test(p.phone_number ?? '')) {
+      throw refuse(
+        422,
+        'validation_error',
+        'invalid_phone_number',
+        'Invalid phone number.',
+        field('phone_number'),
+      );
+    }
+    if (!p.given_name || !p.family_name)
+      throw refuse(422, 'validation_error', 'validation_required', 'Name required.', field('given_name'));
+    return { ...p, type: offered.type ?? 'adult' };
+  });
+}
+
+async function readAll(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `npm run duffel-stand-in`: serve until Ctrl-C. */
+if (import.meta.main) {
+  const arg = (name: string) => {
+    const at = process.argv.indexOf(`--${name}`);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const standIn = await startDuffelStandIn({
+    port: Number(arg('port') ?? 4010),
+    currency: arg('currency') ?? 'GBP',
+  });
+  console.log(
+    [
+      `Duffel stand-in listening on ${standIn.url} (Duffel Airways, ${arg('currency') ?? 'GBP'})`,
+      `  SUPPLIER=duffel DUFFEL_ACCESS_TOKEN=duffel_test_local DUFFEL_API_URL=${standIn.url} npm start`,
+    ].join('\n'),
+  );
+  const stop = () => void standIn.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

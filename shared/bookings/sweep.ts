@@ -1,0 +1,67 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { cancellationCodes } from '../db/client.ts';
+import type { Logger } from '../log.ts';
+import type { CancellingSupplier } from '../supply/port.ts';
+import type { BookingDeps } from './booking.ts';
+import { findBooking } from './booking-item.ts';
+import { listPendingBookings, pendingRemoval } from './pending-item.ts';
+import { settlePending } from './remote-order.ts';
+
+/**
+ * A PENDING booking with no order at the supplier this long after it was written is FAILED: longer than
+ * any order call can run (the function's timeout), with a margin for the supplier finishing an order
+ * after our connection closed. The sweep runs every minute, so a booking settles within 5 minutes
+ * (docs/API.md §4.5).
+ */
+export const FAIL_AFTER_MS = 3 * 60_000;
+/** Bookings settled per run; the rest wait for the next minute. */
+export const SWEEP_BATCH = 25;
+
+export interface SweepResult {
+  confirmed: number;
+  failed: number;
+  waiting: number;
+}
+
+/**
+ * Settles every PENDING booking by asking the supplier for the order carrying its booking id — never by
+ * ordering again. Found: CONFIRMED with its PNR. Not found after {@link FAIL_AFTER_MS}: FAILED, the offer
+ * freed. A supplier that does not answer leaves the booking for the next run. Settling is conditioned
+ * on the booking still being PENDING, so a request settling it at the same moment cannot be undone.
+ */
+export async function sweepPendingBookings(
+  deps: BookingDeps<CancellingSupplier> & { log: Logger },
+): Promise<SweepResult> {
+  const result: SweepResult = { confirmed: 0, failed: 0, waiting: 0 };
+  const { cancelling } = deps.supplier;
+  if (cancelling.kind !== 'remote') return result;
+  for (const listed of await listPendingBookings(deps, SWEEP_BATCH)) {
+    const booking = await findBooking(deps, listed.booking_id, listed.agency_id);
+    if (booking?.status !== 'PENDING') {
+      // Settled by its request after this run listed it, or gone: the listing is stale.
+      if (booking) await deps.db.send(new DeleteCommand(pendingRemoval(deps.tableName, booking)));
+      continue;
+    }
+    try {
+      const order = await cancelling.findOrder(booking);
+      const late = deps.clock.now() - Date.parse(booking.created_at) >= FAIL_AFTER_MS;
+      if (!order && !late) {
+        result.waiting++;
+        continue;
+      }
+      await settlePending(deps, booking, order ? { kind: 'ordered', order } : { kind: 'failed' });
+      if (order) result.confirmed++;
+      else result.failed++;
+    } catch (error) {
+      result.waiting++;
+      if (!cancellationCodes(error)) {
+        deps.log.warn('sweep: booking left pending', {
+          booking_id: booking.booking_id,
+          reason: (error as Error).name,
+        });
+      }
+    }
+  }
+  if (result.confirmed + result.failed + result.waiting > 0) deps.log.info('sweep', { ...result });
+  return result;
+}

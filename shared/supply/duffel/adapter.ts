@@ -1,0 +1,217 @@
+import type {} from '@duffel/api';
+import type { Offer, Order } from '@duffel/api/types';
+import type { Session } from '../../auth/session.ts';
+import { isoSeconds } from '../../clock.ts';
+import { type ApiError, PriceChangedError, SoldOutError } from '../../errors.ts';
+import type { FlightView } from '../../flights/flight-view.ts';
+import type { SearchInput } from '../../flights/search-request.ts';
+import type { Logger } from '../../log.ts';
+import { decimalAmount, minorUnits, toMajor } from '../../money.ts';
+import {
+  type FlightSupplier,
+  type OrderOutcome,
+  type OrderRequest,
+  offerFacts,
+  type Refund,
+  type SupplierOffer,
+} from '../port.ts';
+import {
+  DuffelNoAnswer,
+  DuffelRefusal,
+  type DuffelSend,
+  type DuffelSettings,
+  duffelClient,
+  supplierUnavailable,
+} from './client.ts';
+import { type DuffelQuote, flightFromOffer, offerRequestBody, openDuffelOffer } from './mapping.ts';
+import { cancelOrder, findOrder, supplierOrder } from './orders.ts';
+import { matchPassengers } from './passengers.ts';
+import { rankFlights } from './ranking.ts';
+import { orderFieldPath, refusalError, searchFieldPath } from './refusals.ts';
+
+export interface DuffelDeps {
+  readonly keys: { readonly offer: Uint8Array };
+  readonly clock: { now(): number };
+  readonly log: Logger;
+  readonly duffel: Omit<DuffelSettings, 'log' | 'now'>;
+}
+
+/**
+ * Duffel's Flights API v2 as a FlightSupplier (docs/API.md §4.5): a remote supplier. Search is one offer
+ * request; booking re-reads the offer, then makes one instant order paid from the balance for exactly
+ * the quoted amount, with our booking id in its metadata, which is how the sweep finds it again.
+ */
+export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
+  const send = duffelClient({ ...deps.duffel, log: deps.log, now: () => deps.clock.now() });
+  const fail = (error: unknown, pathOf: (field: string | undefined) => string | undefined): never => {
+    if (error instanceof DuffelRefusal) throw refusalError(error, pathOf, deps.log);
+    if (error instanceof DuffelNoAnswer) throw supplierUnavailable(error);
+    throw error;
+  };
+  const readOffer = async (id: string) => {
+    try {
+      return (
+        await send<Offer>({ method: 'GET', path: `/air/offers/${encodeURIComponent(id)}`, repeatable: true })
+      ).data;
+    } catch (error) {
+      return fail(error, () => undefined);
+    }
+  };
+
+  return {
+    name: 'duffel',
+    async search(body: SearchInput, session: Session): Promise<FlightView[]> {
+      let offers: Offer[];
+      try {
+        const answer = await send<{ offers: Offer[] }>({
+          method: 'POST',
+          path: '/air/offer_requests?return_offers=true',
+          body: offerRequestBody(body),
+          // An offer request only reads: a second one is harmless.
+          repeatable: true,
+        });
+        offers = answer.data.offers ?? [];
+      } catch (error) {
+        return fail(error, searchFieldPath);
+      }
+      const request = {
+        agencyId: session.agencyId,
+        travelClass: body.travel_class,
+        passengers: { adults: body.adults, children: body.children, infants: body.infants },
+        now: deps.clock.now(),
+      };
+      const flights = offers
+        .map((offer) => flightFromOffer(offer, request, deps.keys.offer)?.flight)
+        .filter((f): f is FlightView => f !== undefined)
+        .filter(
+          (f) => f.outbound.stops <= body.max_connections && (f.inbound?.stops ?? 0) <= body.max_connections,
+        );
+      return rankFlights(flights, body.sort, body.limit);
+    },
+
+    openOffer(flightId: string): SupplierOffer | undefined {
+      const quote = openDuffelOffer(deps.keys.offer, flightId);
+      return quote && duffelOffer(deps, send, quote, readOffer);
+    },
+
+    cancelling: {
+      kind: 'remote',
+      cancel: (orderId) => cancelOrder(send, orderId, fail),
+      findOrder: (booking) => findOrder(send, booking, fail),
+      pay: async (orderId, amount) => {
+        try {
+          await send({
+            method: 'POST',
+            path: '/air/payments',
+            body: { order_id: orderId, payment: { type: 'balance', ...moneyOf(amount) } },
+            repeatable: false,
+          });
+          const order = await send<Order>({
+            method: 'GET',
+            path: `/air/orders/${orderId}`,
+            repeatable: true,
+          });
+          return supplierOrder(order.data);
+        } catch (error) {
+          return fail(error, () => undefined);
+        }
+      },
+    },
+  };
+}
+
+const moneyOf = (amount: Refund) => ({
+  amount: decimalAmount(amount.amount, amount.currency),
+  currency: amount.currency,
+});
+
+function duffelOffer(
+  deps: DuffelDeps,
+  send: DuffelSend,
+  quote: DuffelQuote & { identity: string },
+  readOffer: (id: string) => Promise<Offer>,
+): SupplierOffer {
+  let current: Offer | undefined;
+  const order = async (request: OrderRequest, type: 'instant' | 'hold'): Promise<OrderOutcome> => {
+    const offer = current ?? (await readOffer(quote.duffelOfferId));
+    const matched = matchPassengers(offer.passengers, request);
+    if ('error' in matched) return { kind: 'refused', error: matched.error };
+    try {
+      const answer = await send<Order>({
+        method: 'POST',
+        path: '/air/orders',
+        body: {
+          type,
+          selected_offers: [quote.duffelOfferId],
+          passengers: matched.passengers,
+          ...(type === 'instant' && {
+            payments: [{ type: 'balance', ...moneyOf({ amount: quote.total, currency: quote.currency }) }],
+          }),
+          metadata: { booking_id: request.bookingId },
+        },
+        repeatable: false,
+        ordering: true,
+      });
+      return { kind: 'ordered', order: supplierOrder(answer.data) };
+    } catch (error) {
+      if (error instanceof DuffelNoAnswer) {
+        return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
+      }
+      if (!(error instanceof DuffelRefusal)) throw error;
+      if (error.has('price_changed'))
+        return { kind: 'refused', error: await priceChange(deps, quote, readOffer) };
+      return {
+        kind: 'refused',
+        error: refusalError(error, (f) => orderFieldPath(f, matched.ourIndex), deps.log),
+      };
+    }
+  };
+  return {
+    ...offerFacts(quote),
+    firstDepartureDate: quote.firstDepartureDate,
+    async requote(flightId) {
+      current = await readOffer(quote.duffelOfferId);
+      const request = { ...quote, now: deps.clock.now() };
+      const asQuoted = flightFromOffer(current, request, deps.keys.offer, quote.total);
+      if (!asQuoted) return undefined;
+      const flight = {
+        ...asQuoted.flight,
+        id: flightId,
+        currency: quote.currency,
+        expires_at: isoSeconds(quote.expiresAt * 1000),
+      };
+      const total = minorUnits(current.total_amount, current.total_currency);
+      const moved = total !== quote.total || current.total_currency !== quote.currency;
+      return {
+        flight,
+        departsAt: asQuoted.departsAt,
+        ...(moved && { change: changedPrice(deps, quote, current) }),
+      };
+    },
+    ordering: {
+      kind: 'remote',
+      order: (request) => order(request, 'instant'),
+      orderOnHold: (request) => order(request, 'hold'),
+    },
+  };
+}
+
+/** PRICE_CHANGED with a fresh Flight at Duffel's price now; SOLD_OUT if the offer no longer fits ours. */
+function changedPrice(deps: DuffelDeps, quote: DuffelQuote, offer: Offer): ApiError {
+  const fresh = flightFromOffer(offer, { ...quote, now: deps.clock.now() }, deps.keys.offer);
+  if (!fresh) return new SoldOutError();
+  return new PriceChangedError({
+    previous_total_price: toMajor(quote.total, quote.currency),
+    total_price: fresh.flight.total_price,
+    currency: fresh.flight.currency,
+    flight: fresh.flight,
+  });
+}
+
+async function priceChange(deps: DuffelDeps, quote: DuffelQuote, readOffer: (id: string) => Promise<Offer>) {
+  try {
+    return changedPrice(deps, quote, await readOffer(quote.duffelOfferId));
+  } catch {
+    return new SoldOutError();
+  }
+}

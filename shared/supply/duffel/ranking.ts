@@ -1,0 +1,22 @@
+import type { FlightView } from '../../flights/flight-view.ts';
+import type { SortOrder } from '../../flights/search-request.ts';
+
+const minutes = (f: FlightView) => f.outbound.duration_minutes + (f.inbound?.duration_minutes ?? 0);
+const departure = (f: FlightView) =>
+  `${f.outbound.segments[0]?.departure_at ?? ''}|${f.inbound?.segments[0]?.departure_at ?? ''}`;
+
+/**
+ * Flights in the search's order (docs/API.md §4.1): PRICE (total), DURATION (both ways together) or
+ * DEPARTURE (outbound, then inbound); ties by departure, then by price; cut to `limit`. Prices compare in
+ * one currency, the one Duffel answers in.
+ */
+export function rankFlights(flights: readonly FlightView[], sort: SortOrder, limit: number): FlightView[] {
+  const byDeparture = (a: FlightView, b: FlightView) =>
+    departure(a) < departure(b) ? -1 : departure(a) > departure(b) ? 1 : 0;
+  const key: Record<SortOrder, (a: FlightView, b: FlightView) => number> = {
+    PRICE: (a, b) => a.total_price - b.total_price || byDeparture(a, b),
+    DURATION: (a, b) => minutes(a) - minutes(b) || a.total_price - b.total_price || byDeparture(a, b),
+    DEPARTURE: (a, b) => byDeparture(a, b) || a.total_price - b.total_price,
+  };
+  return [...flights].sort(key[sort]).slice(0, limit);
+}

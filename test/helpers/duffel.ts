@@ -1,0 +1,56 @@
+import { afterAll } from 'vitest';
+import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
+import { withSupplier } from '#shared/supply/context.ts';
+import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
+import { createHandler as createCancel } from '../../functions/bookings/cancel.ts';
+import { createHandler as createBooking } from '../../functions/bookings/create.ts';
+import { createHandler as createGet } from '../../functions/bookings/get.ts';
+import { createHandler as createSearch } from '../../functions/flights/search.ts';
+import {
+  type DuffelStandIn,
+  type StandInOptions,
+  startDuffelStandIn,
+} from '../../infra/local/duffel-stand-in.ts';
+import { type Answer, invoke } from './api.ts';
+import type { TestSession } from './session.ts';
+import { testContext } from './test-context.ts';
+
+/** The token the Duffel tests use: it must never appear in a log line or an answer. */
+export const DUFFEL_TEST_TOKEN = 'duffel_test_Zx81QmK2vT7pLw0RsN4yHc';
+
+/**
+ * The handlers in duffel mode, against a stand-in on the tests' clock, with short timeouts so that a
+ * hung call fails quickly. Every answer they give is kept in `answers` (checked for the token).
+ */
+export async function duffelMode(options: StandInOptions = {}) {
+  const standIn: DuffelStandIn = await startDuffelStandIn({ now: () => testContext.clock.now(), ...options });
+  afterAll(() => standIn.close());
+  const ctx = await withSupplier(
+    testContext,
+    readSupplierConfig({
+      SUPPLIER: 'duffel',
+      DUFFEL_ACCESS_TOKEN: DUFFEL_TEST_TOKEN,
+      DUFFEL_API_URL: standIn.url,
+      DUFFEL_TIMEOUT_MS: '400',
+      DUFFEL_ORDER_TIMEOUT_MS: '600',
+    }),
+  );
+  const answers: Answer[] = [];
+  const call =
+    (handler: ReturnType<typeof createSearch>, path: string) =>
+    async (session: TestSession, body: unknown, headers: Record<string, string> = {}) => {
+      const answer = await invoke(handler, { path, headers: { ...session.headers, ...headers }, body });
+      answers.push(answer);
+      return answer;
+    };
+  return {
+    standIn,
+    ctx,
+    answers,
+    search: call(createSearch(ctx), '/api/flights/search'),
+    book: call(createBooking(ctx), '/api/flights/booking/create'),
+    get: call(createGet(ctx), '/api/flights/booking/get'),
+    cancel: call(createCancel(ctx), '/api/flights/booking/cancel'),
+    sweep: () => sweepPendingBookings(ctx),
+  };
+}

@@ -1,0 +1,387 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { openDuffelOffer } from '#shared/supply/duffel/mapping.ts';
+import { agencyBookings, bookingBody, type Json, passengersFor } from '#test/helpers/bookings.ts';
+import { freezeClock } from '#test/helpers/clock.ts';
+import { DUFFEL_TEST_TOKEN, duffelMode } from '#test/helpers/duffel.ts';
+import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { testContext } from '#test/helpers/test-context.ts';
+
+/**
+ * Booking in duffel mode, the whole flow through the real handlers against DynamoDB Local and the Duffel
+ * stand-in over HTTP: exactly one Duffel order per booking and per offer, whatever fails and where.
+ */
+const duffel = await duffelMode();
+const { standIn } = duffel;
+
+let session: TestSession;
+let advance: (ms: number) => void;
+let day = 0;
+let start = 0;
+beforeEach(async () => {
+  day += 1;
+  // An hour later for every test: Duffel's rate-limit windows (and ours of them) move on between tests.
+  start = Date.UTC(2026, 11, 1, 9, 0, 0) + day * 3_600_000;
+  advance = freezeClock(start);
+  session = await signIn({ agencyId: `duffel-${Math.random().toString(36).slice(2, 8)}` });
+});
+
+const date = () => `2027-01-${String(day).padStart(2, '0')}`;
+const search = async (body: Record<string, unknown> = {}) => {
+  const answer = await duffel.search(session, {
+    origin: 'LHR',
+    destination: 'JFK',
+    departure_date: date(),
+    ...body,
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.data as Json[];
+};
+/** Duffel's offer id sealed inside one of our Flight ids. */
+const duffelOfferId = (flight: Json) =>
+  openDuffelOffer(testContext.keys.offer, flight.id)?.duffelOfferId ?? '';
+const ordersFor = (bookingId: string) =>
+  [...standIn.orders.values()].filter((order) => order.metadata.booking_id === bookingId);
+describe('duffel mode: booking', () => {
+  it('books one instant order for exactly the quoted amount, with our booking id in its metadata', async () => {
+    const [offer] = await search({ adults: 2, children: 1, infants: 1 });
+
+    const answer = await duffel.book(session, bookingBody(offer, { adults: 2, children: 1, infants: 1 }));
+
+    expect(answer.status).toBe(201);
+    const booking = answer.body.data;
+    const orders = ordersFor(booking.booking_id);
+    expect(orders).toHaveLength(1);
+    const [order] = orders;
+    expect(booking).toMatchObject({
+      status: 'CONFIRMED',
+      pnr: order?.booking_reference,
+      supplier: { name: 'duffel', order_id: order?.id },
+      total_price: offer.total_price,
+      currency: 'GBP',
+      version: 2,
+      flight: offer,
+    });
+    const sent = standIn.requests.filter((r) => r.path === '/air/orders').at(-1)?.body as Json;
+    expect(sent.data.payments).toEqual([
+      { type: 'balance', amount: offer.total_price.toFixed(2), currency: 'GBP' },
+    ]);
+    expect(sent.data.type).toBe('instant');
+    expect(sent.data.passengers.map((p: Json) => [p.given_name, p.gender])).toHaveLength(4);
+    const infant = sent.data.passengers[3];
+    expect(sent.data.passengers[0].infant_passenger_id).toBe(infant.id);
+    expect(sent.data.selected_offers).toEqual([duffelOfferId(offer)]);
+    expect(sent.data.metadata).toEqual({ booking_id: booking.booking_id });
+  });
+
+  it('finds the booking by id and by the airline PNR, and cancels it with the refund Duffel confirms', async () => {
+    const [offer] = await search();
+    const booked = (await duffel.book(session, bookingBody(offer))).body.data;
+
+    const byPnr = await duffel.get(session, { pnr: booked.pnr });
+    const cancelled = await duffel.cancel(session, { booking_id: booked.booking_id });
+    const again = await duffel.cancel(session, { booking_id: booked.booking_id });
+
+    expect(byPnr.body.data).toEqual(booked);
+    expect(cancelled.status).toBe(200);
+    const refund = Math.floor(offer.total_price * 90) / 100;
+    expect(cancelled.body.data).toMatchObject({
+      status: 'CANCELLED',
+      refund: { amount: refund, currency: 'GBP' },
+      version: 3,
+    });
+    expect(again.body.data).toEqual(cancelled.body.data);
+    expect(standIn.orders.get(booked.supplier.order_id)?.cancelled_at).toEqual(expect.any(String));
+  });
+
+  it('books a round trip: both slices in one order', async () => {
+    const [trip] = await search({ return_date: `2027-02-${String(day).padStart(2, '0')}` });
+
+    const answer = await duffel.book(session, bookingBody(trip));
+
+    expect(answer.status).toBe(201);
+    const [order] = ordersFor(answer.body.data.booking_id);
+    expect(order?.slices).toHaveLength(2);
+    expect(answer.body.data.flight.inbound.segments[0].origin).toBe('JFK');
+  });
+
+  it('answers 409 PRICE_CHANGED with a fresh Flight when Duffel re-prices, and the fresh one books', async () => {
+    const [offer] = await search();
+    standIn.reprice(duffelOfferId(offer), (offer.total_price + 12.5).toFixed(2));
+
+    const changed = await duffel.book(session, bookingBody(offer));
+    const fresh = changed.body.error.details.flight;
+    const rebooked = await duffel.book(session, bookingBody(fresh));
+
+    expect(changed.status).toBe(409);
+    expect(changed.body.error).toMatchObject({
+      code: 'PRICE_CHANGED',
+      details: {
+        previous_total_price: offer.total_price,
+        total_price: offer.total_price + 12.5,
+        currency: 'GBP',
+      },
+    });
+    expect(fresh.id).not.toBe(offer.id);
+    expect(rebooked.status).toBe(201);
+    expect(rebooked.body.data.total_price).toBe(offer.total_price + 12.5);
+  });
+
+  it('answers 409 SOLD_OUT when the offer vanished at Duffel, and writes nothing', async () => {
+    const [offer] = await search();
+    standIn.withdraw(duffelOfferId(offer));
+
+    const answer = await duffel.book(session, bookingBody(offer));
+
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('SOLD_OUT');
+    expect(await agencyBookings(session.agent.agency_id)).toEqual([]);
+  });
+
+  it('answers 410 OFFER_EXPIRED after the earlier of Duffel’s expiry and 20 minutes', async () => {
+    const [offer] = await search();
+    expect(offer.expires_at).toBe(new Date(start + 20 * 60_000).toISOString().replace('.000', ''));
+    advance(20 * 60_000);
+
+    const answer = await duffel.book(session, bookingBody(offer));
+
+    expect(answer.status).toBe(410);
+  });
+});
+
+describe('duffel mode: exactly one order', () => {
+  it('replays an Idempotency-Key retry without ordering again', async () => {
+    const [offer] = await search();
+    const key = { 'Idempotency-Key': `retry-${day}` };
+
+    const first = await duffel.book(session, bookingBody(offer), key);
+    const second = await duffel.book(session, bookingBody(offer), key);
+
+    expect(second.status).toBe(201);
+    expect(second.headers['Idempotent-Replayed']).toBe('true');
+    expect(second.body.data).toEqual(first.body.data);
+    expect(ordersFor(first.body.data.booking_id)).toHaveLength(1);
+  });
+
+  it('makes one Duffel order from 6 parallel bookings of one offer', async () => {
+    const [offer] = await search();
+    const before = standIn.orders.size;
+
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => duffel.book(session, bookingBody(offer))),
+    );
+
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 201).map((a) => a.body.error.code)).toEqual(
+      Array(5).fill('OFFER_EXPIRED'),
+    );
+    expect(standIn.orders.size - before).toBe(1);
+  });
+
+  it('answers 202 PENDING when Duffel made the order but the answer never came; the sweep confirms it', async () => {
+    const [offer] = await search();
+    standIn.fail('orders.create', { kind: 'timeout-after' });
+
+    const answer = await duffel.book(session, bookingBody(offer));
+    const pending = await duffel.get(session, { booking_id: answer.body.data.booking_id });
+    const swept = await duffel.sweep();
+    const settled = await duffel.get(session, { booking_id: answer.body.data.booking_id });
+    const [order] = ordersFor(answer.body.data.booking_id);
+
+    expect(answer.status).toBe(202);
+    expect(answer.body.data).toMatchObject({ status: 'PENDING', pnr: null, supplier: { name: 'duffel' } });
+    expect(pending.body.data.status).toBe('PENDING');
+    expect(swept.confirmed).toBeGreaterThanOrEqual(1);
+    expect(settled.body.data).toMatchObject({
+      status: 'CONFIRMED',
+      pnr: order?.booking_reference,
+      supplier: { name: 'duffel', order_id: order?.id },
+      version: 2,
+    });
+    expect(ordersFor(answer.body.data.booking_id)).toHaveLength(1);
+  });
+
+  it('finds the order even when Duffel spells the passenger’s name differently, never ordering again', async () => {
+    const [offer] = await search();
+    standIn.fail('orders.create', { kind: 'timeout-after' });
+    const answer = await duffel.book(session, bookingBody(offer));
+    const [order] = ordersFor(answer.body.data.booking_id);
+    if (!order) throw new Error('the stand-in made no order');
+    standIn.orders.set(order.id, {
+      ...order,
+      passengers: order.passengers.map((p) => ({ ...p, family_name: 'LOVELACE-KING' })),
+    });
+    const ordersBefore = standIn.orders.size;
+
+    await duffel.sweep();
+    const settled = await duffel.get(session, { booking_id: answer.body.data.booking_id });
+
+    expect(settled.body.data).toMatchObject({ status: 'CONFIRMED', pnr: order.booking_reference });
+    expect(standIn.orders.size).toBe(ordersBefore);
+  });
+
+  it('answers 202 on a 5xx after sending; a key retry answers the truth once settled', async () => {
+    const [offer] = await search();
+    const key = { 'Idempotency-Key': `after-5xx-${day}` };
+    standIn.fail('orders.create', { kind: 'error-after', status: 502 });
+
+    const first = await duffel.book(session, bookingBody(offer), key);
+    const retryPending = await duffel.book(session, bookingBody(offer), key);
+    await duffel.sweep();
+    const retrySettled = await duffel.book(session, bookingBody(offer), key);
+
+    expect(first.status).toBe(202);
+    expect(retryPending.status).toBe(202);
+    expect(retrySettled.status).toBe(201);
+    expect(retrySettled.body.data.status).toBe('CONFIRMED');
+    expect(ordersFor(first.body.data.booking_id)).toHaveLength(1);
+  });
+
+  it('settles FAILED when no order was made (killed before the call), freeing the offer', async () => {
+    const [offer] = await search();
+    standIn.fail('orders.create', { kind: 'timeout-before' });
+
+    const answer = await duffel.book(session, bookingBody(offer));
+    const early = await duffel.sweep();
+    advance(3 * 60_000);
+    const late = await duffel.sweep();
+    const failed = await duffel.get(session, { booking_id: answer.body.data.booking_id });
+    const rebooked = await duffel.book(session, bookingBody(offer));
+
+    expect(answer.status).toBe(202);
+    expect(early.waiting).toBeGreaterThanOrEqual(1);
+    expect(late.failed).toBeGreaterThanOrEqual(1);
+    expect(failed.body.data).toMatchObject({ status: 'FAILED', pnr: null, version: 2 });
+    expect(ordersFor(answer.body.data.booking_id)).toHaveLength(0);
+    expect(rebooked.status).toBe(201);
+  });
+
+  it('stays PENDING when our write fails after Duffel ordered; the sweep confirms the one order', async () => {
+    const [offer] = await search();
+    let transactions = 0;
+    testContext.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand' && ++transactions === 2) {
+          throw Object.assign(new Error('injected'), {
+            name: 'InternalServerError',
+            $fault: 'server',
+            $metadata: {},
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failSettle' },
+    );
+    let answer: Json;
+    try {
+      answer = await duffel.book(session, bookingBody(offer));
+    } finally {
+      testContext.db.middlewareStack.remove('failSettle');
+    }
+    await duffel.sweep();
+    const settled = await duffel.get(session, { booking_id: answer.body.data.booking_id });
+
+    expect(answer.status).toBe(202);
+    expect(settled.body.data.status).toBe('CONFIRMED');
+    expect(ordersFor(answer.body.data.booking_id)).toHaveLength(1);
+  });
+});
+
+describe('duffel mode: Duffel unavailable or refusing', () => {
+  it.each([
+    ['429', { kind: 'status', status: 429 }],
+    ['500', { kind: 'status', status: 500 }],
+    ['timeout', { kind: 'timeout-before' }],
+  ] as const)('answers 503 with Retry-After when search meets %s, twice', async (_name, fault) => {
+    standIn.fail('offer_requests.create', fault, 2);
+
+    const answer = await duffel.search(session, {
+      origin: 'LHR',
+      destination: 'JFK',
+      departure_date: date(),
+    });
+
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(Number(answer.headers['Retry-After'])).toBeGreaterThan(0);
+  });
+
+  it('retries a read once: one 500 on the offer re-read still books', async () => {
+    const [offer] = await search();
+    standIn.fail('offers.get', { kind: 'status', status: 500 });
+
+    const answer = await duffel.book(session, bookingBody(offer));
+
+    expect(answer.status).toBe(201);
+  });
+
+  it.each([
+    ['429 before acting', { kind: 'status', status: 429 }],
+    ['500 on the re-read, twice', undefined],
+  ] as const)('answers 503 on %s with nothing half-made, and the offer books later', async (_name, fault) => {
+    const [offer] = await search();
+    if (fault) standIn.fail('orders.create', fault);
+    else standIn.fail('offers.get', { kind: 'status', status: 500 }, 2);
+
+    const answer = await duffel.book(session, bookingBody(offer), {
+      'Idempotency-Key': `unavailable-${day}`,
+    });
+    const stored = await agencyBookings(session.agent.agency_id);
+    // The client waits as told: Duffel's rate-limit window is honoured until it resets.
+    advance(Number(answer.headers['Retry-After']) * 1000);
+    const retried = await duffel.book(session, bookingBody(offer), {
+      'Idempotency-Key': `unavailable-${day}`,
+    });
+
+    expect(answer.status).toBe(503);
+    expect(Number(answer.headers['Retry-After'])).toBeGreaterThan(0);
+    expect(stored).toEqual([]);
+    expect(retried.status).toBe(201);
+  });
+
+  it('answers 400 on our field for a Duffel validation error, and 422 SUPPLIER_REJECTED otherwise', async () => {
+    const [first, second] = await search();
+    standIn.fail('orders.create', {
+      kind: 'refuse',
+      error: {
+        type: 'validation_error',
+        code: 'invalid_date',
+        message: 'born_on must be after 1900',
+        source: { field: 'passengers[0].born_on' },
+      },
+    });
+    const onField = await duffel.book(session, bookingBody(first));
+    standIn.fail('orders.create', {
+      kind: 'refuse',
+      error: { type: 'airline_error', code: 'airline_unknown', message: 'The airline declined the booking.' },
+    });
+    const rejected = await duffel.book(session, bookingBody(second));
+    const nonBinary = await duffel.book(session, {
+      ...bookingBody(first),
+      passengers: passengersFor().map((p) => ({ ...p, gender: 'x' })),
+    });
+
+    expect(onField.status).toBe(400);
+    expect(onField.body.error.details).toEqual([
+      { path: 'passengers.0.born_on', message: 'born_on must be after 1900' },
+    ]);
+    expect(rejected.status).toBe(422);
+    expect(rejected.body.error).toMatchObject({
+      code: 'SUPPLIER_REJECTED',
+      details: [{ message: 'The airline declined the booking.' }],
+    });
+    expect(nonBinary.status).toBe(400);
+    expect(nonBinary.body.error.details[0].path).toBe('passengers.0.gender');
+    expect(await agencyBookings(session.agent.agency_id)).toEqual([]);
+  });
+});
+
+describe('duffel mode: the token', () => {
+  it('is sent to Duffel only, in the Authorization header, and appears in no answer', () => {
+    expect(standIn.requests.length).toBeGreaterThan(0);
+    expect(standIn.requests.every((r) => r.headers.authorization === `Bearer ${DUFFEL_TEST_TOKEN}`)).toBe(
+      true,
+    );
+    expect(duffel.answers.length).toBeGreaterThan(10);
+    expect(JSON.stringify(duffel.answers)).not.toContain(DUFFEL_TEST_TOKEN);
+  });
+});

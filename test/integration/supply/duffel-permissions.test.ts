@@ -1,0 +1,58 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Route, route, sweepJob } from '#shared/routes.ts';
+import { bookingBody, type Json } from '#test/helpers/bookings.ts';
+import { freezeClock } from '#test/helpers/clock.ts';
+import { duffelMode } from '#test/helpers/duffel.ts';
+import { recordTableActions } from '#test/helpers/dynamo-calls.ts';
+import { signIn } from '#test/helpers/session.ts';
+import { testContext } from '#test/helpers/test-context.ts';
+
+/**
+ * The grants in duffel mode, as route-permissions.test.ts proves them for the network: every DynamoDB
+ * action the Duffel paths of search, create and cancel perform is one their route grants, and the
+ * sweep's are exactly its entry's.
+ */
+const duffel = await duffelMode();
+const { used, as, stop } = recordTableActions(testContext.db);
+afterAll(stop);
+
+describe('duffel mode: route table grants', () => {
+  it('cover every DynamoDB action of the Duffel paths, and match the sweep’s exactly', async () => {
+    const advance = freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0));
+    const session = await signIn({ agencyId: 'perm-duffel' });
+    const search = await as('search', () =>
+      duffel.search(session, {
+        origin: 'LHR',
+        destination: 'JFK',
+        departure_date: '2027-01-10',
+        return_date: '2027-01-17',
+      }),
+    );
+    const [first, second, third, fourth] = search.body.data as Json[];
+    const key = { 'Idempotency-Key': 'perm-duffel-1' };
+    const booked = await as('booking-create', () => duffel.book(session, bookingBody(first), key));
+    await as('booking-create', () => duffel.book(session, bookingBody(first), key)); // replay
+    await as('booking-create', () => duffel.book(session, { ...bookingBody(first), total_price: 1 })); // 410
+    duffel.standIn.fail('orders.create', { kind: 'status', status: 429 });
+    await as('booking-create', () => duffel.book(session, bookingBody(second), { 'Idempotency-Key': 'p2' })); // taken back
+    advance(120_000);
+    duffel.standIn.fail('orders.create', { kind: 'timeout-after' });
+    await as('booking-create', () => duffel.book(session, bookingBody(third))); // 202
+    duffel.standIn.fail('orders.create', { kind: 'timeout-before' });
+    await as('booking-create', () => duffel.book(session, bookingBody(fourth))); // 202, never ordered
+    await as('sweep', () => duffel.sweep()); // confirms the one
+    advance(3 * 60_000);
+    await as('sweep', () => duffel.sweep()); // fails the other
+    await as('booking-cancel', () => duffel.cancel(session, { booking_id: booked.body.data.booking_id }));
+    await as('booking-cancel', () => duffel.cancel(session, { booking_id: booked.body.data.booking_id }));
+
+    for (const id of ['search', 'booking-create', 'booking-cancel'] as const) {
+      const granted = new Set<string>((route(id) as Route).table);
+      expect(
+        [...(used.get(id) ?? [])].filter((action) => !granted.has(action)),
+        id,
+      ).toEqual([]);
+    }
+    expect([...(used.get('sweep') ?? [])].sort()).toEqual([...sweepJob.table].sort());
+  });
+});
