@@ -34,6 +34,18 @@ const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
  */
 export const LOCAL_SWEEP_EVERY_MS = (SWEEP_EVERY_SECONDS * 1000) / 4;
 
+/**
+ * The local sweep's period: `SWEEP_INTERVAL_SECONDS` (0.1–3600, for tests) or {@link LOCAL_SWEEP_EVERY_MS}.
+ * Anything else stops the start-up, since a NaN would make a timer that fires every millisecond.
+ */
+export function localSweepEveryMs(value: string | undefined): number {
+  if (value === undefined || value === '') return LOCAL_SWEEP_EVERY_MS;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600)
+    throw new Error('SWEEP_INTERVAL_SECONDS must be a number of seconds from 0.1 to 3600');
+  return Math.round(seconds * 1000);
+}
+
 /** The sweep's handler, from the entry file the stack bundles. */
 export async function loadSweep(root: string): Promise<() => Promise<unknown>> {
   const module = (await import(pathToFileURL(resolve(root, sweepJob.entry)).href)) as {

@@ -18,7 +18,7 @@ import {
   ensureTable,
   LOCAL_TABLE_NAME,
 } from './bootstrap.ts';
-import { createDevServer, LOCAL_SWEEP_EVERY_MS, loadHandlers, loadSweep } from './dev-server.ts';
+import { createDevServer, loadHandlers, loadSweep, localSweepEveryMs } from './dev-server.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { startEventsPipeline } from './events-pipeline.ts';
 import {
@@ -85,9 +85,7 @@ try {
   // The sweep Lambda's schedule, as a timer: late holds expire and free their seats (docs/API.md §4.4);
   // a remote supplier's PENDING bookings are settled (§4.5). SWEEP_INTERVAL_SECONDS shortens it for tests.
   const sweep = await loadSweep(root);
-  const every = process.env.SWEEP_INTERVAL_SECONDS
-    ? Number(process.env.SWEEP_INTERVAL_SECONDS) * 1000
-    : LOCAL_SWEEP_EVERY_MS;
+  const every = localSweepEveryMs(process.env.SWEEP_INTERVAL_SECONDS);
   const sweeping = setInterval(() => {
     sweep().catch((error: unknown) => console.error(`sweep failed: ${(error as Error).name}`));
   }, every);
