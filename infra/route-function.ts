@@ -15,12 +15,6 @@ import type { FlightBookingConfig } from './stack.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
 
-/**
- * A function that calls Duffel waits on it: a re-read (4 s, tried twice) and an order (12 s) must fit,
- * under API Gateway's 29-second integration limit.
- */
-export const REMOTE_SUPPLIER_TIMEOUT_SECONDS = 28;
-
 export interface RouteFunctionProps {
   /** A route of the route table, or one of the event functions (no path). */
   readonly route: FunctionSpec & { readonly path?: string };
@@ -48,7 +42,6 @@ export class RouteFunction extends Construct {
     super(scope, id);
     const { route } = props;
     const supplier = route.grants.includes('supplier') ? props.supplier : undefined;
-    const remote = supplier?.name === 'duffel';
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -64,7 +57,7 @@ export class RouteFunction extends Construct {
       }),
     );
 
-    const settings = functionSettings(route);
+    const settings = functionSettings(route, supplier?.name);
     this.fn = new NodejsFunction(this, 'Function', {
       entry: join(repositoryRoot, route.entry),
       handler: 'handler',
@@ -73,7 +66,7 @@ export class RouteFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: settings.memoryMb,
-      timeout: Duration.seconds(remote ? REMOTE_SUPPLIER_TIMEOUT_SECONDS : settings.timeoutSeconds),
+      timeout: Duration.seconds(settings.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       role,
       logGroup: this.logGroup,

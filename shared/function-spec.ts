@@ -59,10 +59,25 @@ export interface FunctionSpec {
  */
 export const FUNCTION_DEFAULTS = { memoryMb: 512, timeoutSeconds: 10 } as const;
 
-/** The memory and timeout `route`'s function runs with, deployed and locally. */
-export function functionSettings(route: FunctionSpec): { memoryMb: number; timeoutSeconds: number } {
+/**
+ * A function that calls a remote supplier (Duffel) waits on it: a re-read (4 s, tried twice) and an order
+ * (12 s) must fit, under API Gateway's 29-second integration limit.
+ */
+export const REMOTE_SUPPLIER_TIMEOUT_SECONDS = 28;
+
+/**
+ * The memory and timeout `route`'s function runs with, deployed and locally, in a stage selling from
+ * `supplier` (docs/API.md §4.5): the functions granted `supplier` wait longer on a remote one.
+ */
+export function functionSettings(
+  route: FunctionSpec,
+  supplier: 'network' | 'duffel' = 'network',
+): { memoryMb: number; timeoutSeconds: number } {
+  const remote = supplier !== 'network' && route.grants.includes('supplier');
   return {
     memoryMb: route.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
-    timeoutSeconds: route.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds,
+    timeoutSeconds: remote
+      ? REMOTE_SUPPLIER_TIMEOUT_SECONDS
+      : (route.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds),
   };
 }

@@ -210,7 +210,8 @@ function toProxyEvent(
 
 function lambdaContext(route: Route, requestId: string): Context {
   // The deployed function's deadline and size (the route table's): handlers read them through the context.
-  const { memoryMb, timeoutSeconds } = functionSettings(route);
+  const supplier = process.env.SUPPLIER === 'duffel' ? 'duffel' : 'network';
+  const { memoryMb, timeoutSeconds } = functionSettings(route, supplier);
   const deadline = Date.now() + timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,

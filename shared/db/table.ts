@@ -1,7 +1,7 @@
 /**
  * The single table's shape: key names, the one GSI and the TTL attribute. The CDK stack, the local
  * bootstrap and every item module read it from here, so they cannot disagree. Item keys are not here:
- * each stored item's module (`shared/<domain>/*-item.ts`) owns its keys (README, "Stored items").
+ * each stored item's module (`shared/<domain>/*-item.ts`, each named in the README map) owns its keys.
  */
 export const tableDefinition = {
   partitionKey: 'pk',

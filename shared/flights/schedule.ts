@@ -125,11 +125,6 @@ function networkIndex(): NetworkIndex {
 /** Legs built so far: a warm container builds each leg it is asked for once. */
 const legs = new Map<string, Leg>();
 
-/** Every airport the network serves. */
-export function servedAirports(): string[] {
-  return [...networkIndex().byOrigin.keys()].sort();
-}
-
 /** The leg from `origin` to `destination`, if flown; built on first use, then kept. */
 export function legBetween(origin: string, destination: string): Leg | undefined {
   const key = `${origin}-${destination}`;

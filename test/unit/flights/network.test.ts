@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findAirport, servedAirport } from '#shared/flights/airports.ts';
 import { airlines, networkRoutes } from '#shared/flights/network.ts';
-import { servedAirports } from '#shared/flights/schedule.ts';
+import { servedAirports } from '#test/helpers/network.ts';
 
 describe('network', () => {
   it('serves at least 60 real airports on every inhabited continent', () => {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
-import {
-  blockMinutes,
-  flightsOn,
-  legBetween,
-  legsFrom,
-  scheduledFlight,
-  servedAirports,
-} from '#shared/flights/schedule.ts';
+import { blockMinutes, flightsOn, legBetween, legsFrom, scheduledFlight } from '#shared/flights/schedule.ts';
+import { servedAirports } from '#test/helpers/network.ts';
 
 const leg = (origin: string, destination: string) => {
   const found = legBetween(origin, destination);
