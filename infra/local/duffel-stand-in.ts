@@ -70,12 +70,16 @@ export interface DuffelStandIn {
   /** Every request received: method, path, and the headers the adapter sent. */
   readonly requests: { method: string; path: string; headers: IncomingMessage['headers']; body: unknown }[];
   readonly orders: Map<string, Order>;
-  /** `fault` for the next `times` calls of `endpoint`. */
-  fail(endpoint: Endpoint, fault: Fault, times?: number): void;
+  /** `fault` for the next `times` calls of `endpoint`, after the next `skip` calls succeed. */
+  fail(endpoint: Endpoint, fault: Fault, times?: number, skip?: number): void;
   /** The airline now sells `offerId` at `totalAmount` (a decimal string). */
   reprice(offerId: string, totalAmount: string): void;
   /** The airline no longer sells `offerId`. */
   withdraw(offerId: string): void;
+  /** The offer's hold rules: `requires_instant_payment`, and by when a hold of it must be paid. */
+  holdRules(offerId: string, rules: Partial<Offer['payment_requirements']>): void;
+  /** The airline moved the price of a held (unpaid) order to `totalAmount` (a decimal string). */
+  repriceOrder(orderId: string, totalAmount: string): void;
   close(): Promise<void>;
 }
 
@@ -114,7 +118,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
   const offers = new Map<string, Held>();
   const orders = new Map<string, Order>();
   const cancellations = new Map<string, OrderCancellation>();
-  const faults = new Map<Endpoint, { fault: Fault; times: number }>();
+  const faults = new Map<Endpoint, { fault: Fault; times: number; skip?: number }>();
   const requests: DuffelStandIn['requests'] = [];
   const sockets = new Set<Socket>();
   let window = { start: now(), used: 0 };
@@ -122,6 +126,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
   const takeFault = (endpoint: Endpoint): Fault | undefined => {
     const entry = faults.get(endpoint);
     if (!entry) return undefined;
+    if (entry.skip && entry.skip-- > 0) return undefined;
     if (--entry.times <= 0) faults.delete(endpoint);
     return entry.fault;
   };
@@ -195,6 +200,15 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
         const held = heldOffer(offerId ?? '');
         const passengers = checkedPassengers(held.offer, request.passengers);
         const hold = request.type === 'hold' || request.type === 'pay_later';
+        if (hold && held.offer.payment_requirements.requires_instant_payment) {
+          throw refuse(
+            422,
+            'validation_error',
+            'offer_requires_instant_payment',
+            'This offer must be paid instantly.',
+            'type',
+          );
+        }
         if (!hold) {
           const [payment] = request.payments ?? [];
           if (payment?.type !== 'balance') {
@@ -249,11 +263,11 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
         const order = knownOrder(dataOf<CreateOrderCancellation>(body).order_id);
         if (order.cancelled_at)
           throw refuse(422, 'invalid_state_error', 'already_cancelled', 'The order is already cancelled.');
-        const quote = cancellationFor(
-          order,
-          minorUnits(order.total_amount, order.total_currency) ?? 0,
-          now(),
-        );
+        // An unpaid hold was never charged: nothing to refund.
+        const paid = order.payment_status.awaiting_payment
+          ? 0
+          : minorUnits(order.total_amount, order.total_currency);
+        const quote = cancellationFor(order, paid ?? 0, now());
         cancellations.set(quote.id, quote);
         return [201, quote];
       },
@@ -281,6 +295,9 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
         const order = knownOrder(request.order_id);
         if (!order.payment_status.awaiting_payment)
           throw refuse(422, 'invalid_state_error', 'already_paid', 'The order is paid.');
+        const { payment_required_by: deadline } = order.payment_status;
+        if (order.cancelled_at || (deadline && Date.parse(deadline) <= now()))
+          throw refuse(422, 'invalid_state_error', 'order_not_payable', 'The hold has ended.');
         if (
           request.payment.amount !== order.total_amount ||
           request.payment.currency !== order.total_currency
@@ -401,7 +418,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     requests,
     orders,
-    fail: (endpoint, fault, times = 1) => void faults.set(endpoint, { fault, times }),
+    fail: (endpoint, fault, times = 1, skip = 0) => void faults.set(endpoint, { fault, times, skip }),
     reprice: (offerId, totalAmount) => {
       const held = offers.get(offerId);
       if (held) held.offer = { ...held.offer, total_amount: totalAmount, base_amount: totalAmount };
@@ -409,6 +426,17 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
     withdraw: (offerId) => {
       const held = offers.get(offerId);
       if (held) held.withdrawn = true;
+    },
+    holdRules: (offerId, rules) => {
+      const held = offers.get(offerId);
+      if (held) {
+        const payment_requirements = { ...held.offer.payment_requirements, ...rules };
+        held.offer = { ...held.offer, payment_requirements };
+      }
+    },
+    repriceOrder: (orderId, totalAmount) => {
+      const order = orders.get(orderId);
+      if (order) orders.set(orderId, { ...order, total_amount: totalAmount, base_amount: totalAmount });
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

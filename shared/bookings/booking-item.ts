@@ -118,6 +118,9 @@ const BookingItem = z.object({
   seats: z.number(),
   /** Remote suppliers: the offer-booked marker's key, released when the order failed. */
   offer_identity: z.optional(z.string()),
+  /** Remote holds: a PENDING hold's deadline by our rule; the supplier call under way (remote-hold.ts). */
+  hold_until: z.optional(z.string()),
+  hold_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string() })),
   /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
   segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
 });

@@ -14,14 +14,18 @@ export function cancelBookingUpdate(
   tableName: string,
   booking: { booking_id: string; version: number; status: 'CONFIRMED' | 'HELD' },
   cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
+  /** A remote hold: the claim under which its order was cancelled at the supplier (remote-hold.ts). */
+  claim?: string,
 ) {
+  const held = claim
+    ? '#status = :from AND hold_call.id = :claim'
+    : '#status = :from AND payment_required_by > :at';
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
     // A booking carries its deadline only while HELD (and once EXPIRED).
-    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${cancelled.refund ? ', refund = :refund' : ''} REMOVE payment_required_by`,
-    ConditionExpression:
-      booking.status === 'HELD' ? '#status = :from AND payment_required_by > :at' : '#status = :from',
+    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${cancelled.refund ? ', refund = :refund' : ''} REMOVE payment_required_by, hold_call`,
+    ConditionExpression: booking.status === 'HELD' ? held : '#status = :from',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':cancelled': 'CANCELLED',
@@ -30,6 +34,7 @@ export function cancelBookingUpdate(
       ':by': cancelled.by,
       ':version': booking.version + 1,
       ...(cancelled.refund && { ':refund': cancelled.refund }),
+      ...(claim && { ':claim': claim }),
     },
   };
 }
@@ -60,6 +65,37 @@ export function confirmHoldUpdate(
 }
 
 /**
+ * The Update that confirms a remote hold its supplier has been paid for (remote-hold.ts): only while it
+ * is HELD under the same supplier call (`id`: the request's claim; `started_at`: the call the sweep found
+ * left behind), whatever the clock says — the call was claimed before the deadline. `total`: the amount
+ * paid, which the supplier may have moved since the hold.
+ */
+export function confirmPaidHoldUpdate(
+  tableName: string,
+  booking: { booking_id: string; version: number; total: number },
+  at: string,
+  call: { id: string } | { started_at: string },
+) {
+  const [field, value] = 'id' in call ? ['id', call.id] : ['started_at', call.started_at];
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression:
+      'SET #status = :confirmed, updated_at = :at, version = :version, #total = :total REMOVE payment_required_by, hold_call',
+    ConditionExpression: `#status = :held AND hold_call.${field} = :call`,
+    ExpressionAttributeNames: { '#status': 'status', '#total': 'total' },
+    ExpressionAttributeValues: {
+      ':confirmed': 'CONFIRMED',
+      ':held': 'HELD',
+      ':at': at,
+      ':version': booking.version + 1,
+      ':total': booking.total,
+      ':call': value,
+    },
+  };
+}
+
+/**
  * The Update that expires a late hold: only while it is HELD with its deadline at or before `at`. It
  * changed at its deadline, whenever the sweep gets to it, as every read already answered.
  */
@@ -67,12 +103,15 @@ export function expireHoldUpdate(
   tableName: string,
   booking: { booking_id: string; version: number; payment_required_by: string },
   at: string,
+  /** A remote hold's supplier call that its supplier says did not pay: expired only if still that one. */
+  leftCall?: string,
 ) {
+  const call = leftCall ? 'hold_call.started_at = :call' : 'attribute_not_exists(hold_call)';
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
-    UpdateExpression: 'SET #status = :expired, updated_at = :deadline, version = :version',
-    ConditionExpression: '#status = :held AND payment_required_by <= :at',
+    UpdateExpression: 'SET #status = :expired, updated_at = :deadline, version = :version REMOVE hold_call',
+    ConditionExpression: `#status = :held AND payment_required_by <= :at AND ${call}`,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':expired': 'EXPIRED',
@@ -80,28 +119,32 @@ export function expireHoldUpdate(
       ':at': at,
       ':deadline': booking.payment_required_by,
       ':version': booking.version + 1,
+      ...(leftCall && { ':call': leftCall }),
     },
   };
 }
 
 /**
- * The Update that settles a PENDING booking to CONFIRMED (with its PNR and order) or FAILED; only from
+ * The Update that settles a PENDING booking to CONFIRMED or HELD (with its PNR and order) or FAILED; only from
  * PENDING, so a sweep and a request settling the same booking cannot both apply.
  */
 export function settleBookingUpdate(
   tableName: string,
   bookingId: string,
   settled: {
-    status: 'CONFIRMED' | 'FAILED';
+    status: 'CONFIRMED' | 'FAILED' | 'HELD';
     at: string;
     pnr?: string;
     supplier: { name: string; order_id?: string };
+    /** A hold's deadline (HELD). */
+    payment_required_by?: string;
   },
 ) {
+  const deadline = settled.payment_required_by ? ', payment_required_by = :deadline' : '';
   return {
     TableName: tableName,
     Key: bookingKey(bookingId),
-    UpdateExpression: `SET #status = :status, updated_at = :at, version = version + :one, supplier = :supplier${settled.pnr ? ', pnr = :pnr' : ''}`,
+    UpdateExpression: `SET #status = :status, updated_at = :at, version = version + :one, supplier = :supplier${settled.pnr ? ', pnr = :pnr' : ''}${deadline} REMOVE hold_until`,
     ConditionExpression: '#status = :pending',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
@@ -111,6 +154,7 @@ export function settleBookingUpdate(
       ':one': 1,
       ':supplier': settled.supplier,
       ...(settled.pnr && { ':pnr': settled.pnr }),
+      ...(settled.payment_required_by && { ':deadline': settled.payment_required_by }),
     },
   };
 }

@@ -17,14 +17,21 @@ export interface BookingDeps<
   readonly config: { readonly HOLD_MINUTES?: number | undefined };
 }
 
-/**
- * Whether `record` is a hold whose deadline has passed at `now`: it reads as EXPIRED at once, though the
- * sweep may not have given its seats back yet (docs/API.md §4.4).
- */
-export const isLateHold = (record: Pick<BookingRecord, 'status' | 'payment_required_by'>, now: number) =>
+/** Whether `record` is a hold whose deadline has passed at `now`. */
+export const isPastDeadline = (record: Pick<BookingRecord, 'status' | 'payment_required_by'>, now: number) =>
   record.status === 'HELD' &&
   record.payment_required_by !== undefined &&
   Date.parse(record.payment_required_by) <= now;
+
+/**
+ * Whether `record` is a hold whose deadline has passed at `now`: it reads as EXPIRED at once, though the
+ * sweep may not have given its seats back yet (docs/API.md §4.4). A remote hold with a payment under
+ * way, or one whose outcome is unknown, is not: it reads HELD until its supplier says (remote-hold.ts).
+ */
+export const isLateHold = (
+  record: Pick<BookingRecord, 'status' | 'payment_required_by' | 'hold_call'>,
+  now: number,
+) => isPastDeadline(record, now) && record.hold_call === undefined;
 
 /**
  * The Booking resource of docs/API.md §4.2 for a stored booking, as it stands at `now`: a late hold

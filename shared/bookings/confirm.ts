@@ -3,11 +3,17 @@ import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import { cancellationCodes } from '../db/client.ts';
-import { HoldExpiredError, NotFoundError, NotHeldError, PriceChangedError } from '../errors.ts';
+import {
+  HoldExpiredError,
+  NotFoundError,
+  NotHeldError,
+  PriceChangedError,
+  ServiceUnavailableError,
+} from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import '../zod-locale.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
-import { type BookingDeps, bookingView, isLateHold } from './booking.ts';
+import { type BookingDeps, bookingView, isPastDeadline } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
@@ -91,6 +97,20 @@ async function confirm(
   const { payment_required_by: deadline = '' } = record;
   const view = bookingView(confirmed);
   try {
+    const { cancelling } = deps.supplier;
+    if (cancelling.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
+      // The supplier is paid first, under a claim on the hold (remote-confirm.ts).
+      const { confirmRemoteHold } = await import('./remote-confirm.ts');
+      return await confirmRemoteHold(deps, cancelling, {
+        record,
+        price: body,
+        lock,
+        reread: async () => {
+          const current = (await findBooking(deps, record.booking_id, agencyId)) ?? record;
+          return { record: current, answer: await alreadySettled(deps, current, body, deps.clock.now()) };
+        },
+      });
+    }
     await deps.db.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -130,12 +150,10 @@ async function alreadySettled(
     body.currency === record.currency &&
     minorUnits(String(body.total_price), record.currency) === record.total;
   if (record.status === 'CONFIRMED' && samePrice) return bookingView(record, now);
-  if (isLateHold(record, now)) {
-    await expireHold(deps, record, now);
-    throw new HoldExpiredError();
-  }
+  if (isPastDeadline(record, now)) return lateHold(deps, record, body, now);
   if (record.status !== 'HELD') throw new NotHeldError();
-  if (!samePrice) {
+  // A remote supplier may have moved a held price: its order's amount is checked under the claim.
+  if (!samePrice && deps.supplier.cancelling.kind === 'in-table') {
     throw new PriceChangedError({
       previous_total_price: body.total_price,
       total_price: toMajor(record.total, record.currency),
@@ -143,6 +161,23 @@ async function alreadySettled(
     });
   }
   return undefined;
+}
+
+/**
+ * A hold past its deadline: 410, its seats back at once. A remote hold with a payment that may have
+ * gone through is settled by its supplier's word first (remote-hold.ts): paid, it is CONFIRMED.
+ */
+async function lateHold(
+  deps: BookingDeps<CancellingSupplier>,
+  record: BookingRecord,
+  body: ConfirmBookingInput,
+  now: number,
+): Promise<BookingView | undefined> {
+  if ((await expireHold(deps, record, now)) || !record.hold_call) throw new HoldExpiredError();
+  const current = await findBooking(deps, record.booking_id, record.agency_id);
+  if (current?.status === 'CONFIRMED') return alreadySettled(deps, current, body, now);
+  if (current?.status === 'HELD') throw new ServiceUnavailableError(5);
+  throw new HoldExpiredError();
 }
 
 /** A stored confirm answer, or the refusal it was. */

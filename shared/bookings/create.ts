@@ -81,8 +81,8 @@ export function createBooking(deps: BookingDeps<BookingSupplier>) {
   };
 }
 
-/** Until the remote supplier's hold orders are wired, only the built-in network holds seats. */
-const REMOTE_HOLDS = 'This supplier’s offers cannot be held yet; book them confirmed.';
+/** A supplier offer that must be paid at once (Duffel's `requires_instant_payment`). */
+const INSTANT_PAYMENT = 'The airline requires this offer to be paid at once; book it without a hold.';
 
 interface BookingContext {
   deps: BookingDeps;
@@ -110,9 +110,10 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   }
 
   const { ordering } = offer;
-  // A hold takes the seats exactly as a confirmed booking does, until its deadline (docs/API.md §4.4).
+  // A hold takes the seats exactly as a confirmed booking does, until its deadline (docs/API.md §4.4); a
+  // remote supplier's hold order ends at the earlier of its deadline and this one (remote-order.ts).
+  if (body.hold && quoted.holdable === false) throw new HoldNotAvailableError(INSTANT_PAYMENT);
   const heldUntil = body.hold ? holdDeadline(quoted.departsAt, now, deps.config.HOLD_MINUTES) : undefined;
-  if (heldUntil !== undefined && ordering.kind === 'remote') throw new HoldNotAvailableError(REMOTE_HOLDS);
   const record: BookingRecord = {
     booking_id: newBookingId(now),
     pnr: null,

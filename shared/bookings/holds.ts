@@ -45,23 +45,38 @@ export async function expireHold(
   const deadline = record.payment_required_by;
   if (record.status !== 'HELD' || deadline === undefined || Date.parse(deadline) > now) return false;
   const hold = { booking_id: record.booking_id, payment_required_by: deadline };
-  const updates = [
-    { Update: expireHoldUpdate(deps.tableName, { ...hold, ...changeStamp(record) }, isoSeconds(now)) },
+  const updates = (leftCall?: string) => [
+    {
+      Update: expireHoldUpdate(
+        deps.tableName,
+        { ...hold, ...changeStamp(record) },
+        isoSeconds(now),
+        leftCall,
+      ),
+    },
     { Delete: heldRemoval(deps.tableName, hold) },
   ];
-  try {
-    const { cancelling } = deps.supplier;
-    // In the table, the seats go back in the same transaction; a remote supplier lets an unpaid hold
-    // lapse by itself at its deadline, so only the booking changes.
-    if (cancelling.kind === 'in-table') await cancelling.cancel(record, updates);
-    else await deps.db.send(new TransactWriteCommand({ TransactItems: updates }));
-    return true;
-  } catch (error) {
-    // Someone else changed the booking first (confirmed in time, cancelled, or expired it): nothing to do.
-    if (cancellationCodes(error)?.includes('ConditionalCheckFailed') || isConditionFailed(error))
-      return false;
-    throw error;
+  const { cancelling } = deps.supplier;
+  const expire = async (leftCall?: string) => {
+    try {
+      // In the table, the seats go back in the same transaction; a remote supplier lets an unpaid hold
+      // lapse by itself at its deadline, so only the booking changes.
+      if (cancelling.kind === 'in-table') await cancelling.cancel(record, updates(leftCall));
+      else await deps.db.send(new TransactWriteCommand({ TransactItems: updates(leftCall) }));
+      return true;
+    } catch (error) {
+      // Someone else changed the booking first (confirmed in time, cancelled, or expired it): nothing to do.
+      if (cancellationCodes(error)?.includes('ConditionalCheckFailed') || isConditionFailed(error))
+        return false;
+      throw error;
+    }
+  };
+  // A remote hold with a payment that may have gone through: its supplier says which way it ends.
+  if (record.hold_call && cancelling.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
+    const { settleLateRemoteHold } = await import('./remote-hold.ts');
+    return settleLateRemoteHold(deps, cancelling, record, expire);
   }
+  return expire();
 }
 
 /**

@@ -4,11 +4,11 @@ import type { Session } from '../auth/session.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
-import { NotCancellableError, NotFoundError } from '../errors.ts';
+import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
 import { toMajor } from '../money.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
-import { type BookingDeps, bookingView, isLateHold } from './booking.ts';
+import { type BookingDeps, bookingView, isLateHold, isPastDeadline } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
@@ -96,6 +96,13 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
     const now = deps.clock.now();
     // A hold past its deadline expires rather than cancels (its seats go back either way); cancelling
     // what already ended answers it as it is.
+    if (isPastDeadline(record, now) && record.hold_call) {
+      // A remote hold whose payment may have gone through ends as its supplier says (remote-hold.ts).
+      await expireHold(deps, record, now);
+      const current = await findBooking(deps, record.booking_id, agencyId);
+      if (current?.status === 'HELD') throw new ServiceUnavailableError(5);
+      return cancelBooking(deps)(body, session);
+    }
     if (isLateHold(record, now)) await expireHold(deps, record, now);
     if (record.status === 'CANCELLED' || record.status === 'EXPIRED' || isLateHold(record, now))
       return bookingView(record, now);
@@ -133,6 +140,16 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
       }
       const orderId = record.supplier?.order_id;
       if (!orderId) throw new NotCancellableError('The booking has no supplier order to cancel.');
+      if (record.status === 'HELD' && process.env.BUNDLED_SUPPLIER !== 'network') {
+        // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.
+        const { cancelRemoteHold } = await import('./remote-hold.ts');
+        const done = await cancelRemoteHold(deps, cancelling, record, { at, by });
+        if (done !== 'busy')
+          return cancelledView(record, { at, by, ...(done.refund && { refund: done.refund }) });
+        const current = await findBooking(deps, record.booking_id, agencyId);
+        if (current?.status === 'HELD') throw new ServiceUnavailableError(2);
+        return cancelBooking(deps)(body, session);
+      }
       const refunded = await cancelling.cancel(orderId);
       const refund = { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency };
       await deps.db.send(

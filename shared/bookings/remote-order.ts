@@ -7,6 +7,7 @@ import { bookedOfferRelease } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
 import { type BookingRecord, type BookingView, bookingKey, findBooking } from './booking-item.ts';
 import { settleBookingUpdate } from './booking-updates.ts';
+import { newHeldItem } from './held-item.ts';
 import {
   type IdempotencyLock,
   idempotencyRecordKey,
@@ -38,12 +39,15 @@ export async function orderRemotely(
   },
 ): Promise<BookingView> {
   const { offer, ordering, lock } = booking;
+  // A hold is PENDING like any order until the supplier answers; it keeps our rule's deadline meanwhile.
+  const { payment_required_by: holdUntil, ...record } = booking.record;
   const pending: BookingRecord = {
-    ...booking.record,
+    ...record,
     status: 'PENDING',
     pnr: null,
     supplier: { name: deps.supplier.name },
     offer_identity: offer.identity,
+    ...(holdUntil && { hold_until: holdUntil }),
   };
   const writes = recordWrites(deps.tableName, pending, offer, lock, {
     status: 202,
@@ -59,11 +63,8 @@ export async function orderRemotely(
     throw error;
   }
 
-  const outcome = await ordering.order({
-    bookingId: pending.booking_id,
-    passengers: pending.passengers,
-    contact: pending.contact,
-  });
+  const request = { bookingId: pending.booking_id, passengers: pending.passengers, contact: pending.contact };
+  const outcome = await (holdUntil ? ordering.orderOnHold(request) : ordering.order(request));
   if (outcome.kind === 'unknown') return bookingView(pending);
   if (outcome.kind === 'refused') {
     await takeBack(deps, pending, lock, outcome.error);
@@ -119,8 +120,18 @@ async function takeBack(
 export type Settlement = { kind: 'ordered'; order: SupplierOrder } | { kind: 'failed' };
 
 /**
- * Settles a PENDING booking: CONFIRMED with the order, or FAILED (and the offer freed) when the supplier
- * has no order for it. One transaction, conditioned on the booking still being PENDING, so a request
+ * A hold's deadline: the earlier of the supplier's (whole seconds) and our own rule's, `holdUntil`
+ * (docs/API.md §4.4: the holds listing sorts by it).
+ */
+function heldUntil(order: SupplierOrder, holdUntil: string): string {
+  const supplier = Date.parse(order.paymentRequiredBy ?? '');
+  const ours = Date.parse(holdUntil);
+  return isoSeconds(Number.isFinite(supplier) ? Math.min(ours, Math.floor(supplier / 1000) * 1000) : ours);
+}
+
+/**
+ * Settles a PENDING booking: CONFIRMED with the order (HELD with its deadline when it was a hold and the
+ * order awaits payment), or FAILED (and the offer freed) when the supplier has no order for it. One transaction, conditioned on the booking still being PENDING, so a request
  * and the sweep cannot both settle it. `lock`: the request's Idempotency-Key, whose answer follows.
  */
 export async function settlePending(
@@ -131,28 +142,38 @@ export async function settlePending(
 ): Promise<BookingRecord> {
   const now = isoSeconds(deps.clock.now());
   const version = (pending.version ?? 1) + 1;
+  const { hold_until: holdUntil, ...unsettled } = pending;
+  const deadline =
+    settlement.kind === 'ordered' && holdUntil && settlement.order.awaitingPayment
+      ? heldUntil(settlement.order, holdUntil)
+      : undefined;
   const settled: BookingRecord =
     settlement.kind === 'ordered'
       ? {
-          ...pending,
-          status: 'CONFIRMED',
+          ...unsettled,
+          status: deadline ? 'HELD' : 'CONFIRMED',
+          ...(deadline && { payment_required_by: deadline }),
           pnr: settlement.order.bookingReference,
           supplier: { name: deps.supplier.name, order_id: settlement.order.orderId },
           updated_at: now,
           version,
         }
-      : { ...pending, status: 'FAILED', updated_at: now, version };
+      : { ...unsettled, status: 'FAILED', updated_at: now, version };
   const items: TransactItem[] = [
     {
       Update: settleBookingUpdate(deps.tableName, pending.booking_id, {
-        status: settled.status === 'CONFIRMED' ? 'CONFIRMED' : 'FAILED',
+        status: settled.status === 'FAILED' ? 'FAILED' : deadline ? 'HELD' : 'CONFIRMED',
         at: now,
+        ...(deadline && { payment_required_by: deadline }),
         ...(settled.pnr && { pnr: settled.pnr }),
         supplier: settled.supplier ?? { name: deps.supplier.name },
       }),
     },
     { Delete: pendingRemoval(deps.tableName, pending) },
     ...(settled.pnr ? [{ Put: newPnrItem(deps.tableName, { ...settled, pnr: settled.pnr }) }] : []),
+    ...(deadline
+      ? [{ Put: newHeldItem(deps.tableName, { ...settled, payment_required_by: deadline }) }]
+      : []),
     ...(settlement.kind === 'failed' && pending.offer_identity
       ? [{ Delete: bookedOfferRelease(deps.tableName, pending.offer_identity, pending.booking_id) }]
       : []),

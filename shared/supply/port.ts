@@ -40,6 +40,8 @@ export interface Requote {
   readonly departsAt: number;
   /** PRICE_CHANGED (with a fresh Flight), SOLD_OUT or OFFER_EXPIRED when the quote no longer holds. */
   readonly change?: ApiError;
+  /** Remote suppliers: false for an offer that must be paid at once (it cannot be held). */
+  readonly holdable?: boolean;
 }
 
 /** A traveller as the order needs it. */
@@ -71,6 +73,16 @@ export interface SupplierOrder {
   readonly awaitingPayment: boolean;
   readonly paymentRequiredBy?: string;
 }
+
+/**
+ * The outcome of paying a held order: paid; refused with the error to answer (nothing was paid); or
+ * no answer to trust (a timeout, or a refusal such as "already paid" or "price changed" that only the
+ * order itself can explain): read the order to find out, never pay again blindly.
+ */
+export type PaymentOutcome =
+  | { readonly kind: 'paid' }
+  | { readonly kind: 'refused'; readonly error: ApiError }
+  | { readonly kind: 'unknown' };
 
 /** What a cancellation refunded, in minor units. */
 export interface Refund {
@@ -154,8 +166,10 @@ export type Cancelling =
       cancel(orderId: string): Promise<Refund>;
       /** The order made for `booking`, found by our booking id; undefined when none was made. */
       findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
-      /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4). */
-      pay(orderId: string, amount: Refund): Promise<SupplierOrder>;
+      /** The order as the supplier holds it now: a hold's current price, paid or not. */
+      readOrder(orderId: string): Promise<SupplierOrder>;
+      /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
+      pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
     };
 
 /** The port itself. */

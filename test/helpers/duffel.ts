@@ -1,8 +1,10 @@
 import { afterAll } from 'vitest';
+import { expireLateHolds } from '#shared/bookings/holds.ts';
 import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
 import { withSupplier } from '#shared/supply/context.ts';
 import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { createHandler as createCancel } from '../../functions/bookings/cancel.ts';
+import { createHandler as createConfirm } from '../../functions/bookings/confirm.ts';
 import { createHandler as createBooking } from '../../functions/bookings/create.ts';
 import { createHandler as createGet } from '../../functions/bookings/get.ts';
 import { createHandler as createSearch } from '../../functions/flights/search.ts';
@@ -51,6 +53,9 @@ export async function duffelMode(options: StandInOptions = {}) {
     book: call(createBooking(ctx), '/api/flights/booking/create'),
     get: call(createGet(ctx), '/api/flights/booking/get'),
     cancel: call(createCancel(ctx), '/api/flights/booking/cancel'),
+    confirm: call(createConfirm(ctx), '/api/flights/booking/confirm'),
     sweep: () => sweepPendingBookings(ctx),
+    /** The sweep's other half: late holds become EXPIRED. */
+    expireHolds: () => expireLateHolds(ctx),
   };
 }

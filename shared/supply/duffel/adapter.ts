@@ -12,6 +12,7 @@ import {
   type OrderOutcome,
   type OrderRequest,
   offerFacts,
+  type PaymentOutcome,
   type Refund,
   type SupplierOffer,
 } from '../port.ts';
@@ -24,7 +25,7 @@ import {
   supplierUnavailable,
 } from './client.ts';
 import { type DuffelQuote, flightFromOffer, offerRequestBody, openDuffelOffer } from './mapping.ts';
-import { cancelOrder, findOrder, supplierOrder } from './orders.ts';
+import { cancelOrder, findOrder, readOrder, supplierOrder } from './orders.ts';
 import { matchPassengers } from './passengers.ts';
 import { rankFlights } from './ranking.ts';
 import { orderFieldPath, refusalError, searchFieldPath } from './refusals.ts';
@@ -98,7 +99,8 @@ export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
       kind: 'remote',
       cancel: (orderId) => cancelOrder(send, orderId, fail),
       findOrder: (booking) => findOrder(send, booking, fail),
-      pay: async (orderId, amount) => {
+      readOrder: (orderId) => readOrder(send, orderId, fail),
+      pay: async (orderId, amount): Promise<PaymentOutcome> => {
         try {
           await send({
             method: 'POST',
@@ -106,14 +108,15 @@ export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
             body: { order_id: orderId, payment: { type: 'balance', ...moneyOf(amount) } },
             repeatable: false,
           });
-          const order = await send<Order>({
-            method: 'GET',
-            path: `/air/orders/${orderId}`,
-            repeatable: true,
-          });
-          return supplierOrder(order.data);
+          return { kind: 'paid' };
         } catch (error) {
-          return fail(error, () => undefined);
+          if (error instanceof DuffelNoAnswer) {
+            return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
+          }
+          if (!(error instanceof DuffelRefusal)) throw error;
+          // Paid already (by a request we lost track of) or re-priced: the order itself says which.
+          if (error.has('already_paid') || error.has('price_changed')) return { kind: 'unknown' };
+          return { kind: 'refused', error: refusalError(error, () => undefined, deps.log) };
         }
       },
     },
@@ -185,6 +188,7 @@ function duffelOffer(
       return {
         flight,
         departsAt: asQuoted.departsAt,
+        holdable: !current.payment_requirements.requires_instant_payment,
         ...(moved && { change: changedPrice(deps, quote, current) }),
       };
     },

@@ -21,6 +21,16 @@ export function supplierOrder(order: Order): SupplierOrder {
 
 export type Fail = (error: unknown, pathOf: (field: string | undefined) => string | undefined) => never;
 
+/** The order as Duffel holds it now (a read: repeated after an unknown outcome). */
+export async function readOrder(send: DuffelSend, orderId: string, fail: Fail): Promise<SupplierOrder> {
+  try {
+    const path = `/air/orders/${encodeURIComponent(orderId)}`;
+    return supplierOrder((await send<Order>({ method: 'GET', path, repeatable: true })).data);
+  } catch (error) {
+    return fail(error, () => undefined);
+  }
+}
+
 /** Cancel = Duffel's cancellation quote, then its confirmation; an order already cancelled answers its refund. */
 export async function cancelOrder(send: DuffelSend, orderId: string, fail: Fail): Promise<Refund> {
   try {

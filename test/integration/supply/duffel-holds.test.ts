@@ -5,13 +5,14 @@ import { duffelMode } from '#test/helpers/duffel.ts';
 import { signIn } from '#test/helpers/session.ts';
 
 /**
- * What holds will need from the port (docs/API.md §4.4, not yet a route): an order Duffel keeps unpaid
- * until its deadline, then paid from the balance for exactly its amount — once.
+ * What holds use of the port (docs/API.md §4.4): an order Duffel keeps unpaid until its deadline, then
+ * paid from the balance for exactly its amount — once; a second payment is not made, and its refusal
+ * is "read the order" (unknown), never a payment.
  */
 const duffel = await duffelMode();
 
 describe('duffel mode: the port’s hold and pay', () => {
-  it('orders on hold without paying, then pays exactly the held amount, and refuses to pay twice', async () => {
+  it('orders on hold without paying, then pays exactly the held amount, and never pays twice', async () => {
     freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0));
     const session = await signIn({ agencyId: 'hold-agency' });
     const [flight] = (
@@ -30,14 +31,17 @@ describe('duffel mode: the port’s hold and pay', () => {
     });
     if (held.kind !== 'ordered') throw new Error(`not held: ${held.kind}`);
     const paid = await cancelling.pay(held.order.orderId, { amount: offer.total, currency: offer.currency });
-    const again = cancelling.pay(held.order.orderId, { amount: offer.total, currency: offer.currency });
+    const again = await cancelling.pay(held.order.orderId, { amount: offer.total, currency: offer.currency });
+    const order = await cancelling.readOrder(held.order.orderId);
 
     expect(held.order).toMatchObject({ awaitingPayment: true, total: offer.total, currency: 'GBP' });
     expect(held.order.paymentRequiredBy).toEqual(expect.any(String));
     const sent = duffel.standIn.requests.find((r) => r.path === '/air/orders')?.body as Json;
     expect(sent.data.type).toBe('hold');
     expect(sent.data.payments).toBeUndefined();
-    expect(paid).toMatchObject({ orderId: held.order.orderId, awaitingPayment: false });
-    await expect(again).rejects.toMatchObject({ code: 'SUPPLIER_REJECTED' });
+    expect(paid).toEqual({ kind: 'paid' });
+    expect(again).toEqual({ kind: 'unknown' });
+    expect(order).toMatchObject({ orderId: held.order.orderId, awaitingPayment: false, total: offer.total });
+    expect(duffel.standIn.requests.filter((r) => r.path === '/air/payments')).toHaveLength(2);
   });
 });

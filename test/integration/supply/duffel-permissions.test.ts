@@ -9,8 +9,8 @@ import { testContext } from '#test/helpers/test-context.ts';
 
 /**
  * The grants in duffel mode, as route-permissions.test.ts proves them for the network: every DynamoDB
- * action the Duffel paths of search, create and cancel perform is one their route grants, and the
- * sweep's are exactly its entry's.
+ * action the Duffel paths of search, create, confirm and cancel perform (holds among them) is one their
+ * route grants, and the sweep's are exactly its entry's.
  */
 const duffel = await duffelMode();
 const { used, as, stop } = recordTableActions(testContext.db);
@@ -28,7 +28,7 @@ describe('duffel mode: route table grants', () => {
         return_date: '2027-01-17',
       }),
     );
-    const [first, second, third, fourth] = search.body.data as Json[];
+    const [first, second, third, fourth, fifth, sixth, seventh, eighth] = search.body.data as Json[];
     const key = { 'Idempotency-Key': 'perm-duffel-1' };
     const booked = await as('booking-create', () => duffel.book(session, bookingBody(first), key));
     await as('booking-create', () => duffel.book(session, bookingBody(first), key)); // replay
@@ -45,6 +45,35 @@ describe('duffel mode: route table grants', () => {
     await as('sweep', () => duffel.sweep()); // fails the other
     await as('booking-cancel', () => duffel.cancel(session, { booking_id: booked.body.data.booking_id }));
     await as('booking-cancel', () => duffel.cancel(session, { booking_id: booked.body.data.booking_id }));
+
+    // Holds: confirmed (paid once), cancelled at Duffel, settled from PENDING, a lost payment's answer.
+    const hold = (offer: Json, headers: Record<string, string> = {}) =>
+      as('booking-create', () => duffel.book(session, { ...bookingBody(offer), hold: true }, headers));
+    const confirm = (booking: Json, headers: Record<string, string> = {}) =>
+      as('booking-confirm', () =>
+        duffel.confirm(
+          session,
+          { booking_id: booking.booking_id, total_price: booking.total_price, currency: booking.currency },
+          headers,
+        ),
+      );
+    const paid = (await hold(fifth, { 'Idempotency-Key': 'perm-hold' })).body.data;
+    expect((await confirm(paid, { 'Idempotency-Key': 'perm-confirm' })).status).toBe(200);
+    await confirm(paid);
+    const dropped = (await hold(sixth)).body.data;
+    const cancelled = await as('booking-cancel', () =>
+      duffel.cancel(session, { booking_id: dropped.booking_id }),
+    );
+    expect(cancelled.body.data.status).toBe('CANCELLED');
+    duffel.standIn.fail('orders.create', { kind: 'timeout-after' });
+    expect((await hold(seventh)).status).toBe(202);
+    expect((await as('sweep', () => duffel.sweep())).confirmed).toBe(1); // HELD
+    const lost = (await hold(eighth)).body.data;
+    duffel.standIn.fail('payments.create', { kind: 'timeout-after' });
+    duffel.standIn.fail('orders.get', { kind: 'status', status: 500 }, 2, 1);
+    expect((await confirm(lost)).status).toBe(503); // the payment's outcome unknown
+    advance(25 * 3600_000);
+    expect(await as('sweep', () => duffel.expireHolds())).toBe(1); // the paid one CONFIRMED, the other EXPIRED
 
     for (const id of ['search', 'booking-create', 'booking-cancel'] as const) {
       const granted = new Set<string>((route(id) as Route).table);

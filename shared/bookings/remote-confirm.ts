@@ -1,0 +1,92 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PriceChangedError, ServiceUnavailableError, SupplierRejectedError } from '../errors.ts';
+import { toMajor } from '../money.ts';
+import type { Cancelling, SupplierOrder } from '../supply/port.ts';
+import type { BookingDeps } from './booking.ts';
+import type { BookingRecord, BookingView } from './booking-item.ts';
+import type { IdempotencyLock } from './idempotency-item.ts';
+import { claimHold, confirmPaid, releaseHold, sameAmount } from './remote-hold.ts';
+
+/**
+ * Confirm of a remote supplier's hold (docs/API.md §4.4): the order is paid under a claim on the hold
+ * (remote-hold.ts), once, for exactly its current amount.
+ */
+type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
+
+/** How long a confirm that finds another one paying waits for its outcome before answering 503. */
+const WAIT_MS = 3000;
+
+export interface RemoteConfirm {
+  readonly record: BookingRecord;
+  readonly price: { readonly total_price: number; readonly currency: string };
+  readonly lock: IdempotencyLock | undefined;
+  /** The booking as it is now, and what confirm answers for it when it is no hold to confirm. */
+  readonly reread: () => Promise<{ record: BookingRecord; answer: BookingView | undefined }>;
+}
+
+/**
+ * Confirms a remote hold (confirm.ts): under a claim, reads the order; already paid → CONFIRMED; at
+ * another price than sent → 409 PRICE_CHANGED with the supplier's; otherwise one payment of exactly the
+ * order's amount, then CONFIRMED. Another call holding the claim is waited for, and its outcome
+ * answered. Throws the conditioned write's failure when the booking changed under it (confirm.ts
+ * answers what it became).
+ */
+export async function confirmRemoteHold(
+  deps: BookingDeps,
+  cancelling: RemoteCancelling,
+  request: RemoteConfirm,
+): Promise<BookingView> {
+  const waitUntil = performance.now() + WAIT_MS;
+  let { record } = request;
+  for (;;) {
+    const claim = await claimHold(deps, record.booking_id, deps.clock.now());
+    if (claim) return payUnderClaim(deps, cancelling, { ...request, record }, claim);
+    const current = await request.reread();
+    if (current.answer) return current.answer;
+    if (performance.now() > waitUntil) throw new ServiceUnavailableError(2);
+    record = current.record;
+    await sleep(100);
+  }
+}
+
+async function payUnderClaim(
+  deps: BookingDeps,
+  cancelling: RemoteCancelling,
+  request: RemoteConfirm,
+  claim: string,
+): Promise<BookingView> {
+  const { record, price } = request;
+  const orderId = record.supplier?.order_id ?? '';
+  const priceNow = (order: SupplierOrder) =>
+    new PriceChangedError({
+      previous_total_price: price.total_price,
+      total_price: toMajor(order.total, order.currency),
+      currency: order.currency,
+    });
+  let mayBePaid = false;
+  try {
+    let order = await cancelling.readOrder(orderId);
+    mayBePaid = !order.awaitingPayment;
+    if (order.cancelled)
+      throw new SupplierRejectedError([{ message: 'The airline cancelled the held order.' }]);
+    if (order.awaitingPayment) {
+      if (!sameAmount(order, price)) throw priceNow(order);
+      mayBePaid = true;
+      const paid = await cancelling.pay(orderId, { amount: order.total, currency: order.currency });
+      if (paid.kind === 'refused') mayBePaid = false;
+      if (paid.kind === 'refused') throw paid.error;
+      order =
+        paid.kind === 'paid' ? { ...order, awaitingPayment: false } : await cancelling.readOrder(orderId);
+      if (order.awaitingPayment)
+        throw sameAmount(order, price) ? new ServiceUnavailableError(5) : priceNow(order);
+    }
+    // Paid before (a request that lost its answer) at another price than this one sent: settle, then say so.
+    const answered = sameAmount(order, price);
+    const view = await confirmPaid(deps, record, order, { id: claim }, answered ? request.lock : undefined);
+    if (answered) return view;
+    throw priceNow(order);
+  } catch (error) {
+    await releaseHold(deps, record.booking_id, claim, mayBePaid);
+    throw error;
+  }
+}

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isoSeconds } from '../clock.ts';
+import { cancellationCodes, isConditionFailed } from '../db/client.ts';
+import { minorUnits, toMajor } from '../money.ts';
+import type { Cancelling, Refund, SupplierOrder } from '../supply/port.ts';
+import { type BookingDeps, bookingView } from './booking.ts';
+import { type BookingRecord, type BookingView, bookingKey, changeStamp } from './booking-item.ts';
+import { cancelBookingUpdate, confirmPaidHoldUpdate } from './booking-updates.ts';
+import { heldRemoval } from './held-item.ts';
+import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
+
+/**
+ * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (remote-confirm.ts),
+ * cancel cancels it. Neither call can join a DynamoDB transaction, so each is made under a claim on the booking
+ * (`hold_call`: an id and when it started), taken with one conditional write while the hold is HELD
+ * before its deadline and no live claim exists:
+ *
+ * - one claim at a time: of ten confirms at once one pays, the others wait for its outcome;
+ * - the claim, not the clock, decides a confirm racing the deadline: a hold claimed in time is
+ *   confirmed once paid, and the expiry leaves a claimed hold alone;
+ * - never pay twice: the order is read before paying (already paid: settle CONFIRMED); a payment whose
+ *   outcome is unknown leaves `hold_call.started_at` behind, so that a late hold is expired only after
+ *   the supplier says the order is unpaid (the sweep asks; settleLateRemoteHold).
+ */
+type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
+type Deps = BookingDeps;
+
+/** A claim older than this is a dead request's: every function that calls a supplier stops within 28 s. */
+export const CALL_LEASE_MS = 60_000;
+
+export const sameAmount = (order: SupplierOrder, price: { total_price: number; currency: string }) =>
+  price.currency === order.currency && minorUnits(String(price.total_price), order.currency) === order.total;
+
+/** Claims the hold for one supplier call; undefined when it is not HELD in time or another call is live. */
+export async function claimHold(deps: Deps, bookingId: string, now: number): Promise<string | undefined> {
+  const id = randomBytes(12).toString('base64url');
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: bookingKey(bookingId),
+        UpdateExpression: 'SET hold_call = :call',
+        ConditionExpression:
+          '#status = :held AND payment_required_by > :now AND (attribute_not_exists(hold_call.id) OR hold_call.started_at < :stale)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':call': { id, started_at: isoSeconds(now) },
+          ':held': 'HELD',
+          ':now': isoSeconds(now),
+          ':stale': isoSeconds(now - CALL_LEASE_MS),
+        },
+      }),
+    );
+    return id;
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Ends a claim that did not change the booking. `mayBePaid`: the supplier may have taken a payment, so
+ * the call's start stays behind for the sweep. Best effort: an unreleased claim lapses by itself.
+ */
+export async function releaseHold(deps: Deps, bookingId: string, claim: string, mayBePaid: boolean) {
+  await deps.db
+    .send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: bookingKey(bookingId),
+        UpdateExpression: mayBePaid ? 'REMOVE hold_call.id' : 'REMOVE hold_call',
+        ConditionExpression: 'hold_call.id = :claim',
+        ExpressionAttributeValues: { ':claim': claim },
+      }),
+    )
+    .catch(() => undefined);
+}
+
+/**
+ * CONFIRMED at the amount paid, off the holds listing, and with an Idempotency-Key its answer, in one
+ * transaction conditioned on the booking still being HELD under `call`.
+ */
+export async function confirmPaid(
+  deps: Deps,
+  record: BookingRecord,
+  paid: SupplierOrder,
+  call: { id: string } | { started_at: string },
+  lock?: IdempotencyLock,
+): Promise<BookingView> {
+  const at = isoSeconds(deps.clock.now());
+  const { version } = changeStamp(record);
+  const { payment_required_by: deadline = '', hold_call: _, ...rest } = record;
+  const view = bookingView({
+    ...rest,
+    status: 'CONFIRMED',
+    total: paid.total,
+    updated_at: at,
+    version: version + 1,
+  });
+  const confirm = { booking_id: record.booking_id, version, total: paid.total };
+  await deps.db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Update: confirmPaidHoldUpdate(deps.tableName, confirm, at, call) },
+        {
+          Delete: heldRemoval(deps.tableName, {
+            booking_id: record.booking_id,
+            payment_required_by: deadline,
+          }),
+        },
+        ...(lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : []),
+      ],
+    }),
+  );
+  return view;
+}
+
+/**
+ * A late remote hold whose supplier call was left (a payment's outcome unknown, or a claim whose
+ * request died): the supplier decides. Paid → CONFIRMED; unpaid → `expire(started_at)`. A live claim is
+ * left alone (its request settles it). Answers whether the hold expired.
+ */
+export async function settleLateRemoteHold(
+  deps: Deps,
+  cancelling: RemoteCancelling,
+  record: BookingRecord,
+  expire: (leftCall: string) => Promise<boolean>,
+): Promise<boolean> {
+  const call = record.hold_call;
+  if (!call || (call.id && Date.parse(call.started_at) > deps.clock.now() - CALL_LEASE_MS)) return false;
+  // The supplier not answering leaves the hold for the next sweep, without holding up the others.
+  const order = await cancelling.readOrder(record.supplier?.order_id ?? '').catch(() => undefined);
+  if (!order) return false;
+  if (order.awaitingPayment || order.cancelled) return expire(call.started_at);
+  try {
+    await confirmPaid(deps, record, order, { started_at: call.started_at });
+  } catch (error) {
+    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
+  }
+  return false;
+}
+
+/**
+ * Cancels a remote hold (manage.ts): under a claim, the supplier's order is cancelled (its refund
+ * recorded when it quotes one: an unpaid hold has none), then the booking, in one transaction with its
+ * removal from the holds listing. 'busy' when another call holds the claim or it is no longer HELD.
+ */
+export async function cancelRemoteHold(
+  deps: Deps,
+  cancelling: RemoteCancelling,
+  record: BookingRecord,
+  cancelled: { at: string; by: { id: string; name: string } },
+): Promise<{ refund: { amount: number; currency: string } | undefined } | 'busy'> {
+  const claim = await claimHold(deps, record.booking_id, deps.clock.now());
+  if (!claim) return 'busy';
+  try {
+    const refunded: Refund = await cancelling.cancel(record.supplier?.order_id ?? '');
+    const refund =
+      refunded.amount > 0
+        ? { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency }
+        : undefined;
+    const held = { booking_id: record.booking_id, status: 'HELD' as const, ...changeStamp(record) };
+    const deadline = record.payment_required_by ?? '';
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: cancelBookingUpdate(deps.tableName, held, { ...cancelled, refund }, claim) },
+          {
+            Delete: heldRemoval(deps.tableName, {
+              booking_id: record.booking_id,
+              payment_required_by: deadline,
+            }),
+          },
+        ],
+      }),
+    );
+    return { refund };
+  } catch (error) {
+    await releaseHold(deps, record.booking_id, claim, false);
+    throw error;
+  }
+}
