@@ -391,12 +391,15 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
       fault?: Fault;
       times?: number;
       offer_id?: string;
+      order_id?: string;
       total_amount?: string;
     };
     if (path === '/_stand-in/faults' && input.endpoint && input.fault) {
       faults.set(input.endpoint, { fault: input.fault, times: input.times ?? 1 });
     } else if (path === '/_stand-in/offers/reprice' && input.offer_id && input.total_amount) {
       api.reprice(input.offer_id, input.total_amount);
+    } else if (path === '/_stand-in/orders/reprice' && input.order_id && input.total_amount) {
+      api.repriceOrder(input.order_id, input.total_amount);
     } else if (path === '/_stand-in/offers/withdraw' && input.offer_id) {
       api.withdraw(input.offer_id);
     } else {
