@@ -20,7 +20,8 @@ describe('a stored item that is not what its module writes', () => {
     const offers = await searchOffers(session, { departure_date: date });
     const booked: Json = (await book(session, bookingBody(offers[0]))).body.data;
     const key = bookingKey(booked.booking_id);
-    const stored = (await context.db.send(new GetCommand({ TableName: testTable.tableName, Key: key }))).Item ?? {};
+    const stored =
+      (await context.db.send(new GetCommand({ TableName: testTable.tableName, Key: key }))).Item ?? {};
     const tampered = { ...stored, total_price: 'SECRET-VALUE-1', status: 'BOOKED-BY-HAND' };
     await context.db.send(new PutCommand({ TableName: testTable.tableName, Item: tampered }));
     const linesBefore = capturedLogLines.length;
