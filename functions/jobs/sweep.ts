@@ -14,7 +14,7 @@ export function createHandler(ctx: CancellingContext) {
   return async () => {
     const expired = await expireLateHolds(ctx);
     const settled = await sweepPendingBookings(ctx);
-    if (expired > 0 || settled.confirmed + settled.failed > 0)
+    if (expired > 0 || settled.confirmed + settled.held + settled.failed > 0)
       ctx.log.info('sweep', { expired_holds: expired, ...settled });
     return { expired, ...settled };
   };

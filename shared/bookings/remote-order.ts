@@ -131,8 +131,9 @@ function heldUntil(order: SupplierOrder, holdUntil: string): string {
 
 /**
  * Settles a PENDING booking: CONFIRMED with the order (HELD with its deadline when it was a hold and the
- * order awaits payment), or FAILED (and the offer freed) when the supplier has no order for it. One transaction, conditioned on the booking still being PENDING, so a request
- * and the sweep cannot both settle it. `lock`: the request's Idempotency-Key, whose answer follows.
+ * order awaits payment), or FAILED (and the offer freed) when the supplier has no order for it. One
+ * transaction, conditioned on the booking still being PENDING, so a request and the sweep cannot both
+ * settle it. `lock`: the request's Idempotency-Key, whose answer follows.
  */
 export async function settlePending(
   deps: BookingDeps,

@@ -19,6 +19,8 @@ export const SWEEP_BATCH = 25;
 
 export interface SweepResult {
   confirmed: number;
+  /** Hold orders found unpaid: the booking is HELD until its deadline (docs/API.md §4.4). */
+  held: number;
   failed: number;
   waiting: number;
 }
@@ -32,7 +34,7 @@ export interface SweepResult {
 export async function sweepPendingBookings(
   deps: BookingDeps<CancellingSupplier> & { log: Logger },
 ): Promise<SweepResult> {
-  const result: SweepResult = { confirmed: 0, failed: 0, waiting: 0 };
+  const result: SweepResult = { confirmed: 0, held: 0, failed: 0, waiting: 0 };
   const { cancelling } = deps.supplier;
   if (cancelling.kind !== 'remote') return result;
   for (const listed of await listPendingBookings(deps, SWEEP_BATCH)) {
@@ -49,9 +51,14 @@ export async function sweepPendingBookings(
         result.waiting++;
         continue;
       }
-      await settlePending(deps, booking, order ? { kind: 'ordered', order } : { kind: 'failed' });
-      if (order) result.confirmed++;
-      else result.failed++;
+      const settled = await settlePending(
+        deps,
+        booking,
+        order ? { kind: 'ordered', order } : { kind: 'failed' },
+      );
+      if (settled.status === 'FAILED') result.failed++;
+      else if (settled.status === 'HELD') result.held++;
+      else result.confirmed++;
     } catch (error) {
       result.waiting++;
       if (!cancellationCodes(error)) {
@@ -62,6 +69,7 @@ export async function sweepPendingBookings(
       }
     }
   }
-  if (result.confirmed + result.failed + result.waiting > 0) deps.log.info('sweep', { ...result });
+  if (result.confirmed + result.held + result.failed + result.waiting > 0)
+    deps.log.info('sweep', { ...result });
   return result;
 }

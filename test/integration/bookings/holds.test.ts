@@ -253,7 +253,7 @@ describe('hold expiry', () => {
     expect(await listedHolds(held)).toEqual([]);
     const seatsAfter = (await searchOffers(session, { departure_date: date, adults: 2 }))[0].seats_available;
     expect(seatsAfter).toBeGreaterThanOrEqual(seatsBefore);
-    expect(await sweep()).toEqual({ expired: 0, confirmed: 0, failed: 0, waiting: 0 });
+    expect(await sweep()).toEqual({ expired: 0, confirmed: 0, held: 0, failed: 0, waiting: 0 });
   });
 
   it('leaves a hold alone until its deadline: one second before, the sweep expires nothing', async () => {

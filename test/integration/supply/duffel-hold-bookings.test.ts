@@ -113,11 +113,12 @@ describe('duffel mode: holding', () => {
     standIn.fail('orders.create', { kind: 'timeout-after' });
 
     const answer = await duffel.book(session, { ...bookingBody(offer), hold: true });
-    await duffel.sweep();
+    const swept = await duffel.sweep();
     const settled = await duffel.get(session, { booking_id: answer.body.data.booking_id });
 
     expect(answer.status).toBe(202);
     expect(answer.body.data.status).toBe('PENDING');
+    expect(swept).toEqual({ confirmed: 0, held: 1, failed: 0, waiting: 0 });
     const orders = [...standIn.orders.values()].filter(
       (o) => o.metadata.booking_id === answer.body.data.booking_id,
     );
