@@ -73,7 +73,6 @@ const Passenger = z.object({
 
 /** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'HELD', 'EXPIRED', 'PENDING', 'FAILED'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /** What the stored booking and the Booking resource share, field for field. */
 const answered = {

@@ -6,9 +6,6 @@
  */
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
 
-/** Every attempt a delivery may get. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
-
 /** SQS holds a message back at most 15 minutes; a longer wait is taken in several hops. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 

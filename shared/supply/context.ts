@@ -63,22 +63,6 @@ export const cancellingSupplier: Part<CancellingSupplier> = async (ctx, config) 
 /** The context of a function that calls the supplier, with the part it uses. */
 export type WithSupplier<S> = AppContext & { readonly supplier: S };
 
-/** The context with the whole supplier: for tests, benchmarks and tools that use every part. */
-export interface SupplierContext extends AppContext {
-  readonly supplier: FlightSupplier;
-}
-
-export async function withSupplier(ctx: AppContext, config?: SupplierConfig): Promise<SupplierContext> {
-  const remote = await duffel(ctx, config);
-  if (remote) return { ...ctx, supplier: remote };
-  const [search, offers, cancelling] = await Promise.all([
-    searchingSupplier(ctx, config),
-    bookingSupplier(ctx, config),
-    cancellingSupplier(ctx, config),
-  ]);
-  return { ...ctx, supplier: { ...search, ...offers, ...cancelling } };
-}
-
 /** The contexts of the functions that call the supplier, each with its part. */
 export type SearchContext = WithSupplier<SearchingSupplier>;
 export type BookingContext = WithSupplier<BookingSupplier>;

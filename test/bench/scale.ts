@@ -36,8 +36,8 @@ import { selectForPricing } from '../../shared/flights/ranking.ts';
 import type { ScheduledFlight } from '../../shared/flights/schedule.ts';
 import { MAX_PRICED_FLIGHT_DATES_PER_DIRECTION } from '../../shared/flights/search.ts';
 import { route } from '../../shared/routes.ts';
-import { type SupplierContext, withSupplier } from '../../shared/supply/context.ts';
 import { apiEvent } from '../helpers/api.ts';
+import { type SupplierContext, withSupplier } from '../helpers/supplier-context.ts';
 import { median, percentile, ratio, round, type Section, table, verdict } from './lib.ts';
 import type { Bench } from './setup.ts';
 

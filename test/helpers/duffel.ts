@@ -1,7 +1,6 @@
 import { afterAll } from 'vitest';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
 import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
-import { withSupplier } from '#shared/supply/context.ts';
 import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { createHandler as createCancel } from '../../functions/bookings/cancel.ts';
 import { createHandler as createConfirm } from '../../functions/bookings/confirm.ts';
@@ -15,6 +14,7 @@ import {
 } from '../../infra/local/duffel-stand-in.ts';
 import { type Answer, invoke } from './api.ts';
 import type { TestSession } from './session.ts';
+import { withSupplier } from './supplier-context.ts';
 import { testContext } from './test-context.ts';
 
 /** The token the Duffel tests use: it must never appear in a log line or an answer. */

@@ -1,6 +1,6 @@
 import { type AppContext, context } from '#shared/context.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
-import { type SupplierContext, withSupplier } from '#shared/supply/context.ts';
+import { type SupplierContext, withSupplier } from './supplier-context.ts';
 
 /**
  * The context the tests' handlers run on (see `routes/`): the process's configuration, keys, table

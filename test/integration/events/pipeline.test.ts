@@ -19,7 +19,6 @@ import { type DeliveryMessage, deliveryKey } from '#shared/events/delivery-item.
 import { localDeliveryQueue } from '#shared/events/delivery-queue.ts';
 import { streamHandler } from '#shared/events/handlers.ts';
 import { fileNoticeSender } from '#shared/events/notice-sender.ts';
-import { MAX_ATTEMPTS } from '#shared/events/retry-schedule.ts';
 import { addDays } from '#shared/flights/local-time.ts';
 import { createLogger } from '#shared/log.ts';
 import { testTable } from '#test/helpers/agents.ts';
@@ -313,7 +312,8 @@ describe('event pipeline', () => {
       'the last attempt is recorded',
       async () => (await listed())[0]?.last_delivery?.outcome === 'failed',
     );
-    expect(hook.deliveries).toHaveLength(MAX_ATTEMPTS);
+    // docs/API.md §4.6: eight attempts in all (delivery-timing.test.ts checks the gaps between them).
+    expect(hook.deliveries).toHaveLength(8);
     expect(new Set(hook.deliveries.map((d) => d.id))).toEqual(new Set([message.event_id]));
     expect((await listed())[0].last_delivery).toMatchObject({ outcome: 'failed', http_status: 503 });
     queue.close();

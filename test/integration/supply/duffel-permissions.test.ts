@@ -67,7 +67,7 @@ describe('duffel mode: route table grants', () => {
     expect(cancelled.body.data.status).toBe('CANCELLED');
     duffel.standIn.fail('orders.create', { kind: 'timeout-after' });
     expect((await hold(seventh)).status).toBe(202);
-    expect((await as('sweep', () => duffel.sweep())).confirmed).toBe(1); // HELD
+    expect((await as('sweep', () => duffel.sweep())).held).toBe(1); // HELD
     const lost = (await hold(eighth)).body.data;
     duffel.standIn.fail('payments.create', { kind: 'timeout-after' });
     duffel.standIn.fail('orders.get', { kind: 'status', status: 500 }, 2, 1);
