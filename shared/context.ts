@@ -19,13 +19,15 @@ export interface AppContext {
 }
 
 export async function createAppContext(config: CoreConfig): Promise<AppContext> {
-  const keys = await loadSigningKeys({
-    secretId: config.SIGNING_KEY_SECRET_ID,
-    file: config.SIGNING_KEY_FILE,
-  });
+  const db = createDocumentClient(config.DYNAMODB_ENDPOINT, config.AWS_REGION);
+  // The key is read through the DynamoDB client's SDK core: no second client (shared/secret-value.ts).
+  const keys = await loadSigningKeys(
+    { secretId: config.SIGNING_KEY_SECRET_ID, file: config.SIGNING_KEY_FILE },
+    db.config,
+  );
   return {
     config,
-    db: createDocumentClient(config.DYNAMODB_ENDPOINT, config.AWS_REGION),
+    db,
     tableName: config.TABLE_NAME,
     clock: systemClock(),
     keys,

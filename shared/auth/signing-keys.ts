@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { AWS_CLIENT_OPTIONS } from '../aws-client-options.ts';
+import { readSecretString, type SdkCore } from '../secret-value.ts';
 
 /**
  * Keys derived from the one master secret (HKDF-SHA256), one per purpose, so no key ever serves two.
@@ -39,16 +39,21 @@ export function deriveSigningKeys(master: string): SigningKeys {
 }
 
 /**
- * Reads the master secret once per cold start: from Secrets Manager when deployed, from a file
- * locally. Fails with a message that names the source but never the secret.
+ * Reads the master secret once per cold start: from Secrets Manager when deployed (one GetSecretValue
+ * through `aws`, the SDK core of the client the function already has), from a file locally. Fails
+ * with a message that names the source and the problem but never the secret.
  */
-export async function loadSigningKeys(source: { secretId?: string; file?: string }): Promise<SigningKeys> {
+export async function loadSigningKeys(
+  source: { secretId?: string; file?: string },
+  aws?: SdkCore,
+): Promise<SigningKeys> {
   if (source.secretId) {
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const client = new SecretsManagerClient(AWS_CLIENT_OPTIONS);
-    const secret = await client.send(new GetSecretValueCommand({ SecretId: source.secretId }));
-    if (!secret.SecretString) throw new SigningKeyError('the signing key secret has no string value');
-    return deriveSigningKeys(secret.SecretString);
+    if (!aws) throw new SigningKeyError('the signing key secret needs an AWS client to be read with');
+    const secret = await readSecretString(aws, source.secretId).catch((error: Error) => {
+      throw new SigningKeyError(`cannot read the signing key secret: ${error.message}`);
+    });
+    if (secret === undefined) throw new SigningKeyError('the signing key secret has no string value');
+    return deriveSigningKeys(secret);
   }
   if (source.file) {
     const text = await readFile(source.file, 'utf8').catch((error: NodeJS.ErrnoException) => {

@@ -53,12 +53,13 @@ export async function createEventsDeps(config: EventsConfig): Promise<Omit<Event
 
 /** The delivery function's dependencies: also the key webhook secrets are sealed with. */
 export async function createDeliveryDeps(config: EventsConfig): Promise<Omit<DeliveryDeps, 'queue'>> {
-  const keys = await loadSigningKeys({
-    secretId: config.SIGNING_KEY_SECRET_ID,
-    file: config.SIGNING_KEY_FILE,
-  });
+  const table = tableContext(config);
+  const keys = await loadSigningKeys(
+    { secretId: config.SIGNING_KEY_SECRET_ID, file: config.SIGNING_KEY_FILE },
+    table.db.config,
+  );
   return {
-    ...tableContext(config),
+    ...table,
     keys,
     urlPolicy: config.WEBHOOK_URL_POLICY,
     resolve: systemResolver,

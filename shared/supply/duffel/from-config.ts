@@ -1,18 +1,22 @@
-import { AWS_CLIENT_OPTIONS } from '../../aws-client-options.ts';
 import { ConfigError } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import { readSecretString, type SdkCore } from '../../secret-value.ts';
 import type { FlightSupplier } from '../port.ts';
 import type { SupplierConfig } from '../supplier-config.ts';
 import { duffelSupplier } from './adapter.ts';
 
-/** Reads Duffel's token once per cold start: from Secrets Manager deployed, from the environment locally. */
-async function readToken(config: SupplierConfig): Promise<string> {
+/**
+ * Reads Duffel's token once per cold start: from Secrets Manager deployed (through the DynamoDB
+ * client's SDK core, as the signing key is read), from the environment locally.
+ */
+async function readToken(config: SupplierConfig, aws: SdkCore): Promise<string> {
   if (config.DUFFEL_ACCESS_TOKEN) return config.DUFFEL_ACCESS_TOKEN.trim();
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient(AWS_CLIENT_OPTIONS);
-  const secret = await client.send(new GetSecretValueCommand({ SecretId: config.DUFFEL_TOKEN_SECRET_ID }));
-  if (!secret.SecretString) throw new ConfigError('the Duffel token secret has no string value');
-  return secret.SecretString.trim();
+  const secretId = config.DUFFEL_TOKEN_SECRET_ID ?? '';
+  const secret = await readSecretString(aws, secretId).catch((error: Error) => {
+    throw new ConfigError(`cannot read the Duffel token secret: ${error.message}`);
+  });
+  if (!secret?.trim()) throw new ConfigError('the Duffel token secret has no string value');
+  return secret.trim();
 }
 
 /**
@@ -21,10 +25,10 @@ async function readToken(config: SupplierConfig): Promise<string> {
  * neither kind is refused too. The messages name the rule, never the token.
  */
 export async function createDuffelSupplier(
-  ctx: Pick<AppContext, 'keys' | 'clock' | 'log'>,
+  ctx: Pick<AppContext, 'keys' | 'clock' | 'log' | 'db'>,
   config: SupplierConfig,
 ): Promise<FlightSupplier> {
-  const token = await readToken(config);
+  const token = await readToken(config, ctx.db.config);
   const live = token.startsWith('duffel_live_');
   if (!live && !token.startsWith('duffel_test_')) {
     throw new ConfigError('the Duffel token must be a duffel_test_ or duffel_live_ access token');
