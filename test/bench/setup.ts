@@ -167,6 +167,7 @@ export async function startBench(log: (message: string) => void) {
   if (!lhrJfk) throw new Error('LHR-JFK missing');
   const flightsFor = (daysAhead: number) => flightsOn(lhrJfk, addDays(today, daysAhead));
   let bundled: Promise<Bundles> | undefined;
+  const floors = new Map<string, Promise<string>>();
 
   return {
     work,
@@ -182,8 +183,13 @@ export async function startBench(log: (message: string) => void) {
     travelDate: addDays(today, 7),
     log,
 
-    /** A new agent of the bench agency (a new identifier each call). */
-    newAgent(prefix: string, role: 'AGENT' | 'ADMIN' = 'AGENT', type: 'EMAIL' | 'PHONE' = 'EMAIL') {
+    /** A new agent of the bench agency, or of `agencyId` (a new identifier each call). */
+    newAgent(
+      prefix: string,
+      role: 'AGENT' | 'ADMIN' = 'AGENT',
+      type: 'EMAIL' | 'PHONE' = 'EMAIL',
+      agencyId = agency,
+    ) {
       agentCount += 1;
       return registerAgent(context, clock, {
         identifier:
@@ -192,7 +198,7 @@ export async function startBench(log: (message: string) => void) {
             : `+4477009${String(agentCount).padStart(5, '0')}`,
         type,
         name: 'Bench Agent',
-        agencyId: agency,
+        agencyId,
         role,
       });
     },
@@ -262,6 +268,27 @@ export async function startBench(log: (message: string) => void) {
     },
 
     pathOf: (routeId: string) => routes.find((r) => r.id === routeId)?.path ?? '',
+
+    /**
+     * A route's floor (floor.ts) able to send `commands` (lib-dynamodb's names) and no other: one
+     * bundle per set of commands, built once.
+     */
+    floorBundle(commands: readonly string[]): Promise<string> {
+      const names = [...new Set(commands)].sort();
+      const key = names.join('+') || 'none';
+      let built = floors.get(key);
+      if (!built) {
+        built = bundle(join(work, 'bundles', `floor-${key}`), {
+          contents: [
+            `import { ${names.join(', ')} } from '@aws-sdk/lib-dynamodb';`,
+            "import { floorHandler } from './test/bench/floor.ts';",
+            `export const handler = floorHandler({ ${names.join(', ')} });`,
+          ].join('\n'),
+        });
+        floors.set(key, built);
+      }
+      return built;
+    },
 
     /** Every function and reference bundled, once, on first call. */
     bundles: () => {
