@@ -1,7 +1,8 @@
 /**
  * The options every AWS SDK client is built with: bounded retries (3 attempts) and a deadline on every
  * call, so a sick dependency turns into a 503 well inside the function's timeout. One place, so the
- * DynamoDB, SES, SNS and Secrets Manager clients cannot drift apart.
+ * DynamoDB, SES, SNS and SQS clients cannot drift apart; the Secrets Manager read at init goes through
+ * the DynamoDB client's (shared/secret-value.ts).
  */
 export const AWS_CLIENT_OPTIONS = {
   maxAttempts: 3,
