@@ -33,6 +33,8 @@ export interface ColdRun {
   importMs: number;
   invokeMs: number;
   status: number;
+  /** The process's peak resident memory, MB. */
+  maxRssMb: number;
   /** Warm invocations after the first (memory sizing). */
   warm: { ms: number; status: number }[];
 }
@@ -60,16 +62,19 @@ export function coldStartOnce(
     const child = spawn(command, rest, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    let answered: ColdRun | undefined;
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = out.split('\n').find((l) => l.startsWith('{"importMs"') && l.endsWith('}'));
-      if (line) resolve({ processMs: performance.now() - started, ...JSON.parse(line) });
+      answered ??= line ? { processMs: performance.now() - started, ...JSON.parse(line) } : undefined;
     });
     child.stderr.on('data', (chunk) => {
       err += chunk;
     });
-    child.once('exit', (code) => {
-      if (!out.includes('importMs')) reject(new Error(`cold start failed (${code}): ${err.slice(-1500)}`));
+    // Timed at the answer, settled once the process is gone: no two measured processes overlap.
+    child.once('close', (code) => {
+      if (answered) resolve(answered);
+      else reject(new Error(`cold start failed (${code}): ${err.slice(-1500)}`));
     });
   });
 }

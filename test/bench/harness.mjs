@@ -20,6 +20,6 @@ for (const file of process.argv.slice(4)) {
   warm.push({ ms: performance.now() - before, status: answer.statusCode });
 }
 process.stdout.write(
-  `${JSON.stringify({ importMs: imported - started, invokeMs: done - imported, totalMs: done, status: result.statusCode, warm })}\n`,
+  `${JSON.stringify({ importMs: imported - started, invokeMs: done - imported, totalMs: done, status: result.statusCode, warm, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
 );
 process.exit(0);
