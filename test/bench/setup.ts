@@ -316,11 +316,11 @@ export function writeReport(sections: readonly Section[], startedAt: number): vo
     '## Not measured here',
     '',
     '- **The network to AWS and TLS.** DynamoDB is DynamoDB Local over plain HTTP on the loopback; Secrets Manager, SES and SNS are a local stand-in. A deployed cold start adds a TLS handshake per service (DynamoDB, Secrets Manager, and SES or SNS in send-otp), and every request its round trips to DynamoDB.',
-    "- **Lambda's own init.** The sandbox, the runtime's bootstrap and the function's download and unpacking happen before the code runs and are not in any P1 figure; nor is Lambda's CPU share (512 MB gets about 0.29 of a vCPU, so CPU-bound work takes up to about 3× as long as here).",
+    "- **Lambda's own init.** The sandbox, the runtime's bootstrap and the function's download and unpacking happen before the code runs and are not in any figure. P1 runs with a whole CPU; Lambda's CPU share (512 MB gets about 0.29 of a vCPU, so CPU-bound work takes up to about 3× as long) is simulated only in the memory sizing, by the same mechanism (a CFS quota).",
     '- **arm64.** The stack deploys arm64 (Graviton); this machine is x64. Ratios to a floor measured in the same run carry over better than milliseconds.',
     "- **DynamoDB's storage engine.** DynamoDB Local is a different engine; P5 shows how this code's work grows with the table, not DynamoDB's latency at scale.",
     '',
-    'Every goal is stated beside its floor: the same measure of the least a function built on the same parts could do (a bundle holding only the DynamoDB client; the same DynamoDB call through the same SDK client; an uncontended run).',
+    "Every goal is stated beside its floor: the same measure of the least a function built on the same parts could do (a bundle holding only the DynamoDB client, reading the signing key and making the route's own DynamoDB calls; the same DynamoDB call through the same SDK client; an uncontended run).",
     '',
   ];
   const report = sections.flatMap(({ title, lines }) => [`## ${title}`, '', ...lines, '']);
