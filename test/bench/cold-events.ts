@@ -35,7 +35,6 @@ export async function prepareEvents(
   mkdirSync(dir, { recursive: true });
   const owner = await newAgent(`${tag}-cold`);
   const auth = await bearer(owner);
-  const admin = await bearer(await newAgent(`${tag}-cold-admin`, 'ADMIN'));
   /** Bookings made now for the events that need one: `hold` for confirm. */
   const bookings = async (days: number, hold: boolean, n = count) => {
     const made: { booking_id: string; total_price: number; currency: string }[] = [];
@@ -51,8 +50,15 @@ export async function prepareEvents(
   const toCancel = await bookings(8, false);
   const held = await bookings(11, true);
   const [toGet] = await bookings(13, false, 1);
+  // The agent routes: an agency per event (an agency may register only so many agents), with its
+  // admin and a colleague to rename; the create event adds a third.
+  const admins: Record<string, string>[] = [];
   const colleagues: string[] = [];
-  for (let i = 0; i < count; i++) colleagues.push((await newAgent(`${tag}-colleague`, 'AGENT')).id);
+  for (let i = 0; i < count; i++) {
+    const agency = `bench-agents-${tag}-${i}`;
+    admins.push(await bearer(await newAgent(`${tag}-cold-admin`, 'ADMIN', 'EMAIL', agency)));
+    colleagues.push((await newAgent(`${tag}-colleague`, 'AGENT', 'EMAIL', agency)).id);
+  }
   // Webhooks: an agency per event (at most 5 endpoints each), holding one endpoint to list and delete.
   const webhookAdmins: Record<string, string>[] = [];
   const webhooks: string[] = [];
@@ -91,7 +97,7 @@ export async function prepareEvents(
           {},
         ];
       case 'verify-otp': {
-        const agent = await newAgent(`${tag}-verify`);
+        const agent = await newAgent(`${tag}-verify`, 'AGENT', 'EMAIL', codes(i));
         const challengeId = `bench-${tag}-${i}`;
         const codeHash = hashCode(context.keys.otp, { identifier: agent.identifier, challengeId }, '123456');
         await replaceChallenge(context, agent.identifier, { challengeId, codeHash }, clock.now());
@@ -118,11 +124,14 @@ export async function prepareEvents(
       case 'booking-cancel':
         return [{ booking_id: toCancel[i]?.booking_id }, auth];
       case 'agency-agents-list':
-        return [{ limit: 20 }, admin];
+        return [{ limit: 20 }, admins[i] ?? {}];
       case 'agency-agents-create':
-        return [{ identifier: `${tag}-new-${i}@example.com`, type: 'EMAIL', name: 'New Colleague' }, admin];
+        return [
+          { identifier: `${tag}-new-${i}@example.com`, type: 'EMAIL', name: 'New Colleague' },
+          admins[i] ?? {},
+        ];
       case 'agency-agents-update':
-        return [{ agent_id: colleagues[i], name: 'Renamed Colleague' }, admin];
+        return [{ agent_id: colleagues[i], name: 'Renamed Colleague' }, admins[i] ?? {}];
       case 'agency-webhooks-create':
         return [{ url: WEBHOOK_URL, events: ['booking.confirmed'] }, webhookAdmins[i] ?? {}];
       case 'agency-webhooks-list':

@@ -160,13 +160,14 @@ function report(
     const sizes = SIZES.map((mb) => {
       const measured = runs.get(`${id}@${mb}`) ?? [];
       const coldMs = median(measured.map((r) => r.totalMs));
+      const slowestMs = Math.max(...measured.map((r) => r.totalMs));
       const warmMs = median(measured.flatMap((r) => r.warm.map((w) => w.ms)));
       const cold = costOf(coldMs, mb);
       const warm = costOf(warmMs, mb);
       const blended = COLD_FRACTION * cold + (1 - COLD_FRACTION) * warm;
       const rss = Math.max(...measured.map((r) => r.maxRssMb));
-      const meets = coldMs <= TARGET.coldMs && warmMs <= TARGET.warmMs && rss < mb;
-      return { mb, coldMs, warmMs, cold, warm, blended, rss, meets };
+      const meets = slowestMs <= TARGET.coldMs && warmMs <= TARGET.warmMs && rss < mb;
+      return { mb, coldMs, slowestMs, warmMs, cold, warm, blended, rss, meets };
     });
     const within = sizes.filter((s) => s.meets);
     const best = within.length
@@ -179,6 +180,7 @@ function report(
         s.mb,
         round(shareOf(s.mb), 3),
         round(s.coldMs, 0),
+        round(s.slowestMs, 0),
         round(s.warmMs, 1),
         round(s.rss, 0),
         perMillion(s.cold),
@@ -203,7 +205,7 @@ function report(
     lines: [
       `Lambda gives a function CPU in proportion to its memory: one vCPU at 1,769 MB, so ${SIZES.map((mb) => `${mb} MB ≈ ${round(shareOf(mb), 3)}`).join(', ')} of a vCPU. Each function's bundle was cold-started ${RUNS} time${RUNS === 1 ? '' : 's'} at each size (the P1 events and init path; sizes and functions in a shuffled order), each followed by ${WARM} warm requests ${WARM_GAP_MS} ms apart, with the CPU share enforced by ${kind}. "cold ms" is process start → first answer (median), timed inside the process; "warm p50" the median of the warm requests. DynamoDB Local and the AWS stand-in run outside the limit, as AWS's services do; Lambda's own init (sandbox, runtime bootstrap, code download) and TLS are not in these figures, and memory is not limited (max RSS is shown: a size must exceed it).`,
       '',
-      `Cost per request: billed duration (rounded up to 1 ms) × memory at $${PRICE.gbSecond} per GB-second plus $${round(PRICE.request * 1e6, 2)} per million requests (Lambda arm64, US East, first tier; ${PRICE.source}). A cold request is billed for its init too (INIT billed since 2025-08-01). Blended: ${COLD_FRACTION * 100}% of requests cold (AWS: cold starts are "under 1%" of invocations). **Targets:** cold start ≤ ${TARGET.coldMs} ms (a sign-in, search or booking waiting on a new instance should answer within a second of our own code, before Lambda's init and TLS are added) and warm p50 ≤ ${TARGET.warmMs} ms. The chosen size is the one with the lowest blended cost among those meeting both targets.`,
+      `Cost per request: billed duration (rounded up to 1 ms) × memory at $${PRICE.gbSecond} per GB-second plus $${round(PRICE.request * 1e6, 2)} per million requests (Lambda arm64, US East, first tier; ${PRICE.source}). A cold request is billed for its init too (INIT billed since 2025-08-01). Blended: ${COLD_FRACTION * 100}% of requests cold (AWS: cold starts are "under 1%" of invocations). **Targets:** every cold start measured ≤ ${TARGET.coldMs} ms (the slowest, not the median, so that a size is not chosen by one lucky run; a sign-in, search or booking waiting on a new instance should answer within a second of our own code, before Lambda's init and TLS are added), warm p50 ≤ ${TARGET.warmMs} ms, and the peak RSS below the size. The chosen size is the one with the lowest blended cost among those meeting the targets. Functions no route invokes (events, deliveries, sweep) are not measured here.`,
       '',
       table(
         [
@@ -211,6 +213,7 @@ function report(
           'MB',
           'vCPU',
           'cold ms',
+          'slowest cold ms',
           'warm p50 ms',
           'max RSS MB',
           'cold $/M req',
