@@ -19,9 +19,8 @@
  *   random sequence is asked of all four back to back, in an order shuffled anew for every query.
  * - A noise row compares the two 1k tables (equal but for 100 filler items): what "equal" measures as.
  */
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createTableInput } from '../../infra/local/bootstrap.ts';
+import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { registerAgent } from '../../shared/agency/agent-changes.ts';
 import { issueSessionToken } from '../../shared/auth/session-token.ts';
 import { bookingKey } from '../../shared/bookings/booking-item.ts';
@@ -209,10 +208,8 @@ async function prepareVariant(
 ): Promise<Variant> {
   const { db, clock, config } = context;
   const tableName = `scale-${shape}-${size}-${clock.now()}`;
-  // No stream: P5 measures reads, and DynamoDB Local keeping a stream record of each of 100,000 seeded
-  // writes on a few hundred partitions took the seeding from under a minute to over a quarter of an hour.
-  const { StreamSpecification: _stream, ...withoutStream } = createTableInput(tableName);
-  await db.send(new CreateTableCommand(withoutStream));
+  // No stream: with one, DynamoDB Local took over a quarter of an hour to seed 100,000 items.
+  await ensureTable(db, tableName, { stream: false });
   const agent = await registerAgent({ db, tableName }, clock, AGENT);
   const seedSeconds = await seed(db, tableName, items);
   const { token } = await issueSessionToken(agent, context);

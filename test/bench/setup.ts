@@ -149,7 +149,8 @@ export async function startBench(log: (message: string) => void) {
   sns.on(PublishCommand).resolves({ MessageId: 'bench' });
 
   const { context } = await import('../../shared/context.ts');
-  await ensureTable(context.db, 'bench');
+  // No stream: nothing reads it here, and DynamoDB Local's stream records slow every write (bootstrap.ts).
+  await ensureTable(context.db, 'bench', { stream: false });
   const handlers = new Map<string, Handler>();
   for (const route of routes)
     handlers.set(route.id, ((await import(join(root, route.entry))) as { handler: Handler }).handler);
