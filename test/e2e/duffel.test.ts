@@ -1,7 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
-import { type LocalServer, post, startLocalServer } from '#test/helpers/local-server.ts';
+import {
+  type Listening,
+  type LocalServer,
+  post,
+  startListening,
+  startLocalServer,
+} from '#test/helpers/local-server.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
 
 /**
@@ -10,29 +15,14 @@ import { lastCodeFor } from '#test/helpers/outbox.ts';
  * one-way and a round-trip journey over HTTP. Every answer is checked against the OpenAPI document.
  */
 const TOKEN = 'duffel_test_e2eStandInToken0123456789';
-let standIn: ChildProcess;
-let standInOutput = '';
+let standIn: Listening;
 let server: LocalServer;
 let standInUrl: string;
 let auth: Record<string, string>;
 
 beforeAll(async () => {
-  standIn = spawn(process.execPath, ['infra/local/duffel-stand-in.ts', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  standIn.stdout?.on('data', (chunk) => {
-    standInOutput += chunk;
-  });
-  standInUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(standInOutput);
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(match[1]);
-      }
-    }, 50);
-    standIn.once('exit', (code) => reject(new Error(`stand-in exited (${code})`)));
-  });
+  standIn = await startListening(['infra/local/duffel-stand-in.ts', '--port', '0']);
+  standInUrl = standIn.url;
   server = await startLocalServer(undefined, {
     SUPPLIER: 'duffel',
     DUFFEL_ACCESS_TOKEN: TOKEN,
@@ -49,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  standIn?.kill('SIGINT');
+  await standIn?.stop();
 });
 
 const call = (path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -18,13 +18,23 @@ export interface LocalServer {
 
 export const newDataDir = () => mkdtempSync(join(tmpdir(), 'flight-booking-e2e-'));
 
-/** Starts `node infra/local/start.ts` exactly as `npm start` does, on a random port; `env` adds to its environment. */
-export async function startLocalServer(
-  dataDir = newDataDir(),
+/** A local process that prints "listening on <url>" once it serves: `npm start`, the Duffel stand-in. */
+export interface Listening {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Ctrl-C; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs `node <args>` with `env` added, and resolves once it prints the URL it listens on. */
+export async function startListening(
+  args: readonly string[],
   env: Record<string, string> = {},
-): Promise<LocalServer> {
-  const child = spawn(process.execPath, ['infra/local/start.ts'], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, OTP_SEND_MIN_MS: '20', ...env },
+): Promise<Listening> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -45,12 +55,11 @@ export async function startLocalServer(
     }, 50);
     void exited.then((code) => {
       clearInterval(timer);
-      reject(new Error(`server exited (${code}) before listening:\n${output}`));
+      reject(new Error(`${args[0]} exited (${code}) before listening:\n${output}`));
     });
   });
   return {
     url,
-    dataDir,
     process: child,
     output: () => output,
     stop: async () => {
@@ -58,6 +67,20 @@ export async function startLocalServer(
       return exited;
     },
   };
+}
+
+/** Starts `node infra/local/start.ts` exactly as `npm start` does, on a random port; `env` adds to its environment. */
+export async function startLocalServer(
+  dataDir = newDataDir(),
+  env: Record<string, string> = {},
+): Promise<LocalServer> {
+  const server = await startListening(['infra/local/start.ts'], {
+    PORT: '0',
+    DATA_DIR: dataDir,
+    OTP_SEND_MIN_MS: '20',
+    ...env,
+  });
+  return { ...server, dataDir };
 }
 
 const run = promisify(execFile);
