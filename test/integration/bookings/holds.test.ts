@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readBooking } from '#shared/bookings/booking-item.ts';
 import { expireHold } from '#shared/bookings/holds.ts';
 import { addDays } from '#shared/flights/local-time.ts';
+import { scheduledFlight } from '#shared/flights/schedule.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import {
@@ -12,6 +13,7 @@ import {
   type Json,
   searchOffers,
   seatsSold,
+  sellSeats,
 } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
@@ -237,22 +239,30 @@ describe('fn: booking confirm', () => {
 describe('hold expiry', () => {
   it('reads as EXPIRED the moment the deadline passes, then the sweep gives the seats back', async () => {
     const held = await holdOne();
-    const seatsBefore = (await searchOffers(session, { departure_date: date, adults: 2 }))[0].seats_available;
+    // The rest of the cabin sells out: the held flight is offered again only once the hold's 2 seats
+    // come back.
+    const capacity = scheduledFlight(flightOf(held), date)?.leg.aircraft.seats.ECONOMY ?? 0;
+    await sellSeats(flightOf(held), date, capacity);
+    const offered = async () =>
+      (await searchOffers(session, { departure_date: date, adults: 2 })).find(
+        (offer: Json) =>
+          offer.outbound.segments.length === 1 && flightOf({ flight: offer }) === flightOf(held),
+      );
+    expect(await offered()).toBeUndefined();
     await later(24 * HOUR);
 
     const late = await fetchBooking(held);
     const listed = await call(list, 'list', {});
     expect(late).toMatchObject({ status: 'EXPIRED', version: 2, updated_at: held.payment_required_by });
     expect(listed.body.data[0]).toEqual(late);
-    expect(await seatsSold(flightOf(held), date)).toBe(2);
+    expect(await seatsSold(flightOf(held), date)).toBe(capacity);
 
     expect((await sweep()).expired).toBeGreaterThanOrEqual(1);
 
     expect(await fetchBooking(held)).toEqual(late);
-    expect(await seatsSold(flightOf(held), date)).toBe(0);
+    expect(await seatsSold(flightOf(held), date)).toBe(capacity - 2);
     expect(await listedHolds(held)).toEqual([]);
-    const seatsAfter = (await searchOffers(session, { departure_date: date, adults: 2 }))[0].seats_available;
-    expect(seatsAfter).toBeGreaterThanOrEqual(seatsBefore);
+    expect((await offered())?.seats_available).toBe(2);
     expect(await sweep()).toEqual({ expired: 0, confirmed: 0, held: 0, failed: 0, waiting: 0 });
   });
 
