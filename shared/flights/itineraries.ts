@@ -1,6 +1,6 @@
-import { greatCircleKm, servedAirport } from './airports.ts';
+import { airport, greatCircleKm, servedAirport } from './airports.ts';
 import { type LocalDate, localDateAt } from './local-time.ts';
-import { flightsOn, legBetween, legsFrom, type ScheduledFlight } from './schedule.ts';
+import { destinationsFrom, flightsOn, isFlown, legBetween, type ScheduledFlight } from './schedule.ts';
 
 /** A connection needs at least this long at the connecting airport… */
 export const MIN_CONNECTION_MINUTES = 60;
@@ -38,9 +38,15 @@ export function findItineraries(
   const to = servedAirport(destination);
   if (!from || !to) return itineraries;
   const straight = greatCircleKm(from, to);
-  for (const first of legsFrom(origin)) {
-    const second = legBetween(first.destination.code, destination);
-    if (!second || first.distanceKm + second.distanceKm > MAX_DETOUR * straight) continue;
+  for (const hub of destinationsFrom(origin)) {
+    // Judged from the airports alone (a leg's distance is the same great circle), so that legs are built
+    // only through hubs that connect: from London, 14 of 55 for New York.
+    if (!isFlown(hub, destination)) continue;
+    const via = airport(hub);
+    if (greatCircleKm(from, via) + greatCircleKm(via, to) > MAX_DETOUR * straight) continue;
+    const first = legBetween(origin, hub);
+    const second = legBetween(hub, destination);
+    if (!first || !second) continue;
     const hubZone = first.destination.timeZone;
     const onwardByDate = new Map<LocalDate, ScheduledFlight[]>();
     for (const arriving of flightsOn(first, date).filter(bookable)) {

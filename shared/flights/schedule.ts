@@ -1,7 +1,7 @@
 import { type Airport, airport, greatCircleKm } from './airports.ts';
 import { type Aircraft, aircraftFor } from './cabins.ts';
 import { type LocalDate, zonedTimeToEpoch } from './local-time.ts';
-import { type Airline, airlines, networkRoutes } from './network.ts';
+import { type Airline, airlines, type NetworkRoute, networkRoutes, type RouteCarrier } from './network.ts';
 
 /**
  * The schedule: a pure function of the network and the date. Every day the same flight numbers
@@ -94,19 +94,19 @@ function networkIndex(): NetworkIndex {
   const nextNumber = new Map<string, number>();
   const byOrigin = new Map<string, Map<string, Service[]>>();
   const byCarrier = new Map<string, Service[]>();
-  /** The list at `key` of `map`, created empty on first use. */
-  const listAt = <K, V>(map: Map<K, V[]>, key: K): V[] => {
-    const list = map.get(key) ?? [];
-    if (list.length === 0) map.set(key, list);
-    return list;
-  };
+  // Plain loops and literals: this runs once, on a cold start's first request, in the interpreter.
   const add = (service: Service) => {
-    const destinations = byOrigin.get(service.from) ?? new Map<string, Service[]>();
-    byOrigin.set(service.from, destinations);
-    listAt(destinations, service.to).push(service);
+    let destinations = byOrigin.get(service.from);
+    if (!destinations) byOrigin.set(service.from, (destinations = new Map()));
+    const services = destinations.get(service.to);
+    if (services) services.push(service);
+    else destinations.set(service.to, [service]);
   };
-  for (const route of networkRoutes()) {
-    for (const { carrier: code, daily } of route.carriers) {
+  const routes = networkRoutes();
+  for (let r = 0; r < routes.length; r++) {
+    const route = routes[r] as NetworkRoute;
+    for (let c = 0; c < route.carriers.length; c++) {
+      const { carrier: code, daily } = route.carriers[c] as RouteCarrier;
       const carrier = carriers.get(code);
       if (!carrier) throw new Error(`route ${route.a}-${route.b}: unknown carrier ${code}`);
       // Outbound odd, return the next even number: BA117 out, BA118 back.
@@ -114,8 +114,10 @@ function networkIndex(): NetworkIndex {
       nextNumber.set(code, firstNumber + 2 * daily);
       const outbound: Service = { carrier, daily, firstNumber, back: 0, from: route.a, to: route.b };
       add(outbound);
-      add({ ...outbound, back: 1, from: route.b, to: route.a });
-      listAt(byCarrier, code).push(outbound);
+      add({ carrier, daily, firstNumber, back: 1, from: route.b, to: route.a });
+      const own = byCarrier.get(code);
+      if (own) own.push(outbound);
+      else byCarrier.set(code, [outbound]);
     }
   }
   index = { byOrigin, byCarrier };
@@ -157,11 +159,14 @@ export function legBetween(origin: string, destination: string): Leg | undefined
   return leg;
 }
 
-/** Every leg leaving `origin`. */
-export function legsFrom(origin: string): readonly Leg[] {
-  return [...(networkIndex().byOrigin.get(origin)?.keys() ?? [])].flatMap(
-    (to) => legBetween(origin, to) ?? [],
-  );
+/** The airports flown to from `origin`, in route order; no leg is built. */
+export function destinationsFrom(origin: string): readonly string[] {
+  return [...(networkIndex().byOrigin.get(origin)?.keys() ?? [])];
+}
+
+/** Whether any carrier flies from `origin` to `destination`; no leg is built. */
+export function isFlown(origin: string, destination: string): boolean {
+  return networkIndex().byOrigin.get(origin)?.has(destination) ?? false;
 }
 
 function onDate(leg: Leg, flight: DailyFlight, date: LocalDate): ScheduledFlight {

@@ -1,6 +1,12 @@
 import { networkRoutes } from '#shared/flights/network.ts';
+import { destinationsFrom, type Leg, legBetween } from '#shared/flights/schedule.ts';
 
 /** Every airport the built-in network serves (either end of a route), sorted: for tests that walk them all. */
 export function servedAirports(): string[] {
   return [...new Set(networkRoutes().flatMap((route) => [route.a, route.b]))].sort();
+}
+
+/** Every leg leaving `origin`, built: for tests that walk the schedule. */
+export function legsFrom(origin: string): Leg[] {
+  return destinationsFrom(origin).flatMap((to) => legBetween(origin, to) ?? []);
 }

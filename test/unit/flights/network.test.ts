@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findAirport, servedAirport } from '#shared/flights/airports.ts';
 import { airlines, networkRoutes } from '#shared/flights/network.ts';
@@ -43,6 +44,22 @@ describe('network', () => {
         );
       }
     }
+  });
+
+  it('reads every route line as its pattern does (the parser cuts the lines by position)', () => {
+    const source = readFileSync(new URL('../../../shared/flights/network.ts', import.meta.url), 'utf8');
+    const lines = (/const routeLines = `([^`]*)`/.exec(source)?.[1] ?? '')
+      .split('\n')
+      .filter((line) => line.trim() && !line.trim().startsWith('#'));
+    expect(lines.length).toBeGreaterThan(600);
+    const layout = /^([A-Z]{3})-([A-Z]{3})((?: [A-Z0-9]{2}:[1-9][0-9]?)+)$/;
+    expect(lines.filter((line) => !layout.test(line))).toEqual([]);
+    const byPattern = lines.map((line) => {
+      const [, a, b, carriers = ''] = layout.exec(line) ?? [];
+      const tokens = carriers.trim().split(' ');
+      return { a, b, carriers: tokens.map((t) => ({ carrier: t.slice(0, 2), daily: Number(t.slice(3)) })) };
+    });
+    expect(networkRoutes()).toEqual(byPattern);
   });
 
   it('has every carrier fly from or to one of its hubs (plausible networks)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
-import { blockMinutes, flightsOn, legBetween, legsFrom, scheduledFlight } from '#shared/flights/schedule.ts';
-import { servedAirports } from '#test/helpers/network.ts';
+import { blockMinutes, flightsOn, legBetween, scheduledFlight } from '#shared/flights/schedule.ts';
+import { legsFrom, servedAirports } from '#test/helpers/network.ts';
 
 const leg = (origin: string, destination: string) => {
   const found = legBetween(origin, destination);

@@ -4,8 +4,8 @@ import { newPnr } from '#shared/bookings/ids.ts';
 import { TRAVEL_CLASSES } from '#shared/flights/cabins.ts';
 import { fareBuckets, quoteBucket } from '#shared/flights/fares.ts';
 import { addDays, localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
-import { flightsOn, legsFrom } from '#shared/flights/schedule.ts';
-import { servedAirports } from '#test/helpers/network.ts';
+import { flightsOn } from '#shared/flights/schedule.ts';
+import { legsFrom, servedAirports } from '#test/helpers/network.ts';
 
 describe('property: fares', () => {
   it('never fall as seats sell, for any cabin, capacity, base fare and party', () => {
