@@ -97,7 +97,10 @@ function networkIndex(): NetworkIndex {
   // Plain loops and literals: this runs once, on a cold start's first request, in the interpreter.
   const add = (service: Service) => {
     let destinations = byOrigin.get(service.from);
-    if (!destinations) byOrigin.set(service.from, (destinations = new Map()));
+    if (!destinations) {
+      destinations = new Map();
+      byOrigin.set(service.from, destinations);
+    }
     const services = destinations.get(service.to);
     if (services) services.push(service);
     else destinations.set(service.to, [service]);
