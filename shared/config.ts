@@ -125,39 +125,47 @@ export const currentTraceId = (env: NodeJS.ProcessEnv = process.env): string | u
 export const SMS_SENDER_ID_PATTERN = /^(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{3,11}$/;
 export const SMS_SENDER_ID_RULE = 'must be 3-11 letters or digits, at least one of them a letter';
 
-/** How send-otp delivers codes: SES and SNS when deployed, the local outbox in development. */
-const SenderConfig = z
-  .object({
-    /** `aws`: SES and SNS. `outbox`: local file and console, refused inside Lambda. */
-    CODE_SENDER: z._default(z.enum(['aws', 'outbox']), 'aws'),
-    SES_FROM_ADDRESS: z.optional(z.email()),
-    SES_CONFIGURATION_SET: z.optional(nonEmpty()),
-    SMS_SENDER_ID: z.optional(z.string().check(z.regex(SMS_SENDER_ID_PATTERN, SMS_SENDER_ID_RULE))),
-    DATA_DIR: z.optional(nonEmpty()),
-    AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
-  })
-  .check(
-    z.superRefine((env, ctx) => {
-      if (env.CODE_SENDER === 'aws' && !env.SES_FROM_ADDRESS) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['SES_FROM_ADDRESS'],
-          message: 'required when CODE_SENDER is aws',
-        });
-      }
-      if (env.CODE_SENDER === 'outbox' && !env.DATA_DIR) {
-        ctx.addIssue({ code: 'custom', path: ['DATA_DIR'], message: 'required when CODE_SENDER is outbox' });
-      }
-      if (env.CODE_SENDER === 'outbox' && env.AWS_LAMBDA_FUNCTION_NAME) {
-        ctx.addIssue({ code: 'custom', path: ['CODE_SENDER'], message: 'the outbox never runs in Lambda' });
-      }
-    }),
-  );
+/**
+ * How send-otp delivers codes: SES and SNS when deployed, the local outbox in development. This schema and
+ * the events' and webhook URL's below are built when read, so a function makes only the one it reads.
+ */
+const senderConfig = () =>
+  z
+    .object({
+      /** `aws`: SES and SNS. `outbox`: local file and console, refused inside Lambda. */
+      CODE_SENDER: z._default(z.enum(['aws', 'outbox']), 'aws'),
+      SES_FROM_ADDRESS: z.optional(z.email()),
+      SES_CONFIGURATION_SET: z.optional(nonEmpty()),
+      SMS_SENDER_ID: z.optional(z.string().check(z.regex(SMS_SENDER_ID_PATTERN, SMS_SENDER_ID_RULE))),
+      DATA_DIR: z.optional(nonEmpty()),
+      AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
+    })
+    .check(
+      z.superRefine((env, ctx) => {
+        if (env.CODE_SENDER === 'aws' && !env.SES_FROM_ADDRESS) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['SES_FROM_ADDRESS'],
+            message: 'required when CODE_SENDER is aws',
+          });
+        }
+        if (env.CODE_SENDER === 'outbox' && !env.DATA_DIR) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['DATA_DIR'],
+            message: 'required when CODE_SENDER is outbox',
+          });
+        }
+        if (env.CODE_SENDER === 'outbox' && env.AWS_LAMBDA_FUNCTION_NAME) {
+          ctx.addIssue({ code: 'custom', path: ['CODE_SENDER'], message: 'the outbox never runs in Lambda' });
+        }
+      }),
+    );
 
-export type SenderConfig = z.output<typeof SenderConfig>;
+export type SenderConfig = z.output<ReturnType<typeof senderConfig>>;
 
 export function readSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderConfig {
-  return readEnv(SenderConfig, env);
+  return readEnv(senderConfig(), env);
 }
 
 /**
@@ -165,20 +173,19 @@ export function readSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderCo
  * Lambda accepts) or `local` (the dev server: loopback receivers over http). Setting `deployed` locally
  * turns every address check on, as tests of it do.
  */
-const WebhookUrlSettings = {
+const WebhookUrlSettings = () => ({
   WEBHOOK_URL_POLICY: z._default(z.enum(['deployed', 'local']), 'deployed'),
   AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
-};
-const inLambdaOnlyDeployed = z.superRefine(
-  (env: { WEBHOOK_URL_POLICY: string; AWS_LAMBDA_FUNCTION_NAME?: string | undefined }, ctx) => {
+});
+const inLambdaOnlyDeployed = () =>
+  z.superRefine((env: { WEBHOOK_URL_POLICY: string; AWS_LAMBDA_FUNCTION_NAME?: string | undefined }, ctx) => {
     if (env.AWS_LAMBDA_FUNCTION_NAME && env.WEBHOOK_URL_POLICY !== 'deployed')
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_URL_POLICY'], message: 'must be deployed in Lambda' });
-  },
-);
-const WebhookUrlConfig = z.object(WebhookUrlSettings).check(inLambdaOnlyDeployed);
+  });
+const webhookUrlConfig = () => z.object(WebhookUrlSettings()).check(inLambdaOnlyDeployed());
 
 export function readWebhookUrlPolicy(env: NodeJS.ProcessEnv = process.env): 'deployed' | 'local' {
-  return readEnv(WebhookUrlConfig, env).WEBHOOK_URL_POLICY;
+  return readEnv(webhookUrlConfig(), env).WEBHOOK_URL_POLICY;
 }
 
 /**
@@ -186,38 +193,39 @@ export function readWebhookUrlPolicy(env: NodeJS.ProcessEnv = process.env): 'dep
  * `<DATA_DIR>/notices.jsonl` locally), the delivery queue, the URL policy, and EVENTS_TIME_SCALE (a
  * factor on every retry delay, so local tests need not wait hours; 1 in Lambda).
  */
-const EventsConfig = z
-  .object({
-    ...TableSettings,
-    ...WebhookUrlSettings,
-    /** The delivery function unseals webhook secrets: the same master key as the routes. */
-    SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),
-    SIGNING_KEY_FILE: z.optional(nonEmpty()),
-    NOTICE_SENDER: z._default(z.enum(['aws', 'file']), 'aws'),
-    SES_FROM_ADDRESS: z.optional(z.email()),
-    SES_CONFIGURATION_SET: z.optional(nonEmpty()),
-    DATA_DIR: z.optional(nonEmpty()),
-    DELIVERY_QUEUE_URL: z.optional(z.url()),
-    EVENTS_TIME_SCALE: z._default(z.coerce.number().check(z.positive(), z.maximum(1000)), 1),
-  })
-  .check(
-    inLambdaOnlyDeployed,
-    z.superRefine((env, ctx) => {
-      const issue = (path: string, message: string) =>
-        ctx.addIssue({ code: 'custom', path: [path], message });
-      if (env.NOTICE_SENDER === 'aws' && !env.SES_FROM_ADDRESS)
-        issue('SES_FROM_ADDRESS', 'required when NOTICE_SENDER is aws');
-      if (env.NOTICE_SENDER === 'file' && !env.DATA_DIR)
-        issue('DATA_DIR', 'required when NOTICE_SENDER is file');
-      if (env.AWS_LAMBDA_FUNCTION_NAME && env.NOTICE_SENDER === 'file')
-        issue('NOTICE_SENDER', 'notices are never written to a file in Lambda');
-      if (env.AWS_LAMBDA_FUNCTION_NAME && env.EVENTS_TIME_SCALE !== 1)
-        issue('EVENTS_TIME_SCALE', 'must be 1 in Lambda');
-    }),
-  );
+const eventsConfig = () =>
+  z
+    .object({
+      ...TableSettings,
+      ...WebhookUrlSettings(),
+      /** The delivery function unseals webhook secrets: the same master key as the routes. */
+      SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),
+      SIGNING_KEY_FILE: z.optional(nonEmpty()),
+      NOTICE_SENDER: z._default(z.enum(['aws', 'file']), 'aws'),
+      SES_FROM_ADDRESS: z.optional(z.email()),
+      SES_CONFIGURATION_SET: z.optional(nonEmpty()),
+      DATA_DIR: z.optional(nonEmpty()),
+      DELIVERY_QUEUE_URL: z.optional(z.url()),
+      EVENTS_TIME_SCALE: z._default(z.coerce.number().check(z.positive(), z.maximum(1000)), 1),
+    })
+    .check(
+      inLambdaOnlyDeployed(),
+      z.superRefine((env, ctx) => {
+        const issue = (path: string, message: string) =>
+          ctx.addIssue({ code: 'custom', path: [path], message });
+        if (env.NOTICE_SENDER === 'aws' && !env.SES_FROM_ADDRESS)
+          issue('SES_FROM_ADDRESS', 'required when NOTICE_SENDER is aws');
+        if (env.NOTICE_SENDER === 'file' && !env.DATA_DIR)
+          issue('DATA_DIR', 'required when NOTICE_SENDER is file');
+        if (env.AWS_LAMBDA_FUNCTION_NAME && env.NOTICE_SENDER === 'file')
+          issue('NOTICE_SENDER', 'notices are never written to a file in Lambda');
+        if (env.AWS_LAMBDA_FUNCTION_NAME && env.EVENTS_TIME_SCALE !== 1)
+          issue('EVENTS_TIME_SCALE', 'must be 1 in Lambda');
+      }),
+    );
 
-export type EventsConfig = z.output<typeof EventsConfig>;
+export type EventsConfig = z.output<ReturnType<typeof eventsConfig>>;
 
 export function readEventsConfig(env: NodeJS.ProcessEnv = process.env): EventsConfig {
-  return readEnv(EventsConfig, env);
+  return readEnv(eventsConfig(), env);
 }
