@@ -25,14 +25,18 @@ await loadSigningKeys(
   db.config,
 );
 
-/** The floor's handler, able to send `commands` only. */
-export function floorHandler(commands: Record<string, CommandClass>) {
+/**
+ * The floor's handler, able to send `commands` only; then `after`, if given (send-otp's reference: the
+ * floor plus the SES or SNS message a code costs).
+ */
+export function floorHandler(commands: Record<string, CommandClass>, after?: () => Promise<unknown>) {
   return async (event: { floorCalls: readonly FloorCall[] }) => {
     for (const call of event.floorCalls) {
       const Command = commands[call.command];
       if (!Command) throw new Error(`the floor cannot send ${call.command}`);
       await db.send(new Command(call.input));
     }
+    await after?.();
     return { statusCode: 200, body: '{}' };
   };
 }

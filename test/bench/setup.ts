@@ -272,18 +272,36 @@ export async function startBench(log: (message: string) => void) {
 
     /**
      * A route's floor (floor.ts) able to send `commands` (lib-dynamodb's names) and no other: one
-     * bundle per set of commands, built once.
+     * bundle per set of commands, built once. With `channel`, the floor then sends one code message
+     * through that channel's SDK client, loaded on first use as send-otp loads it (create-code-sender.ts).
      */
-    floorBundle(commands: readonly string[]): Promise<string> {
+    floorBundle(commands: readonly string[], channel?: 'EMAIL' | 'SMS'): Promise<string> {
       const names = [...new Set(commands)].sort();
-      const key = names.join('+') || 'none';
+      const key = [names.join('+') || 'none', channel].filter(Boolean).join('-');
       let built = floors.get(key);
       if (!built) {
+        const send = {
+          EMAIL: [
+            "const { SESClient, SendEmailCommand } = await import('@aws-sdk/client-ses');",
+            "await new SESClient(AWS_CLIENT_OPTIONS).send(new SendEmailCommand({ Source: 'no-reply@example.com', Destination: { ToAddresses: ['agent@example.com'] }, Message: { Subject: { Data: 'Your code', Charset: 'UTF-8' }, Body: { Text: { Data: 'Your code is 123456', Charset: 'UTF-8' } } } }));",
+          ],
+          SMS: [
+            "const { SNSClient, PublishCommand } = await import('@aws-sdk/client-sns');",
+            "await new SNSClient(AWS_CLIENT_OPTIONS).send(new PublishCommand({ PhoneNumber: '+447700900123', Message: 'Your code is 123456' }));",
+          ],
+        };
         built = bundle(join(work, 'bundles', `floor-${key}`), {
           contents: [
             `import { ${names.join(', ')} } from '@aws-sdk/lib-dynamodb';`,
             "import { floorHandler } from './test/bench/floor.ts';",
-            `export const handler = floorHandler({ ${names.join(', ')} });`,
+            ...(channel
+              ? [
+                  "import { AWS_CLIENT_OPTIONS } from './shared/aws-client-options.ts';",
+                  `export const handler = floorHandler({ ${names.join(', ')} }, async () => {`,
+                  ...send[channel],
+                  '});',
+                ]
+              : [`export const handler = floorHandler({ ${names.join(', ')} });`]),
           ].join('\n'),
         });
         floors.set(key, built);
