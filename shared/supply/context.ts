@@ -1,4 +1,7 @@
 import type { AppContext } from '../context.ts';
+import { searchFlights } from '../flights/search.ts';
+import { networkCancelling } from './network-cancelling.ts';
+import { networkOffers } from './network-offers.ts';
 import type { BookingSupplier, CancellingSupplier, FlightSupplier, SearchingSupplier } from './port.ts';
 import type { SupplierConfig } from './supplier-config.ts';
 
@@ -32,7 +35,6 @@ export const searchingSupplier: Part<SearchingSupplier> = async (ctx, config) =>
   const remote = await duffel(ctx, config);
   if (remote) return remote;
   if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
-    const { searchFlights } = await import('../flights/search.ts');
     return { name: 'network', search: searchFlights(ctx) };
   }
   throw refused();
@@ -43,7 +45,6 @@ export const bookingSupplier: Part<BookingSupplier> = async (ctx, config) => {
   const remote = await duffel(ctx, config);
   if (remote) return remote;
   if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
-    const { networkOffers } = await import('./network-offers.ts');
     return networkOffers(ctx);
   }
   throw refused();
@@ -54,7 +55,6 @@ export const cancellingSupplier: Part<CancellingSupplier> = async (ctx, config) 
   const remote = await duffel(ctx, config);
   if (remote) return remote;
   if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
-    const { networkCancelling } = await import('./network-cancelling.ts');
     return networkCancelling(ctx);
   }
   throw refused();
