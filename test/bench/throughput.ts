@@ -36,7 +36,7 @@ type Cannon = (url: string, request: autocannon.Request) => Promise<autocannon.R
  * Signs in to a dev server of its own (npm start) as the demo agent, then runs search and create
  * through it: every create books a different offer. The server and its data folder are gone after.
  */
-async function throughDevServer(bench: Bench, cannon: Cannon) {
+async function throughDevServer(bench: Bench, cannon: Cannon, warmUp: Cannon) {
   const server = await startLocalServer();
   try {
     const post = (path: string, body: unknown) =>
@@ -66,23 +66,27 @@ async function throughDevServer(bench: Bench, cannon: Cannon) {
       );
     let nextCreate = 0;
     const sizes = { search: 0, create: 0 };
-    const search = await cannon(server.url, {
+    const searchRequest = { method: 'POST', path: '/api/flights/search', headers, body: searchBody } as const;
+    const createRequest = {
       method: 'POST',
-      path: '/api/flights/search',
+      path: '/api/flights/booking/create',
       headers,
-      body: searchBody,
-    });
+      setupRequest: (req: autocannon.Request) => ({
+        ...req,
+        body: createBodies[nextCreate++ % createBodies.length],
+      }),
+    } as const;
+    // Untimed first: a server just started (its handlers, DynamoDB Local's JVM) answers the first few
+    // seconds far slower, and by how much depends on the machine's load.
+    await warmUp(server.url, searchRequest);
+    await warmUp(server.url, createRequest);
+    const search = await cannon(server.url, searchRequest);
     sizes.search = Buffer.byteLength(
       await (
         await fetch(`${server.url}/api/flights/search`, { method: 'POST', headers, body: searchBody })
       ).text(),
     );
-    const create = await cannon(server.url, {
-      method: 'POST',
-      path: '/api/flights/booking/create',
-      headers,
-      setupRequest: (req) => ({ ...req, body: createBodies[nextCreate++ % createBodies.length] }),
-    });
+    const create = await cannon(server.url, createRequest);
     sizes.create = Buffer.byteLength(
       await (
         await fetch(`${server.url}/api/flights/booking/create`, {
@@ -102,8 +106,12 @@ async function throughDevServer(bench: Bench, cannon: Cannon) {
 export async function throughput(bench: Bench): Promise<Section> {
   bench.log('end to end through the dev server');
   const DURATION = Number(process.env.BENCH_HTTP_SECONDS ?? 8);
-  const cannon: Cannon = (url, request) =>
-    autocannon({ url, connections: 10, duration: DURATION, requests: [request] });
+  const WARM_UP = 3;
+  const run =
+    (duration: number): Cannon =>
+    (url, request) =>
+      autocannon({ url, connections: 10, duration, requests: [request] });
+  const cannon = run(DURATION);
   const {
     search: searchResult,
     create: createResult,
@@ -111,7 +119,7 @@ export async function throughput(bench: Bench): Promise<Section> {
     headers: e2eHeaders,
     searchBody,
     createBody,
-  } = await throughDevServer(bench, cannon);
+  } = await throughDevServer(bench, cannon, run(WARM_UP));
   const createStatuses = createResult.statusCodeStats as Record<string, { count: number }>;
   /** The same request against a bare server answering `size` bytes. */
   const bare = async (size: number, body: string | undefined) => {
@@ -127,7 +135,7 @@ export async function throughput(bench: Bench): Promise<Section> {
   return {
     title: 'P7 end to end',
     lines: [
-      `autocannon, 10 connections, ${DURATION} s each, through the dev server (npm start: HTTP → API Gateway event → handler → DynamoDB Local) against a bare Node HTTP server answering a body of the same size (search ${sizes.search} B, create ${sizes.create} B). Every create books a different offer.`,
+      `autocannon, 10 connections, ${DURATION} s each after an untimed ${WARM_UP} s of each, through the dev server (npm start: HTTP → API Gateway event → handler → DynamoDB Local) against a bare Node HTTP server answering a body of the same size (search ${sizes.search} B, create ${sizes.create} B). Every create books a different offer.`,
       '',
       table(
         ['run', 'req/s', 'p50 ms', 'p99 ms', 'answers'],
