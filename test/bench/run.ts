@@ -10,7 +10,7 @@
  * throughput (P7), memory (memory sizing). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0
  * (P1 without cachegrind), BENCH_COLD_ROWS (P1 and memory: only these rows, comma-separated),
  * SCALE_SAMPLES (P5 searches per table, 1000), BENCH_HTTP_SECONDS (P7 seconds per run, 8),
- * BENCH_MEMORY_RUNS (cold starts per function and size, 3), BENCH_MEMORY_WARM (warm requests after
+ * BENCH_MEMORY_RUNS (cold starts per function and size, 6), BENCH_MEMORY_WARM (warm requests after
  * each, 5).
  *
  * Each benchmark is a module exporting one function that takes the shared setup (setup.ts) and returns
