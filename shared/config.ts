@@ -173,7 +173,7 @@ export function readSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderCo
  * Lambda accepts) or `local` (the dev server: loopback receivers over http). Setting `deployed` locally
  * turns every address check on, as tests of it do.
  */
-const WebhookUrlSettings = () => ({
+const webhookUrlSettings = () => ({
   WEBHOOK_URL_POLICY: z._default(z.enum(['deployed', 'local']), 'deployed'),
   AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
 });
@@ -182,7 +182,7 @@ const inLambdaOnlyDeployed = () =>
     if (env.AWS_LAMBDA_FUNCTION_NAME && env.WEBHOOK_URL_POLICY !== 'deployed')
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_URL_POLICY'], message: 'must be deployed in Lambda' });
   });
-const webhookUrlConfig = () => z.object(WebhookUrlSettings()).check(inLambdaOnlyDeployed());
+const webhookUrlConfig = () => z.object(webhookUrlSettings()).check(inLambdaOnlyDeployed());
 
 export function readWebhookUrlPolicy(env: NodeJS.ProcessEnv = process.env): 'deployed' | 'local' {
   return readEnv(webhookUrlConfig(), env).WEBHOOK_URL_POLICY;
@@ -197,7 +197,7 @@ const eventsConfig = () =>
   z
     .object({
       ...TableSettings,
-      ...WebhookUrlSettings(),
+      ...webhookUrlSettings(),
       /** The delivery function unseals webhook secrets: the same master key as the routes. */
       SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),
       SIGNING_KEY_FILE: z.optional(nonEmpty()),

@@ -750,8 +750,8 @@ let parsedRoutes: readonly NetworkRoute[] | undefined;
 /**
  * The routes, parsed from the lines above on first use and kept for the life of the container. The
  * lines keep one layout (`AAA-BBB XX:n YY:n`, single spaces; test/unit/flights/network.test.ts reads
- * the lines by pattern and compares), so they are cut by position: a loop of slices costs a search's first request
- * 0.6 ms where splitting each line by pattern cost 2.5 ms.
+ * them by pattern and compares), so they are cut by position: 0.6 ms of a search's first request,
+ * where splitting each line by pattern cost 2.5 ms.
  */
 export function networkRoutes(): readonly NetworkRoute[] {
   if (parsedRoutes) return parsedRoutes;

@@ -1,7 +1,7 @@
 import { type Airport, airport, greatCircleKm } from './airports.ts';
 import { type Aircraft, aircraftFor } from './cabins.ts';
 import { type LocalDate, zonedTimeToEpoch } from './local-time.ts';
-import { type Airline, airlines, type NetworkRoute, networkRoutes, type RouteCarrier } from './network.ts';
+import { type Airline, airlines, networkRoutes } from './network.ts';
 
 /**
  * The schedule: a pure function of the network and the date. Every day the same flight numbers
@@ -94,7 +94,7 @@ function networkIndex(): NetworkIndex {
   const nextNumber = new Map<string, number>();
   const byOrigin = new Map<string, Map<string, Service[]>>();
   const byCarrier = new Map<string, Service[]>();
-  // Plain loops and literals: this runs once, on a cold start's first request, in the interpreter.
+  // Runs once, on a cold start's first request, in the interpreter: no spread, no helper closures.
   const add = (service: Service) => {
     let destinations = byOrigin.get(service.from);
     if (!destinations) {
@@ -105,11 +105,8 @@ function networkIndex(): NetworkIndex {
     if (services) services.push(service);
     else destinations.set(service.to, [service]);
   };
-  const routes = networkRoutes();
-  for (let r = 0; r < routes.length; r++) {
-    const route = routes[r] as NetworkRoute;
-    for (let c = 0; c < route.carriers.length; c++) {
-      const { carrier: code, daily } = route.carriers[c] as RouteCarrier;
+  for (const route of networkRoutes()) {
+    for (const { carrier: code, daily } of route.carriers) {
       const carrier = carriers.get(code);
       if (!carrier) throw new Error(`route ${route.a}-${route.b}: unknown carrier ${code}`);
       // Outbound odd, return the next even number: BA117 out, BA118 back.

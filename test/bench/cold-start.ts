@@ -190,17 +190,20 @@ export async function coldStart(bench: Bench): Promise<Section> {
     [NOISE]: bundles.ddbFloor,
   };
   const floorId = (id: string) => `floor of ${id}`;
-  /** send-otp's reference rows: its floor plus the channel's client, by the row they belong to. */
-  const clientFloors = new Map<string, string>(
-    rows.flatMap((id) => {
-      const api = floors.get(id)?.withClient?.api;
-      return api ? [[`${id}: own floor + ${api === 'Publish' ? 'SNS' : 'SES'} client`, id] as const] : [];
-    }),
-  );
+  /** send-otp's reference rows (its floor plus the channel's client): reference id → the row's id. */
+  const clientFloors = new Map<string, string>();
+  for (const id of rows) {
+    const api = floors.get(id)?.withClient?.api;
+    if (api) clientFloors.set(`${id}: own floor + ${api === 'Publish' ? 'SNS' : 'SES'} client`, id);
+  }
   const clientFloorOf = (id: string) => [...clientFloors].find(([, row]) => row === id)?.[0];
   const coldIds = [
     ...Object.keys(referenceBundles),
-    ...rows.flatMap((id) => [id, floorId(id), ...[clientFloorOf(id) ?? []].flat()]),
+    ...rows.flatMap((id) => [
+      id,
+      floorId(id),
+      ...[...clientFloors].filter(([, row]) => row === id).map(([reference]) => reference),
+    ]),
   ];
   const target = new Map<string, { bundle: string; event: (round: number) => string }>();
   for (const [id, bundle] of Object.entries(referenceBundles))
