@@ -28,9 +28,12 @@ export class FlightBookingAccountStack extends Stack {
     super(scope, id, props);
     const { sms } = props;
 
-    // SNS writes delivery status to CloudWatch Logs with this role (AWS's documented permissions).
+    // SNS writes delivery status to CloudWatch Logs with this role (AWS's documented permissions), and
+    // only for this account's SMS: the confused-deputy condition AWS recommends for service roles.
     const deliveryStatusRole = new Role(this, 'SmsDeliveryStatusRole', {
-      assumedBy: new ServicePrincipal('sns.amazonaws.com'),
+      assumedBy: new ServicePrincipal('sns.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
       description: 'Lets SNS log SMS delivery status (flight booking API)',
     });
     deliveryStatusRole.addToPolicy(

@@ -23,6 +23,7 @@ export function buildApp(app: App): App {
     new FlightBookingStack(app, `FlightBooking-${config.stage}`, {
       description: `Flight booking API (${config.stage})`,
       terminationProtection: config.dataProtection.terminationProtection,
+      ...(config.environment && { env: config.environment }),
       config,
     });
   }

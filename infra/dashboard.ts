@@ -5,6 +5,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 
 export interface DashboardParts {
+  readonly name: string;
   readonly api: RestApi;
   readonly functions: readonly NodejsFunction[];
   readonly dynamo: { readonly throttles: IMetric; readonly errors: IMetric };
@@ -13,6 +14,8 @@ export interface DashboardParts {
   /** SES's delivery events (sends, bounces, complaints), when the stage has a configuration set. */
   readonly email: readonly IMetric[];
   readonly firewall: { readonly webAclName: string; readonly ruleNames: readonly string[] };
+  /** The event pipeline: new dead letters, the delivery queue's oldest message, stream reads, lag. */
+  readonly events: readonly IMetric[];
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -20,7 +23,7 @@ const FIVE_MINUTES = Duration.minutes(5);
 /**
  * One dashboard per stage, top to bottom in the order on-call reads it (docs/runbook.md): what agents
  * see (requests, errors, latency), the functions, DynamoDB, sign-in and its abuse signals, the
- * firewall rule by rule, and SES's view of the sign-in e-mails.
+ * firewall rule by rule, the event pipeline, and SES's view of the sign-in e-mails.
  */
 export function addDashboard(scope: Construct, parts: DashboardParts): Dashboard {
   const { api, functions, firewall } = parts;
@@ -35,6 +38,7 @@ export function addDashboard(scope: Construct, parts: DashboardParts): Dashboard
     });
   const wide = (title: string, left: IMetric[]) => new GraphWidget({ title, left, width: 24 });
   return new Dashboard(scope, 'Dashboard', {
+    dashboardName: parts.name,
     widgets: [
       [
         new GraphWidget({
@@ -98,6 +102,11 @@ export function addDashboard(scope: Construct, parts: DashboardParts): Dashboard
           title: 'Firewall: common rule set counting (COUNT mode)',
           left: [waf('CountedRequests', 'AwsCommonRules')],
         }),
+      ],
+      [
+        wide('Events: new dead letters, oldest delivery message (s), stream records read, lag (ms)', [
+          ...parts.events,
+        ]),
       ],
       ...(parts.email.length > 0
         ? [[wide('Sign-in e-mail: sends, bounces, complaints (SES)', [...parts.email])]]

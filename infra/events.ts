@@ -1,12 +1,13 @@
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, MetricType, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { bookingKey } from '../shared/bookings/booking-item.ts';
 import { DELIVERY_LEASE_MS } from '../shared/events/delivery-item.ts';
 import { functionSettings } from '../shared/function-spec.ts';
 import { eventFunctions } from '../shared/routes.ts';
@@ -42,6 +43,8 @@ export class EventPipeline extends Construct {
   readonly streamDeadLetters: Queue;
   readonly deliveryDeadLetters: Queue;
   readonly deliveryQueue: Queue;
+  /** The stream mapping's id: its event-count metrics tell a stopped mapping from a quiet table. */
+  readonly streamMappingId: string;
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {
     super(scope, id);
@@ -106,22 +109,38 @@ export class EventPipeline extends Construct {
     };
 
     const eventsFn = make(events);
-    eventsFn.addEventSource(
-      new DynamoEventSource(props.table, {
-        // From the oldest record kept: an event written before the first deployment of this function
-        // is still published (the notice and delivery guards make a re-read harmless).
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        maxBatchingWindow: Duration.seconds(1),
-        // One batch per shard at a time: a booking's changes are published in the order they happened.
-        parallelizationFactor: 1,
-        reportBatchItemFailures: true,
-        bisectBatchOnError: true,
-        retryAttempts: STREAM_RETRY_ATTEMPTS,
-        maxRecordAge: Duration.days(1),
-        onFailure: new SqsDlq(this.streamDeadLetters),
-      }),
-    );
+    const { pk: bookingPkPrefix, sk: bookingSk } = bookingKey('');
+    const stream = new DynamoEventSource(props.table, {
+      // From the oldest record kept: an event written before the first deployment of this function
+      // is still published (the notice and delivery guards make a re-read harmless).
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      maxBatchingWindow: Duration.seconds(1),
+      // One batch per shard at a time: a booking's changes are published in the order they happened.
+      parallelizationFactor: 1,
+      reportBatchItemFailures: true,
+      bisectBatchOnError: true,
+      retryAttempts: STREAM_RETRY_ATTEMPTS,
+      maxRecordAge: Duration.days(1),
+      onFailure: new SqsDlq(this.streamDeadLetters),
+      // Only booking items are events (shared/events/booking-event.ts): sign-ins, sessions, seats and
+      // deliveries, most of the table's writes, never invoke the function.
+      filters: [
+        FilterCriteria.filter({
+          dynamodb: {
+            Keys: {
+              pk: { S: FilterRule.beginsWith(bookingPkPrefix) },
+              sk: { S: FilterRule.isEqual(bookingSk) },
+            },
+          },
+        }),
+      ],
+      // PolledEventCount counts every record read, filtered or not: none while the table is written
+      // means the mapping stopped (Monitoring's EventsStreamStopped).
+      metricsConfig: { metrics: [MetricType.EVENT_COUNT] },
+    });
+    eventsFn.addEventSource(stream);
+    this.streamMappingId = stream.eventSourceMappingId;
 
     const deliveriesFn = make(deliveries, { SIGNING_KEY_SECRET_ID: props.signingKey.secretArn });
     deliveriesFn.addEventSource(

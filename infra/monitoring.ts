@@ -13,6 +13,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { sweepJob } from '../shared/routes.ts';
 import { AlarmTopic } from './alarm-topic.ts';
 import { addDashboard } from './dashboard.ts';
 import { EMAIL_EVENT_DIMENSION } from './email.ts';
@@ -52,6 +53,10 @@ const ONE_HOUR = Duration.hours(1);
 /** SES puts an account under review at a 5 % bounce rate; fewer sends than this in an hour prove nothing. */
 const BOUNCE_RATE_PERCENT = 5;
 const MIN_SENDS_FOR_BOUNCE_RATE = 20;
+/** How long a delivery message may wait visible before the queue counts as not draining. */
+const DELIVERY_BACKLOG_SECONDS = 30 * 60;
+/** How long the table may be written with nothing read from its stream before that is a stopped mapping. */
+const STREAM_SILENCE = Duration.minutes(15);
 const OPERATIONS = [
   Operation.GET_ITEM,
   Operation.BATCH_GET_ITEM,
@@ -65,6 +70,8 @@ const OPERATIONS = [
 /** Alarms on what hurts agents (5xx, errors, throttles, failed code deliveries), sent to one topic; a dashboard. */
 export class Monitoring extends Construct {
   readonly topic: Topic;
+  /** Set, not generated: the README and the runbook name it. */
+  readonly dashboardName: string;
   readonly alarms: Alarm[] = [];
   private readonly alarmTopic: AlarmTopic;
   private readonly stage: string;
@@ -129,17 +136,21 @@ export class Monitoring extends Construct {
     this.alarm('CodeDeliveryFailures', deliveryFailures, 1, 'SES or SNS refused to deliver a sign-in code');
     // SMS delivered or not after SNS accepted it is account-wide: the account stack alarms on it.
 
-    this.eventAlarms(props.events);
+    const events = this.eventAlarms(props.events, table);
+    this.sweepAlarm(props.functions.get(sweepJob.id));
     const abuse = this.abuseAlarms(props);
     const email = props.emailEvents ? this.emailAlarms() : [];
 
+    this.dashboardName = `flight-booking-${props.stage}`;
     addDashboard(this, {
+      name: this.dashboardName,
       api,
       functions: [...props.functions.values()],
       dynamo: { throttles: dynamoThrottles, errors: dynamoErrors },
       signIn: { deliveryFailures, ...abuse },
       email,
       firewall: props.firewall,
+      events,
     });
   }
 
@@ -223,31 +234,109 @@ export class Monitoring extends Construct {
     return metrics;
   }
 
-  /** A stream record or a delivery message given up on, and the events function falling behind. */
-  private eventAlarms(events: EventPipeline): void {
-    const visible = (queue: EventPipeline['streamDeadLetters']) =>
-      queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
+  /**
+   * The event pipeline's alarms: dead letters as they arrive, a delivery queue that stopped draining,
+   * a stream mapping that stopped reading, and the events function falling behind.
+   */
+  private eventAlarms(events: EventPipeline, table: TableV2): IMetric[] {
+    // New dead letters, not dead letters present: an alarm on the visible count stays in ALARM for the
+    // queue's 14 days after one message, and alarms notify only on a change of state, so a second
+    // failure would page no one. DIFF turns the count into arrivals per period.
+    const arrivals = (queue: EventPipeline['streamDeadLetters'], id: string, label: string) =>
+      new MathExpression({
+        expression: `DIFF(${id})`,
+        usingMetrics: {
+          [id]: queue.metricApproximateNumberOfMessagesVisible({
+            period: FIVE_MINUTES,
+            statistic: 'Maximum',
+          }),
+        },
+        label,
+        period: FIVE_MINUTES,
+      });
+    const streamDeadLetters = arrivals(events.streamDeadLetters, 'streamDlq', 'new stream dead letters');
+    const deliveryDeadLetters = arrivals(
+      events.deliveryDeadLetters,
+      'deliveryDlq',
+      'new delivery dead letters',
+    );
     this.alarm(
       'EventsDeadLetters',
-      visible(events.streamDeadLetters),
+      streamDeadLetters,
       1,
-      'A booking change could not be published after retries: its notice and webhooks were not sent',
+      'New booking changes could not be published after retries: their notices and webhooks were not sent',
     );
     this.alarm(
       'DeliveryDeadLetters',
-      visible(events.deliveryDeadLetters),
+      deliveryDeadLetters,
       1,
-      'A webhook delivery message could not be handled five times: that delivery stopped',
+      'New webhook delivery messages could not be handled five times: those deliveries stopped',
+    );
+    // A delivery message is handled within seconds of becoming visible (retries are new messages with
+    // their own delay): one visible for half an hour means the delivery function is not draining it.
+    const oldestDelivery = events.deliveryQueue.metricApproximateAgeOfOldestMessage({
+      period: FIVE_MINUTES,
+      statistic: 'Maximum',
+    });
+    this.alarm(
+      'DeliveryBacklog',
+      oldestDelivery,
+      DELIVERY_BACKLOG_SECONDS,
+      'A webhook delivery message has waited more than 30 minutes: the delivery function is not draining its queue',
+      2,
+    );
+    const polled = new Metric({
+      namespace: 'AWS/Lambda',
+      metricName: 'PolledEventCount',
+      dimensionsMap: { EventSourceMappingUUID: events.streamMappingId },
+      period: STREAM_SILENCE,
+      statistic: 'Sum',
+    });
+    const writes = table.metricConsumedWriteCapacityUnits({ period: STREAM_SILENCE, statistic: 'Sum' });
+    // Every write is a stream record the mapping polls before its filter: writes with nothing polled is
+    // a mapping that stopped (disabled, or its function deleted), which no IteratorAge would show.
+    this.alarm(
+      'EventsStreamStopped',
+      new MathExpression({
+        expression: 'IF(writes > 0 AND FILL(polled, 0) == 0, 1, 0)',
+        usingMetrics: { writes, polled },
+        label: 'table written, stream not read',
+        period: STREAM_SILENCE,
+      }),
+      1,
+      'The table was written for 15 minutes but the events stream mapping read nothing: no notices or webhooks are sent',
     );
     const eventsFn = events.functions.get('events');
-    if (eventsFn)
+    const iteratorAge = eventsFn?.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' });
+    if (iteratorAge)
       this.alarm(
         'EventsIteratorAge',
-        eventsFn.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' }),
+        iteratorAge,
         5 * 60_000,
         'The events function is more than 5 minutes behind the table stream: notices and webhooks are late',
         2,
       );
+    return [
+      streamDeadLetters,
+      deliveryDeadLetters,
+      oldestDelivery,
+      polled,
+      ...(iteratorAge ? [iteratorAge] : []),
+    ];
+  }
+
+  /** The sweep runs every minute from its schedule: no invocation in 5 minutes means the schedule stopped. */
+  private sweepAlarm(sweep: NodejsFunction | undefined): void {
+    if (!sweep) return;
+    this.alarm(
+      'SweepStopped',
+      sweep.metricInvocations({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      1,
+      'The sweep did not run for 5 minutes: late holds keep their seats and PENDING supplier bookings stay unsettled',
+      1,
+      ComparisonOperator.LESS_THAN_THRESHOLD,
+      TreatMissingData.BREACHING,
+    );
   }
 
   /** What SES reports about the sign-in e-mails after sending: bounces and complaints (its reputation). */
@@ -283,6 +372,7 @@ export class Monitoring extends Construct {
     description: string,
     datapoints = 1,
     comparisonOperator = ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData = TreatMissingData.NOT_BREACHING,
   ): void {
     const alarmName = `flight-booking-${this.stage}-${id}`;
     const alarm = new Alarm(this, id, {
@@ -292,7 +382,7 @@ export class Monitoring extends Construct {
       evaluationPeriods: datapoints,
       comparisonOperator,
       alarmDescription: description,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      treatMissingData,
     });
     this.alarmTopic.notify(alarm, alarmName);
     this.alarms.push(alarm);

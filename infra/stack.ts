@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import {
   EndpointType,
   LambdaIntegration,
@@ -71,7 +71,12 @@ export interface FlightBookingConfig {
     readonly pointInTimeRecovery: boolean;
     readonly terminationProtection: boolean;
   };
+  /** The account and region the stage is pinned to (every stage but dev has them: infra/stage-config.ts). */
+  readonly environment?: { readonly account: string; readonly region: string };
 }
+
+/** Every resource of a stage carries these tags: cost reports and IAM conditions tell stages apart. */
+export const SERVICE_TAG = 'flight-booking';
 
 export interface FlightBookingStackProps extends StackProps {
   readonly config: FlightBookingConfig;
@@ -91,7 +96,13 @@ export class FlightBookingStack extends Stack {
     super(scope, id, props);
     const { config } = props;
     const { dataProtection } = config;
-    const removalPolicy = dataProtection.retainOnDelete ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // Kept on update and delete, but removed when the stack's first creation fails and rolls back: a
+    // failed first deploy leaves no orphaned table, key or queue behind to block the next attempt.
+    const removalPolicy = dataProtection.retainOnDelete
+      ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+      : RemovalPolicy.DESTROY;
+    Tags.of(this).add('Service', SERVICE_TAG);
+    Tags.of(this).add('Stage', config.stage);
 
     const { partitionKey, sortKey, ttlAttribute, indexes } = tableDefinition;
     this.table = new TableV2(this, 'Table', {
@@ -127,9 +138,10 @@ export class FlightBookingStack extends Stack {
         'Rotating the master secret signs everyone out and voids pending codes and offers; it is rotated by a deliberate procedure (README, Deploy), not on a schedule.',
     });
 
+    // Kept as long as the execution logs: an incident's requests are read from both.
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       retention: config.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
+      removalPolicy,
     });
     this.api = new RestApi(this, 'Api', {
       restApiName: `flight-booking-${config.stage}`,
@@ -214,6 +226,7 @@ export class FlightBookingStack extends Stack {
       environment: {},
     });
     this.api.root.resourceForPath(documentRoute.path).addMethod('GET', new LambdaIntegration(docs.fn));
+    this.functions.set(documentRoute.id, docs.fn);
 
     // The sweep, on a schedule: late holds expire and free their seats (docs/API.md §4.4), and a remote
     // supplier's PENDING bookings are settled by finding their orders (§4.5).
@@ -227,6 +240,14 @@ export class FlightBookingStack extends Stack {
       environment: functionEnvironment,
     });
     this.functions.set(sweepJob.id, sweep.fn);
+    // The schedule invokes the sweep asynchronously: a failed or late tick is not retried, since the
+    // next one a minute later redoes all its work (SweepStopped alarms when none runs).
+    sweep.fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.seconds(SWEEP_EVERY_SECONDS) });
+    Validations.of(sweep.fn).acknowledge({
+      id: 'Serverless::Serverless-LambdaAsyncFailureDestination',
+      reason:
+        'A schedule tick carries nothing to keep or replay: the next tick a minute later redoes all the work; a failed sweep is alarmed (sweep-Errors) and one that stops running too (SweepStopped).',
+    });
     const schedule = new Rule(this, 'SweepSchedule', {
       description: 'Runs the flight booking sweep: expires late holds, settles PENDING supplier bookings',
       schedule: Schedule.rate(Duration.seconds(SWEEP_EVERY_SECONDS)),
@@ -281,7 +302,7 @@ export class FlightBookingStack extends Stack {
     });
 
     const sendOtp = this.functions.get('send-otp');
-    new Monitoring(this, 'Monitoring', {
+    const monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,
       functions: this.functions,
       table: this.table,
@@ -301,13 +322,32 @@ export class FlightBookingStack extends Stack {
     Validations.of(this).acknowledge({
       id: 'Serverless::Serverless-LambdaDLQ',
       reason:
-        'No function is invoked asynchronously: the routes answer API Gateway synchronously, and the two event functions are fed by event source mappings whose failures go to their own dead-letter queues (the stream mapping’s on-failure destination, the delivery queue’s redrive policy).',
+        'The routes answer API Gateway synchronously, and the two event functions are fed by event source mappings whose failures go to their own dead-letter queues (the stream mapping’s on-failure destination, the delivery queue’s redrive policy). The one asynchronous invocation, the sweep’s schedule, keeps nothing to retry: its invoke config allows 0 retries and a one-minute age, and the next tick redoes the work.',
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
-    new CfnOutput(this, 'TableName', {
-      value: this.table.tableName,
-      description: 'For `TABLE_NAME=… npm run agents`',
-    });
+    // What the README's and the runbook's procedures name, so no one digs through the console for it.
+    const outputs: [string, string, string][] = [
+      ['ApiUrl', this.api.url, 'Base URL of the API'],
+      ['TableName', this.table.tableName, 'For `TABLE_NAME=… npm run agents`'],
+      ['SigningKeySecretArn', signingKey.secretArn, 'The master secret (rotation: README, Deploy)'],
+      ['StreamDeadLetterQueueArn', events.streamDeadLetters.queueArn, 'Stream records given up on'],
+      ['StreamDeadLetterQueueUrl', events.streamDeadLetters.queueUrl, 'For `aws sqs receive-message`'],
+      ['DeliveryDeadLetterQueueArn', events.deliveryDeadLetters.queueArn, 'Delivery messages given up on'],
+      ['DeliveryDeadLetterQueueUrl', events.deliveryDeadLetters.queueUrl, 'For `aws sqs receive-message`'],
+      ['DeliveryQueueUrl', events.deliveryQueue.queueUrl, 'Webhook attempts waiting to be made'],
+      ['AlarmTopicArn', monitoring.topic.topicArn, 'Every alarm of the stage'],
+      ['WebAclArn', firewall.webAcl.attrArn, 'The firewall (logging: docs/runbook.md)'],
+      ['DashboardName', monitoring.dashboardName, 'The stage’s CloudWatch dashboard'],
+      ['EventsFunctionName', this.functionName('events'), 'Reads the table stream'],
+      ['DeliveriesFunctionName', this.functionName('deliveries'), 'Makes webhook attempts'],
+      ['SweepFunctionName', this.functionName(sweepJob.id), 'Expires holds, settles PENDING orders'],
+    ];
+    for (const [id, value, description] of outputs) new CfnOutput(this, id, { value, description });
+  }
+
+  private functionName(id: string): string {
+    const fn = this.functions.get(id);
+    if (!fn) throw new Error(`no function ${id} in the stack`);
+    return fn.functionName;
   }
 }

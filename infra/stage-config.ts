@@ -130,6 +130,18 @@ const StageFile = z.strictObject({
     wafBlocksPer5Minutes: Positive,
     codeSendsPerHour: Positive,
   }),
+  /**
+   * Where the stage deploys: its AWS account and region. Required for every stage but dev, so a deploy
+   * with another profile's credentials fails instead of creating a second copy somewhere else.
+   */
+  account: z
+    .string()
+    .regex(/^\d{12}$/, 'must be a 12-digit AWS account id')
+    .optional(),
+  region: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-west-1')
+    .optional(),
   dataProtection: z.strictObject({
     /** DynamoDB deletion protection on the table. */
     deletionProtection: z.boolean(),
@@ -141,6 +153,9 @@ const StageFile = z.strictObject({
   }),
 });
 export type StageFile = z.input<typeof StageFile>;
+
+/** Account ids that appear in documentation and placeholders, never a real stage's. */
+const EXAMPLE_ACCOUNTS = new Set(['000000000000', '111111111111', '123456789012']);
 
 /** Stages where example values are tolerated: the developer's own. */
 const SANDBOX_STAGES = new Set(['dev']);
@@ -165,6 +180,16 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
           message: `is more than the stage throttle allows in 5 minutes (${capacity}): one client could spend it all`,
         });
     if (SANDBOX_STAGES.has(stage)) return;
+    if (!file.account)
+      ctx.addIssue({ code: 'custom', path: ['account'], message: `is required for stage ${stage}` });
+    else if (EXAMPLE_ACCOUNTS.has(file.account))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['account'],
+        message: 'is an example account; use the stage’s own',
+      });
+    if (!file.region)
+      ctx.addIssue({ code: 'custom', path: ['region'], message: `is required for stage ${stage}` });
     if (isExample(file.sesFromAddress))
       ctx.addIssue({
         code: 'custom',
@@ -196,6 +221,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     abuseAlarms: file.abuseAlarms,
     agencyBounds: file.agencyBounds,
     dataProtection: file.dataProtection,
+    ...(file.account && file.region && { environment: { account: file.account, region: file.region } }),
   };
 }
 

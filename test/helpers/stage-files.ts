@@ -2,8 +2,14 @@ import { readFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
 import { type FlightBookingConfig, FlightBookingStack } from '../../infra/stack.ts';
-import { loadStageConfig, parseStageConfig, type StageFile } from '../../infra/stage-config.ts';
+import {
+  loadStageConfig,
+  parseAccountConfig,
+  parseStageConfig,
+  type StageFile,
+} from '../../infra/stage-config.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is read field by field
 export type Json = Record<string, any>;
@@ -26,6 +32,8 @@ export const PRODUCTION_FILE: StageFile = {
   },
   blockedAddresses: [],
   agencyBounds: { allowedPhoneCountryCodes: ['44', '353'], codesPerHour: 200 },
+  account: '210987654321',
+  region: 'eu-west-2',
   abuseAlarms: {
     wrongCodesPer5Minutes: 20,
     rateLimitedPer5Minutes: 40,
@@ -65,4 +73,17 @@ export function roleStatements(template: Template, fn: Json): Json[] {
   return Object.values(template.findResources('AWS::IAM::Policy'))
     .filter((policy) => policy.Properties.Roles.some((role: Json) => role.Ref === roleId))
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+}
+
+/** The account stack's template, with a complete account file. */
+export function accountTemplate(): Template {
+  const sms = {
+    monthlySpendLimitUsd: 50,
+    successSamplingPercent: 10,
+    logRetentionDays: 90,
+    alarmEmail: 'ops@acme-travel.co.uk',
+  };
+  return Template.fromStack(
+    new FlightBookingAccountStack(new App(), 'Account', { sms: parseAccountConfig({ sms }) }),
+  );
 }

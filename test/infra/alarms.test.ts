@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes.ts';
 import {
+  accountTemplate,
   DEVELOPMENT,
   type Json,
   PRODUCTION,
@@ -11,19 +11,7 @@ import {
   resourcesOf,
   synthStage,
 } from '#test/helpers/stage-files.ts';
-import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
-import { parseAccountConfig, parseStageConfig } from '../../infra/stage-config.ts';
-
-const accountTemplate = () => {
-  const sms = {
-    monthlySpendLimitUsd: 50,
-    successSamplingPercent: 10,
-    logRetentionDays: 90,
-    alarmEmail: 'ops@acme-travel.co.uk',
-  };
-  const stack = new FlightBookingAccountStack(new App(), 'Account', { sms: parseAccountConfig({ sms }) });
-  return Template.fromStack(stack);
-};
+import { parseStageConfig } from '../../infra/stage-config.ts';
 
 const templates: [string, Template][] = [
   ['dev', synthStage(DEVELOPMENT).template],
@@ -106,7 +94,7 @@ describe('infra: every alarm reaches its topic, and CloudWatch may publish there
     const keys = (template: Template) =>
       resourcesOf(template, 'AWS::KMS::Key').map(([, k]) => k.DeletionPolicy);
     expect(keys(synthStage(DEVELOPMENT).template)).toEqual(['Delete']);
-    expect(keys(synthStage(PRODUCTION).template)).toEqual(['Retain']);
+    expect(keys(synthStage(PRODUCTION).template)).toEqual(['RetainExceptOnCreate']);
     expect(keys(accountTemplate())).toEqual(['Delete']);
   });
 });
@@ -116,6 +104,7 @@ describe('infra: the SES configuration set the stage names is the stack’s own'
     ...JSON.parse(readFileSync('test/infra/fixtures/stages/prod.json', 'utf8')),
     sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
     alarmEmail: 'ops@acme-travel.co.uk',
+    account: '210987654321',
   });
   const { template } = synthStage(committedProd);
 

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { documentRoute, eventFunctions, routes } from '#shared/routes.ts';
-import { DEVELOPMENT, PRODUCTION, resourcesOf, synthStage } from '#test/helpers/stage-files.ts';
-import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
-import { parseAccountConfig } from '../../infra/stage-config.ts';
+import {
+  accountTemplate,
+  DEVELOPMENT,
+  PRODUCTION,
+  resourcesOf,
+  synthStage,
+} from '#test/helpers/stage-files.ts';
 
 const runbook = readFileSync('docs/runbook.md', 'utf8');
 
@@ -17,18 +19,7 @@ const sections = new Map(
   ]),
 );
 
-const account = Template.fromStack(
-  new FlightBookingAccountStack(new App(), 'Account', {
-    sms: parseAccountConfig({
-      sms: {
-        monthlySpendLimitUsd: 5,
-        successSamplingPercent: 0,
-        logRetentionDays: 30,
-        alarmEmail: 'ops@acme-travel.co.uk',
-      },
-    }),
-  }),
-);
+const account = accountTemplate();
 const alarmNames = [
   ...[synthStage(DEVELOPMENT).template, synthStage(PRODUCTION).template, account].flatMap((template) =>
     resourcesOf(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName as string),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { functionSettings, iamTableAction } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
-import { PRODUCTION_FILE, roleStatements } from '#test/helpers/stage-files.ts';
+import { PRODUCTION_FILE, resourcesOf, roleStatements } from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
@@ -225,8 +225,10 @@ describe('infra: data', () => {
       },
     }).template;
 
+    // Kept on update and delete, removed only when the stack's first creation rolls back.
     protectedStaging.hasResource('AWS::DynamoDB::GlobalTable', {
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
+      UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({
         Replicas: [
           Match.objectLike({
@@ -236,7 +238,16 @@ describe('infra: data', () => {
         ],
       }),
     });
-    protectedStaging.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    for (const type of [
+      'AWS::SecretsManager::Secret',
+      'AWS::KMS::Key',
+      'AWS::SQS::Queue',
+      'AWS::Logs::LogGroup',
+    ])
+      for (const [id, resource] of resourcesOf(protectedStaging, type).filter(
+        ([id]) => !/Function|Route|Job/.test(id),
+      ))
+        expect(resource.DeletionPolicy, id).toBe('RetainExceptOnCreate');
     unprotectedProd.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
     unprotectedProd.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' });
     template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
@@ -488,8 +499,10 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    // 2 per function (the sweep's and the events ones too), then: 3 of the event pipeline, the last 5 abuse.
-    expect(alarms).toHaveLength(1 + 2 * (routes.length + 1 + eventFunctions.length) + 2 + 1 + 3 + 5);
+    // 2 per function (the docs', the sweep's and the events ones too), then: 6 of the event pipeline
+    // (new dead letters twice, delivery backlog, stream stopped, iterator age) and the sweep stopped,
+    // the last 5 abuse.
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + 2 + eventFunctions.length) + 2 + 1 + 6 + 5);
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',
@@ -622,7 +635,7 @@ describe('infra: stage configuration', () => {
   // infra/stages/prod.json or adds staging.json (as the README says) keeps a green suite.
   it('refuses a prod file until its sender and alarm mailbox are real, naming the keys', () => {
     expect(() => loadStageConfig('prod', STAGE_FIXTURES)).toThrow(
-      /infra\/stages\/prod\.json: sesFromAddress is an example address.*; alarmEmail is required for stage prod/,
+      /infra\/stages\/prod\.json: account is an example account.*; sesFromAddress is an example address.*; alarmEmail is required for stage prod/,
     );
   });
 

@@ -1,0 +1,141 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { sweepJob } from '#shared/routes.ts';
+import {
+  accountTemplate,
+  DEVELOPMENT,
+  PRODUCTION,
+  PRODUCTION_FILE,
+  resourcesOf,
+  synthStage,
+} from '#test/helpers/stage-files.ts';
+import { parseStageConfig } from '../../infra/stage-config.ts';
+
+const { template } = synthStage(PRODUCTION);
+
+describe('infra: what a first deploy and on-call need', () => {
+  it('outputs every name and address the README and the runbook procedures use', () => {
+    const outputs = Object.keys(template.findOutputs('*'));
+    for (const name of [
+      'ApiUrl',
+      'TableName',
+      'SigningKeySecretArn',
+      'StreamDeadLetterQueueArn',
+      'StreamDeadLetterQueueUrl',
+      'DeliveryDeadLetterQueueArn',
+      'DeliveryDeadLetterQueueUrl',
+      'DeliveryQueueUrl',
+      'AlarmTopicArn',
+      'WebAclArn',
+      'DashboardName',
+      'EventsFunctionName',
+      'DeliveriesFunctionName',
+      'SweepFunctionName',
+    ])
+      expect(outputs, name).toContain(name);
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'flight-booking-prod' });
+  });
+
+  it('tags every taggable resource with the service and its stage', () => {
+    const tagged = Object.entries(
+      template.toJSON().Resources as Record<string, { Properties?: { Tags?: unknown } }>,
+    )
+      .map(([, r]) => r.Properties?.Tags)
+      .filter((tags) => Array.isArray(tags));
+    expect(tagged.length).toBeGreaterThan(50);
+    for (const tags of tagged)
+      expect(tags).toEqual(
+        expect.arrayContaining([
+          { Key: 'Service', Value: 'flight-booking' },
+          { Key: 'Stage', Value: 'prod' },
+        ]),
+      );
+  });
+
+  it('pins every stage but dev to the account and region its file names', () => {
+    expect(PRODUCTION.environment).toEqual({ account: '210987654321', region: 'eu-west-2' });
+    const { account: _a, region: _r, ...unpinned } = PRODUCTION_FILE;
+    expect(() => parseStageConfig('prod', unpinned)).toThrow(/account is required.*region is required/);
+    expect(() => parseStageConfig('prod', { ...PRODUCTION_FILE, account: '123456789012' })).toThrow(
+      /account is an example account/,
+    );
+    expect(() => parseStageConfig('prod', { ...PRODUCTION_FILE, region: 'Europe' })).toThrow(/region/);
+    expect(DEVELOPMENT.environment).toBeUndefined();
+  });
+
+  it('invokes the events function for booking items only, and counts what its stream mapping reads', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              dynamodb: { Keys: { pk: { S: [{ prefix: 'BOOKING#' }] }, sk: { S: ['BOOKING'] } } },
+            }),
+          },
+        ],
+      },
+      MetricsConfig: { Metrics: ['EventCount'] },
+    });
+  });
+
+  it('never retries the scheduled sweep and alarms when it stops running', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      MaximumRetryAttempts: 0,
+      MaximumEventAgeInSeconds: 60,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: 'flight-booking-prod-SweepStopped',
+      MetricName: 'Invocations',
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
+    expect(sweepJob.id).toBe('sweep');
+  });
+
+  it('alarms on dead letters as they arrive, a delivery backlog and a stream mapping that stopped reading', () => {
+    const alarm = (id: string) =>
+      resourcesOf(template, 'AWS::CloudWatch::Alarm').find(
+        ([, a]) => a.Properties.AlarmName === `flight-booking-prod-${id}`,
+      )?.[1].Properties;
+    for (const id of ['EventsDeadLetters', 'DeliveryDeadLetters'])
+      expect(JSON.stringify(alarm(id)?.Metrics), id).toMatch(/DIFF\(/);
+    expect(alarm('DeliveryBacklog')).toMatchObject({
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Threshold: 1800,
+    });
+    expect(JSON.stringify(alarm('EventsStreamStopped')?.Metrics)).toMatch(
+      /PolledEventCount.*ConsumedWriteCapacityUnits|ConsumedWriteCapacityUnits.*PolledEventCount/,
+    );
+  });
+
+  it('gives the docs function errors and throttles alarms like every route', () => {
+    for (const id of ['openapi-Errors', 'openapi-Throttles'])
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `flight-booking-prod-${id}` });
+  });
+
+  it('keeps the access logs as long as the execution logs, and both on delete', () => {
+    const logs = resourcesOf(template, 'AWS::Logs::LogGroup').filter(([id]) =>
+      /^Api(Access|Execution)Logs/.test(id),
+    );
+    expect(logs).toHaveLength(2);
+    for (const [, group] of logs)
+      expect(group).toMatchObject({
+        DeletionPolicy: 'RetainExceptOnCreate',
+        Properties: { RetentionInDays: 90 },
+      });
+  });
+
+  it('lets SNS assume the SMS delivery-status role only for this account', () => {
+    const account = accountTemplate();
+    account.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: [
+          Match.objectLike({
+            Principal: { Service: 'sns.amazonaws.com' },
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+          }),
+        ],
+      }),
+    });
+  });
+});
