@@ -22,7 +22,7 @@ import {
   revokeAgentSessions,
 } from '#shared/agency/operator-changes.ts';
 import { normalizeIdentifier } from '#shared/auth/identifier.ts';
-import { phoneNumberProblem } from '#shared/auth/phone-ranges.ts';
+import { phoneNumberProblem } from '#shared/auth/phone-number-problem.ts';
 import { ROLES, type Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
 import { readAgencyBounds } from '#shared/config.ts';

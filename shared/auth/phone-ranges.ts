@@ -1,6 +1,3 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/core';
-import { PHONE_METADATA } from './phone-metadata.ts';
-
 /**
  * Where the service may send SMS codes at its own cost (docs/API.md §3.4): only to the stage's allowed
  * country calling codes, and never to the premium-rate, shared-cost or personal-numbering ranges of
@@ -88,36 +85,9 @@ export const PHONE_RANGES: Readonly<Record<string, CountryRanges>> = {
   },
 };
 
-/** Every country code the table knows: what a stage may allow, and the local default. */
-export const KNOWN_COUNTRY_CODES = Object.keys(PHONE_RANGES);
-
-/** The number types a code may be texted to: numbers that exist and reach a person's line. */
-const TEXTABLE_TYPES = new Set(['MOBILE', 'FIXED_LINE', 'FIXED_LINE_OR_MOBILE']);
-
 /**
- * Why the service will not text `phone` (E.164, already normalised), or undefined when it may: its
- * country is not allowed; it is not a mobile or fixed-line number of that country's numbering plan
- * (libphonenumber's metadata, shared/auth/phone-metadata.ts: `+10000000` or a UK drama number such as
- * `+447700900123` exists in no plan); or it is in a refused range. Country calling codes are
- * prefix-free, so at most one of the allowed codes matches.
- *
- * @example phoneNumberProblem('+447400123456', ['44']) // undefined
+ * Every country code the table knows: what a stage may allow, and the local default. Kept apart from
+ * phone-number-problem.ts so that the functions reading the configuration do not carry
+ * libphonenumber's metadata.
  */
-export function phoneNumberProblem(
-  phone: string,
-  allowedCountryCodes: readonly string[],
-): string | undefined {
-  const digits = phone.slice(1);
-  const code = allowedCountryCodes.find((c) => digits.startsWith(c));
-  const countries = allowedCountryCodes.map((c) => `+${c}`).join(', ');
-  if (code === undefined) return `must be a phone number in a country this service texts (${countries})`;
-  const national = digits.slice(code.length);
-  const range = Object.keys(PHONE_RANGES[code]?.refused ?? {}).find((prefix) => national.startsWith(prefix));
-  if (range !== undefined)
-    return `must not be a premium-rate, shared-cost or personal number (+${code} ${range}…)`;
-  const parsed = parsePhoneNumberFromString(phone, PHONE_METADATA);
-  const type = parsed?.isValid() ? parsed.getType() : undefined;
-  return type !== undefined && TEXTABLE_TYPES.has(type)
-    ? undefined
-    : `must be a mobile or fixed-line number that exists in +${code}'s numbering plan`;
-}
+export const KNOWN_COUNTRY_CODES = Object.keys(PHONE_RANGES);
