@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { airlines, networkRoutes } from '#shared/flights/network.ts';
+import { README_BLOCKS, readmeBlock } from '#test/helpers/readme.ts';
 import { handler as openapiHandler } from '../../functions/docs/openapi.ts';
 
 /** README.md and the guides: what a newcomer reads first. */
@@ -103,5 +104,12 @@ describe('what README.md and docs/ say about the repository', () => {
 
     expect(numbers.length).toBeGreaterThan(10);
     expect(numbers).toEqual(sorted);
+  });
+
+  it.each(README_BLOCKS)('runs the README %s block in a subshell that stops at its first error', (name) => {
+    const block = readmeBlock(name).trim();
+
+    expect(block.split('\n')[0]).toMatch(/^\( set -euo pipefail\b/);
+    expect(block.endsWith('\n)')).toBe(true);
   });
 });
