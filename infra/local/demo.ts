@@ -84,7 +84,8 @@ async function call(
     process.exit(1);
   });
   const answer = (await response.json().catch(() => ({}))) as Json;
-  const retryAfter = Number(response.headers.get('retry-after') ?? 0);
+  // At least a second: a 429 always carries Retry-After, and a wait of 0 would ask again at once.
+  const retryAfter = Math.max(1, Number(response.headers.get('retry-after') ?? 0) || 0);
   const error = answer.error ? `${answer.error.code}: ${answer.error.message}` : `HTTP ${response.status}`;
   console.log(`← ${response.status} ${answer.success ? summary(answer.data) : error}`);
   if (!answer.success && !allowed.includes(response.status)) {
@@ -99,10 +100,10 @@ function explainThrottle(identifier: string, seconds: number): string {
   const wait = seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} minutes`;
   const until = new Date(Date.now() + seconds * 1000).toISOString().slice(11, 19);
   return [
-    `  Codes for ${identifier} are throttled: one per 30 s and five an hour per agent (two until it has`,
-    '  signed in once), and the README walkthroughs sign this agent in too. Or the agency spent its hourly',
-    `  budget of codes. The next code can be sent in ${wait} (at ${until} UTC): waiting. Ctrl-C stops;`,
-    '  to go on at once, sign in another agent:',
+    `  Codes for ${identifier} are throttled: one per 30 s and five an hour per identifier (two until it`,
+    '  has signed in once), and the README walkthroughs sign this agent in too (or its agency has spent',
+    `  its hourly budget of codes). The next code can be sent in ${wait} (at ${until} UTC): waiting.`,
+    '  Ctrl-C stops it; to go on at once, sign in another agent:',
     `    npm run agents -- add demo2@example.com --name "Demo Two" --agency ${DEMO_AGENT.agencyId}`,
     '    npm run demo -- --agent demo2@example.com',
   ].join('\n');

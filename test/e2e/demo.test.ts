@@ -80,7 +80,9 @@ describe('e2e: npm run demo', () => {
     demo.kill();
 
     expect(stdout).toMatch(/← 429 RATE_LIMITED/);
-    expect(stdout).toMatch(/Codes for agent@example\.com are throttled: one per 30 s and five an hour/);
+    expect(stdout).toMatch(
+      /Codes for agent@example\.com are throttled: one per 30 s and five an hour per identifier/,
+    );
     expect(stdout).toMatch(
       /The next code can be sent in ([1-9]|[12]\d|30) s \(at \d\d:\d\d:\d\d UTC\): waiting/,
     );
