@@ -22,7 +22,7 @@ import {
   revokeAgentSessions,
 } from '#shared/agency/operator-changes.ts';
 import { normalizeIdentifier } from '#shared/auth/identifier.ts';
-import { phoneNumberProblem } from '#shared/auth/phone-ranges.ts';
+import { phoneNumberProblem } from '#shared/auth/phone-number-problem.ts';
 import { ROLES, type Role } from '#shared/auth/roles.ts';
 import { systemClock } from '#shared/clock.ts';
 import { readAgencyBounds } from '#shared/config.ts';
@@ -33,19 +33,36 @@ import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.
 import { findRunningLocalStack, resolveDataDir } from '../local/local-stack.ts';
 import { migrate } from './migrate.ts';
 
-const usage = `usage:
-  npm run agents -- add <identifier> --name "<name>" --agency <agency_id> [--role AGENT|ADMIN]
-  npm run agents -- list
-  npm run agents -- deactivate <identifier> [--force]   # --force: even the agency's last ADMIN
-  npm run agents -- activate <identifier>
-  npm run agents -- role <identifier> AGENT|ADMIN
-  npm run agents -- revoke <identifier>                 # ends every session it holds
-  npm run agents -- release <identifier>                # forgets it: the identifier is free again
-  npm run agents -- limit <agency_id> <agents>          # how many agents the agency may register
-  npm run agents -- migrate
-  npm run agents -- agency-name <agency_id> --name "<name>"   # the name travellers' notices give`;
+/** What `--help` prints: every command of COMMANDS, with what it does. */
+const usage = `Usage: npm run agents -- <command> [arguments] [options]
+
+Registers and manages agents and agencies. Works on the local database in DATA_DIR (default .data/),
+through the running npm start or a DynamoDB Local of its own; on AWS when TABLE_NAME is set. Prints JSON.
+
+Commands:
+  add <identifier> --name "<name>" --agency <agency_id> [--role AGENT|ADMIN]
+                                   register an agent: an e-mail address or an E.164 phone number
+  list                             every agent
+  deactivate <identifier> [--force]
+                                   end its sessions, no more codes (--force: even an agency's last ADMIN)
+  activate <identifier>            let a deactivated agent sign in again
+  role <identifier> AGENT|ADMIN    change its role
+  revoke <identifier>              end every session it holds; it may sign in again
+  release <identifier>             forget it (profile, sessions, pending code): the identifier is free
+  limit <agency_id> <agents>       how many agents the agency may register (default 50)
+  agency-name <agency_id> --name "<name>"
+                                   the agency's name in travellers' notices
+  migrate                          once after upgrading: session states, each agency's count of agents
+
+Options:
+  -h, --help                       print this text
+
+Exit status: 0 done; 1 refused, unknown agent or unreachable table; 2 usage error (no table touched).
+`;
+const seeHelp = '(npm run agents -- --help prints the usage)';
 
 class UsageError extends Error {}
+class HelpRequested extends Error {}
 class NoSuchAgentError extends Error {}
 const COMMANDS = [
   'add',
@@ -81,18 +98,20 @@ function parseCommandLine(args: string[]): Task {
   try {
     parsed = parseOptions(args);
   } catch (error) {
-    // A missing option value, an unknown option: node's own message, then the usage.
-    throw new UsageError(`${(error as Error).message}\n${usage}`);
+    // A missing option value, an unknown option: node's own message.
+    throw new UsageError(`${(error as Error).message} ${seeHelp}`);
   }
   const { positionals, values } = parsed;
-  if (values.help) throw new UsageError(usage);
+  if (values.help) throw new HelpRequested();
   const [command, subject, ...extra] = positionals;
-  if (!command || !COMMANDS.includes(command)) throw new UsageError(usage);
+  if (!command) throw new UsageError(`a command is required ${seeHelp}`);
+  if (!COMMANDS.includes(command))
+    throw new UsageError(`unknown command ${JSON.stringify(command)} ${seeHelp}`);
   if (values.force && command !== 'deactivate')
-    throw new UsageError(`--force is for deactivate only\n${usage}`);
+    throw new UsageError(`--force is for deactivate only ${seeHelp}`);
   const identifierOf = (raw: string | undefined) => {
     const identifier = raw === undefined ? undefined : normalizeIdentifier(raw);
-    if (!identifier) throw new UsageError(usage);
+    if (!identifier) throw new UsageError(`${command} needs an identifier ${seeHelp}`);
     if (!identifier.ok) throw new UsageError(`identifier ${identifier.message}`);
     return identifier;
   };
@@ -102,12 +121,12 @@ function parseCommandLine(args: string[]): Task {
     return role;
   };
   const expectExtra = (count: number) => {
-    if (extra.length !== count) throw new UsageError(usage);
+    if (extra.length !== count) throw new UsageError(`wrong number of arguments for ${command} ${seeHelp}`);
   };
   switch (command) {
     case 'list':
     case 'migrate':
-      if (subject !== undefined) throw new UsageError(usage);
+      if (subject !== undefined) throw new UsageError(`${command} takes no arguments ${seeHelp}`);
       return { kind: command };
     case 'deactivate':
     case 'activate':
@@ -127,7 +146,7 @@ function parseCommandLine(args: string[]): Task {
       const agency = AgencyId.safeParse(subject);
       if (!agency.success) throw new UsageError(`agency ${agency.error.issues[0]?.message ?? 'is required'}`);
       const name = AgencyName.safeParse(values.name);
-      if (!name.success) throw new UsageError('--name must be 1-100 characters');
+      if (!name.success) throw new UsageError(`--name must be 1-100 characters ${seeHelp}`);
       return { kind: 'agency-name', agencyId: agency.data, name: name.data };
     }
     case 'limit': {
@@ -239,6 +258,10 @@ async function perform(store: TableHandle, task: Task): Promise<unknown> {
 try {
   await main();
 } catch (error) {
+  if (error instanceof HelpRequested) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
   if (error instanceof UsageError) fail(error.message, 2);
   if (error instanceof NoSuchAgentError) fail(error.message, 1);
   if (error instanceof ApiError && error.statusCode < 500) fail(error.message, 1);

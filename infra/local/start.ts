@@ -5,8 +5,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { HOLD_ENDS_BEFORE_DEPARTURE_MS, HOLD_MINUTES } from '#shared/bookings/holds.ts';
 import { systemClock } from '#shared/clock.ts';
-import { readEventsConfig } from '#shared/config.ts';
+import { readCoreConfig, readEventsConfig } from '#shared/config.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
 import { createDeliveryDeps, createEventsDeps } from '#shared/events/events-context.ts';
 import { NOTICES_FILE } from '#shared/events/notice-sender.ts';
@@ -29,6 +30,14 @@ import {
 } from './local-stack.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+
+/** A length of time as the banner says it: `24 hours`, `1 minute`, `6 s`. */
+function duration(ms: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (ms >= 3600_000 && ms % 3600_000 === 0) return plural(ms / 3600_000, 'hour');
+  if (ms >= 60_000 && ms % 60_000 === 0) return plural(ms / 60_000, 'minute');
+  return `${Math.round(ms / 100) / 10} s`;
+}
 const dataDir = resolveDataDir();
 const port = Number(process.env.PORT ?? 3000);
 await mkdir(dataDir, { recursive: true });
@@ -92,6 +101,7 @@ try {
   sweeping.unref();
   const { readSupplierConfig } = await import('#shared/supply/supplier-config.ts');
   const supplier = readSupplierConfig();
+  const holdMinutes = readCoreConfig().HOLD_MINUTES;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);
@@ -111,6 +121,8 @@ try {
       `  webhooks:   delivered over HTTP (${eventsConfig.WEBHOOK_URL_POLICY} URL checks, retry delays x${eventsConfig.EVENTS_TIME_SCALE})`,
       `  docs:       ${url}/docs (OpenAPI: ${url}/openapi.json)`,
       `  flights:    ${supplier.SUPPLIER === 'duffel' ? `Duffel at ${supplier.DUFFEL_API_URL}` : 'the built-in network'}`,
+      `  holds:      last ${duration((holdMinutes ?? HOLD_MINUTES) * 60_000)}${holdMinutes === undefined ? '' : ' (HOLD_MINUTES)'}, ending ${duration(HOLD_ENDS_BEFORE_DEPARTURE_MS)} before departure at the latest`,
+      `  sweep:      every ${duration(every)}${process.env.SWEEP_INTERVAL_SECONDS ? ' (SWEEP_INTERVAL_SECONDS)' : ''}: late holds expire, PENDING bookings settle`,
       '  stop:       Ctrl-C',
       '',
     ].join('\n'),

@@ -47,17 +47,33 @@ const impersonatesOperator = (name: string) =>
       .replace(/[^\p{L}\p{N}]/gu, ''),
   );
 
-/** 1-100 characters (code points after NFC), trimmed; never the operator's name. */
+/**
+ * A character a name may hold: anything but the other categories (`\p{C}`: control, format, surrogate,
+ * private-use and unassigned code points) and the line and paragraph separators, except the zero-width
+ * joiner and non-joiner that Indic and Arabic spellings need. U+001D or a right-to-left override would
+ * reach every list, e-mail and log line that shows the name.
+ */
+const NAME_CHARACTER = String.raw`(?:[^\p{C}\p{Zl}\p{Zp}]|[\u200C\u200D])`;
+/** As the document states it: judged on the text as sent, which the service trims. */
+const PRINTABLE_NAME = String.raw`^(?=[\s\S]*\S)\s*${NAME_CHARACTER}*\s*$`;
+const printable = new RegExp(`^${NAME_CHARACTER}*$`, 'u');
+const NOT_PRINTABLE = 'must not contain control, format, private-use or unassigned characters';
+
+/**
+ * 1-100 characters (code points after NFC), trimmed; letters of any script, never a control, format or
+ * unassigned character; never the operator's name.
+ */
 export const AgentName = z.string().check(
   z.overwrite((value) => value.normalize('NFC').trim()),
   z.refine((value) => [...value].length >= 1 && [...value].length <= 100, 'must be 1-100 characters'),
+  z.refine((value) => printable.test(value), NOT_PRINTABLE),
   z.refine((value) => !impersonatesOperator(value), 'must not be the operator’s name (Operator (CLI))'),
   z.meta({
     description:
-      '1-100 characters (code points after NFC), trimmed: at least one that is not a space; not the operator’s name, Operator (CLI), however spelled',
+      '1-100 characters (code points after NFC), trimmed: at least one that is not a space, none a control, format (but the zero-width joiners), private-use or unassigned character; not the operator’s name, Operator (CLI), however spelled',
     minLength: 1,
     maxLength: 100,
-    pattern: '\\S',
+    pattern: PRINTABLE_NAME,
   }),
 );
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { IDENTIFIER_FORMS, identifierOrIssue, normalizeIdentifier } from '../auth/identifier.ts';
-import { phoneNumberProblem } from '../auth/phone-ranges.ts';
+import { phoneNumberProblem } from '../auth/phone-number-problem.ts';
 import { ROLES } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
 import type { Clock } from '../clock.ts';

@@ -49,7 +49,7 @@ export type IdentifierResult =
 
 const messages = {
   EMAIL: `must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters`,
-  PHONE: 'must be an E.164 phone number: + then 8 to 15 digits, e.g. +447700900123',
+  PHONE: 'must be an E.164 phone number: + then 8 to 15 digits, e.g. +447400123456',
   either: 'must be an e-mail address or an E.164 phone number (+ then 8 to 15 digits)',
 };
 

@@ -85,25 +85,9 @@ export const PHONE_RANGES: Readonly<Record<string, CountryRanges>> = {
   },
 };
 
-/** Every country code the table knows: what a stage may allow, and the local default. */
-export const KNOWN_COUNTRY_CODES = Object.keys(PHONE_RANGES);
-
 /**
- * Why the service will not text `phone` (E.164, already normalised), or undefined when it may: its
- * country is not allowed, or it is in a refused range. Country calling codes are prefix-free, so at
- * most one of the allowed codes matches.
+ * Every country code the table knows: what a stage may allow, and the local default. Kept apart from
+ * phone-number-problem.ts so that the functions reading the configuration do not carry
+ * libphonenumber's metadata.
  */
-export function phoneNumberProblem(
-  phone: string,
-  allowedCountryCodes: readonly string[],
-): string | undefined {
-  const digits = phone.slice(1);
-  const code = allowedCountryCodes.find((c) => digits.startsWith(c));
-  const countries = allowedCountryCodes.map((c) => `+${c}`).join(', ');
-  if (code === undefined) return `must be a phone number in a country this service texts (${countries})`;
-  const national = digits.slice(code.length);
-  const range = Object.keys(PHONE_RANGES[code]?.refused ?? {}).find((prefix) => national.startsWith(prefix));
-  return range === undefined
-    ? undefined
-    : `must not be a premium-rate, shared-cost or personal number (+${code} ${range}…)`;
-}
+export const KNOWN_COUNTRY_CODES = Object.keys(PHONE_RANGES);

@@ -19,7 +19,7 @@ export const SendOtpRequest = z.pipe(
         z.meta({
           description:
             'E-mail address (trimmed, lower-cased, at most 254 characters) when type is EMAIL; E.164 phone number (+ then 8-15 digits) when type is PHONE or SMS',
-          examples: ['agent@example.com', '+447700900123'],
+          examples: ['agent@example.com', '+447400123456'],
         }),
       ),
       type: z

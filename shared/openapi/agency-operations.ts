@@ -32,7 +32,7 @@ export const agencyOperations = {
   },
   'agency-agents-create': {
     summary: 'Add an agent to your agency',
-    description: `The new agent can sign in at once. An identifier already registered, in any agency, is 409 IDENTIFIER_TAKEN. An agency registers at most 50 agents, deactivated ones included, unless the operator set another limit: beyond it, 409 LIMIT_REACHED. Phone numbers only in the countries this service texts (the stage's country calling codes), never premium-rate, shared-cost or personal-numbering ranges: 400 on identifier. ${adminOnly}`,
+    description: `The new agent can sign in at once. An identifier already registered, in any agency, is 409 IDENTIFIER_TAKEN. An agency registers at most 50 agents, deactivated ones included, unless the operator set another limit: beyond it, 409 LIMIT_REACHED. Phone numbers only in the countries this service texts (the stage's country calling codes), only mobile or fixed-line numbers that exist in the country's numbering plan, never premium-rate, shared-cost or personal-numbering ranges: 400 on identifier. ${adminOnly}`,
     tag: 'Agency',
     request: CreateAgentRequest,
     requestExample: { identifier: agent.identifier, type: 'EMAIL', name: agent.name, role: 'AGENT' },

@@ -196,7 +196,7 @@ export async function startBench(log: (message: string) => void) {
         identifier:
           type === 'EMAIL'
             ? `${prefix}-${agentCount}@example.com`
-            : `+4477009${String(agentCount).padStart(5, '0')}`,
+            : `+4474001${String(agentCount).padStart(5, '0')}`,
         type,
         name: 'Bench Agent',
         agencyId,

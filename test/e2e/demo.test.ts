@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+import { agentsCli, type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
 
 const run = promisify(execFile);
 let server: LocalServer;
@@ -42,6 +42,70 @@ describe('e2e: npm run demo', () => {
     expect(stdout).toMatch(/HELD: PNR [A-Z]{6} until \S+Z/);
     expect(stdout).toMatch(/[A-Z]{6} is CONFIRMED \(version 2\)/);
     expect(stdout.trim().endsWith('Done.')).toBe(true);
+  });
+
+  it('signs in any registered agent given with --agent, a phone number too', async () => {
+    await agentsCli(
+      server.dataDir,
+      'add',
+      '+447400123777',
+      '--name',
+      'Phone Demo',
+      '--agency',
+      'demo-agency',
+    );
+
+    const { stdout } = await run(process.execPath, ['infra/local/demo.ts', '--agent', '+447400123777'], {
+      env: { ...process.env, DATA_DIR: server.dataDir, API: '' },
+    });
+
+    expect(stdout).toContain(', as +447400123777');
+    expect(stdout).toContain('signed in as Phone Demo (demo-agency)');
+    expect(stdout.trim().endsWith('Done.')).toBe(true);
+  });
+
+  it('says why it waits and for how long when the agent’s codes are throttled', async () => {
+    // The first test signed the demo agent in moments ago: one code per identifier per 30 s.
+    const demo = spawn(process.execPath, ['infra/local/demo.ts'], {
+      env: { ...process.env, DATA_DIR: server.dataDir, API: '' },
+    });
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      demo.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk;
+        if (stdout.includes('npm run demo -- --agent')) resolve();
+      });
+      demo.once('exit', () => reject(new Error(`the demo ended without waiting: ${stdout}`)));
+    });
+    demo.kill();
+
+    expect(stdout).toMatch(/← 429 RATE_LIMITED/);
+    expect(stdout).toMatch(
+      /Codes for agent@example\.com are throttled: one per 30 s and five an hour per identifier/,
+    );
+    expect(stdout).toMatch(
+      /The next code can be sent in ([1-9]|[12]\d|30) s \(at \d\d:\d\d:\d\d UTC\): waiting/,
+    );
+    expect(stdout).toContain('npm run agents -- add demo2@example.com');
+  });
+
+  it('stops with the reason when the agent gets no code, and refuses an identifier that is none', async () => {
+    const env = { ...process.env, DATA_DIR: server.dataDir, API: '' };
+
+    const unknown = await run(process.execPath, ['infra/local/demo.ts', '--agent', 'nobody@example.com'], {
+      env,
+    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const malformed = await run(process.execPath, ['infra/local/demo.ts', '--agent', 'not an agent'], {
+      env,
+    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no code for nobody@example.com'),
+    });
+    expect(unknown.stderr).toContain('Codes go only to agents registered on this server');
+    expect(unknown.stderr).not.toMatch(/TypeError|at .*\.ts:\d+/);
+    expect(malformed).toMatchObject({ code: 2, stderr: expect.stringContaining('--agent must be') });
   });
 
   it('says how to start the API when none is running', async () => {

@@ -66,10 +66,16 @@ describe('e2e: README events walkthrough', () => {
     // Never in the code outbox.
     expect(await readFile(join(server.dataDir, 'outbox.jsonl'), 'utf8')).not.toContain(bookingId);
 
-    const listed = JSON.parse(lines.at(-1) ?? '');
+    const listed = JSON.parse(lines.at(-2) ?? '');
     assertMatchesContract('/api/agency/webhooks/list', 200, listed);
     expect(listed.data).toHaveLength(1);
     expect(listed.data[0].secret).toBeUndefined();
     expect(listed.data[0].last_delivery).toMatchObject({ outcome: 'delivered', http_status: 204 });
+
+    // The walkthrough deletes the endpoint it registered: nothing is left to deliver to.
+    const deleted = JSON.parse(lines.at(-1) ?? '');
+    assertMatchesContract('/api/agency/webhooks/delete', 200, deleted);
+    expect(deleted).toEqual({ success: true, data: {} });
+    expect(listed.data[0].id).toBe(created.data.id);
   });
 });

@@ -43,4 +43,11 @@ describe('e2e: README holds', () => {
     assertMatchesContract('/api/flights/booking/get', 200, lapsed);
     assertMatchesContract('/api/flights/booking/confirm', 410, late);
   });
+
+  it('says in its banner how long holds last and how often the sweep runs', () => {
+    expect(server.output()).toContain(
+      'holds:      last 6 s (HOLD_MINUTES), ending 48 hours before departure at the latest',
+    );
+    expect(server.output()).toContain('sweep:      every 15 s');
+  });
 });

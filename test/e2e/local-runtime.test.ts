@@ -53,7 +53,7 @@ describe('e2e: local runtime and agents CLI', () => {
     const added = await agentsCli(
       server.dataDir,
       'add',
-      '+447700900999',
+      '+447400123999',
       '--name',
       'Phone Agent',
       '--agency',
@@ -64,21 +64,21 @@ describe('e2e: local runtime and agents CLI', () => {
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({
       id: expect.stringMatching(/^agt_/),
-      identifier: '+447700900999',
+      identifier: '+447400123999',
       type: 'PHONE',
       name: 'Phone Agent',
       agency_id: 'acme-travel',
       active: true,
     });
     const identifiers = JSON.parse(listed.stdout).map((a: { identifier: string }) => a.identifier);
-    expect(identifiers).toEqual(expect.arrayContaining(['+447700900999', 'agent@example.com']));
-    const verified = await signIn(server, '+447700900999', 'PHONE');
+    expect(identifiers).toEqual(expect.arrayContaining(['+447400123999', 'agent@example.com']));
+    const verified = await signIn(server, '+447400123999', 'PHONE');
     expect(verified.status).toBe(200);
     expect(verified.body.data.agent.agency_id).toBe('acme-travel');
     const outbox = await readFile(join(server.dataDir, 'outbox.jsonl'), 'utf8');
     expect(JSON.parse(outbox.trim().split('\n').at(-1) ?? '{}')).toEqual({
       channel: 'SMS',
-      to: '+447700900999',
+      to: '+447400123999',
       code: expect.stringMatching(/^\d{6}$/),
       sent_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '#test/helpers/api.ts';
 import { assertMatchesContract } from '#test/helpers/contract.ts';
 import { type LocalServer, post, startLocalServer } from '#test/helpers/local-server.ts';
-import { runReadmeBlock } from '#test/helpers/readme.ts';
+import { readmeBlockRun, runReadmeBlock } from '#test/helpers/readme.ts';
 
 let server: LocalServer;
 
@@ -62,10 +62,26 @@ describe('e2e: README walkthrough', () => {
     expect(refused.error.code).toBe('UNAUTHORIZED');
   });
 
-  it('prints a banner with the URL, the demo agent and where codes appear', () => {
+  it('stops at the first error and shows it: run again at once, its code request is refused (429)', async () => {
+    // The test above asked for the demo agent's code moments ago: one code per identifier per 30 s.
+    const { code, stdout, stderr } = await readmeBlockRun('walkthrough', server);
+
+    expect(code).not.toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      /^POST \/api\/auth\/send-otp answered 429: \{"success":false,"error":\{"code":"RATE_LIMITED"/,
+    );
+    expect(stderr).not.toMatch(/TypeError|SyntaxError|node:/);
+  });
+
+  it('prints a banner with the URL, the demo agent, where codes appear, the hold length and the sweep', () => {
     expect(server.output()).toContain(`listening on ${server.url}`);
     expect(server.output()).toContain('agent@example.com (agency demo-agency)');
     expect(server.output()).toContain(`${server.dataDir}/outbox.jsonl`);
+    expect(server.output()).toContain(
+      'holds:      last 24 hours, ending 48 hours before departure at the latest',
+    );
+    expect(server.output()).toContain('sweep:      every 15 s: late holds expire, PENDING bookings settle');
   });
 });
 

@@ -74,6 +74,12 @@ describe('agency bounds: phone identifiers', () => {
     ['a US premium-rate number', '+19005551234'],
     ['a French special-rate number', '+33891234567'],
     ['a country the stage does not allow', '+861391234567'],
+    ['a UK drama number (Ofcom 07700 900xxx, in no plan)', '+447700900123'],
+    ['+1 and 7 digits', '+10000000'],
+    ['+1 and 14 digits', '+100000000000000'],
+    ['a NANP number one digit short', '+1935062560'],
+    ['a US toll-free number', '+18005550123'],
+    ['a UK number one digit short', '+44740012345'],
   ])('refuses %s with 400 on identifier, registering nothing', async (_case, identifier) => {
     const agency = agencyOf();
     const admin = await signIn({ agencyId: agency, role: 'ADMIN' });
@@ -90,7 +96,7 @@ describe('agency bounds: phone identifiers', () => {
     const suffix = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 
     const answers = await Promise.all(
-      [`+44770090${suffix}`, `+1202555${suffix}`, `+35385123${suffix}`].map((identifier) =>
+      [`+44740012${suffix}`, `+1202555${suffix}`, `+35385123${suffix}`].map((identifier) =>
         add(admin, { identifier, type: 'SMS' }),
       ),
     );

@@ -143,11 +143,44 @@ describe('agency administration: adding agents', () => {
       'name',
     ],
     ['“operator” alone', { identifier: 't@example.com', name: 'operator' }, 'name'],
+    [
+      'a name with a control character (U+001D)',
+      { identifier: 's@example.com', name: 'Ada\u001DBoss' },
+      'name',
+    ],
+    ['a name with a NUL', { identifier: 'r@example.com', name: 'Ada\u0000' }, 'name'],
+    [
+      'a name with an unassigned code point (U+0378)',
+      { identifier: 'q@example.com', name: 'Ada \u0378' },
+      'name',
+    ],
+    ['a name with a right-to-left override', { identifier: 'p@example.com', name: 'Ada \u202Exob' }, 'name'],
+    ['a name with a lone surrogate', { identifier: 'o@example.com', name: 'Ada \uD800' }, 'name'],
+    ['a name with a line separator', { identifier: 'n@example.com', name: 'Ada\u2028Boss' }, 'name'],
   ])('refuses %s with 400 on the field', async (_case, body, path) => {
     const answer = await addAgent(body);
 
     expect(answer.status).toBe(400);
     expect(answer.body.error.details.map((d: { path: string }) => d.path)).toEqual([path]);
+  });
+
+  it('accepts names in any script, with the joiners some scripts need', async () => {
+    const names = ['Grace Hopper', 'Ada Lovelace-King', '李小龍', 'محمد', 'क्‍ष Devi', 'José Ñúñez'];
+
+    const answers = await Promise.all(names.map((name) => addAgent({ identifier: newIdentifier(), name })));
+
+    expect(answers.map((a) => [a.status, a.body.data?.name])).toEqual(names.map((name) => [201, name]));
+  });
+
+  it('refuses a control character in a renamed agent with 400 on name, changing nothing', async () => {
+    const added = await addAgent({ identifier: newIdentifier(), name: 'Before' });
+
+    const answer = await call(agentsUpdate, { agent_id: added.body.data.id, name: 'After\u001D' }, admin);
+    const listed = await call(agentsList, {}, admin);
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details.map((d: { path: string }) => d.path)).toEqual(['name']);
+    expect(listed.body.data.find((a: { id: string }) => a.id === added.body.data.id)?.name).toBe('Before');
   });
 
   it('counts a name in code points after NFC: 100 characters with a decomposed accent fit', async () => {

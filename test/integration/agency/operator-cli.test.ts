@@ -47,31 +47,52 @@ afterEach(() => {
 });
 
 describe('operator CLI: usage', () => {
-  it('prints the usage and exits 2 for --help, -h, a missing option value or a bad limit, touching no table', async () => {
-    // A table nobody can reach: any attempt would exit 1 with "could not reach the agents table".
+  it('prints a readable usage naming every command for --help and -h, exit 0, touching no table', async () => {
     const unreachable = { TABLE_NAME: 'no-such-table', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' };
+
     const answers = await Promise.all(
-      [
-        ['--help'],
-        ['-h'],
-        ['add', 'a@example.com', '--agency', 'acme', '--name'],
-        ['list', '--agency'],
-        ['limit', 'acme', '0'],
-        ['activate', 'a@example.com', '--force'],
-        ['add', '+449061234567', '--name', 'Premium', '--agency', 'acme'],
-      ].map((args) => cli(args, unreachable)),
+      [['--help'], ['-h'], ['add', '--help']].map((a) => cli(a, unreachable)),
     );
 
     for (const answer of answers) {
+      expect(answer.code).toBe(0);
+      expect(answer.stderr).toBe('');
+      expect(answer.stdout).toMatch(/^Usage: npm run agents -- <command>/);
+      expect(answer.stdout).not.toMatch(/\\n|^\{/);
+      const commands = [...answer.stdout.matchAll(/^ {2}([a-z-]+)(?= )/gm)].map((m) => m[1]);
+      expect(commands).toEqual(
+        expect.arrayContaining(['add', 'list', 'deactivate', 'activate', 'role', 'revoke', 'release']),
+      );
+      expect(commands).toEqual(expect.arrayContaining(['limit', 'agency-name', 'migrate']));
+    }
+  }, 60_000);
+
+  it('exits 2 with one JSON error line for a usage error, touching no table', async () => {
+    // A table nobody can reach: any attempt would exit 1 with "could not reach the agents table".
+    const unreachable = { TABLE_NAME: 'no-such-table', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' };
+    const cases: [string[], RegExp][] = [
+      [['add', 'a@example.com', '--agency', 'acme', '--name'], /--name/],
+      [['list', '--agency'], /--agency/],
+      [['limit', 'acme', '0'], /limit must be a whole number/],
+      [['activate', 'a@example.com', '--force'], /--force is for deactivate only/],
+      [['frobnicate'], /unknown command "frobnicate".*--help/],
+      [[], /a command is required/],
+      [['add', '+449061234567', '--name', 'Premium', '--agency', 'acme'], /premium-rate/],
+      [['add', '+447700900123', '--name', 'Drama', '--agency', 'acme'], /exists in \+44's numbering plan/],
+      [['add', '+10000000', '--name', 'Nobody', '--agency', 'acme'], /exists in \+1's numbering plan/],
+      [
+        ['add', 'ada@example.com', '--name', 'Ada\u001DBoss', '--agency', 'acme'],
+        /--name must not contain control/,
+      ],
+    ];
+
+    const answers = await Promise.all(cases.map(([args]) => cli(args, unreachable)));
+
+    answers.forEach((answer, i) => {
       expect(answer.code).toBe(2);
       expect(answer.stdout).toBe('');
-      expect(JSON.parse(answer.stderr).error).not.toMatch(/could not reach/);
-    }
-    expect(JSON.parse(answers[0]?.stderr ?? '').error).toMatch(
-      /^usage:\n.*npm run agents -- revoke <identifier>/s,
-    );
-    expect(JSON.parse(answers[2]?.stderr ?? '').error).toMatch(/--name.*\nusage:/s);
-    expect(JSON.parse(answers[6]?.stderr ?? '').error).toMatch(/premium-rate/);
+      expect(JSON.parse(answer.stderr).error).toMatch(cases[i]?.[1] ?? /never/);
+    });
   }, 60_000);
 });
 

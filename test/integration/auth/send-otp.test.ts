@@ -82,7 +82,7 @@ describe('fn: send-otp', () => {
   });
 
   it('sends by SMS to a phone number, accepting SMS as an alias of PHONE', async () => {
-    const phone = `+4477009${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
+    const phone = `+4474001${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
     await registerTestAgent(phone);
 
     const answer = await send({ identifier: phone, type: 'SMS' });
