@@ -1,11 +1,11 @@
 import { readAgencyName } from '../agency/agency-counters-item.ts';
 import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
-import type { Logger } from '../log.ts';
+import type { LogFields, Logger } from '../log.ts';
 import { type BookingEvent, bookingEventOf, type StreamRecord } from './booking-event.ts';
 import { createDelivery } from './delivery-item.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
-import { NOTICE_TYPES, renderNotice } from './notice.ts';
+import { NOTICE_TYPES, type Notice, NoticeRefusedError, renderNotice } from './notice.ts';
 import { claimNotice, markNoticeSent, releaseNotice } from './notice-item.ts';
 import type { NoticeSender } from './notice-sender.ts';
 import { listAgencyWebhooks } from './webhook-item.ts';
@@ -24,31 +24,16 @@ export class NoticeBusyError extends Error {
 }
 
 /**
- * Publishes one event: the traveller's notice (once: claimed on the event id before SES is called) and
- * one delivery per active endpoint of the agency that takes the event type (once each: the delivery
- * item is created conditionally, and its first attempt enqueued).
+ * Publishes one event: one delivery per active endpoint of the agency that takes the event type (once
+ * each: the delivery item is created conditionally, and its first attempt enqueued), then the
+ * traveller's notice (once: claimed on the event id before SES is called). The webhooks never wait on
+ * the notice (docs/API.md §4.6): a notice SES refuses for good is logged and recorded, not retried; one
+ * that failed otherwise (a throttle) fails the record, whose retry finds the deliveries already made
+ * and sends only the notice.
  */
 export async function publishEvent(event: BookingEvent, deps: EventsDeps): Promise<void> {
   const now = deps.clock.now();
   const fields = { event_id: event.id, type: event.type, booking_id: event.booking.booking_id };
-  // The agency's name only for an event the traveller hears about.
-  const notice = NOTICE_TYPES.includes(event.type)
-    ? renderNotice(event, await readAgencyName(deps, event.agencyId))
-    : undefined;
-  if (notice) {
-    const claim = await claimNotice(deps, event.id, now);
-    if (claim === 'busy') throw new NoticeBusyError('notice claimed by another invocation');
-    if (claim === 'claimed') {
-      try {
-        await deps.notices.send(notice);
-      } catch (error) {
-        await releaseNotice(deps, event.id);
-        throw error;
-      }
-      await markNoticeSent(deps, event.id, deps.clock.now());
-      deps.log.info('notice sent', fields);
-    }
-  }
   const endpoints = (await listAgencyWebhooks(deps, event.agencyId)).filter(
     (endpoint) => endpoint.active && endpoint.events.includes(event.type),
   );
@@ -66,6 +51,31 @@ export async function publishEvent(event: BookingEvent, deps: EventsDeps): Promi
       await deps.queue.enqueue({ event_id: event.id, webhook_id: endpoint.id, attempt: 1, due_at: now }, now);
   }
   deps.log.info('event published', { ...fields, webhooks: endpoints.length });
+  // The agency's name only for an event the traveller hears about.
+  const notice = NOTICE_TYPES.includes(event.type)
+    ? renderNotice(event, await readAgencyName(deps, event.agencyId))
+    : undefined;
+  if (notice) await sendNotice(notice, event.id, deps, fields);
+}
+
+/** The traveller's notice, once; a refusal for good is recorded as done. */
+async function sendNotice(notice: Notice, eventId: string, deps: EventsDeps, fields: LogFields) {
+  const claim = await claimNotice(deps, eventId, deps.clock.now());
+  if (claim === 'busy') throw new NoticeBusyError('notice claimed by another invocation');
+  if (claim === 'sent') return;
+  try {
+    await deps.notices.send(notice);
+  } catch (error) {
+    if (error instanceof NoticeRefusedError) {
+      await markNoticeSent(deps, eventId, deps.clock.now(), { reason: error.reason });
+      deps.log.warn('notice refused', { ...fields, error: error.reason });
+      return;
+    }
+    await releaseNotice(deps, eventId);
+    throw error;
+  }
+  await markNoticeSent(deps, eventId, deps.clock.now());
+  deps.log.info('notice sent', fields);
 }
 
 /**
