@@ -125,7 +125,8 @@ export const routes = [
     entry: 'functions/agency/webhooks-create.ts',
     auth: true,
     roles: ['ADMIN'],
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    // ConditionCheckItem: the caller's right to act, checked inside the registering transaction.
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
   {
@@ -143,7 +144,7 @@ export const routes = [
     entry: 'functions/agency/webhooks-delete.ts',
     auth: true,
     roles: ['ADMIN'],
-    table: ['GetItem', 'DeleteItem', 'UpdateItem'],
+    table: ['GetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
 ] as const satisfies readonly Route[];
