@@ -5,8 +5,9 @@ import {
   DeleteWebhookRequest,
   ListWebhooksRequest,
 } from '../events/manage-webhooks.ts';
+import { booking } from './examples.ts';
 import type { Operation } from './operation.ts';
-import { EmptyData, success } from './responses.ts';
+import { Booking, EmptyData, success } from './responses.ts';
 
 const DateTime = zod.iso.datetime();
 
@@ -103,3 +104,102 @@ export const webhookOperations = {
     errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'],
   },
 } satisfies Record<string, Operation>;
+
+const EventTimestamp = DateTime.check(
+  zod.describe('When the event happened (for a booking: its updated_at); the same on every retry'),
+);
+
+/** The body of a booking event's delivery: `{type, timestamp, data: Booking}` (Standard Webhooks). */
+const bookingEvent = (type: (typeof EVENT_TYPES)[number]) =>
+  zod.object({
+    type: zod.literal(type),
+    timestamp: EventTimestamp,
+    data: Booking.check(zod.describe('The Booking as of this change; order events by its version')),
+  });
+
+/** The body of a `webhook.ping` delivery (`POST /api/agency/webhooks/ping`). */
+export const WebhookPingEvent = zod.object({
+  type: zod.literal('webhook.ping'),
+  timestamp: EventTimestamp,
+  data: zod.object({
+    webhook_id: zod.string().check(zod.describe('The endpoint pinged (whk_…)')),
+    agency_id: zod.string(),
+  }),
+});
+
+const statusOf = {
+  'booking.confirmed': 'CONFIRMED',
+  'booking.held': 'HELD',
+  'booking.cancelled': 'CANCELLED',
+  'booking.expired': 'EXPIRED',
+  'booking.failed': 'FAILED',
+} as const;
+const whenOf = {
+  'booking.confirmed':
+    'A booking is confirmed: booked at once, a hold confirmed, or a pending order settled.',
+  'booking.held': 'A booking is held (booking/create with hold): it carries payment_required_by.',
+  'booking.cancelled': 'A confirmed or held booking is cancelled.',
+  'booking.expired': 'A hold passed payment_required_by without being confirmed.',
+  'booking.failed': 'A pending order was settled as failed by the supplier.',
+} as const;
+
+const held = { payment_required_by: '2026-11-25T09:32:05Z' };
+const settled = { status: 'FAILED', pnr: null, version: 2, updated_at: '2026-11-24T09:33:10Z' };
+/** The Booking each event's example carries. */
+const exampleData = {
+  'booking.confirmed': booking,
+  'booking.held': { ...booking, ...held, status: statusOf['booking.held'] },
+  'booking.cancelled': {
+    ...booking,
+    status: statusOf['booking.cancelled'],
+    version: 2,
+    updated_at: '2026-11-24T10:05:00Z',
+    cancelled_at: '2026-11-24T10:05:00Z',
+    cancelled_by: booking.created_by,
+    refund: { amount: booking.total_price, currency: booking.currency },
+  },
+  'booking.expired': {
+    ...booking,
+    ...held,
+    status: statusOf['booking.expired'],
+    version: 2,
+    updated_at: held.payment_required_by,
+  },
+  'booking.failed': { ...booking, ...settled, supplier: { name: 'duffel' } },
+} as const;
+
+/** One event the webhooks section describes: its payload schema's component id, wording and example. */
+export interface WebhookEvent {
+  readonly schemaId: string;
+  readonly schema: zod.ZodMiniType;
+  readonly summary: string;
+  readonly example: unknown;
+}
+
+const pascalType = (type: string) =>
+  type.replace(/(^|[.-])([a-z])/g, (_, __, c: string) => c.toUpperCase()).replace(/\./g, '');
+
+/** Every event an endpoint can receive (docs/API.md §4.6), by type: the document's `webhooks`. */
+export const webhookEvents: Record<string, WebhookEvent> = {
+  ...Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        schemaId: `${pascalType(type)}Event`,
+        schema: bookingEvent(type),
+        summary: whenOf[type],
+        example: { type, timestamp: exampleData[type].updated_at, data: exampleData[type] },
+      },
+    ]),
+  ),
+  'webhook.ping': {
+    schemaId: 'WebhookPingEvent',
+    schema: WebhookPingEvent,
+    summary: 'An ADMIN asked for a test delivery (POST /api/agency/webhooks/ping).',
+    example: {
+      type: 'webhook.ping',
+      timestamp: '2026-11-24T09:40:00Z',
+      data: { webhook_id: endpoint.id, agency_id: 'demo-agency' },
+    },
+  },
+};
