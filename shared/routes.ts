@@ -147,6 +147,17 @@ export const routes = [
     table: ['GetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
+  {
+    id: 'agency-webhooks-ping',
+    path: '/api/agency/webhooks/ping',
+    entry: 'functions/agency/webhooks-ping.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    // The endpoint (read, its ping ring), the ping event's item (the stream makes its delivery, so the
+    // route needs no queue), the caller's right.
+    table: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'],
+    grants: ['signing-key'],
+  },
 ] as const satisfies readonly Route[];
 
 /**

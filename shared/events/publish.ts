@@ -8,7 +8,8 @@ import type { DeliveryQueue } from './delivery-queue.ts';
 import { NOTICE_TYPES, type Notice, NoticeRefusedError, renderNotice } from './notice.ts';
 import { claimNotice, markNoticeSent, releaseNotice } from './notice-item.ts';
 import type { NoticeSender } from './notice-sender.ts';
-import { listAgencyWebhooks } from './webhook-item.ts';
+import { PING_EVENT_TYPE, type PingEvent, pingEventOf } from './ping-item.ts';
+import { findWebhook, listAgencyWebhooks } from './webhook-item.ts';
 
 /** What the events function needs: the table, the clock, the log, the notice sender and the delivery queue. */
 export interface EventsDeps extends TableHandle {
@@ -37,8 +38,8 @@ export async function publishEvent(event: BookingEvent, deps: EventsDeps): Promi
   const endpoints = (await listAgencyWebhooks(deps, event.agencyId)).filter(
     (endpoint) => endpoint.active && endpoint.events.includes(event.type),
   );
-  for (const endpoint of endpoints) {
-    const due = await createDelivery(deps, {
+  for (const endpoint of endpoints)
+    await deliverOnce(deps, {
       event_id: event.id,
       webhook_id: endpoint.id,
       agency_id: event.agencyId,
@@ -47,15 +48,51 @@ export async function publishEvent(event: BookingEvent, deps: EventsDeps): Promi
       data: event.booking,
       first_at: now,
     });
-    if (due)
-      await deps.queue.enqueue({ event_id: event.id, webhook_id: endpoint.id, attempt: 1, due_at: now }, now);
-  }
   deps.log.info('event published', { ...fields, webhooks: endpoints.length });
   // The agency's name only for an event the traveller hears about.
   const notice = NOTICE_TYPES.includes(event.type)
     ? renderNotice(event, await readAgencyName(deps, event.agencyId))
     : undefined;
   if (notice) await sendNotice(notice, event.id, deps, fields);
+}
+
+/**
+ * One delivery of an event to an endpoint, once (the delivery item is created conditionally), and its
+ * first attempt enqueued while it is still due (a redelivered record re-enqueues a message that may
+ * have been lost; the attempt's claim drops the duplicate).
+ */
+async function deliverOnce(deps: EventsDeps, delivery: Parameters<typeof createDelivery>[1]) {
+  const due = await createDelivery(deps, delivery);
+  if (due)
+    await deps.queue.enqueue(
+      {
+        event_id: delivery.event_id,
+        webhook_id: delivery.webhook_id,
+        attempt: 1,
+        due_at: delivery.first_at,
+      },
+      delivery.first_at,
+    );
+}
+
+/**
+ * Publishes a `webhook.ping` (ping.ts): one delivery to the endpoint pinged, through the same delivery
+ * item, queue, signing and retries as a booking event; nothing when the endpoint is gone since.
+ */
+export async function publishPing(ping: PingEvent, deps: EventsDeps): Promise<void> {
+  const endpoint = await findWebhook(deps, ping.agencyId, ping.webhookId);
+  const fields = { event_id: ping.id, type: PING_EVENT_TYPE, webhooks: endpoint?.active ? 1 : 0 };
+  if (endpoint?.active)
+    await deliverOnce(deps, {
+      event_id: ping.id,
+      webhook_id: endpoint.id,
+      agency_id: ping.agencyId,
+      type: PING_EVENT_TYPE,
+      occurred_at: ping.occurredAt,
+      data: { webhook_id: endpoint.id, agency_id: ping.agencyId },
+      first_at: deps.clock.now(),
+    });
+  deps.log.info('event published', fields);
 }
 
 /** The traveller's notice, once; a refusal for good is recorded as done. */
@@ -90,7 +127,9 @@ export async function handleStreamRecords(
   for (const record of records) {
     try {
       const event = bookingEventOf(record);
+      const ping = event ? undefined : pingEventOf(record);
       if (event) await publishEvent(event, deps);
+      else if (ping) await publishPing(ping, deps);
     } catch (error) {
       deps.log.error('event failed', {
         error: (error as Error)?.name,

@@ -6,7 +6,7 @@ import { errorExample } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { COMMON_ERRORS, operations } from './operations.ts';
 import { Agent, Booking, ErrorEnvelope, Flight, Segment } from './responses.ts';
-import { webhookEvents } from './webhook-operations.ts';
+import { webhookEvents, webhooksSection, webhooksTag } from './webhook-events.ts';
 
 type Json = Record<string, unknown>;
 
@@ -165,58 +165,6 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
   };
 }
 
-/** The Standard Webhooks headers every delivery carries (docs/API.md §4.6). */
-const deliveryHeaders = [
-  [
-    'webhook-id',
-    'The event id (evt_…): the same on every retry; dedupe on it',
-    'evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe',
-  ],
-  ['webhook-timestamp', 'Seconds since the epoch of this attempt; refuse old ones', '1795513925'],
-  [
-    'webhook-signature',
-    'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)',
-    'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  ],
-].map(([name, description, example]) => ({
-  name,
-  in: 'header',
-  required: true,
-  description,
-  schema: { type: 'string' },
-  example,
-}));
-
-/**
- * The document's `webhooks` (OpenAPI 3.1): what each event's delivery POSTs to a registered endpoint,
- * so a client generator types the payloads as it types the answers.
- */
-function webhooksSection(): Json {
-  return Object.fromEntries(
-    Object.entries(webhookEvents).map(([type, event]) => [
-      type,
-      {
-        post: {
-          operationId: event.schemaId.replace(/^./, (c) => c.toLowerCase()),
-          summary: type,
-          description: `${event.summary} Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.`,
-          tags: ['Webhooks'],
-          parameters: deliveryHeaders,
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: ref(event.schemaId), example: event.example } },
-          },
-          responses: {
-            '2XX': {
-              description: 'Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB)',
-            },
-          },
-        },
-      },
-    ]),
-  );
-}
-
 /** The OpenAPI 3.1 document of the API, generated from the schemas the handlers validate with. */
 export function buildOpenApiDocument(version: string): Json {
   const schemas = componentSchemas();
@@ -250,13 +198,10 @@ export function buildOpenApiDocument(version: string): Json {
       { name: 'Flights', description: 'Search and offers.' },
       { name: 'Bookings', description: 'Create, retrieve, list and cancel.' },
       { name: 'Agency', description: 'Agency administration: ADMINs manage their agency’s agents.' },
-      {
-        name: 'Webhooks',
-        description: 'What the service POSTs to an agency’s registered endpoints (webhooks/create).',
-      },
+      webhooksTag,
     ],
     paths: Object.fromEntries(routes.map((route) => [route.path, { post: operationFor(route, schemas) }])),
-    webhooks: webhooksSection(),
+    webhooks: webhooksSection(ref),
     components: {
       schemas,
       securitySchemes: {

@@ -1,13 +1,14 @@
 import * as zod from 'zod/mini';
+import { RateLimitedError } from '../errors.ts';
 import { EVENT_TYPES } from '../events/booking-event.ts';
 import {
   CreateWebhookRequest,
   DeleteWebhookRequest,
   ListWebhooksRequest,
 } from '../events/manage-webhooks.ts';
-import { booking } from './examples.ts';
+import { MAX_PINGS_PER_HOUR, PING_LIMIT_MESSAGE, PingWebhookRequest } from '../events/ping.ts';
 import type { Operation } from './operation.ts';
-import { Booking, EmptyData, success } from './responses.ts';
+import { EmptyData, success } from './responses.ts';
 
 const DateTime = zod.iso.datetime();
 
@@ -38,7 +39,7 @@ export const CreatedWebhookEndpoint = zod.object({
   secret: zod.string().check(zod.describe('whsec_ + base64 of 32 random bytes; shown only once')),
 });
 
-const endpoint = {
+export const endpoint = {
   id: 'whk_3c9f0a1b2d4e5f6a7b8c9d0e',
   url: 'https://agency.example.com/hooks/bookings',
   events: [...EVENT_TYPES],
@@ -103,103 +104,24 @@ export const webhookOperations = {
     responseExample: { success: true, data: {} },
     errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'],
   },
-} satisfies Record<string, Operation>;
-
-const EventTimestamp = DateTime.check(
-  zod.describe('When the event happened (for a booking: its updated_at); the same on every retry'),
-);
-
-/** The body of a booking event's delivery: `{type, timestamp, data: Booking}` (Standard Webhooks). */
-const bookingEvent = (type: (typeof EVENT_TYPES)[number]) =>
-  zod.object({
-    type: zod.literal(type),
-    timestamp: EventTimestamp,
-    data: Booking.check(zod.describe('The Booking as of this change; order events by its version')),
-  });
-
-/** The body of a `webhook.ping` delivery (`POST /api/agency/webhooks/ping`). */
-export const WebhookPingEvent = zod.object({
-  type: zod.literal('webhook.ping'),
-  timestamp: EventTimestamp,
-  data: zod.object({
-    webhook_id: zod.string().check(zod.describe('The endpoint pinged (whk_…)')),
-    agency_id: zod.string(),
-  }),
-});
-
-const statusOf = {
-  'booking.confirmed': 'CONFIRMED',
-  'booking.held': 'HELD',
-  'booking.cancelled': 'CANCELLED',
-  'booking.expired': 'EXPIRED',
-  'booking.failed': 'FAILED',
-} as const;
-const whenOf = {
-  'booking.confirmed':
-    'A booking is confirmed: booked at once, a hold confirmed, or a pending order settled.',
-  'booking.held': 'A booking is held (booking/create with hold): it carries payment_required_by.',
-  'booking.cancelled': 'A confirmed or held booking is cancelled.',
-  'booking.expired': 'A hold passed payment_required_by without being confirmed.',
-  'booking.failed': 'A pending order was settled as failed by the supplier.',
-} as const;
-
-const held = { payment_required_by: '2026-11-25T09:32:05Z' };
-const settled = { status: 'FAILED', pnr: null, version: 2, updated_at: '2026-11-24T09:33:10Z' };
-/** The Booking each event's example carries. */
-const exampleData = {
-  'booking.confirmed': booking,
-  'booking.held': { ...booking, ...held, status: statusOf['booking.held'] },
-  'booking.cancelled': {
-    ...booking,
-    status: statusOf['booking.cancelled'],
-    version: 2,
-    updated_at: '2026-11-24T10:05:00Z',
-    cancelled_at: '2026-11-24T10:05:00Z',
-    cancelled_by: booking.created_by,
-    refund: { amount: booking.total_price, currency: booking.currency },
-  },
-  'booking.expired': {
-    ...booking,
-    ...held,
-    status: statusOf['booking.expired'],
-    version: 2,
-    updated_at: held.payment_required_by,
-  },
-  'booking.failed': { ...booking, ...settled, supplier: { name: 'duffel' } },
-} as const;
-
-/** One event the webhooks section describes: its payload schema's component id, wording and example. */
-export interface WebhookEvent {
-  readonly schemaId: string;
-  readonly schema: zod.ZodMiniType;
-  readonly summary: string;
-  readonly example: unknown;
-}
-
-const pascalType = (type: string) =>
-  type.replace(/(^|[.-])([a-z])/g, (_, __, c: string) => c.toUpperCase()).replace(/\./g, '');
-
-/** Every event an endpoint can receive (docs/API.md §4.6), by type: the document's `webhooks`. */
-export const webhookEvents: Record<string, WebhookEvent> = {
-  ...Object.fromEntries(
-    EVENT_TYPES.map((type) => [
-      type,
-      {
-        schemaId: `${pascalType(type)}Event`,
-        schema: bookingEvent(type),
-        summary: whenOf[type],
-        example: { type, timestamp: exampleData[type].updated_at, data: exampleData[type] },
-      },
-    ]),
-  ),
-  'webhook.ping': {
-    schemaId: 'WebhookPingEvent',
-    schema: WebhookPingEvent,
-    summary: 'An ADMIN asked for a test delivery (POST /api/agency/webhooks/ping).',
-    example: {
-      type: 'webhook.ping',
-      timestamp: '2026-11-24T09:40:00Z',
-      data: { webhook_id: endpoint.id, agency_id: 'demo-agency' },
+  'agency-webhooks-ping': {
+    summary: 'Send a test event to a webhook endpoint',
+    description: `The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most ${MAX_PINGS_PER_HOUR} pings per endpoint in any hour (429 RATE_LIMITED with Retry-After). Another agency’s endpoint is 404. ${adminOnly}`,
+    tag: 'Agency',
+    request: PingWebhookRequest,
+    requestExample: { webhook_id: endpoint.id },
+    status: 202,
+    response: success(
+      zod.object({
+        event_id: zod
+          .string()
+          .check(zod.describe('evt_…: the webhook-id header of the delivery, and last_delivery.event_id')),
+      }),
+    ),
+    responseExample: { success: true, data: { event_id: 'evt_Yt3kQ9mW2xLp7RvB4nC8dF1gH6jK0aZs' } },
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'RATE_LIMITED'],
+    errorExamples: {
+      RATE_LIMITED: new RateLimitedError(1200, PING_LIMIT_MESSAGE),
     },
   },
-};
+} satisfies Record<string, Operation>;
