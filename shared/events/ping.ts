@@ -58,8 +58,8 @@ export interface PingDeps extends TableHandle {
 /**
  * The route's action: 404 for an endpoint not in the caller's agency, 429 RATE_LIMITED (with
  * Retry-After: when the oldest of the hour's ten pings is an hour old) past the limit; otherwise the
- * ping item, the endpoint's ring and the caller's right to administer in one transaction, and the
- * event's id.
+ * ping item, a slot of the endpoint's limit and the caller's right to administer in one transaction,
+ * and the event's id.
  */
 export function pingWebhook(deps: PingDeps) {
   return async (
