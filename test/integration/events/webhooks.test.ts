@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -230,6 +232,35 @@ describe('webhook URLs with the deployed checks on', () => {
       outcome: 'retrying',
     });
     await receiver.close();
+  });
+});
+
+describe('a receiver that answers 2xx, then trickles its body', () => {
+  it('is delivered once, when its status comes: no retry, last_delivery delivered', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200);
+      const drip = setInterval(() => res.write('.'), 50);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const { id } = (await call(create, { url: `http://127.0.0.1:${port}/hooks` })).body.data;
+    const message = await pendingDelivery(admin.agent.agency_id, id, 'evt_trickling-receiver-test-000001');
+    const enqueued: unknown[] = [];
+    await handleDeliveryMessage(
+      message,
+      testDeliveryDeps({ queue: { enqueue: async (next) => void enqueued.push(next) }, timeoutMs: 400 }),
+    );
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    expect(enqueued).toEqual([]);
+    const [shown] = (await call(list, {})).body.data;
+    expect(shown.last_delivery).toMatchObject({
+      event_id: message.event_id,
+      outcome: 'delivered',
+      http_status: 200,
+    });
   });
 });
 
