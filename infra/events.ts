@@ -9,6 +9,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { bookingKey } from '../shared/bookings/booking-item.ts';
 import { DELIVERY_LEASE_MS } from '../shared/events/delivery-item.ts';
+import { pingKey } from '../shared/events/ping-item.ts';
 import { functionSettings } from '../shared/function-spec.ts';
 import { eventFunctions } from '../shared/routes.ts';
 import { RouteFunction } from './route-function.ts';
@@ -109,7 +110,6 @@ export class EventPipeline extends Construct {
     };
 
     const eventsFn = make(events);
-    const { pk: bookingPkPrefix, sk: bookingSk } = bookingKey('');
     const stream = new DynamoEventSource(props.table, {
       // From the oldest record kept: an event written before the first deployment of this function
       // is still published (the notice and delivery guards make a re-read harmless).
@@ -123,18 +123,13 @@ export class EventPipeline extends Construct {
       retryAttempts: STREAM_RETRY_ATTEMPTS,
       maxRecordAge: Duration.days(1),
       onFailure: new SqsDlq(this.streamDeadLetters),
-      // Only booking items are events (shared/events/booking-event.ts): sign-ins, sessions, seats and
-      // deliveries, most of the table's writes, never invoke the function.
-      filters: [
+      // Only booking items and webhook pings are events (shared/events/booking-event.ts, ping-item.ts):
+      // sign-ins, sessions, seats and deliveries, most of the table's writes, never invoke the function.
+      filters: [bookingKey(''), pingKey('')].map(({ pk, sk }) =>
         FilterCriteria.filter({
-          dynamodb: {
-            Keys: {
-              pk: { S: FilterRule.beginsWith(bookingPkPrefix) },
-              sk: { S: FilterRule.isEqual(bookingSk) },
-            },
-          },
+          dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(pk) }, sk: { S: FilterRule.isEqual(sk) } } },
         }),
-      ],
+      ),
       // PolledEventCount counts every record read, filtered or not: none while the table is written
       // means the mapping stopped (Monitoring's EventsStreamStopped).
       metricsConfig: { metrics: [MetricType.EVENT_COUNT] },

@@ -125,7 +125,8 @@ export const routes = [
     entry: 'functions/agency/webhooks-create.ts',
     auth: true,
     roles: ['ADMIN'],
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    // ConditionCheckItem: the caller's right to act, checked inside the registering transaction.
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
   {
@@ -143,7 +144,18 @@ export const routes = [
     entry: 'functions/agency/webhooks-delete.ts',
     auth: true,
     roles: ['ADMIN'],
-    table: ['GetItem', 'DeleteItem', 'UpdateItem'],
+    table: ['GetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'agency-webhooks-ping',
+    path: '/api/agency/webhooks/ping',
+    entry: 'functions/agency/webhooks-ping.ts',
+    auth: true,
+    roles: ['ADMIN'],
+    // The endpoint (read, its ping ring), the ping event's item (the stream makes its delivery, so the
+    // route needs no queue), the caller's right.
+    table: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },
 ] as const satisfies readonly Route[];

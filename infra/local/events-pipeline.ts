@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -22,6 +22,27 @@ const MAX_RECORD_TRIES = 3;
 const MAX_MESSAGE_TRIES = 5;
 
 export const EVENTS_DEAD_LETTERS_FILE = 'events-dead-letters.jsonl';
+/** Where the pipeline stopped in the stream: the last record handled per shard (Lambda's checkpoint). */
+export const EVENTS_POSITION_FILE = 'events-stream-position.json';
+
+/** The stream's position as the file keeps it: the stream, the last record handled per shard, closed shards read to their end. */
+interface StreamPosition {
+  stream_arn: string;
+  shards: Record<string, string>;
+  finished: string[];
+}
+
+/** The position kept for `streamArn`; none for another stream (the table was made again) or no file. */
+async function readPosition(file: string, streamArn: string): Promise<StreamPosition> {
+  const fresh: StreamPosition = { stream_arn: streamArn, shards: {}, finished: [] };
+  try {
+    const kept = JSON.parse(await readFile(file, 'utf8')) as Partial<StreamPosition>;
+    if (kept.stream_arn !== streamArn || typeof kept.shards !== 'object' || !kept.shards) return fresh;
+    return { ...fresh, shards: { ...kept.shards }, finished: [...(kept.finished ?? [])] };
+  } catch {
+    return fresh;
+  }
+}
 
 export interface EventsPipelineOptions {
   readonly endpoint: string;
@@ -42,10 +63,13 @@ export interface EventsPipeline {
 
 /**
  * The deployed event pipeline on one machine: DynamoDB Local's stream read through the DynamoDB
- * Streams API (every shard polled, in order, from the oldest record kept: the notice and delivery
- * guards make re-reading after a restart harmless), the events function's code on each batch, with the
+ * Streams API (every shard polled, in order), the events function's code on each batch, with the
  * deployed mapping's retry limit and its dead-letter queue as a file, and an in-process delivery queue
- * running the delivery function's code when each attempt is due.
+ * running the delivery function's code when each attempt is due. Like Lambda's event source mapping it
+ * remembers where it stopped: after each batch the last record handled per shard is written to
+ * `<dataDir>/events-stream-position.json`, and a restart goes on after it (a new stream, or a shard
+ * never read, from its oldest record). A batch handled but not yet recorded when the process died is
+ * read again; the notice and delivery guards make that harmless.
  */
 export async function startEventsPipeline(options: EventsPipelineOptions): Promise<EventsPipeline> {
   const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
@@ -76,7 +100,21 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
   let running = true;
   let read = 0;
   const iterators = new Map<string, string | undefined>();
-  const finished = new Set<string>();
+  const positionFile = join(options.dataDir, EVENTS_POSITION_FILE);
+  const position = await readPosition(positionFile, streamArn);
+  const finished = new Set<string>(position.finished);
+  // One write at a time (shards are polled side by side), each whole: a temporary file renamed over.
+  let saving = Promise.resolve();
+  const savePosition = () => {
+    saving = saving
+      .catch(() => undefined)
+      .then(async () => {
+        const next = { ...position, finished: [...finished] };
+        await writeFile(`${positionFile}.tmp`, JSON.stringify(next), { mode: 0o600 });
+        await rename(`${positionFile}.tmp`, positionFile);
+      });
+    return saving;
+  };
 
   const deadLetter = async (record: _Record) => {
     log.error('event record set aside after retries', { sequence_number: record.dynamodb?.SequenceNumber });
@@ -104,28 +142,46 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
   };
 
   const pollShard = async (shardId: string) => {
-    let iterator = iterators.get(shardId);
-    if (iterator === undefined) {
-      const answer = await streams.send(
-        new GetShardIteratorCommand({
-          StreamArn: streamArn,
-          ShardId: shardId,
-          ShardIteratorType: 'TRIM_HORIZON',
-        }),
-      );
-      iterator = answer.ShardIterator;
-    }
+    let iterator = iterators.has(shardId) ? iterators.get(shardId) : await firstIterator(shardId);
     while (running && iterator) {
       const { Records = [], NextShardIterator } = await streams.send(
         new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }),
       );
       read += Records.length;
       await handle(Records);
+      const last = Records.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) position.shards[shardId] = last;
       iterator = NextShardIterator;
       iterators.set(shardId, iterator);
+      if (!iterator) finished.add(shardId);
+      if (last || !iterator) await savePosition();
       if (Records.length === 0) break;
     }
     if (!iterator) finished.add(shardId);
+  };
+
+  /** Where a shard is read from: just after the last record handled, or its oldest record kept. */
+  const firstIterator = async (shardId: string) => {
+    const after = position.shards[shardId];
+    const from = (type: 'TRIM_HORIZON' | 'AFTER_SEQUENCE_NUMBER') =>
+      streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shardId,
+          ShardIteratorType: type,
+          ...(type === 'AFTER_SEQUENCE_NUMBER' && { SequenceNumber: after }),
+        }),
+      );
+    if (!after) return (await from('TRIM_HORIZON')).ShardIterator;
+    try {
+      return (await from('AFTER_SEQUENCE_NUMBER')).ShardIterator;
+    } catch (error) {
+      // The record is past the stream's retention: everything after it that is kept is older news
+      // than nothing, as Lambda's mapping would read it (from the oldest kept).
+      if ((error as Error)?.name !== 'TrimmedDataAccessException') throw error;
+      log.warn('stream position past retention: reading from the oldest record', { shard: shardId });
+      return (await from('TRIM_HORIZON')).ShardIterator;
+    }
   };
 
   const loop = (async () => {
@@ -162,6 +218,9 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
       running = false;
       queue.close();
       await loop;
+      await saving.catch((error: unknown) =>
+        log.error('stream position not saved', { error: (error as Error)?.name }),
+      );
       streams.destroy();
     },
   };

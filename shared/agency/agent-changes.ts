@@ -1,30 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { callerCheck, callerMayAdminister } from '../auth/caller-right.ts';
+import { callerCheck, callerMayAdminister, refusedCaller } from '../auth/caller-right.ts';
 import type { IdentifierType } from '../auth/identifier.ts';
 import type { Role } from '../auth/roles.ts';
 import type { Session } from '../auth/session.ts';
 import {
   newSessionState,
   readSessionIdentifier,
-  readSessionState,
   sessionStateUpdate,
   sessionsEndedAt,
 } from '../auth/session-state-item.ts';
-import { isSessionValid } from '../auth/session-token.ts';
 import { signInSnapshotChange, signInSnapshotUpdate } from '../auth/sign-in-snapshot.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { type RetryPolicy, retrying, TRY_AGAIN } from '../db/retry.ts';
 import { type CancellationReasons, cancellationReasons, slotted } from '../db/transaction.ts';
 import {
-  ForbiddenError,
   IdentifierTakenError,
   LastAdminError,
   LimitReachedError,
   NotFoundError,
   RateLimitedError,
-  UnauthorizedError,
 } from '../errors.ts';
 import { agencyCountersUpdate } from './agency-counters-item.ts';
 import {
@@ -69,17 +65,6 @@ export const CHANGE_RETRIES: RetryPolicy = {
 export function raceOrThrow(reasons: CancellationReasons<string>, error: unknown): typeof TRY_AGAIN {
   if (reasons.any('TransactionConflict')) return TRY_AGAIN;
   throw error;
-}
-
-/**
- * The caller lost its right to act between its session check and the write: 401 when its session
- * ended (deactivated, logged out everywhere, left the agency), 403 when it is no longer an ADMIN.
- */
-async function refusedCaller(store: TableHandle, session: Session): Promise<Error> {
-  const state = await readSessionState(store, session.agentId);
-  return isSessionValid(session, state)
-    ? new ForbiddenError()
-    : new UnauthorizedError({ tokenPresented: true });
 }
 
 /**

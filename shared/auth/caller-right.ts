@@ -1,5 +1,8 @@
+import type { TableHandle } from '../db/client.ts';
+import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import type { Session } from './session.ts';
-import { type StateCondition, sessionStateKey } from './session-state-item.ts';
+import { readSessionState, type StateCondition, sessionStateKey } from './session-state-item.ts';
+import { isSessionValid } from './session-token.ts';
 
 /**
  * The caller's right to administer its agency, as a condition on its own session state item
@@ -42,4 +45,15 @@ export function callerCheck(
     ExpressionAttributeNames: condition.names,
     ExpressionAttributeValues: condition.values,
   };
+}
+
+/**
+ * The caller lost its right to act between its session check and the write: 401 when its session
+ * ended (deactivated, logged out everywhere, left the agency), 403 when it is no longer an ADMIN.
+ */
+export async function refusedCaller(store: TableHandle, session: Session): Promise<Error> {
+  const state = await readSessionState(store, session.agentId);
+  return isSessionValid(session, state)
+    ? new ForbiddenError()
+    : new UnauthorizedError({ tokenPresented: true });
 }

@@ -26,7 +26,8 @@ const DeliveryItem = z.object({
   event_id: z.string(),
   webhook_id: z.string(),
   agency_id: z.string(),
-  type: z.enum(EVENT_TYPES),
+  /** A booking event's type, or `webhook.ping` (ping.ts). */
+  type: z.enum([...EVENT_TYPES, 'webhook.ping']),
   /** The Standard Webhooks body's `timestamp` and `data`, fixed when the event happened. */
   occurred_at: z.string(),
   data: z.record(z.string(), z.unknown()),

@@ -1,5 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { callerCheck, refusedCaller } from '../auth/caller-right.ts';
 import type { Session } from '../auth/session.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
@@ -104,8 +105,9 @@ export function createWebhook(deps: WebhookDeps) {
     const transaction = slotted([
       ['endpoint', items.endpoint],
       ['count', items.count],
+      ['caller', { ConditionCheck: callerCheck(deps.tableName, session) }],
     ]);
-    await writeCounted(deps, transaction, 'count', () => {
+    await writeCounted(deps, session, transaction, 'count', () => {
       throw new LimitReachedError(
         `Your agency already has ${MAX_WEBHOOKS_PER_AGENCY} webhook endpoints: delete one first.`,
       );
@@ -116,13 +118,16 @@ export function createWebhook(deps: WebhookDeps) {
 }
 
 /**
- * Writes an endpoint change with the agency's count. Parallel changes of one agency touch the same
- * counters item, and DynamoDB may cancel one of two such transactions as a conflict: it is tried again
- * (db/retry.ts); a failed condition on `refusedSlot` calls `refused`.
+ * Writes an endpoint change with the agency's count and the caller's right to administer (its `caller`
+ * slot: a deactivated or demoted ADMIN's racing request changes nothing, 401 or 403, as agent changes
+ * do). Parallel changes of one agency touch the same counters item, and DynamoDB may cancel one of two
+ * such transactions as a conflict: it is tried again (db/retry.ts); a failed condition on
+ * `refusedSlot` calls `refused`.
  */
 async function writeCounted<Slot extends string>(
   deps: TableHandle,
-  transaction: SlottedTransaction<Slot>,
+  session: Session,
+  transaction: SlottedTransaction<Slot | 'caller'>,
   refusedSlot: Slot,
   refused: () => never,
 ): Promise<void> {
@@ -132,6 +137,7 @@ async function writeCounted<Slot extends string>(
       return true;
     } catch (error) {
       const reasons = cancellationReasons(error, transaction.slots);
+      if (reasons?.conditionFailed('caller')) throw await refusedCaller(deps, session);
       if (reasons?.conditionFailed(refusedSlot)) refused();
       if (reasons?.any('TransactionConflict')) return TRY_AGAIN;
       throw error;
@@ -157,8 +163,9 @@ export function deleteWebhook(deps: TableHandle) {
     const transaction = slotted([
       ['endpoint', items.endpoint],
       ['count', items.count],
+      ['caller', { ConditionCheck: callerCheck(deps.tableName, session) }],
     ]);
-    await writeCounted(deps, transaction, 'endpoint', () => {
+    await writeCounted(deps, session, transaction, 'endpoint', () => {
       throw new NotFoundError('No such webhook endpoint in your agency.');
     });
     return {};

@@ -14,7 +14,10 @@ export const NOTICE_LEASE_MS = 60_000;
 /** Kept well past the stream's 24-hour retention, within which a record can come back. */
 const KEEP_MS = 7 * 86_400_000;
 
-/** `claimed`: send it now. `sent`: already sent. `busy`: another invocation holds a live claim. */
+/**
+ * `claimed`: send it now. `sent`: already done (sent, or refused by SES for good). `busy`: another
+ * invocation holds a live claim.
+ */
 export type NoticeClaim = 'claimed' | 'sent' | 'busy';
 
 export async function claimNotice(store: TableHandle, eventId: string, now: number): Promise<NoticeClaim> {
@@ -37,19 +40,32 @@ export async function claimNotice(store: TableHandle, eventId: string, now: numb
     return 'claimed';
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    return itemAtFailedCondition(error)?.state === 'sent' ? 'sent' : 'busy';
+    const state = itemAtFailedCondition(error)?.state;
+    return state === 'sent' || state === 'refused' ? 'sent' : 'busy';
   }
 }
 
-/** Records the notice as sent: later deliveries of the event's record send nothing. */
-export async function markNoticeSent(store: TableHandle, eventId: string, at: number): Promise<void> {
+/**
+ * Records the notice as sent, or as refused by SES for good (`refused`, with the error's name): later
+ * deliveries of the event's record send nothing.
+ */
+export async function markNoticeSent(
+  store: TableHandle,
+  eventId: string,
+  at: number,
+  refused?: { reason: string },
+): Promise<void> {
   await store.db.send(
     new UpdateCommand({
       TableName: store.tableName,
       Key: noticeKey(eventId),
-      UpdateExpression: 'SET #state = :sent, sent_at = :at REMOVE lease_until',
+      UpdateExpression: refused
+        ? 'SET #state = :refused, refused_at = :at, reason = :reason REMOVE lease_until'
+        : 'SET #state = :sent, sent_at = :at REMOVE lease_until',
       ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':sent': 'sent', ':at': at },
+      ExpressionAttributeValues: refused
+        ? { ':refused': 'refused', ':at': at, ':reason': refused.reason }
+        : { ':sent': 'sent', ':at': at },
     }),
   );
 }

@@ -113,3 +113,18 @@ export function renderNotice(event: BookingEvent, agencyName: string): Notice | 
     html,
   };
 }
+
+/**
+ * SES refused the notice for good (docs/API.md §4.6): an unverified address in the SES sandbox, a
+ * sender domain not verified, a paused account or configuration set, a malformed address. Sending it
+ * again cannot help, so it is logged and not retried. Carries only the error's name: SES's own message
+ * can name the traveller's address.
+ */
+export class NoticeRefusedError extends Error {
+  override name = 'NoticeRefusedError';
+  readonly reason: string;
+  constructor(reason: string) {
+    super('the notice was refused');
+    this.reason = reason;
+  }
+}

@@ -5,7 +5,7 @@ import type { ResolvedAddress } from './webhook-url.ts';
 
 /** Any 2xx within this is delivered (docs/API.md §4.6). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** A receiver's answer is read up to this many bytes (for the log), then the connection is dropped. */
+/** A receiver's answer is read up to this many bytes, then the connection is dropped. */
 export const MAX_RESPONSE_BYTES = 4096;
 
 /** What came of one POST: the status when an answer came, or why none did. */
@@ -16,8 +16,9 @@ export type PostOutcome =
 /**
  * POSTs `body` to `url` on exactly `address` (checked beforehand: the name is not resolved again, so a
  * DNS answer that changes between check and connection cannot redirect the request), with TLS checked
- * against the URL's host name. Redirects are not followed (a 3xx is a failed attempt), the whole
- * exchange has {@link DELIVERY_TIMEOUT_MS}, and at most {@link MAX_RESPONSE_BYTES} of the answer are read.
+ * against the URL's host name. Redirects are not followed (a 3xx is a failed attempt), the status must
+ * come within {@link DELIVERY_TIMEOUT_MS} (any 2xx then is delivered, however slowly its body follows),
+ * and at most {@link MAX_RESPONSE_BYTES} of the answer are read within that deadline.
  */
 export function postWebhook(
   url: URL,
@@ -40,7 +41,6 @@ export function postWebhook(
     const settle = (outcome: PostOutcome) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       resolve(outcome);
     };
     const req = send(
@@ -57,24 +57,32 @@ export function postWebhook(
         agent: false,
       },
       (res) => {
+        // The status decides, as soon as it comes: a receiver that then trickles its body is not
+        // waited for. The body is drained up to MAX_RESPONSE_BYTES (or the deadline), then the
+        // connection is closed.
         const status = res.statusCode ?? 0;
+        settle({ delivered: status >= 200 && status < 300, status });
         let read = 0;
+        const close = () => {
+          clearTimeout(timer);
+          res.destroy();
+        };
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read >= MAX_RESPONSE_BYTES) {
-            settle({ delivered: status >= 200 && status < 300, status });
-            res.destroy();
-          }
+          if (read >= MAX_RESPONSE_BYTES) close();
         });
-        res.on('end', () => settle({ delivered: status >= 200 && status < 300, status }));
-        res.on('error', () => settle({ delivered: status >= 200 && status < 300, status }));
+        res.on('end', close);
+        res.on('error', close);
       },
     );
     const timer = setTimeout(() => {
       settle({ delivered: false, error: 'timeout' });
       req.destroy();
     }, timeoutMs);
-    req.on('error', () => settle({ delivered: false, error: 'connection' }));
+    req.on('error', () => {
+      clearTimeout(timer);
+      settle({ delivered: false, error: 'connection' });
+    });
     req.end(body);
   });
 }

@@ -55,12 +55,15 @@ for (const [network, prefix] of [
 ] as const)
   forbidden.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // IPv4-compatible (deprecated), the unspecified address and loopback ::1 among them
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): an IPv4 address of any kind behind a translator
+  ['64:ff9b:1::', 48], // local-use NAT64: a translator of the network's own, which reaches 169.254.169.254
   ['100::', 64], // discard
   ['2001::', 23], // IETF protocol assignments (Teredo among them)
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4: carries an IPv4 address of any kind
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 segment identifiers (RFC 9602): not hosts
   ['fc00::', 7], // unique-local, including the instance metadata service fd00:ec2::254
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -72,14 +75,18 @@ const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`), if any. */
+/**
+ * The IPv4 address an IPv6 address stands for (IPv4-mapped `::ffff:a.b.c.d`, the well-known NAT64
+ * prefix `64:ff9b::/96`), if any: judged as that IPv4 address. The other forms that carry one
+ * (IPv4-compatible `::/96`, IPv4-translated `::ffff:0:0:0/96`, local-use NAT64 `64:ff9b:1::/48`) are
+ * refused whole.
+ */
 function embeddedIpv4(address: string): string | undefined {
   const words = expandIpv6(address);
   if (!words) return undefined;
   const mapped = words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff;
-  const compatible = words.slice(0, 6).every((w) => w === 0) && (words[6] ?? 0) !== 0;
   const nat64 = words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0);
-  if (!mapped && !compatible && !nat64) return undefined;
+  if (!mapped && !nat64) return undefined;
   const [high = 0, low = 0] = words.slice(6);
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
@@ -111,6 +118,12 @@ export function isAllowedAddress(address: string, policy: WebhookUrlPolicy): boo
   if (policy === 'local' && loopback.check(address, 'ipv6')) return true;
   return !forbidden.check(address, 'ipv6');
 }
+
+/**
+ * The one refusal for a host that does not resolve and for one that resolves to an address a webhook
+ * may not reach: two messages would let an ADMIN probe the service's DNS (which internal names exist).
+ */
+export const ADDRESS_REFUSED = 'must resolve to public addresses only';
 
 /** A webhook URL the service refuses, with the reason given to the caller (400 on `url`). */
 export class WebhookUrlError extends Error {
@@ -170,12 +183,11 @@ export async function resolveWebhookAddress(
     try {
       addresses = await resolve(url.hostname);
     } catch {
-      throw new WebhookUrlError('does not resolve to an address');
+      throw new WebhookUrlError(ADDRESS_REFUSED);
     }
   }
   const [first] = addresses;
-  if (!first) throw new WebhookUrlError('does not resolve to an address');
-  if (!addresses.every(({ address }) => isAllowedAddress(address, policy)))
-    throw new WebhookUrlError('must not point to a private, loopback, link-local or metadata address');
+  if (!first || !addresses.every(({ address }) => isAllowedAddress(address, policy)))
+    throw new WebhookUrlError(ADDRESS_REFUSED);
   return first;
 }

@@ -40,9 +40,14 @@ const TravelDate = (description: string, example: string) =>
     .check(
       z.meta({
         description,
+        // Each branch typed: a generator reads an untyped branch as `unknown` (openapi-typescript did).
         anyOf: [
-          { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-          { format: 'date-time', pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}` },
+          { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+          {
+            type: 'string',
+            format: 'date-time',
+            pattern: `^\\d{4}-\\d{2}-\\d{2}${TIME_OF_DAY.source.slice(1)}`,
+          },
         ],
         examples: [example],
       }),

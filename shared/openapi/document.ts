@@ -6,6 +6,7 @@ import { errorExample } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { COMMON_ERRORS, operations } from './operations.ts';
 import { Agent, Booking, ErrorEnvelope, Flight, Segment } from './responses.ts';
+import { webhookEvents, webhooksSection, webhooksTag } from './webhook-events.ts';
 
 type Json = Record<string, unknown>;
 
@@ -23,6 +24,7 @@ function componentSchemas(): Record<string, Json> {
   for (const [id, schema] of Object.entries(named)) responses.add(schema, { id });
   // As clients send it: unknown fields are ignored, not refused (docs/API.md §1).
   requests.add(Passenger, { id: 'Passenger' });
+  for (const event of Object.values(webhookEvents)) responses.add(event.schema, { id: event.schemaId });
   for (const route of routes) {
     const operation = operations[route.id];
     requests.add(operation.request, { id: `${pascal(route.id)}Request` });
@@ -196,8 +198,10 @@ export function buildOpenApiDocument(version: string): Json {
       { name: 'Flights', description: 'Search and offers.' },
       { name: 'Bookings', description: 'Create, retrieve, list and cancel.' },
       { name: 'Agency', description: 'Agency administration: ADMINs manage their agency’s agents.' },
+      webhooksTag,
     ],
     paths: Object.fromEntries(routes.map((route) => [route.path, { post: operationFor(route, schemas) }])),
+    webhooks: webhooksSection(ref),
     components: {
       schemas,
       securitySchemes: {

@@ -1,10 +1,12 @@
 import * as zod from 'zod/mini';
+import { RateLimitedError } from '../errors.ts';
 import { EVENT_TYPES } from '../events/booking-event.ts';
 import {
   CreateWebhookRequest,
   DeleteWebhookRequest,
   ListWebhooksRequest,
 } from '../events/manage-webhooks.ts';
+import { MAX_PINGS_PER_HOUR, PING_LIMIT_MESSAGE, PingWebhookRequest } from '../events/ping.ts';
 import type { Operation } from './operation.ts';
 import { EmptyData, success } from './responses.ts';
 
@@ -37,7 +39,7 @@ export const CreatedWebhookEndpoint = zod.object({
   secret: zod.string().check(zod.describe('whsec_ + base64 of 32 random bytes; shown only once')),
 });
 
-const endpoint = {
+export const endpoint = {
   id: 'whk_3c9f0a1b2d4e5f6a7b8c9d0e',
   url: 'https://agency.example.com/hooks/bookings',
   events: [...EVENT_TYPES],
@@ -101,5 +103,25 @@ export const webhookOperations = {
     response: success(EmptyData),
     responseExample: { success: true, data: {} },
     errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'],
+  },
+  'agency-webhooks-ping': {
+    summary: 'Send a test event to a webhook endpoint',
+    description: `The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most ${MAX_PINGS_PER_HOUR} pings per endpoint in any hour (429 RATE_LIMITED with Retry-After). Another agency’s endpoint is 404. ${adminOnly}`,
+    tag: 'Agency',
+    request: PingWebhookRequest,
+    requestExample: { webhook_id: endpoint.id },
+    status: 202,
+    response: success(
+      zod.object({
+        event_id: zod
+          .string()
+          .check(zod.describe('evt_…: the webhook-id header of the delivery, and last_delivery.event_id')),
+      }),
+    ),
+    responseExample: { success: true, data: { event_id: 'evt_Yt3kQ9mW2xLp7RvB4nC8dF1gH6jK0aZs' } },
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'RATE_LIMITED'],
+    errorExamples: {
+      RATE_LIMITED: new RateLimitedError(1200, PING_LIMIT_MESSAGE),
+    },
   },
 } satisfies Record<string, Operation>;

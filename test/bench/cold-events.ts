@@ -59,9 +59,11 @@ export async function prepareEvents(
     admins.push(await bearer(await newAgent(`${tag}-cold-admin`, 'ADMIN', 'EMAIL', agency)));
     colleagues.push((await newAgent(`${tag}-colleague`, 'AGENT', 'EMAIL', agency)).id);
   }
-  // Webhooks: an agency per event (at most 5 endpoints each), holding one endpoint to list and delete.
+  // Webhooks: an agency per event (at most 5 endpoints each), holding one endpoint to list and delete
+  // and one to ping.
   const webhookAdmins: Record<string, string>[] = [];
   const webhooks: string[] = [];
+  const pingable: string[] = [];
   for (let i = 0; i < count; i++) {
     const headers = await bearer(await newAgent(`${tag}-hooks`, 'ADMIN', 'EMAIL', `bench-hooks-${tag}-${i}`));
     const made = await invoke(
@@ -71,8 +73,17 @@ export async function prepareEvents(
       headers,
     );
     if (made.status !== 201) throw new Error(`preparing a webhook: ${made.status}`);
+    // A second endpoint to ping (delete removes the first).
+    const kept = await invoke(
+      'agency-webhooks-create',
+      pathOf('agency-webhooks-create'),
+      { url: WEBHOOK_URL },
+      headers,
+    );
+    if (kept.status !== 201) throw new Error(`preparing a webhook: ${kept.status}`);
     webhookAdmins.push(headers);
     webhooks.push(made.body.data.id);
+    pingable.push(kept.body.data.id);
   }
 
   /** An agency of the send events' own, so that no agency's hourly code budget runs out. */
@@ -138,6 +149,8 @@ export async function prepareEvents(
         return [{}, webhookAdmins[i] ?? {}];
       case 'agency-webhooks-delete':
         return [{ webhook_id: webhooks[i] }, webhookAdmins[i] ?? {}];
+      case 'agency-webhooks-ping':
+        return [{ webhook_id: pingable[i] }, webhookAdmins[i] ?? {}];
       case 'search (round trip)':
       case 'booking-create (round trip)': {
         // Each event books its own round trip, so the search is made first, in this process.

@@ -38,3 +38,14 @@ export function isDocumentedRequest(path: string, body: unknown): boolean {
   const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
   return validate(body) === true;
 }
+
+/** Throws unless `body` is what the document's `webhooks` section says a delivery of `type` POSTs. */
+export function assertMatchesWebhook(type: string, body: unknown): void {
+  if (!openapi.webhooks?.[type]) throw new Error(`${type} is not in the document's webhooks`);
+  const ref = `openapi.json#/${pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema')}`;
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  if (!validate(body))
+    throw new Error(
+      `${type} does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
+}

@@ -63,16 +63,15 @@ describe('infra: what a first deploy and on-call need', () => {
     expect(DEVELOPMENT.environment).toBeUndefined();
   });
 
-  it('invokes the events function for booking items only, and counts what its stream mapping reads', () => {
+  it('invokes the events function for booking items and webhook pings only, and counts what its stream mapping reads', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FilterCriteria: {
         Filters: [
-          {
-            Pattern: JSON.stringify({
-              dynamodb: { Keys: { pk: { S: [{ prefix: 'BOOKING#' }] }, sk: { S: ['BOOKING'] } } },
-            }),
-          },
-        ],
+          ['BOOKING#', 'BOOKING'],
+          ['EVENT#', 'PING'],
+        ].map(([prefix, sk]) => ({
+          Pattern: JSON.stringify({ dynamodb: { Keys: { pk: { S: [{ prefix }] }, sk: { S: [sk] } } } }),
+        })),
       },
       MetricsConfig: { Metrics: ['EventCount'] },
     });

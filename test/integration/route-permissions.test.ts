@@ -22,6 +22,7 @@ import { handler as agentsUpdate } from '#test/helpers/routes/agency/agents-upda
 import { handler as webhooksCreate } from '#test/helpers/routes/agency/webhooks-create.ts';
 import { handler as webhooksDelete } from '#test/helpers/routes/agency/webhooks-delete.ts';
 import { handler as webhooksList } from '#test/helpers/routes/agency/webhooks-list.ts';
+import { handler as webhooksPing } from '#test/helpers/routes/agency/webhooks-ping.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
@@ -159,6 +160,9 @@ describe('route table grants', () => {
     for (const endpoint of extra)
       await as('agency-webhooks-delete', webhooksDelete, { webhook_id: endpoint.id }, auth);
     await as('agency-webhooks-delete', webhooksDelete, { webhook_id: extra[0].id }, auth); // 404
+    for (let i = 0; i < 11; i++)
+      await as('agency-webhooks-ping', webhooksPing, { webhook_id: hook.body.data.id }, auth); // 10, then 429
+    await as('agency-webhooks-ping', webhooksPing, { webhook_id: extra[0].id }, auth); // 404
 
     // The events function on the stream record of a new booking, as Lambda hands it over, twice
     // (the second finds the notice sent and the delivery made); then the delivery function's attempts.

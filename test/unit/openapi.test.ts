@@ -3,11 +3,17 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '#shared/error-codes.ts';
 import { THROTTLED_MESSAGE } from '#shared/errors.ts';
+import { EVENT_TYPES } from '#shared/events/booking-event.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import { errorExample } from '#shared/openapi/examples.ts';
 import { COMMON_ERRORS, operations } from '#shared/openapi/operations.ts';
 import { routes } from '#shared/routes.ts';
-import { assertMatchesContract, isDocumentedRequest, openapi } from '#test/helpers/contract.ts';
+import {
+  assertMatchesContract,
+  assertMatchesWebhook,
+  isDocumentedRequest,
+  openapi,
+} from '#test/helpers/contract.ts';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
@@ -63,7 +69,9 @@ describe('OpenAPI document', () => {
     expect(example('/api/agency/agents/update', 404, 'NOT_FOUND')).toBe('No such agent in your agency.');
     expect(example('/api/flights/booking/get', 404, 'NOT_FOUND')).toBe('No such booking in your agency.');
     expect(example('/api/auth/send-otp', 429, 'RATE_LIMITED')).toMatch(/codes/);
-    for (const path of Object.keys(openapi.paths).filter((p) => p !== '/api/auth/send-otp')) {
+    expect(example('/api/agency/webhooks/ping', 429, 'RATE_LIMITED')).toMatch(/pings per endpoint/);
+    const own = ['/api/auth/send-otp', '/api/agency/webhooks/ping'];
+    for (const path of Object.keys(openapi.paths).filter((p) => !own.includes(p))) {
       expect(example(path, 429, 'RATE_LIMITED'), path).toBe(THROTTLED_MESSAGE);
     }
   });
@@ -193,5 +201,60 @@ describe('OpenAPI document: no looser than the service', () => {
       if (unauthorized) expect(unauthorized.headers['WWW-Authenticate'], path).toBeDefined();
     }
     expect(openapi.paths['/api/auth/verify-otp'].post.responses['401']).toBeDefined();
+  });
+});
+
+describe('OpenAPI document: webhooks and types a generator can use', () => {
+  const schemas = openapi.components.schemas;
+  const resolve = (schema: J): J =>
+    schema?.$ref ? schemas[String(schema.$ref).replace('#/components/schemas/', '')] : schema;
+
+  it('describes every event an endpoint receives in its webhooks section, with signed headers', () => {
+    expect(Object.keys(openapi.webhooks ?? {}).sort()).toEqual([...EVENT_TYPES, 'webhook.ping'].sort());
+    for (const [type, item] of Object.entries(openapi.webhooks) as [string, J][]) {
+      const body = item.post.requestBody.content['application/json'];
+      const payload = resolve(body.schema);
+      expect(payload.required, type).toEqual(['type', 'timestamp', 'data']);
+      expect(payload.properties.type.const, type).toBe(type);
+      expect(payload.properties.timestamp.type, type).toBe('string');
+      expect(item.post.parameters.map((p: J) => [p.in, p.name, p.required])).toEqual([
+        ['header', 'webhook-id', true],
+        ['header', 'webhook-timestamp', true],
+        ['header', 'webhook-signature', true],
+      ]);
+      expect(Object.keys(item.post.responses)).toEqual(['2XX']);
+      assertMatchesWebhook(type, body.example);
+      if (type === 'webhook.ping') {
+        expect(resolve(payload.properties.data).required).toEqual(['webhook_id', 'agency_id']);
+      } else {
+        expect(payload.properties.data.$ref ?? payload.properties.data.allOf?.[0]?.$ref, type).toBe(
+          '#/components/schemas/Booking',
+        );
+        expect(body.example.data.status, type).toBe(type.replace('booking.', '').toUpperCase());
+      }
+    }
+    // Another type's body is not this type's.
+    const confirmed = openapi.webhooks['booking.confirmed'].post.requestBody.content['application/json'];
+    expect(() => assertMatchesWebhook('booking.cancelled', confirmed.example)).toThrow();
+  });
+
+  it('types every date field: each branch of departure_date and return_date is a string', () => {
+    const found: string[] = [];
+    const walk = (node: J, path: string) => {
+      if (!node || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node) as [string, J][]) {
+        if (key === 'properties')
+          for (const [name, property] of Object.entries(value) as [string, J][])
+            if (name === 'departure_date' || name === 'return_date') {
+              found.push(`${path}.${name}`);
+              expect(property.type, `${path}.${name}`).toBe('string');
+              for (const branch of [...(property.anyOf ?? []), ...(property.oneOf ?? [])])
+                expect(branch.type, `${path}.${name} branch`).toBe('string');
+            }
+        walk(value, `${path}/${key}`);
+      }
+    };
+    walk(openapi, '');
+    expect(found.length).toBeGreaterThanOrEqual(2);
   });
 });

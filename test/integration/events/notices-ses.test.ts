@@ -14,6 +14,7 @@ import { createLogger } from '#shared/log.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { book, bookingBody, searchOffers } from '#test/helpers/bookings.ts';
 import { registerReceiver, testDeliveryDeps } from '#test/helpers/events.ts';
+import { capturedLogLines } from '#test/helpers/log-capture.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { startReceiver } from '#test/helpers/webhook-receiver.ts';
 
@@ -122,6 +123,67 @@ describe('traveller notices through SES', () => {
     for (const message of queued) await handleDeliveryMessage(message, testDeliveryDeps());
     expect(receiver.deliveries.map((d) => [d.body.type, d.verified])).toEqual([['booking.confirmed', true]]);
     db.destroy();
+    await receiver.close();
+  });
+
+  /** An SES error as the SDK raises it: its name, fault and a message that may name the address. */
+  const sesError = (name: string, fault: 'client' | 'server' = 'client') =>
+    Object.assign(new Error(`${name}: Email address is not verified: traveller@example.com`), {
+      name,
+      $fault: fault,
+      $metadata: { httpStatusCode: fault === 'client' ? 400 : 500 },
+    });
+
+  it.each([
+    'MessageRejected',
+    'MailFromDomainNotVerifiedException',
+    'ConfigurationSetDoesNotExistException',
+    'AccountSendingPausedException',
+  ])('a permanent SES refusal (%s) is logged, never retried, and the webhooks still go out', async (name) => {
+    ses.on(SendEmailCommand).rejects(sesError(name));
+    const receiver = await startReceiver();
+    await registerReceiver(admin, receiver);
+    const queued: DeliveryMessage[] = [];
+    const logStart = capturedLogLines.length;
+    expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
+    // Handed over again (a stream redelivery): SES is not asked again.
+    expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+    for (const message of queued) await handleDeliveryMessage(message, testDeliveryDeps());
+    expect(receiver.deliveries.map((d) => [d.body.type, d.verified])).toEqual([['booking.confirmed', true]]);
+    const lines = capturedLogLines.slice(logStart).map((line) => JSON.parse(line));
+    const refused = lines.find((line) => line.message === 'notice refused');
+    expect(refused).toMatchObject({ level: 'warn', error: name, type: 'booking.confirmed' });
+    // Neither the address nor SES's own words reach the log.
+    expect(capturedLogLines.slice(logStart).join('\n')).not.toMatch(/traveller@example\.com|not verified/);
+    await receiver.close();
+  });
+
+  it('a throttled notice is retried on its own: the webhook goes out at once and is sent once', async () => {
+    ses
+      .on(SendEmailCommand)
+      .rejectsOnce(sesError('Throttling'))
+      .rejectsOnce(sesError('ServiceUnavailable', 'server'))
+      .resolves({ MessageId: 'm-4' });
+    const receiver = await startReceiver();
+    await registerReceiver(admin, receiver);
+    const queued: DeliveryMessage[] = [];
+    const deliver = async () => {
+      for (const message of queued.splice(0)) await handleDeliveryMessage(message, testDeliveryDeps());
+    };
+    expect(await handler(testTable.db, queued)(batch())).toEqual({
+      batchItemFailures: [{ itemIdentifier: '42' }],
+    });
+    // The webhook did not wait for the notice.
+    await deliver();
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(await handler(testTable.db, queued)(batch())).toEqual({
+      batchItemFailures: [{ itemIdentifier: '42' }],
+    });
+    expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
+    await deliver();
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(3);
+    expect(receiver.deliveries.map((d) => d.body.type)).toEqual(['booking.confirmed']);
     await receiver.close();
   });
 });

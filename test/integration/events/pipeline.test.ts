@@ -25,6 +25,7 @@ import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { assertMatchesWebhook } from '#test/helpers/contract.ts';
 import {
   dataDir,
   pendingDelivery,
@@ -131,6 +132,8 @@ describe('event pipeline', () => {
 
     const received = events(hook.deliveries, booking.booking_id);
     expect(received.every((d) => d.verified)).toBe(true);
+    // Each body is what openapi.json's webhooks section says that event POSTs.
+    for (const delivery of received) assertMatchesWebhook(delivery.body.type, delivery.body);
     const byVersion = [...received].sort((a, b) => a.body.data.version - b.body.data.version);
     expect(byVersion.map((d) => d.body.type)).toEqual(['booking.confirmed', 'booking.cancelled']);
     expect(byVersion.map((d) => d.id)).toEqual([

@@ -96,4 +96,34 @@ describe('postWebhook', () => {
       });
     }
   });
+
+  it('delivers a 2xx whose body trickles past the deadline: the status decides, the body is not awaited', async () => {
+    let closed = false;
+    const port = await serve((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('a');
+      // One byte every 50 ms, for far longer than the deadline.
+      const drip = setInterval(() => res.write('a'), 50);
+      res.on('close', () => {
+        clearInterval(drip);
+        closed = true;
+      });
+    });
+    const started = Date.now();
+    const outcome = await postWebhook(new URL(`http://127.0.0.1:${port}/`), loopback, {}, '{}', 400);
+    expect(outcome).toEqual({ delivered: true, status: 200 });
+    expect(Date.now() - started).toBeLessThan(400);
+    // The connection is closed, not left dripping.
+    await expect.poll(() => closed, { timeout: 2000 }).toBe(true);
+  });
+
+  it('a status that comes after the deadline is a timeout', async () => {
+    const port = await serve((req, res) => {
+      req.resume();
+      setTimeout(() => res.writeHead(200).end(), 600);
+    });
+    const outcome = await postWebhook(new URL(`http://127.0.0.1:${port}/`), loopback, {}, '{}', 300);
+    expect(outcome).toEqual({ delivered: false, error: 'timeout' });
+  });
 });

@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { agencyCountersKey } from '#shared/agency/agency-counters-item.ts';
+import { changeAgentByIdentifier } from '#shared/agency/operator-changes.ts';
 import { bookingKey } from '#shared/bookings/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
@@ -232,6 +235,35 @@ describe('webhook URLs with the deployed checks on', () => {
   });
 });
 
+describe('a receiver that answers 2xx, then trickles its body', () => {
+  it('is delivered once, when its status comes: no retry, last_delivery delivered', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200);
+      const drip = setInterval(() => res.write('.'), 50);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const { id } = (await call(create, { url: `http://127.0.0.1:${port}/hooks` })).body.data;
+    const message = await pendingDelivery(admin.agent.agency_id, id, 'evt_trickling-receiver-test-000001');
+    const enqueued: unknown[] = [];
+    await handleDeliveryMessage(
+      message,
+      testDeliveryDeps({ queue: { enqueue: async (next) => void enqueued.push(next) }, timeoutMs: 400 }),
+    );
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    expect(enqueued).toEqual([]);
+    const [shown] = (await call(list, {})).body.data;
+    expect(shown.last_delivery).toMatchObject({
+      event_id: message.event_id,
+      outcome: 'delivered',
+      http_status: 200,
+    });
+  });
+});
+
 describe('deleting an endpoint', () => {
   it('stops its deliveries, pending retries included', async () => {
     const receiver = await startReceiver();
@@ -306,11 +338,11 @@ describe('what one event costs in AWS calls', () => {
     const record = { eventName: 'INSERT', dynamodb: { NewImage: marshall(booking), SequenceNumber: '7' } };
     expect(await streamHandler(deps)({ Records: [record] as never })).toEqual({ batchItemFailures: [] });
     expect(calls.calls).toEqual([
+      'QueryCommand', // the agency's endpoints
+      'PutItemCommand', // the delivery item (webhooks first: they never wait on the notice)
       'GetItemCommand', // the agency's name
       'PutItemCommand', // the notice's claim
       'UpdateItemCommand', // ... recorded as sent
-      'QueryCommand', // the agency's endpoints
-      'PutItemCommand', // the delivery item
     ]);
     expect([emails.length, messages.length]).toEqual([1, 1]);
 
@@ -344,3 +376,45 @@ async function bookedRecord(who: TestSession) {
   );
   return Item ?? {};
 }
+
+describe('webhook endpoints: the caller’s right, checked at the write', () => {
+  /** Runs `change` just before the next TransactWriteItems the handlers send: inside the race window. */
+  function justBeforeTheWrite(change: () => Promise<unknown>) {
+    let done = false;
+    testContext.db.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (!done && ctx.commandName === 'TransactWriteItemsCommand') {
+          done = true;
+          await change();
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'justBeforeTheWebhookWrite' },
+    );
+    return () => testContext.db.middlewareStack.remove('justBeforeTheWebhookWrite');
+  }
+  const cut = (who: TestSession, change: { active?: boolean; role?: 'AGENT' }) =>
+    changeAgentByIdentifier(testTable, testContext.clock, who.agent.identifier, change, { force: true });
+
+  it('an ADMIN deactivated between its session check and the write registers nothing (401)', async () => {
+    const undo = justBeforeTheWrite(() => cut(admin, { active: false }));
+    const created = await call(create, { url: URL_A }).finally(undo);
+    expect(created.status).toBe(401);
+    expect(await storedEndpoints(admin.agent.agency_id)).toEqual([]);
+  });
+
+  it('an ADMIN demoted between its session check and the write registers nothing (403) and deletes nothing', async () => {
+    const second = await signIn({ agencyId: admin.agent.agency_id, role: 'ADMIN' });
+    let undo = justBeforeTheWrite(() => cut(admin, { role: 'AGENT' }));
+    const created = await call(create, { url: URL_A }).finally(undo);
+    expect(created.status).toBe(403);
+    expect(await storedEndpoints(admin.agent.agency_id)).toEqual([]);
+
+    const kept = await call(create, { url: URL_A }, second);
+    expect(kept.status).toBe(201);
+    undo = justBeforeTheWrite(() => cut(second, { active: false }));
+    const removed = await call(remove, { webhook_id: kept.body.data.id }, second).finally(undo);
+    expect(removed.status).toBe(401);
+    expect(await storedEndpoints(admin.agent.agency_id)).toHaveLength(1);
+  });
+});

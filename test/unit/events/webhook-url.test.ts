@@ -14,6 +14,8 @@ const resolvingTo =
   async () =>
     addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 const publicDns = resolvingTo('93.184.215.14');
+/** The one refusal for every address a webhook may not reach, and for a name that does not resolve. */
+const REFUSED = /^must resolve to public addresses only$/;
 
 async function refusal(
   url: string,
@@ -56,13 +58,21 @@ describe('webhook URLs (deployed checks)', () => {
     ['decimal metadata', 'https://2852039166/'],
     ['unspecified', 'https://0.0.0.0/'],
     ['multicast', 'https://224.0.0.1/'],
+    ['local-use NAT64 of metadata', 'https://[64:ff9b:1::a9fe:a9fe]/'],
+    ['local-use NAT64 of a public address', 'https://[64:ff9b:1:0:0:0:5db8:d70e]/'],
+    ['IPv4-translated', 'https://[::ffff:0:a9fe:a9fe]/'],
+    ['IPv4-translated of a public address', 'https://[::ffff:0:5db8:d70e]/'],
+    ['IPv4-compatible', 'https://[::a9fe:a9fe]/'],
+    ['IPv4-compatible of a public address', 'https://[::93.184.215.14]/'],
+    ['SRv6 SIDs 5f00::/16', 'https://[5f00::1]/'],
+    ['documentation 3fff::/20', 'https://[3fff:fff::1]/'],
   ])('refuses a %s address (%s)', async (_name, url) => {
-    expect(await refusal(url)).toMatch(/private, loopback, link-local or metadata/);
+    expect(await refusal(url)).toMatch(REFUSED);
   });
 
   it('refuses a name that resolves to a private address, even beside a public one', async () => {
     expect(await refusal('https://internal.example.com/', 'deployed', resolvingTo('10.1.2.3'))).toMatch(
-      /private/,
+      REFUSED,
     );
     expect(
       await refusal(
@@ -70,17 +80,23 @@ describe('webhook URLs (deployed checks)', () => {
         'deployed',
         resolvingTo('93.184.215.14', '169.254.169.254'),
       ),
-    ).toMatch(/private/);
+    ).toMatch(REFUSED);
     // The system resolver: localhost is loopback.
     const { systemResolver } = await import('#shared/events/webhook-url.ts');
-    expect(await refusal('https://localhost:8443/', 'deployed', systemResolver)).toMatch(/private/);
+    expect(await refusal('https://localhost:8443/', 'deployed', systemResolver)).toMatch(REFUSED);
   });
 
-  it('refuses a name that does not resolve', async () => {
+  it('refuses a name that does not resolve with the same words as a private address (no DNS probing)', async () => {
     const nothing: Resolver = async () => {
       throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
     };
-    expect(await refusal('https://nowhere.example.com/', 'deployed', nothing)).toMatch(/does not resolve/);
+    const empty: Resolver = async () => [];
+    const unresolved = await refusal('https://nowhere.example.com/', 'deployed', nothing);
+    expect(unresolved).toMatch(REFUSED);
+    expect(await refusal('https://nowhere.example.com/', 'deployed', empty)).toBe(unresolved);
+    expect(await refusal('https://internal.example.com/', 'deployed', resolvingTo('10.1.2.3'))).toBe(
+      unresolved,
+    );
   });
 
   it.each([
@@ -105,8 +121,8 @@ describe('webhook URLs (local)', () => {
   });
 
   it('still refuses other private addresses, http elsewhere, and a loopback host without a port', async () => {
-    expect(await refusal('https://10.0.0.1/', 'local')).toMatch(/private/);
-    expect(await refusal('https://169.254.169.254/', 'local')).toMatch(/private/);
+    expect(await refusal('https://10.0.0.1/', 'local')).toMatch(REFUSED);
+    expect(await refusal('https://169.254.169.254/', 'local')).toMatch(REFUSED);
     expect(await refusal('http://hooks.example.com/', 'local')).toMatch(/https/);
     expect(await refusal('http://127.0.0.1/', 'local')).toMatch(/https/);
     expect(await refusal('http://[::1]:4000/', 'local')).toMatch(/https/);
@@ -118,5 +134,15 @@ describe('isAllowedAddress', () => {
     for (const address of ['::ffff:10.0.0.1', '::ffff:0a00:0001', '0:0:0:0:0:ffff:a00:1', '::10.0.0.1'])
       expect(isAllowedAddress(address, 'deployed'), address).toBe(false);
     expect(isAllowedAddress('::ffff:93.184.215.14', 'deployed')).toBe(true);
+    expect(isAllowedAddress('64:ff9b::5db8:d70e', 'deployed')).toBe(true);
+  });
+
+  it('allows public IPv6 beside the refused ranges, and loopback ::1 locally only', () => {
+    for (const address of ['5eff:ffff::1', '5f01::1', '3fff:1000::1', '64:ff9b:2::1', '2606:4700::1111'])
+      expect(isAllowedAddress(address, 'deployed'), address).toBe(true);
+    for (const address of ['64:ff9b:1:ffff::1', '3fff:0fff:ffff::1', '5f00:ffff::1', '::ffff:0:0:1'])
+      expect(isAllowedAddress(address, 'deployed'), address).toBe(false);
+    expect(isAllowedAddress('::1', 'local')).toBe(true);
+    expect(isAllowedAddress('::1', 'deployed')).toBe(false);
   });
 });
