@@ -75,6 +75,8 @@ export interface DuffelStandIn {
   readonly orders: Map<string, Order>;
   /** `fault` for the next `times` calls of `endpoint`, after the next `skip` calls succeed. */
   fail(endpoint: Endpoint, fault: Fault, times?: number, skip?: number): void;
+  /** Drops the faults not yet used. */
+  clearFaults(): void;
   /** The airline now sells `offerId` at `totalAmount` (a decimal string). */
   reprice(offerId: string, totalAmount: string): void;
   /** The airline no longer sells `offerId`. */
@@ -429,6 +431,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
     requests,
     orders,
     fail: (endpoint, fault, times = 1, skip = 0) => void faults.set(endpoint, { fault, times, skip }),
+    clearFaults: () => faults.clear(),
     reprice: (offerId, totalAmount) => {
       const held = offers.get(offerId);
       if (held) held.offer = { ...held.offer, total_amount: totalAmount, base_amount: totalAmount };

@@ -231,9 +231,11 @@ describe('duffel mode: a payment whose answer is lost', () => {
 describe('duffel mode: parallel cancels and confirms', () => {
   it('eight cancels at once: one cancellation at Duffel, every answer the cancelled booking', async () => {
     const booking = await booked();
-    standIn.fail('order_cancellations.confirm', { kind: 'slow', ms: 300 });
+    // Every quote is made before any is confirmed, as when eight requests reach Duffel together.
+    standIn.fail('order_cancellations.create', { kind: 'slow', ms: 200 }, 8);
 
     const answers = await Promise.all(Array.from({ length: 8 }, () => cancelOf(booking)));
+    standIn.clearFaults();
 
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => JSON.stringify(a.body.data))).size).toBe(1);
