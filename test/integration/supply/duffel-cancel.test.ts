@@ -182,6 +182,20 @@ describe('duffel mode: a cancellation whose answer is lost', () => {
   });
 });
 
+describe('duffel mode: a hold’s cancellation whose answer is lost', () => {
+  it('asks Duffel in the request: 200 CANCELLED with a refund of 0, one confirmation sent', async () => {
+    const hold = await held();
+    standIn.fail('order_cancellations.confirm', { kind: 'timeout-after' });
+
+    const answer = await cancelOf(hold);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ status: 'CANCELLED', refund: { amount: 0, currency: 'GBP' } });
+    expect(await getOf(hold)).toEqual(answer.body.data);
+    expect(confirmations(hold.supplier.order_id)).toHaveLength(1);
+  });
+});
+
 describe('duffel mode: a payment whose answer is lost', () => {
   it('the sweep confirms a paid hold within 5 minutes, long before its deadline, never paying again', async () => {
     const hold = await held();
@@ -230,17 +244,26 @@ describe('duffel mode: a payment whose answer is lost', () => {
 
 describe('duffel mode: parallel cancels and confirms', () => {
   it('eight cancels at once: one cancellation at Duffel, every answer the cancelled booking', async () => {
-    const booking = await booked();
+    // Against the patient instance: a loaded machine must not turn the slow quotes into timeouts.
+    const search = await slow.search(session, {
+      origin: 'LHR',
+      destination: 'JFK',
+      departure_date: '2027-04-03',
+    });
+    const booking = (await slow.book(session, bookingBody(search.body.data[0]))).body.data;
     // Every quote is made before any is confirmed, as when eight requests reach Duffel together.
-    standIn.fail('order_cancellations.create', { kind: 'slow', ms: 200 }, 8);
+    slow.standIn.fail('order_cancellations.create', { kind: 'slow', ms: 200 }, 8);
 
-    const answers = await Promise.all(Array.from({ length: 8 }, () => cancelOf(booking)));
-    standIn.clearFaults();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => slow.cancel(session, { booking_id: booking.booking_id })),
+    );
+    slow.standIn.clearFaults();
 
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => JSON.stringify(a.body.data))).size).toBe(1);
     expect(answers[0]?.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
-    expect(confirmations(booking.supplier.order_id)).toHaveLength(1);
+    const confirmed = slow.standIn.requests.filter((r) => r.path.endsWith('/actions/confirm'));
+    expect(confirmed).toHaveLength(1);
   });
 
   it('six confirms at once while Duffel takes 4 s to pay: every answer the confirmed booking', async () => {
