@@ -178,6 +178,11 @@ export class NotCancellableError extends fixedError(
   'The booking can no longer be cancelled: its first flight has departed.',
 ) {}
 
+/** Cancel at a refund no longer given (docs/API.md §4.3): worded, with its details, by refund-quote.ts. */
+export class RefundChangedError extends ApiError {
+  readonly code = 'REFUND_CHANGED' as const;
+}
+
 /** The supplier refused the booking for a reason no field check could foresee. */
 export class SupplierRejectedError extends ApiError {
   readonly code = 'SUPPLIER_REJECTED' as const;

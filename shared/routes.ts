@@ -92,6 +92,15 @@ export const routes = [
     grants: ['signing-key', 'supplier'],
   },
   {
+    id: 'booking-refund-quote',
+    path: '/api/flights/booking/refund-quote',
+    entry: 'functions/bookings/refund-quote.ts',
+    auth: true,
+    // Reads the booking; a remote supplier's quote is asked of the supplier, and nothing is written.
+    table: ['GetItem'],
+    grants: ['signing-key', 'supplier'],
+  },
+  {
     id: 'agency-agents-list',
     path: '/api/agency/agents/list',
     entry: 'functions/agency/agents-list.ts',

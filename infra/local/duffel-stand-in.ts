@@ -2,7 +2,8 @@
  * A local stand-in for Duffel's Flights API v2: every endpoint the duffel adapter uses, in Duffel's wire
  * format — `{data}` envelopes, `{errors: [{type, code, title, message, source}], meta: {request_id}}`
  * errors, string amounts, local times with each airport's zone, `ratelimit-*` headers and a real rate
- * limit — with switches for faults (429, 5xx, a timeout before or after acting, an airline refusal).
+ * limit — with switches for faults (429, 5xx, a timeout before or after acting, a slow answer, an
+ * airline refusal).
  *
  * `npm run duffel-stand-in [-- --port 4010 --currency GBP]` runs it for `npm start` users:
  * `SUPPLIER=duffel DUFFEL_ACCESS_TOKEN=duffel_test_local DUFFEL_API_URL=http://127.0.0.1:4010 npm start`.
@@ -47,6 +48,8 @@ export type Fault =
   | { kind: 'timeout-after' }
   /** Do the work, then answer 500 as a gateway might. */
   | { kind: 'error-after'; status: 500 | 502 | 504 }
+  /** Do the work, answering only after `ms` (a slow airline). */
+  | { kind: 'slow'; ms: number }
   /** Refuse with this Duffel error (422 unless said). */
   | { kind: 'refuse'; status?: number; error: Partial<DuffelError> };
 
@@ -72,6 +75,8 @@ export interface DuffelStandIn {
   readonly orders: Map<string, Order>;
   /** `fault` for the next `times` calls of `endpoint`, after the next `skip` calls succeed. */
   fail(endpoint: Endpoint, fault: Fault, times?: number, skip?: number): void;
+  /** Drops the faults not yet used. */
+  clearFaults(): void;
   /** The airline now sells `offerId` at `totalAmount` (a decimal string). */
   reprice(offerId: string, totalAmount: string): void;
   /** The airline no longer sells `offerId`. */
@@ -280,6 +285,9 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
         if (Date.parse(quote.expires_at) <= now())
           throw refuse(422, 'invalid_state_error', 'cancellation_expired', 'The quote expired.');
         const order = knownOrder(quote.order_id);
+        // Another quote of the order confirmed first: Duffel cancels an order once.
+        if (order.cancelled_at)
+          throw refuse(422, 'invalid_state_error', 'already_cancelled', 'The order is already cancelled.');
         const confirmed = { ...quote, confirmed_at: new Date(now()).toISOString() };
         cancellations.set(id, confirmed);
         orders.set(order.id, {
@@ -375,6 +383,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
       if (fault?.kind === 'timeout-before') return; // the socket stays open, unanswered
       const [status, data] = handlers[route.endpoint](body, route.id, url.searchParams);
       if (fault?.kind === 'timeout-after') return;
+      if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
       if (fault?.kind === 'error-after')
         throw refuse(fault.status, 'api_error', 'internal_server_error', 'Injected fault after acting.');
       const payload = isPage(data) ? { data: data.list, meta: data.meta } : { data: wire(data) };
@@ -422,6 +431,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
     requests,
     orders,
     fail: (endpoint, fault, times = 1, skip = 0) => void faults.set(endpoint, { fault, times, skip }),
+    clearFaults: () => faults.clear(),
     reprice: (offerId, totalAmount) => {
       const held = offers.get(offerId);
       if (held) held.offer = { ...held.offer, total_amount: totalAmount, base_amount: totalAmount };

@@ -120,6 +120,11 @@ const BookingItem = z.object({
   /** Remote holds: a PENDING hold's deadline by our rule; the supplier call under way (remote-hold.ts). */
   hold_until: z.optional(z.string()),
   hold_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string() })),
+  /**
+   * A remote CONFIRMED booking's cancellation under way at the supplier (remote-cancel.ts): the claim's
+   * id while a request holds it; `started_at` and who asked, left behind when its outcome is unknown.
+   */
+  cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor })),
   /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
   segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
 });

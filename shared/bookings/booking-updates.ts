@@ -64,6 +64,12 @@ export function confirmHoldUpdate(
   };
 }
 
+/** A supplier call named by its claim (`id`) or, left behind, by its start: the condition on `:call`. */
+const sameCall = (attribute: 'hold_call' | 'cancel_call', call: { id: string } | { started_at: string }) =>
+  `${attribute}.${'id' in call ? 'id' : 'started_at'} = :call`;
+const callValue = (call: { id: string } | { started_at: string }) =>
+  'id' in call ? call.id : call.started_at;
+
 /**
  * The Update that confirms a remote hold its supplier has been paid for (remote-hold.ts): only while it
  * is HELD under the same supplier call (`id`: the request's claim; `started_at`: the call the sweep found
@@ -76,13 +82,12 @@ export function confirmPaidHoldUpdate(
   at: string,
   call: { id: string } | { started_at: string },
 ) {
-  const [field, value] = 'id' in call ? ['id', call.id] : ['started_at', call.started_at];
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
     UpdateExpression:
       'SET #status = :confirmed, updated_at = :at, version = :version, #total = :total REMOVE payment_required_by, hold_call',
-    ConditionExpression: `#status = :held AND hold_call.${field} = :call`,
+    ConditionExpression: `#status = :held AND ${sameCall('hold_call', call)}`,
     ExpressionAttributeNames: { '#status': 'status', '#total': 'total' },
     ExpressionAttributeValues: {
       ':confirmed': 'CONFIRMED',
@@ -90,7 +95,7 @@ export function confirmPaidHoldUpdate(
       ':at': at,
       ':version': booking.version + 1,
       ':total': booking.total,
-      ':call': value,
+      ':call': callValue(call),
     },
   };
 }
@@ -155,6 +160,36 @@ export function settleBookingUpdate(
       ':supplier': settled.supplier,
       ...(settled.pnr && { ':pnr': settled.pnr }),
       ...(settled.payment_required_by && { ':deadline': settled.payment_required_by }),
+    },
+  };
+}
+
+/**
+ * The Update that cancels a remote CONFIRMED booking whose order its supplier has cancelled
+ * (remote-cancel.ts): only while it is CONFIRMED under the same cancellation call (`id`: the request's
+ * claim; `started_at`: the call the sweep found left behind).
+ */
+export function cancelOrderUpdate(
+  tableName: string,
+  booking: { booking_id: string; version: number },
+  cancelled: { at: string; by: { id: string; name: string }; refund: { amount: number; currency: string } },
+  call: { id: string } | { started_at: string },
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression:
+      'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version, refund = :refund REMOVE cancel_call',
+    ConditionExpression: `#status = :confirmed AND ${sameCall('cancel_call', call)}`,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':cancelled': 'CANCELLED',
+      ':confirmed': 'CONFIRMED',
+      ':at': cancelled.at,
+      ':by': cancelled.by,
+      ':version': booking.version + 1,
+      ':refund': cancelled.refund,
+      ':call': callValue(call),
     },
   };
 }

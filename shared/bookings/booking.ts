@@ -61,3 +61,20 @@ export function bookingView(record: BookingRecord, now?: number): BookingView {
       : stamp),
   };
 }
+
+/** The Booking resource of `record` (CONFIRMED or HELD as read) once `cancelled` has been stored. */
+export function cancelledView(
+  record: BookingRecord,
+  cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
+): BookingView {
+  return bookingView({
+    ...record,
+    status: 'CANCELLED',
+    payment_required_by: undefined,
+    cancelled_at: cancelled.at,
+    cancelled_by: cancelled.by,
+    ...(cancelled.refund && { refund: cancelled.refund }),
+    updated_at: cancelled.at,
+    version: changeStamp(record).version + 1,
+  });
+}

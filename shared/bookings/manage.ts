@@ -1,14 +1,13 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
-import { toMajor } from '../money.ts';
+import { minorUnits } from '../money.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
-import { type BookingDeps, bookingView, isLateHold, isPastDeadline } from './booking.ts';
+import { type BookingDeps, bookingView, cancelledView, isLateHold, isPastDeadline } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
@@ -23,6 +22,8 @@ import { heldRemoval } from './held-item.ts';
 import { expireHold } from './holds.ts';
 import { BookingId } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
+import { ownRefundQuote, refundChanged } from './refund-quote.ts';
+import { Currency, Money } from './request.ts';
 
 /**
  * As issued, in any letter case (docs/API.md §4.3: agents read PNRs over the phone), looked up
@@ -49,7 +50,17 @@ export const GetBookingRequest = z.object({ booking_id: z.optional(BookingId), p
 
 export const ListBookingsRequest = z.object(pageFields(20));
 
-export const CancelBookingRequest = z.object({ booking_id: BookingId });
+export const CancelBookingRequest = z.object({
+  booking_id: BookingId,
+  refund: z.optional(
+    z.object({ amount: Money, currency: Currency }).check(
+      z.meta({
+        description:
+          'The refund expected (from booking/refund-quote): the booking is cancelled only if the refund is still exactly this, otherwise 409 REFUND_CHANGED and nothing changes',
+      }),
+    ),
+  ),
+});
 
 const notFound = () => new NotFoundError('No such booking in your agency.');
 
@@ -111,6 +122,11 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
       throw new NotCancellableError(`A ${from} booking cannot be cancelled.`);
     }
     if (now >= record.departs_at) throw new NotCancellableError();
+    // A refund the caller expects that our own rule no longer gives: nothing is cancelled.
+    const own = ownRefundQuote(record, deps.supplier);
+    if (body.refund && own && !sameMoney(body.refund, own.refund)) {
+      throw refundChanged(body.refund, own);
+    }
 
     const at = isoSeconds(now);
     const by = { id: session.agentId, name: session.agentName };
@@ -118,10 +134,7 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
     try {
       if (cancelling.kind === 'in-table') {
         // The built-in network refunds the full price of a confirmed booking; a hold was never paid.
-        const refund =
-          record.status === 'CONFIRMED'
-            ? { amount: toMajor(record.total, record.currency), currency: record.currency }
-            : undefined;
+        const refund = own?.refund;
         const update = cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund });
         const held = record.payment_required_by;
         const unlist =
@@ -144,18 +157,17 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
         // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.
         const { cancelRemoteHold } = await import('./remote-hold.ts');
         const done = await cancelRemoteHold(deps, cancelling, record, { at, by });
-        if (done !== 'busy')
-          return cancelledView(record, { at, by, ...(done.refund && { refund: done.refund }) });
+        if (done !== 'busy') return cancelledView(record, { at, by, refund: done.refund });
         const current = await findBooking(deps, record.booking_id, agencyId);
         if (current?.status === 'HELD') throw new ServiceUnavailableError(2);
         return cancelBooking(deps)(body, session);
       }
-      const refunded = await cancelling.cancel(orderId);
-      const refund = { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency };
-      await deps.db.send(
-        new UpdateCommand(cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund })),
-      );
-      return cancelledView(record, { at, by, refund });
+      // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
+      if (process.env.BUNDLED_SUPPLIER !== 'network') {
+        const { cancelRemoteOrder } = await import('./remote-cancel.ts');
+        return await cancelRemoteOrder(deps, cancelling, record, by, body.refund);
+      }
+      throw new NotCancellableError('The booking has no supplier order to cancel.');
     } catch (error) {
       if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
       // Lost a race with another cancel (or a hold's confirm or expiry): answer the booking as it now is
@@ -175,18 +187,6 @@ const stamped = (record: BookingRecord, status: 'CONFIRMED' | 'HELD') => ({
   ...changeStamp(record),
 });
 
-function cancelledView(
-  record: BookingRecord,
-  cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
-): BookingView {
-  return bookingView({
-    ...record,
-    status: 'CANCELLED',
-    payment_required_by: undefined,
-    cancelled_at: cancelled.at,
-    cancelled_by: cancelled.by,
-    ...(cancelled.refund && { refund: cancelled.refund }),
-    updated_at: cancelled.at,
-    version: changeStamp(record).version + 1,
-  });
-}
+const sameMoney = (a: { amount: number; currency: string }, b: { amount: number; currency: string }) =>
+  a.currency === b.currency &&
+  minorUnits(String(a.amount), a.currency) === minorUnits(String(b.amount), b.currency);

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isoSeconds } from '../clock.ts';
 import { PriceChangedError, ServiceUnavailableError, SupplierRejectedError } from '../errors.ts';
 import { toMajor } from '../money.ts';
 import type { Cancelling, SupplierOrder } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import type { BookingRecord, BookingView } from './booking-item.ts';
+import { listCall } from './call-item.ts';
 import type { IdempotencyLock } from './idempotency-item.ts';
 import { claimHold, confirmPaid, releaseHold, sameAmount } from './remote-hold.ts';
 
@@ -13,8 +15,12 @@ import { claimHold, confirmPaid, releaseHold, sameAmount } from './remote-hold.t
  */
 type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 
-/** How long a confirm that finds another one paying waits for its outcome before answering 503. */
-const WAIT_MS = 3000;
+/**
+ * How long a confirm that finds another one paying waits for its outcome before answering 503: a
+ * payment (with its reads and their retries) can take a live supplier well over 3 s, and parallel
+ * confirms answer the final state (docs/API.md §4.5); still inside any function's timeout.
+ */
+const WAIT_MS = 20_000;
 
 export interface RemoteConfirm {
   readonly record: BookingRecord;
@@ -38,14 +44,17 @@ export async function confirmRemoteHold(
 ): Promise<BookingView> {
   const waitUntil = performance.now() + WAIT_MS;
   let { record } = request;
-  for (;;) {
+  // Listed before the claim, so that a payment whose answer is lost (or whose function dies) is found by
+  // the sweep within minutes, not at the hold's deadline (left-calls.ts).
+  await listCall(deps, { booking_id: record.booking_id, started_at: isoSeconds(deps.clock.now()) });
+  for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
     const claim = await claimHold(deps, record.booking_id, deps.clock.now());
     if (claim) return payUnderClaim(deps, cancelling, { ...request, record }, claim);
     const current = await request.reread();
     if (current.answer) return current.answer;
     if (performance.now() > waitUntil) throw new ServiceUnavailableError(2);
     record = current.record;
-    await sleep(100);
+    await sleep(pause);
   }
 }
 

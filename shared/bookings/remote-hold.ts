@@ -151,15 +151,16 @@ export async function cancelRemoteHold(
   cancelling: RemoteCancelling,
   record: BookingRecord,
   cancelled: { at: string; by: { id: string; name: string } },
-): Promise<{ refund: { amount: number; currency: string } | undefined } | 'busy'> {
+): Promise<{ refund: { amount: number; currency: string } } | 'busy'> {
   const claim = await claimHold(deps, record.booking_id, deps.clock.now());
   if (!claim) return 'busy';
   try {
-    const refunded: Refund = await cancelling.cancel(record.supplier?.order_id ?? '');
+    const refunded: Refund = await cancelling.cancel(record.supplier?.order_id ?? '', record.currency);
+    // An unpaid hold refunds nothing, and the cancelled booking says so (docs/API.md §4.3).
     const refund =
       refunded.amount > 0
         ? { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency }
-        : undefined;
+        : { amount: 0, currency: record.currency };
     const held = { booking_id: record.booking_id, status: 'HELD' as const, ...changeStamp(record) };
     const deadline = record.payment_required_by ?? '';
     await deps.db.send(

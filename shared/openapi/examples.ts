@@ -1,4 +1,5 @@
 import { exampleTraveller } from '../bookings/example-traveller.ts';
+import { refundChanged } from '../bookings/refund-quote.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import {
   type ApiError,
@@ -148,6 +149,16 @@ export function errorExample(code: ErrorCode): ApiError {
       return new NotHeldError();
     case 'HOLD_EXPIRED':
       return new HoldExpiredError();
+    case 'REFUND_CHANGED':
+      return refundChanged(
+        { amount: 412.4, currency: 'GBP' },
+        {
+          booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX',
+          refund: { amount: 371.16, currency: 'GBP' },
+          penalty: { amount: 41.24, currency: 'GBP' },
+          expires_at: '2026-12-01T09:35:00Z',
+        },
+      );
     case 'PAYLOAD_TOO_LARGE':
       return new PayloadTooLargeError('The body is over 65536 bytes.');
     case 'UNSUPPORTED_MEDIA_TYPE':

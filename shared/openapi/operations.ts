@@ -4,7 +4,7 @@ import { SendOtpRequest } from '../auth/send-otp.ts';
 import { VerifyOtpRequest } from '../auth/verify-otp.ts';
 import { ConfirmBookingRequest } from '../bookings/confirm.ts';
 import { exampleTraveller } from '../bookings/example-traveller.ts';
-import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
+import { GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
 import { CreateBookingRequest } from '../bookings/request.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorCode } from '../error-codes.ts';
@@ -12,6 +12,7 @@ import { RateLimitedError } from '../errors.ts';
 import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
 import { agencyOperations } from './agency-operations.ts';
+import { cancelOperations } from './cancel-operations.ts';
 import { booking, flight, pendingBooking, roundTripFlight } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
@@ -31,6 +32,7 @@ export const COMMON_ERRORS: ErrorCode[] = [
 export const operations: Record<RouteId, Operation> = {
   ...agencyOperations,
   ...webhookOperations,
+  ...cancelOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:
@@ -207,28 +209,5 @@ export const operations: Record<RouteId, Operation> = {
     response: success(zod.array(Booking), zod.object({ next_cursor: zod.nullable(zod.string()) })),
     responseExample: { success: true, data: [booking], meta: { next_cursor: null } },
     errors: ['UNAUTHORIZED'],
-  },
-  'booking-cancel': {
-    summary: 'Cancel a booking',
-    description:
-      'Cancels and returns the seats. Cancelling again answers the cancelled booking; after the first departure, 409.',
-    tag: 'Bookings',
-    request: CancelBookingRequest,
-    requestExample: { booking_id: booking.booking_id },
-    status: 200,
-    response: success(Booking),
-    responseExample: {
-      success: true,
-      data: {
-        ...booking,
-        status: 'CANCELLED',
-        cancelled_at: '2026-11-24T10:02:41Z',
-        cancelled_by: booking.created_by,
-        refund: { amount: booking.total_price, currency: booking.currency },
-        updated_at: '2026-11-24T10:02:41Z',
-        version: 2,
-      },
-    },
-    errors: ['UNAUTHORIZED', 'NOT_FOUND', 'NOT_CANCELLABLE', 'SERVICE_UNAVAILABLE'],
   },
 };

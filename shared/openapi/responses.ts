@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { BOOKING_STATUSES, type BookingView } from '../bookings/booking-item.ts';
+import type { RefundQuoteView } from '../bookings/refund-quote.ts';
 import { Passenger } from '../bookings/request.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import type { FlightView } from '../flights/flight-view.ts';
@@ -110,12 +111,32 @@ export const Booking = z.object({
     .check(z.describe("External suppliers only: the supplier's name and its order id")),
   refund: z
     .optional(z.object({ amount: Money, currency: z.string() }))
-    .check(z.describe('Once cancelled: what was refunded')),
+    .check(
+      z.describe(
+        'Once cancelled: what was given back (0 for a hold, which was never paid; the full price from the built-in network; the supplier’s refund otherwise)',
+      ),
+    ),
   payment_required_by: z
     .optional(DateTime)
     .check(
       z.describe('HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called'),
     ),
+});
+
+const Amount = z.object({ amount: Money, currency: z.string() });
+
+/** What a cancel now would give back (docs/API.md §4.3). */
+export const RefundQuote = z.object({
+  booking_id: z.string(),
+  refund: Amount.check(z.describe('What a cancel now would give back; 0 for a HELD booking')),
+  penalty: z
+    .nullable(Amount)
+    .check(z.describe('What the cancel keeps of the price (in its currency); null when it keeps nothing')),
+  expires_at: DateTime.check(
+    z.describe(
+      'Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest. A cancel sent with this refund after it changed is 409 REFUND_CHANGED.',
+    ),
+  ),
 });
 
 export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });
@@ -155,4 +176,5 @@ type Assignable<T extends U, U> = T;
 export type ViewsMatchSchemas = [
   Assignable<FlightView, z.output<typeof Flight>>,
   Assignable<BookingView, z.output<typeof Booking>>,
+  Assignable<RefundQuoteView, z.output<typeof RefundQuote>>,
 ];

@@ -72,6 +72,8 @@ export interface SupplierOrder {
   /** Hold orders: paid or not, and by when. */
   readonly awaitingPayment: boolean;
   readonly paymentRequiredBy?: string;
+  /** A cancelled order: what its cancellation refunded. */
+  readonly refund?: Refund;
 }
 
 /**
@@ -89,6 +91,24 @@ export interface Refund {
   readonly amount: number;
   readonly currency: string;
 }
+
+/** A supplier's offer to cancel an order: what it would refund, until when. Nothing is cancelled yet. */
+export interface CancellationQuote {
+  readonly id: string;
+  readonly refund: Refund;
+  /** ISO 8601 UTC: the quote must be confirmed before then. */
+  readonly expiresAt: string;
+}
+
+/**
+ * The outcome of confirming a cancellation quote: cancelled with its refund; refused (nothing was
+ * cancelled) with the error to answer; or no answer to trust (a timeout, a 5xx after sending, or "already
+ * cancelled"): read the order to find out, never confirm again blindly.
+ */
+export type CancellationOutcome =
+  | { readonly kind: 'cancelled'; readonly refund: Refund }
+  | { readonly kind: 'refused'; readonly error: ApiError }
+  | { readonly kind: 'unknown' };
 
 /**
  * The outcome of an order call: the order; a definite "no order was made" (the supplier refused, or
@@ -162,8 +182,16 @@ export type Cancelling =
     }
   | {
       readonly kind: 'remote';
-      /** Asks for the cancellation's refund quote and confirms it. */
-      cancel(orderId: string): Promise<Refund>;
+      /** Asks for the cancellation's refund quote and confirms it (`currency`: the order's). */
+      cancel(orderId: string, currency: string): Promise<Refund>;
+      /**
+       * The supplier's quote for cancelling the order now (repeatable: it commits to nothing); 'cancelled'
+       * when the order already is. Refusals are 409 NOT_CANCELLABLE, never the supplier's own words.
+       * `currency`: the order's, for a quote that names none (nothing to refund).
+       */
+      quoteCancellation(orderId: string, currency: string): Promise<CancellationQuote | 'cancelled'>;
+      /** Confirms a quote, once: no retry (the order's state settles an unknown outcome). */
+      confirmCancellation(quote: CancellationQuote): Promise<CancellationOutcome>;
       /** The order made for `booking`, found by our booking id; undefined when none was made. */
       findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
       /** The order as the supplier holds it now: a hold's current price, paid or not. */

@@ -1,11 +1,13 @@
 import { afterAll } from 'vitest';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
+import { settleLeftCalls } from '#shared/bookings/left-calls.ts';
 import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
 import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { createHandler as createCancel } from '../../functions/bookings/cancel.ts';
 import { createHandler as createConfirm } from '../../functions/bookings/confirm.ts';
 import { createHandler as createBooking } from '../../functions/bookings/create.ts';
 import { createHandler as createGet } from '../../functions/bookings/get.ts';
+import { createHandler as createRefundQuote } from '../../functions/bookings/refund-quote.ts';
 import { createHandler as createSearch } from '../../functions/flights/search.ts';
 import {
   type DuffelStandIn,
@@ -22,9 +24,9 @@ export const DUFFEL_TEST_TOKEN = 'duffel_test_Zx81QmK2vT7pLw0RsN4yHc';
 
 /**
  * The handlers in duffel mode, against a stand-in on the tests' clock, with short timeouts so that a
- * hung call fails quickly. Every answer they give is kept in `answers` (checked for the token).
+ * hung call fails quickly (`settings` overrides them). Every answer they give is kept in `answers` (checked for the token).
  */
-export async function duffelMode(options: StandInOptions = {}) {
+export async function duffelMode(options: StandInOptions = {}, settings: Record<string, string> = {}) {
   const standIn: DuffelStandIn = await startDuffelStandIn({ now: () => testContext.clock.now(), ...options });
   afterAll(() => standIn.close());
   const ctx = await withSupplier(
@@ -35,6 +37,7 @@ export async function duffelMode(options: StandInOptions = {}) {
       DUFFEL_API_URL: standIn.url,
       DUFFEL_TIMEOUT_MS: '400',
       DUFFEL_ORDER_TIMEOUT_MS: '600',
+      ...settings,
     }),
   );
   const answers: Answer[] = [];
@@ -54,7 +57,10 @@ export async function duffelMode(options: StandInOptions = {}) {
     get: call(createGet(ctx), '/api/flights/booking/get'),
     cancel: call(createCancel(ctx), '/api/flights/booking/cancel'),
     confirm: call(createConfirm(ctx), '/api/flights/booking/confirm'),
+    refundQuote: call(createRefundQuote(ctx), '/api/flights/booking/refund-quote'),
     sweep: () => sweepPendingBookings(ctx),
+    /** The sweep's part that settles supplier calls left unanswered (cancellations, payments). */
+    settleCalls: () => settleLeftCalls(ctx),
     /** The sweep's other half: late holds become EXPIRED. */
     expireHolds: () => expireLateHolds(ctx),
   };

@@ -25,7 +25,14 @@ import {
   supplierUnavailable,
 } from './client.ts';
 import { type DuffelQuote, flightFromOffer, offerRequestBody, openDuffelOffer } from './mapping.ts';
-import { cancelOrder, findOrder, readOrder, supplierOrder } from './orders.ts';
+import {
+  cancelOrder,
+  confirmCancellation,
+  findOrder,
+  quoteCancellation,
+  readOrder,
+  supplierOrder,
+} from './orders.ts';
 import { matchPassengers } from './passengers.ts';
 import { rankFlights } from './ranking.ts';
 import { orderFieldPath, refusalError, searchFieldPath } from './refusals.ts';
@@ -97,7 +104,9 @@ export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
 
     cancelling: {
       kind: 'remote',
-      cancel: (orderId) => cancelOrder(send, orderId, fail),
+      cancel: (orderId, currency) => cancelOrder(send, { id: orderId, currency }, fail, deps.log),
+      quoteCancellation: (orderId, currency) => quoteCancellation(send, orderId, currency, deps.log),
+      confirmCancellation: (quote) => confirmCancellation(send, quote, deps.log),
       findOrder: (booking) => findOrder(send, booking, fail),
       readOrder: (orderId) => readOrder(send, orderId, fail),
       pay: async (orderId, amount): Promise<PaymentOutcome> => {

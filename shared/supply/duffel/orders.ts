@@ -1,8 +1,17 @@
 import type {} from '@duffel/api';
 import type { Order, OrderCancellation } from '@duffel/api/types';
+import { NotCancellableError, ServiceUnavailableError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
 import { minorUnits } from '../../money.ts';
-import type { Refund, SuppliedBooking, SupplierOrder } from '../port.ts';
-import { DuffelRefusal, type DuffelSend } from './client.ts';
+import type {
+  CancellationOutcome,
+  CancellationQuote,
+  Refund,
+  SuppliedBooking,
+  SupplierOrder,
+} from '../port.ts';
+import { DuffelNoAnswer, DuffelRefusal, type DuffelSend, supplierUnavailable } from './client.ts';
+import { refusalError } from './refusals.ts';
 
 /** Duffel's order as far as a booking cares. */
 export function supplierOrder(order: Order): SupplierOrder {
@@ -16,6 +25,7 @@ export function supplierOrder(order: Order): SupplierOrder {
     ...(order.payment_status.payment_required_by && {
       paymentRequiredBy: order.payment_status.payment_required_by,
     }),
+    ...(order.cancelled_at && { refund: refundOf(order.cancellation ?? undefined, order.total_currency) }),
   };
 }
 
@@ -31,33 +41,82 @@ export async function readOrder(send: DuffelSend, orderId: string, fail: Fail): 
   }
 }
 
-/** Cancel = Duffel's cancellation quote, then its confirmation; an order already cancelled answers its refund. */
-export async function cancelOrder(send: DuffelSend, orderId: string, fail: Fail): Promise<Refund> {
+/**
+ * Cancel = Duffel's cancellation quote, then its confirmation (a hold's cancel, under its claim); an order
+ * already cancelled answers its refund. An outcome Duffel did not give is a 503: never confirmed again.
+ */
+export async function cancelOrder(
+  send: DuffelSend,
+  order: { id: string; currency: string },
+  fail: Fail,
+  log: Logger,
+): Promise<Refund> {
+  const quote = await quoteCancellation(send, order.id, order.currency, log);
+  const outcome = quote === 'cancelled' ? undefined : await confirmCancellation(send, quote, log);
+  if (outcome?.kind === 'refused') throw outcome.error;
+  if (outcome?.kind === 'cancelled') return outcome.refund;
+  const now = await readOrder(send, order.id, fail);
+  if (!now.cancelled) throw new ServiceUnavailableError(5);
+  return now.refund ?? { amount: 0, currency: order.currency };
+}
+
+/**
+ * Duffel refusing a cancellation (the airline does not allow it, the order is no longer cancellable) is
+ * 409 NOT_CANCELLABLE with our own words: Duffel's message is logged by its code, never answered. A
+ * refused token stays a 503 (refusals.ts).
+ */
+function cancellationRefused(refusal: DuffelRefusal, log: Logger) {
+  const mapped = refusalError(refusal, () => undefined, log);
+  if (mapped.statusCode >= 500) return mapped;
+  log.warn('duffel refused a cancellation', { codes: refusal.errors.map((e) => e.code).join(',') });
+  return new NotCancellableError('The airline does not allow this booking to be cancelled now.');
+}
+
+/** Duffel's quote for cancelling `orderId` now: an order_cancellation, created and never confirmed here. */
+export async function quoteCancellation(
+  send: DuffelSend,
+  orderId: string,
+  currency: string,
+  log: Logger,
+): Promise<CancellationQuote | 'cancelled'> {
   try {
-    let quote: OrderCancellation;
-    try {
-      quote = (
-        await send<OrderCancellation>({
-          method: 'POST',
-          path: '/air/order_cancellations',
-          body: { order_id: orderId },
-          // A quote commits to nothing: asking twice is harmless.
-          repeatable: true,
-        })
-      ).data;
-    } catch (error) {
-      if (!(error instanceof DuffelRefusal && error.has('already_cancelled'))) throw error;
-      const order = await send<Order>({ method: 'GET', path: `/air/orders/${orderId}`, repeatable: true });
-      return refundOf(order.data.cancellation ?? undefined, order.data.total_currency);
-    }
+    const quote = (
+      await send<OrderCancellation>({
+        method: 'POST',
+        path: '/air/order_cancellations',
+        body: { order_id: orderId },
+        // A quote commits to nothing: asking twice is harmless.
+        repeatable: true,
+      })
+    ).data;
+    return { id: quote.id, refund: refundOf(quote, currency), expiresAt: quote.expires_at };
+  } catch (error) {
+    if (error instanceof DuffelRefusal && error.has('already_cancelled')) return 'cancelled';
+    if (error instanceof DuffelRefusal) throw cancellationRefused(error, log);
+    if (error instanceof DuffelNoAnswer) throw supplierUnavailable(error);
+    throw error;
+  }
+}
+
+/** Confirms a quote once; an outcome Duffel did not give (or "already cancelled") is for the order to tell. */
+export async function confirmCancellation(
+  send: DuffelSend,
+  quote: CancellationQuote,
+  log: Logger,
+): Promise<CancellationOutcome> {
+  try {
     const confirmed = await send<OrderCancellation>({
       method: 'POST',
-      path: `/air/order_cancellations/${quote.id}/actions/confirm`,
+      path: `/air/order_cancellations/${encodeURIComponent(quote.id)}/actions/confirm`,
       repeatable: false,
     });
-    return refundOf(confirmed.data, quote.refund_currency ?? 'EUR');
+    return { kind: 'cancelled', refund: refundOf(confirmed.data, quote.refund.currency) };
   } catch (error) {
-    return fail(error, () => undefined);
+    if (error instanceof DuffelNoAnswer)
+      return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
+    if (!(error instanceof DuffelRefusal)) throw error;
+    if (error.has('already_cancelled') || error.has('already_confirmed')) return { kind: 'unknown' };
+    return { kind: 'refused', error: cancellationRefused(error, log) };
   }
 }
 

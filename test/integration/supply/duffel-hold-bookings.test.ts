@@ -233,7 +233,7 @@ describe('duffel mode: a hold ending', () => {
 
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
-    expect(cancelled.body.data.refund).toBeUndefined();
+    expect(cancelled.body.data.refund).toEqual({ amount: 0, currency: 'GBP' });
     expect(cancelled.body.data.payment_required_by).toBeUndefined();
     expect(standIn.orders.get(held.supplier.order_id)?.cancelled_at).toEqual(expect.any(String));
     expect(confirm.body.error.code).toBe('NOT_HELD');

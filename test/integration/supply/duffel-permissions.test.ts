@@ -28,7 +28,7 @@ describe('duffel mode: route table grants', () => {
         return_date: '2027-01-17',
       }),
     );
-    const [first, second, third, fourth, fifth, sixth, seventh, eighth] = search.body.data as Json[];
+    const [first, second, third, fourth, fifth, sixth, seventh, eighth, ninth] = search.body.data as Json[];
     const key = { 'Idempotency-Key': 'perm-duffel-1' };
     const booked = await as('booking-create', () => duffel.book(session, bookingBody(first), key));
     await as('booking-create', () => duffel.book(session, bookingBody(first), key)); // replay
@@ -43,8 +43,12 @@ describe('duffel mode: route table grants', () => {
     await as('sweep', () => duffel.sweep()); // confirms the one
     advance(3 * 60_000);
     await as('sweep', () => duffel.sweep()); // fails the other
-    await as('booking-cancel', () => duffel.cancel(session, { booking_id: booked.body.data.booking_id }));
-    await as('booking-cancel', () => duffel.cancel(session, { booking_id: booked.body.data.booking_id }));
+    const bookedId = booked.body.data.booking_id;
+    await as('booking-refund-quote', () => duffel.refundQuote(session, { booking_id: bookedId }));
+    const stale = { amount: 1, currency: booked.body.data.currency };
+    await as('booking-cancel', () => duffel.cancel(session, { booking_id: bookedId, refund: stale })); // 409
+    await as('booking-cancel', () => duffel.cancel(session, { booking_id: bookedId }));
+    await as('booking-cancel', () => duffel.cancel(session, { booking_id: bookedId }));
 
     // Holds: confirmed (paid once), cancelled at Duffel, settled from PENDING, a lost payment's answer.
     const hold = (offer: Json, headers: Record<string, string> = {}) =>
@@ -72,10 +76,17 @@ describe('duffel mode: route table grants', () => {
     duffel.standIn.fail('payments.create', { kind: 'timeout-after' });
     duffel.standIn.fail('orders.get', { kind: 'status', status: 500 }, 2, 1);
     expect((await confirm(lost)).status).toBe(503); // the payment's outcome unknown
+    advance(2 * 60_000);
+    // The lost payment and the listed calls of every confirm and cancel above, settled or cleared.
+    expect((await as('sweep', () => duffel.settleCalls())).confirmed).toBe(1);
+    const left = (await hold(ninth)).body.data;
+    duffel.standIn.fail('payments.create', { kind: 'timeout-after' });
+    duffel.standIn.fail('orders.get', { kind: 'status', status: 500 }, 2, 1);
+    expect((await confirm(left)).status).toBe(503);
     advance(25 * 3600_000);
     expect(await as('sweep', () => duffel.expireHolds())).toBe(1); // the paid one CONFIRMED, the other EXPIRED
 
-    for (const id of ['search', 'booking-create', 'booking-cancel'] as const) {
+    for (const id of ['search', 'booking-create', 'booking-cancel', 'booking-refund-quote'] as const) {
       const granted = new Set<string>((route(id) as Route).table);
       expect(
         [...(used.get(id) ?? [])].filter((action) => !granted.has(action)),

@@ -1,0 +1,18 @@
+import { quoteRefund, RefundQuoteRequest } from '#shared/bookings/refund-quote.ts';
+import { context } from '#shared/context.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { route } from '#shared/routes.ts';
+import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
+
+/** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
+export function createHandler(ctx: CancellingContext) {
+  const quote = quoteRefund(ctx);
+  return httpHandler(
+    route('booking-refund-quote'),
+    RefundQuoteRequest,
+    async ({ body, session }) => ({ status: 200, data: await quote(body, session) }),
+    ctx,
+  );
+}
+
+export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });

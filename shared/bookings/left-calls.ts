@@ -1,0 +1,148 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailed } from '../db/client.ts';
+import type { Logger } from '../log.ts';
+import type { CancellingSupplier } from '../supply/port.ts';
+import type { BookingDeps } from './booking.ts';
+import { type BookingRecord, bookingKey, readBooking } from './booking-item.ts';
+import { type ListedCall, listCallsStartedBefore, unlistCall } from './call-item.ts';
+import { settleCancelled } from './remote-cancel.ts';
+import { CALL_LEASE_MS, confirmPaid } from './remote-hold.ts';
+
+/** Calls a sweep settles at most, so one run stays well inside its function's timeout. */
+const SWEEP_BATCH = 25;
+
+export interface LeftCallsResult {
+  /** Cancellations the supplier made whose booking is now CANCELLED. */
+  cancelled: number;
+  /** Payments the supplier took whose hold is now CONFIRMED. */
+  confirmed: number;
+  /** Calls that changed nothing at the supplier: cleared, the booking as it was. */
+  cleared: number;
+  /** The supplier did not answer: the next run asks again. */
+  waiting: number;
+}
+
+/** A call still running (its claim held within the lease) is its request's to settle. */
+const isLive = (call: { id?: string | undefined; started_at: string } | undefined, now: number) =>
+  call?.id !== undefined && Date.parse(call.started_at) > now - CALL_LEASE_MS;
+
+/**
+ * The sweep's part for calls to a remote supplier that changed a booking but whose answer was lost, or
+ * whose function died (docs/API.md §4.5): once a call's lease has passed, its order is read and the
+ * booking settled to what the supplier did — a cancelled order's booking CANCELLED, a paid hold
+ * CONFIRMED — or the call cleared when the supplier did nothing. Never by calling the supplier again.
+ * Run every minute, so a booking is settled within 2–3 minutes of its call. A late hold's call is left to
+ * the hold expiry (holds.ts), which asks the same question.
+ */
+export async function settleLeftCalls(
+  deps: BookingDeps<CancellingSupplier> & { log: Logger },
+): Promise<LeftCallsResult> {
+  const result: LeftCallsResult = { cancelled: 0, confirmed: 0, cleared: 0, waiting: 0 };
+  const { cancelling } = deps.supplier;
+  if (cancelling.kind !== 'remote') return result;
+  const now = deps.clock.now();
+  for (const listed of await listCallsStartedBefore(deps, now - CALL_LEASE_MS, SWEEP_BATCH)) {
+    const record = await readBooking(deps, listed.booking_id);
+    const call = record?.status === 'CONFIRMED' ? record.cancel_call : record?.hold_call;
+    if (!record || !call || !(record.status === 'CONFIRMED' || record.status === 'HELD')) {
+      // Settled by its request, or it never claimed (another call was under way): only the listing remains.
+      await unlistCall(deps, listed);
+      continue;
+    }
+    const late = record.payment_required_by !== undefined && Date.parse(record.payment_required_by) <= now;
+    if (isLive(call, now) || (record.status === 'HELD' && late)) continue;
+    try {
+      const outcome =
+        record.status === 'CONFIRMED'
+          ? (await settleLeftCancel(deps, cancelling, record, listed))
+            ? 'cancelled'
+            : 'cleared'
+          : await settleLeftPayment(deps, cancelling, record);
+      result[outcome]++;
+      await unlistCall(deps, listed);
+    } catch (error) {
+      result.waiting++;
+      deps.log.warn('sweep: supplier call left unsettled', {
+        booking_id: record.booking_id,
+        reason: (error as Error).name,
+      });
+    }
+  }
+  if (result.cancelled + result.confirmed + result.cleared + result.waiting > 0)
+    deps.log.info('sweep: supplier calls', { ...result });
+  return result;
+}
+
+type RemoteCancelling = Extract<CancellingSupplier['cancelling'], { kind: 'remote' }>;
+
+/**
+ * A hold whose payment call was left, before its deadline: paid at the supplier → CONFIRMED at the amount
+ * paid; not paid → the call cleared, the booking HELD as it was (a confirm may pay it).
+ */
+async function settleLeftPayment(
+  deps: BookingDeps,
+  cancelling: RemoteCancelling,
+  record: BookingRecord,
+): Promise<'confirmed' | 'cleared'> {
+  const call = record.hold_call;
+  if (!call) return 'cleared';
+  const order = await cancelling.readOrder(record.supplier?.order_id ?? '');
+  try {
+    if (!order.awaitingPayment && !order.cancelled) {
+      await confirmPaid(deps, record, order, { started_at: call.started_at });
+      return 'confirmed';
+    }
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: bookingKey(record.booking_id),
+        UpdateExpression: 'REMOVE hold_call',
+        ConditionExpression: '#status = :held AND hold_call.started_at = :started',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':held': 'HELD', ':started': call.started_at },
+      }),
+    );
+  } catch (error) {
+    // A request claimed or settled it meanwhile: it asks the supplier itself.
+    if (!isConditionFailed(error) && !String((error as Error).name).includes('TransactionCanceled'))
+      throw error;
+  }
+  return 'cleared';
+}
+
+/**
+ * A CONFIRMED booking whose cancellation call was left behind. The
+ * order says: cancelled → CANCELLED with its refund, for the agent who asked; not cancelled → the call
+ * is cleared and the booking stays CONFIRMED (the cancel never happened; the agent may cancel again).
+ * Answers whether the booking was cancelled.
+ */
+async function settleLeftCancel(
+  deps: BookingDeps,
+  cancelling: RemoteCancelling,
+  record: BookingRecord,
+  listed: ListedCall,
+): Promise<boolean> {
+  const call = record.cancel_call;
+  if (!call) return false;
+  const order = await cancelling.readOrder(record.supplier?.order_id ?? '');
+  if (order.cancelled) {
+    const refund = order.refund ?? { amount: 0, currency: record.currency };
+    await settleCancelled(deps, record, { started_at: call.started_at }, call.by, refund, listed);
+    return true;
+  }
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: bookingKey(record.booking_id),
+        UpdateExpression: 'REMOVE cancel_call',
+        ConditionExpression: 'cancel_call.started_at = :started',
+        ExpressionAttributeValues: { ':started': call.started_at },
+      }),
+    );
+  } catch (error) {
+    // A request claimed it meanwhile: it asks the supplier itself.
+    if (!isConditionFailed(error)) throw error;
+  }
+  return false;
+}

@@ -1,0 +1,102 @@
+import * as z from 'zod/mini';
+import type { Session } from '../auth/session.ts';
+import { isoSeconds } from '../clock.ts';
+import { NotCancellableError, NotFoundError, RefundChangedError } from '../errors.ts';
+import { toMajor } from '../money.ts';
+import type { CancellationQuote, CancellingSupplier, Refund } from '../supply/port.ts';
+import '../zod-locale.ts';
+import { type BookingDeps, isLateHold } from './booking.ts';
+import { type BookingRecord, findBooking } from './booking-item.ts';
+import { BookingId } from './ids.ts';
+
+/**
+ * The refund quote (docs/API.md §4.3): what a cancel now would give back, changing nothing. Until fares
+ * carry conditions, the rule is today's: the built-in network refunds the full price; a remote supplier
+ * refunds what its own cancellation quote says (asked for, never confirmed here); a HELD booking was
+ * never paid and refunds 0. A cancel sent with the quote's `refund` cancels only if it still holds.
+ */
+export const RefundQuoteRequest = z.object({ booking_id: BookingId });
+
+interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface RefundQuoteView {
+  booking_id: string;
+  refund: Money;
+  /** What the cancel keeps of the price (same currency only); null when it keeps nothing. */
+  penalty: Money | null;
+  /** Until when the quote holds: the supplier's quote's expiry, the hold's deadline, the first departure. */
+  expires_at: string;
+}
+
+/** 409 REFUND_CHANGED: the refund the caller expected, the refund now, and the quote that gives it. */
+export const refundChanged = (expected: Money, quote: RefundQuoteView) =>
+  new RefundChangedError('The refund has changed; nothing was cancelled. See the fresh quote in details.', {
+    details: { previous_refund: expected, refund: quote.refund, quote },
+  });
+
+/**
+ * The quote a booking `record` gets when its refund is `refund` (minor units) until `until` (epoch ms):
+ * the penalty is what was paid (nothing for a hold) less the refund, in the price's currency.
+ */
+function quoteOf(record: BookingRecord, refund: Refund, until: number): RefundQuoteView {
+  const paid = record.status === 'HELD' ? 0 : record.total;
+  const kept = refund.currency === record.currency ? paid - refund.amount : 0;
+  return {
+    booking_id: record.booking_id,
+    refund: { amount: toMajor(refund.amount, refund.currency), currency: refund.currency },
+    penalty: kept > 0 ? { amount: toMajor(kept, record.currency), currency: record.currency } : null,
+    expires_at: isoSeconds(Math.min(until, record.departs_at)),
+  };
+}
+
+/** The quote from a remote supplier's cancellation quote. */
+export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote): RefundQuoteView =>
+  quoteOf(record, quote.refund, Date.parse(quote.expiresAt));
+/**
+ * The quote our own rule gives, without asking anyone: a hold refunds 0 until its deadline; a booking
+ * in the table refunds its full price until its first departure. Undefined for a remote CONFIRMED
+ * booking, whose supplier quotes.
+ */
+export function ownRefundQuote(
+  record: BookingRecord,
+  supplier: CancellingSupplier,
+): RefundQuoteView | undefined {
+  if (record.status === 'HELD') {
+    const deadline = Date.parse(record.payment_required_by ?? '') || record.departs_at;
+    return quoteOf(record, { amount: 0, currency: record.currency }, deadline);
+  }
+  if (supplier.cancelling.kind !== 'in-table') return undefined;
+  return quoteOf(record, { amount: record.total, currency: record.currency }, record.departs_at);
+}
+
+/** `POST /api/flights/booking/refund-quote`: 409 NOT_CANCELLABLE unless a cancel now would cancel. */
+export function quoteRefund(deps: BookingDeps<CancellingSupplier>) {
+  return async (
+    body: z.output<typeof RefundQuoteRequest>,
+    { agencyId }: Session,
+  ): Promise<RefundQuoteView> => {
+    const record = await findBooking(deps, body.booking_id, agencyId);
+    if (!record) throw new NotFoundError('No such booking in your agency.');
+    const now = deps.clock.now();
+    if ((record.status !== 'CONFIRMED' && record.status !== 'HELD') || isLateHold(record, now)) {
+      throw new NotCancellableError(
+        `A ${isLateHold(record, now) ? 'EXPIRED' : record.status} booking cannot be cancelled.`,
+      );
+    }
+    if (now >= record.departs_at) throw new NotCancellableError();
+    const own = ownRefundQuote(record, deps.supplier);
+    if (own) return own;
+    const { cancelling } = deps.supplier;
+    const orderId = record.supplier?.order_id;
+    if (cancelling.kind !== 'remote' || !orderId) {
+      throw new NotCancellableError('The booking has no supplier order to cancel.');
+    }
+    const quote = await cancelling.quoteCancellation(orderId, record.currency);
+    // Cancelled at the supplier already (a cancel whose answer was lost): the cancel route settles it.
+    if (quote === 'cancelled') throw new NotCancellableError('The booking is being cancelled.');
+    return refundQuoteView(record, quote);
+  };
+}

@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isoSeconds } from '../clock.ts';
+import { cancellationCodes, isConditionFailed } from '../db/client.ts';
+import { ServiceUnavailableError } from '../errors.ts';
+import { minorUnits, toMajor } from '../money.ts';
+import type { Cancelling, Refund } from '../supply/port.ts';
+import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  bookingKey,
+  changeStamp,
+  readBooking,
+} from './booking-item.ts';
+import { cancelOrderUpdate } from './booking-updates.ts';
+import { callRemoval, type ListedCall, listCall, unlistCall } from './call-item.ts';
+import { refundChanged, refundQuoteView } from './refund-quote.ts';
+import { CALL_LEASE_MS } from './remote-hold.ts';
+
+/**
+ * Cancel of a remote supplier's CONFIRMED booking (docs/API.md §4.5, "exactly once across the outside
+ * call"). The supplier's cancellation cannot join a DynamoDB transaction, so it is made under a claim on
+ * the booking (`cancel_call`: an id, when it started, who asked), taken with one conditional write while
+ * the booking is CONFIRMED and no live claim exists, and listed first (call-item.ts) so that the sweep
+ * finds it whatever happens next:
+ *
+ * - one cancellation at a time: of eight cancels at once one asks the supplier, the others wait for
+ *   its outcome and answer the same cancelled booking;
+ * - never cancel twice: a call left behind (its answer lost, or its function killed) is settled by
+ *   reading the order — in the next request before anything else, or by the sweep once its lease has
+ *   passed — never by confirming a cancellation again;
+ * - a cancelled order's booking never stays CONFIRMED: an unknown outcome leaves `started_at` behind,
+ *   and the sweep asks the supplier within its next runs.
+ */
+type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
+type Actor = { id: string; name: string };
+
+/** How long a cancel that finds another one under way waits for its outcome: inside any function's timeout. */
+const WAIT_MS = 20_000;
+
+/** The refund given, major units as answered, against the supplier's (minor units). */
+export const sameRefund = (given: { amount: number; currency: string }, refund: Refund) =>
+  given.currency === refund.currency && minorUnits(String(given.amount), refund.currency) === refund.amount;
+
+const major = (refund: Refund) => ({
+  amount: toMajor(refund.amount, refund.currency),
+  currency: refund.currency,
+});
+
+/**
+ * Cancels `record` (CONFIRMED, with a supplier order) at its supplier and then in the table, answering the
+ * cancelled booking; with `expected`, only if the supplier's refund is still exactly that (otherwise
+ * 409 REFUND_CHANGED, nothing cancelled). Another cancel under way is waited for.
+ */
+export async function cancelRemoteOrder(
+  deps: BookingDeps,
+  cancelling: RemoteCancelling,
+  record: BookingRecord,
+  by: Actor,
+  expected?: { amount: number; currency: string },
+): Promise<BookingView> {
+  const waitUntil = performance.now() + WAIT_MS;
+  const listed = { booking_id: record.booking_id, started_at: isoSeconds(deps.clock.now()) };
+  await listCall(deps, listed);
+  let current = record;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
+    const claim = await claimCancel(deps, current.booking_id, listed.started_at, by);
+    if (claim) {
+      return cancelUnderClaim(deps, cancelling, { record: current, by, expected, listed, ...claim });
+    }
+    const now = await readBooking(deps, current.booking_id);
+    if (!now) throw new ServiceUnavailableError(1);
+    if (now.status !== 'CONFIRMED') return bookingView(now, deps.clock.now());
+    current = now;
+    if (performance.now() > waitUntil) throw new ServiceUnavailableError(5);
+    await sleep(pause);
+  }
+}
+
+/**
+ * Claims the booking for one cancellation; undefined when it is not CONFIRMED or another call is live.
+ * `left`: an earlier call's start, when one was left behind (its outcome unknown).
+ */
+async function claimCancel(
+  deps: BookingDeps,
+  bookingId: string,
+  startedAt: string,
+  by: Actor,
+): Promise<{ claim: string; left: string | undefined } | undefined> {
+  const id = randomBytes(12).toString('base64url');
+  try {
+    const { Attributes } = await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: bookingKey(bookingId),
+        UpdateExpression: 'SET cancel_call = :call',
+        ConditionExpression:
+          '#status = :confirmed AND (attribute_not_exists(cancel_call.id) OR cancel_call.started_at < :stale)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':call': { id, started_at: startedAt, by },
+          ':confirmed': 'CONFIRMED',
+          ':stale': isoSeconds(Date.parse(startedAt) - CALL_LEASE_MS),
+        },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    const left = (Attributes?.cancel_call as { started_at?: unknown } | undefined)?.started_at;
+    return { claim: id, left: typeof left === 'string' ? left : undefined };
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+interface Claimed {
+  readonly record: BookingRecord;
+  readonly by: Actor;
+  readonly expected: { amount: number; currency: string } | undefined;
+  readonly listed: ListedCall;
+  readonly claim: string;
+  readonly left: string | undefined;
+}
+
+async function cancelUnderClaim(
+  deps: BookingDeps,
+  cancelling: RemoteCancelling,
+  claimed: Claimed,
+): Promise<BookingView> {
+  const { record, claim } = claimed;
+  const orderId = record.supplier?.order_id ?? '';
+  const settle = (refund: Refund) =>
+    settleCancelled(deps, record, { id: claim }, claimed.by, refund, claimed.listed);
+  // A call left behind may have cancelled the order: the order says, before anything is sent again.
+  let mayBeCancelled = claimed.left !== undefined;
+  try {
+    if (mayBeCancelled) {
+      const order = await cancelling.readOrder(orderId);
+      if (order.cancelled) return await settle(order.refund ?? { amount: 0, currency: record.currency });
+    }
+    const quote = await cancelling.quoteCancellation(orderId, record.currency);
+    if (quote === 'cancelled') {
+      mayBeCancelled = true;
+      return await settle(await refundOfCancelled(cancelling, orderId, record.currency));
+    }
+    if (claimed.expected && !sameRefund(claimed.expected, quote.refund)) {
+      throw refundChanged(claimed.expected, refundQuoteView(record, quote));
+    }
+    mayBeCancelled = true;
+    const outcome = await cancelling.confirmCancellation(quote);
+    if (outcome.kind === 'cancelled') return await settle(outcome.refund);
+    if (outcome.kind === 'refused') {
+      mayBeCancelled = claimed.left !== undefined;
+      throw outcome.error;
+    }
+    // No answer to trust: the order says whether it was cancelled; it is never confirmed again here.
+    const order = await cancelling.readOrder(orderId).catch(() => undefined);
+    if (order?.cancelled) return await settle(order.refund ?? quote.refund);
+    throw new ServiceUnavailableError(5);
+  } catch (error) {
+    await releaseCancel(deps, claimed, mayBeCancelled);
+    throw error;
+  }
+}
+
+async function refundOfCancelled(cancelling: RemoteCancelling, orderId: string, currency: string) {
+  const order = await cancelling.readOrder(orderId);
+  return order.refund ?? { amount: 0, currency };
+}
+
+/**
+ * Ends a claim that did not cancel the booking. `mayBeCancelled`: the supplier may have cancelled the
+ * order, so the call's start stays behind (listed) for the next request or the sweep to ask about.
+ * Best effort: an unreleased claim lapses by itself.
+ */
+async function releaseCancel(deps: BookingDeps, claimed: Claimed, mayBeCancelled: boolean) {
+  await deps.db
+    .send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: bookingKey(claimed.record.booking_id),
+        UpdateExpression: mayBeCancelled ? 'REMOVE cancel_call.id' : 'REMOVE cancel_call',
+        ConditionExpression: 'cancel_call.id = :claim',
+        ExpressionAttributeValues: { ':claim': claimed.claim },
+      }),
+    )
+    .then(() => (mayBeCancelled ? undefined : unlistCall(deps, claimed.listed)))
+    .catch(() => undefined);
+}
+
+/**
+ * CANCELLED with the supplier's refund, and the call off the listing, in one transaction conditioned on
+ * the booking still being CONFIRMED under `call`. A lost race (the sweep settled the same call) answers
+ * the booking as it now is.
+ */
+export async function settleCancelled(
+  deps: BookingDeps,
+  record: BookingRecord,
+  call: { id: string } | { started_at: string },
+  by: Actor,
+  refund: Refund,
+  listed: ListedCall,
+): Promise<BookingView> {
+  const cancelled = { at: isoSeconds(deps.clock.now()), by, refund: major(refund) };
+  const { version } = changeStamp(record);
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: cancelOrderUpdate(
+              deps.tableName,
+              { booking_id: record.booking_id, version },
+              cancelled,
+              call,
+            ),
+          },
+          { Delete: callRemoval(deps.tableName, listed) },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
+    const now = await readBooking(deps, record.booking_id);
+    if (now?.status === 'CANCELLED') return bookingView(now);
+    throw error;
+  }
+  return cancelledView(record, cancelled);
+}

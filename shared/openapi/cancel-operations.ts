@@ -1,0 +1,55 @@
+import { CancelBookingRequest } from '../bookings/manage.ts';
+import { RefundQuoteRequest } from '../bookings/refund-quote.ts';
+import { booking } from './examples.ts';
+import type { Operation } from './operation.ts';
+import { Booking, RefundQuote, success } from './responses.ts';
+
+/** Cancelling and its refund quote (docs/API.md §4.3). */
+export const cancelOperations = {
+  'booking-cancel': {
+    summary: 'Cancel a booking',
+    description:
+      'Cancels and returns the seats; the cancelled booking carries its refund. With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).',
+    tag: 'Bookings',
+    request: CancelBookingRequest,
+    requestExample: {
+      booking_id: booking.booking_id,
+      refund: { amount: booking.total_price, currency: booking.currency },
+    },
+    status: 200,
+    response: success(Booking),
+    responseExample: {
+      success: true,
+      data: {
+        ...booking,
+        status: 'CANCELLED',
+        cancelled_at: '2026-11-24T10:02:41Z',
+        cancelled_by: booking.created_by,
+        refund: { amount: booking.total_price, currency: booking.currency },
+        updated_at: '2026-11-24T10:02:41Z',
+        version: 2,
+      },
+    },
+    errors: ['UNAUTHORIZED', 'NOT_FOUND', 'NOT_CANCELLABLE', 'REFUND_CHANGED', 'SERVICE_UNAVAILABLE'],
+  },
+  'booking-refund-quote': {
+    summary: 'Quote the refund of a cancel',
+    description:
+      'What a cancel now would give back, changing nothing: the built-in network refunds the full price; an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.',
+    tag: 'Bookings',
+    request: RefundQuoteRequest,
+    requestExample: { booking_id: booking.booking_id },
+    status: 200,
+    response: success(RefundQuote),
+    responseExample: {
+      success: true,
+      data: {
+        booking_id: booking.booking_id,
+        refund: { amount: booking.total_price, currency: booking.currency },
+        penalty: null,
+        expires_at: booking.flight.outbound.segments[0]?.departure_at ?? '2026-12-24T08:05:00Z',
+      },
+    },
+    errors: ['UNAUTHORIZED', 'NOT_FOUND', 'NOT_CANCELLABLE', 'SERVICE_UNAVAILABLE'],
+  },
+} satisfies Record<string, Operation>;
