@@ -32,7 +32,8 @@ export const routes = [
     path: '/api/auth/verify-otp',
     entry: 'functions/auth/verify-otp.ts',
     auth: false,
-    table: ['UpdateItem'],
+    // GetItem: the role of an agent whose sign-in snapshot was stored before it kept the role.
+    table: ['UpdateItem', 'GetItem'],
     grants: ['signing-key'],
   },
   {
@@ -44,12 +45,30 @@ export const routes = [
     grants: ['signing-key'],
   },
   {
+    // Who is calling: answered from the one session read every authenticated route makes.
+    id: 'session',
+    path: '/api/auth/session',
+    entry: 'functions/auth/session.ts',
+    auth: true,
+    table: ['GetItem'],
+    grants: ['signing-key'],
+  },
+  {
     id: 'search',
     path: '/api/flights/search',
     entry: 'functions/flights/search.ts',
     auth: true,
     table: ['GetItem', 'BatchGetItem'],
     grants: ['signing-key', 'supplier'],
+  },
+  {
+    // The airports the stage's supplier sells, from data bundled for it: no supplier call, no token.
+    id: 'airports-search',
+    path: '/api/airports/search',
+    entry: 'functions/airports/search.ts',
+    auth: true,
+    table: ['GetItem'],
+    grants: ['signing-key', 'supplier-catalog'],
   },
   {
     id: 'booking-create',

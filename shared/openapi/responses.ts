@@ -60,6 +60,9 @@ export const Agent = z.object({
   name: z.string(),
   agency_id: z.string(),
   identifier: z.string(),
+  role: z
+    .enum(['AGENT', 'ADMIN'])
+    .check(z.describe('What the agent may do now: ADMINs also administer the agency (agents, webhooks)')),
 });
 
 /** Who made a change: an agent of the agency, or the operator's CLI (`operator`). */
@@ -147,7 +150,23 @@ export const VerifyOtpData = z.object({
   expires_at: DateTime,
   agent: Agent,
 });
+export const SessionData = z.object({
+  agent: Agent,
+  expires_at: DateTime.check(z.describe('When the session token expires')),
+  via: z
+    .enum(['bearer', 'cookie'])
+    .check(z.describe('How the token was presented: the Authorization header, or the __Host-session cookie')),
+});
 export const EmptyData = z.object({});
+
+/** An airport as airport search answers it (docs/API.md §4.7). */
+export const AirportData = z.object({
+  code: z.string().check(z.describe('IATA airport code')),
+  name: z.string(),
+  city: z.string(),
+  country: z.string().check(z.describe('ISO 3166-1 alpha-2 country code')),
+  time_zone: z.string().check(z.describe('IANA time zone, e.g. Europe/London')),
+});
 
 /** `{"success": true, "data": …, "meta"?: …}` */
 export const success = <D extends z.ZodMiniType, M extends z.ZodMiniType>(data: D, meta?: M) =>

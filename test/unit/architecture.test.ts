@@ -66,8 +66,9 @@ describe('architecture of shared/', () => {
   });
 
   it('keeps every file under 250 lines but the data tables', () => {
+    // The route table is plain data too: one entry per route, nothing else (shared/routes.ts).
     const long = [...graph.keys()]
-      .filter((file) => !/(network|airport-data)\.ts$/.test(file))
+      .filter((file) => !/(network|airport-data|world-airport-data|shared\/routes)\.ts$/.test(file))
       .map((file) => [file, readFileSync(file, 'utf8').split('\n').length] as const)
       .filter(([, lines]) => lines > 250);
 

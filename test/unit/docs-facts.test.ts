@@ -95,11 +95,18 @@ describe('what README.md and docs/ say about the repository', () => {
   });
 
   it('numbers the sections of docs/API.md in the order they come', () => {
-    const numbers = [...text('docs/API.md').matchAll(/^#{2,3} (\d+(?:\.\d+)?)[. ]/gm)].map((m) => m[1] ?? '');
+    // `3.3a` sorts right after `3.3`: a section added between two numbered ones.
+    const numbers = [...text('docs/API.md').matchAll(/^#{2,3} (\d+(?:\.\d+[a-z]?)?)[. ]/gm)].map(
+      (m) => m[1] ?? '',
+    );
+    const key = (n: string) => {
+      const [major = '0', minor = '0'] = n.split('.');
+      return [Number(major), Number.parseInt(minor, 10), minor.replace(/\d+/, '')] as const;
+    };
     const sorted = [...numbers].sort((a, b) => {
-      const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
-      const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
-      return aMajor - bMajor || aMinor - bMinor;
+      const [aMajor, aMinor, aLetter] = key(a);
+      const [bMajor, bMinor, bLetter] = key(b);
+      return aMajor - bMajor || aMinor - bMinor || aLetter.localeCompare(bLetter);
     });
 
     expect(numbers.length).toBeGreaterThan(10);
