@@ -9,7 +9,7 @@ import {
   type Schemas,
   settle,
 } from '../api.ts';
-import { ErrorNotice, Progress } from '../components.tsx';
+import { ErrorNotice, Progress, validationSummary } from '../components.tsx';
 import { NO_FILTERS, type Offer } from '../offers.ts';
 import { navigate, type Place } from '../router.ts';
 import { readStored, useDraft, writeStored } from '../storage.ts';
@@ -92,6 +92,18 @@ function requestOf(form: SearchForm): Record<string, unknown> {
     ...(form.kind === 'return' && { return_date: form.returnDate }),
     ...common,
   };
+}
+
+/** The request fields this form shows an error beside, for its kind of trip. */
+function shownPaths(form: SearchForm): Set<string> {
+  const paths = ['adults', 'children', 'infants'];
+  if (form.kind === 'multi-city')
+    form.journeys.forEach((_, i) => {
+      paths.push(`slices.${i}.origin`, `slices.${i}.destination`, `slices.${i}.departure_date`, 'slices');
+    });
+  else
+    paths.push('origin', 'destination', 'departure_date', ...(form.kind === 'return' ? ['return_date'] : []));
+  return new Set(paths);
 }
 
 /** Field errors of the form, before asking the service: what the page can tell at once. */
@@ -369,12 +381,11 @@ export function SearchScreen(_props: { place: Place }) {
         </button>
       </form>
       <Progress pending={pending} label="Searching…" />
-      <ErrorNotice
-        failure={failure && (errors.size === 0 || failure.code !== 'VALIDATION_ERROR') ? failure : undefined}
-      />
-      {failure?.code === 'VALIDATION_ERROR' && errors.size > 0 && (
-        <ErrorNotice failure={failure}>Some fields need a change: see the messages beside them.</ErrorNotice>
-      )}
+      <ErrorNotice failure={failure}>
+        {failure?.code === 'VALIDATION_ERROR'
+          ? validationSummary(errors, (path) => shownPaths(form).has(path))
+          : undefined}
+      </ErrorNotice>
       {results && !pending && <Results offers={results.offers} onSelect={select} />}
     </main>
   );
