@@ -179,9 +179,10 @@ export function SearchScreen(_props: { place: Place }) {
       return;
     }
     const stored: StoredResults = { offers: outcome.body.data };
-    writeStored(RESULTS_KEY, stored);
     writeStored('filters', NO_FILTERS);
     setResults(stored);
+    // Kept for a reload or the way back from /book, once the offers are on screen (not before them).
+    setTimeout(() => writeStored(RESULTS_KEY, stored), 0);
   };
 
   const select = (offer: Offer) => {
