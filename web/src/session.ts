@@ -20,3 +20,6 @@ export async function signOut(): Promise<void> {
   await settle(client.POST('/api/auth/logout', { body: {} }), { quiet: true });
   clearStored();
 }
+
+/** The digits of what was typed or pasted (`123 456`, `123-456`), at most six. */
+export const codeDigits = (text: string): string => text.replace(/\D/g, '').slice(0, 6);

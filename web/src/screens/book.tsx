@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
-import { Countdown, ErrorNotice, Link, Progress, validationSummary } from '../components.tsx';
+import { client, type Failure, fieldErrors, type Schemas, settle, validationSummary } from '../api.ts';
+import { Countdown, ErrorNotice, Link, Progress } from '../components.tsx';
 import { formatMoney, type Offer, passengerTypes, slicesOf } from '../offers.ts';
 import { navigate } from '../router.ts';
 import { readStored, useDraft, writeStored } from '../storage.ts';

@@ -8,8 +8,9 @@ import {
   postUntyped,
   type Schemas,
   settle,
+  validationSummary,
 } from '../api.ts';
-import { ErrorNotice, Progress, validationSummary } from '../components.tsx';
+import { ErrorNotice, Progress } from '../components.tsx';
 import { NO_FILTERS, type Offer } from '../offers.ts';
 import { navigate, type Place } from '../router.ts';
 import { readStored, useDraft, writeStored } from '../storage.ts';
