@@ -66,34 +66,38 @@ export const NOTICE_KEY = 'results-notice';
 
 const code = (text: string) => text.trim().toUpperCase();
 
-/** The request the form describes; `slices` for multi-city (docs/API.md §4.1). */
-function requestOf(form: SearchForm): Record<string, unknown> {
-  const common = {
-    adults: form.adults,
-    children: form.children,
-    infants: form.infants,
-    travel_class: form.cabin,
-    max_connections: form.maxConnections,
-    sort: form.sort,
-    limit: 100,
-  };
-  if (form.kind === 'multi-city')
-    return {
-      slices: form.journeys.map((j) => ({
-        origin: code(j.from),
-        destination: code(j.to),
-        departure_date: j.date,
-      })),
-      ...common,
-    };
-  return {
-    origin: code(form.from),
-    destination: code(form.to),
-    departure_date: form.date,
-    ...(form.kind === 'return' && { return_date: form.returnDate }),
-    ...common,
-  };
-}
+type SearchRequest = Schemas['SearchRequest'];
+type Passengers = Omit<SearchRequest, 'origin' | 'destination' | 'departure_date' | 'return_date'>;
+
+/** The passengers and preferences every kind of trip sends; 100 offers, the most search gives. */
+const preferencesOf = (form: SearchForm): Passengers => ({
+  adults: form.adults,
+  children: form.children,
+  infants: form.infants,
+  travel_class: form.cabin,
+  max_connections: form.maxConnections,
+  sort: form.sort,
+  limit: 100,
+});
+
+/** A one-way or return search, as openapi.json types it. */
+const tripRequest = (form: SearchForm): SearchRequest => ({
+  origin: code(form.from),
+  destination: code(form.to),
+  departure_date: form.date,
+  ...(form.kind === 'return' && { return_date: form.returnDate }),
+  ...preferencesOf(form),
+});
+
+/** A multi-city search: `slices` (docs/API.md §4.1), not in openapi.json yet, so sent untyped. */
+const multiCityRequest = (form: SearchForm) => ({
+  slices: form.journeys.map((j) => ({
+    origin: code(j.from),
+    destination: code(j.to),
+    departure_date: j.date,
+  })),
+  ...preferencesOf(form),
+});
 
 /** The request fields this form shows an error beside, for its kind of trip. */
 function shownPaths(form: SearchForm): Set<string> {
@@ -166,12 +170,10 @@ export function SearchScreen(_props: { place: Place }) {
     setFailure(undefined);
     if (found.size > 0) return;
     setPending(true);
-    const body = requestOf(form);
-    // Multi-city goes out untyped until openapi.json carries `slices` (docs/API.md §4.1).
     const outcome: Outcome<{ data: Offer[] }> =
       form.kind === 'multi-city'
-        ? await postUntyped('/api/flights/search', body)
-        : await settle(client.POST('/api/flights/search', { body: body as Schemas['SearchRequest'] }));
+        ? await postUntyped('/api/flights/search', multiCityRequest(form))
+        : await settle(client.POST('/api/flights/search', { body: tripRequest(form) }));
     setPending(false);
     if (!outcome.ok) {
       const fields = fieldErrors(outcome.failure);
