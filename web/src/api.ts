@@ -75,8 +75,8 @@ export async function settle<T>(
 }
 
 /**
- * A POST to a route the generated types do not have yet (airport search, multi-city search until
- * openapi.json has them). Same envelope, same handling as {@link settle}.
+ * A POST of a body the generated types do not have yet (a multi-city search, until openapi.json has
+ * `slices`). Same envelope, same handling as {@link settle}.
  */
 export function postUntyped<T>(
   path: string,
