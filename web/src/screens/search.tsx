@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AirportField } from '../airport-field.tsx';
+import { loadZones } from '../airports.ts';
 import {
   client,
   type Failure,
@@ -170,6 +171,10 @@ export function SearchScreen(_props: { place: Place }) {
     setFailure(undefined);
     if (found.size > 0) return;
     setPending(true);
+    // The searched airports' zones are asked for beside the search, so their times show local at once.
+    const searched =
+      form.kind === 'multi-city' ? form.journeys.flatMap((j) => [j.from, j.to]) : [form.from, form.to];
+    void loadZones(searched.map(code));
     const outcome: Outcome<{ data: Offer[] }> =
       form.kind === 'multi-city'
         ? await postUntyped('/api/flights/search', multiCityRequest(form))
