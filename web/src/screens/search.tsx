@@ -391,9 +391,12 @@ export function SearchScreen(_props: { place: Place }) {
       </form>
       <Progress pending={pending} label="Searching…" />
       <ErrorNotice failure={failure}>
-        {failure?.code === 'VALIDATION_ERROR'
-          ? validationSummary(errors, (path) => shownPaths(form).has(path))
-          : undefined}
+        {failure?.code !== 'VALIDATION_ERROR'
+          ? undefined
+          : form.kind === 'multi-city' && errors.has('origin')
+            ? // A service that asks for `origin` did not read `slices`: it has no multi-city search yet.
+              'This service does not take multi-city searches yet: search each journey as a one-way trip.'
+            : validationSummary(errors, (path) => shownPaths(form).has(path))}
       </ErrorNotice>
       {results && !pending && <Results offers={results.offers} onSelect={select} />}
     </main>
