@@ -45,6 +45,7 @@ const PLAIN: Record<string, string> = {
   HOLD_NOT_AVAILABLE:
     'This offer cannot be held: it departs too soon, or the airline wants payment now. Book it instead.',
   FLIGHT_MISMATCH: 'The offer changed since it was shown. Go back to the results and select it again.',
+  IDEMPOTENCY_IN_PROGRESS: 'This booking is still being made. Wait a moment, then press the button again.',
 };
 
 /** Refusals that mean the offer is gone: back to the results, which no longer show it. */
