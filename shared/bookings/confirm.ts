@@ -52,8 +52,8 @@ const notFound = () => new NotFoundError('No such booking in your agency.');
 /**
  * `POST /api/flights/booking/confirm`: HELD → CONFIRMED at most once (docs/API.md §4.4). The price sent
  * must be the hold's price (409 PRICE_CHANGED with the price to confirm at); after the deadline 410
- * HOLD_EXPIRED (and the seats go back at once if the sweep has not got there); anything but HELD is 409
- * NOT_HELD, except a booking already CONFIRMED at that price, answered 200 so a retry is safe. One
+ * HOLD_EXPIRED, before and after the sweep stored EXPIRED (the seats go back at once if it has not got
+ * there); anything else not HELD is 409 NOT_HELD, except a booking already CONFIRMED at that price, answered 200 so a retry is safe. One
  * transaction conditioned on the booking still being HELD before its deadline: confirms racing each
  * other, a cancel or the expiry change the booking exactly once, and each loser answers what won.
  */
@@ -151,6 +151,8 @@ async function alreadySettled(
     minorUnits(String(body.total_price), record.currency) === record.total;
   if (record.status === 'CONFIRMED' && samePrice) return bookingView(record, now);
   if (isPastDeadline(record, now)) return lateHold(deps, record, body, now);
+  // A lapsed hold is 410 whether the sweep has stored its expiry yet or not (docs/API.md §4.4).
+  if (record.status === 'EXPIRED') throw new HoldExpiredError();
   if (record.status !== 'HELD') throw new NotHeldError();
   // A remote supplier may have moved a held price: its order's amount is checked under the claim.
   if (!samePrice && deps.supplier.cancelling.kind === 'in-table') {

@@ -291,6 +291,23 @@ describe('hold expiry', () => {
     expect(cancelled.body.data).toMatchObject({ status: 'EXPIRED', version: 2 });
   });
 
+  it('confirm of a lapsed hold is 410 HOLD_EXPIRED both before and after the sweep stores EXPIRED', async () => {
+    const held = await holdOne();
+    const other = await holdOne(1);
+    await later(24 * HOUR + 65_000);
+
+    const beforeSweep = await confirmOf(held);
+    await sweep();
+    const afterSweep = await confirmOf(other);
+    const again = await confirmOf(held);
+
+    for (const answer of [beforeSweep, afterSweep, again]) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(410);
+      expect(answer.body.error.code).toBe('HOLD_EXPIRED');
+    }
+    expect(await fetchBooking(other)).toMatchObject({ status: 'EXPIRED', version: 2 });
+  });
+
   it('confirm racing expiry: exactly one wins, and the seats match the winner', async () => {
     for (let round = 0; round < 6; round++) {
       const held = await holdOne(round);
