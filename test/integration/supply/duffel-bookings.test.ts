@@ -255,6 +255,23 @@ describe('duffel mode: exactly one order', () => {
     expect(rebooked.status).toBe(201);
   });
 
+  it('a key replay of a create whose booking FAILED answers the error it met, never a 2xx', async () => {
+    const [offer] = await search();
+    const key = { 'Idempotency-Key': `failed-${day}` };
+    standIn.fail('orders.create', { kind: 'timeout-before' });
+    const first = await duffel.book(session, bookingBody(offer), key);
+    advance(3 * 60_000);
+    await duffel.sweep();
+
+    const replay = await duffel.book(session, bookingBody(offer), key);
+
+    expect(first.status).toBe(202);
+    expect(replay.status).toBe(422);
+    expect(replay.headers['Idempotent-Replayed']).toBe('true');
+    expect(replay.body).toMatchObject({ success: false, error: { code: 'SUPPLIER_REJECTED' } });
+    expect(ordersFor(first.body.data.booking_id)).toHaveLength(0);
+  });
+
   it('stays PENDING when our write fails after Duffel ordered; the sweep confirms the one order', async () => {
     const [offer] = await search();
     let transactions = 0;
