@@ -179,8 +179,9 @@ async function lateHold(
   if (await expireHold(deps, record)) throw new HoldExpiredError();
   const current = await findBooking(deps, record.booking_id, record.agency_id);
   if (!current) throw notFound();
-  if (current.status === 'HELD' && (current.hold_call || tries >= LATE_TRIES))
-    throw new ServiceUnavailableError(5);
+  // A payment left behind waits for its supplier's word (the sweep asks); one under way is waited for.
+  const left = current.hold_call && !hasLiveCall(current, deps.clock.now());
+  if (current.status === 'HELD' && (left || tries >= LATE_TRIES)) throw new ServiceUnavailableError(5);
   return alreadySettled(deps, current, body, tries + 1);
 }
 

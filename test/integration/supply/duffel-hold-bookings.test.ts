@@ -1,10 +1,21 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { readBooking } from '#shared/bookings/booking-item.ts';
 import { openDuffelOffer } from '#shared/supply/duffel/mapping.ts';
-import { agencyBookings, bookingBody, type Json } from '#test/helpers/bookings.ts';
+import { invoke } from '#test/helpers/api.ts';
+import {
+  agencyBookings,
+  bookingBody,
+  disagreements,
+  type Json,
+  raceTheDeadline,
+} from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { duffelMode } from '#test/helpers/duffel.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { testContext } from '#test/helpers/test-context.ts';
+import { createHandler as cancelHandler } from '../../../functions/bookings/cancel.ts';
+import { createHandler as confirmHandler } from '../../../functions/bookings/confirm.ts';
+import { createHandler as getHandler } from '../../../functions/bookings/get.ts';
 
 /**
  * Holds in duffel mode (docs/API.md §4.4, §4.5), through the real handlers against DynamoDB Local and
@@ -255,5 +266,89 @@ describe('duffel mode: a hold ending', () => {
     expect(stored).toMatchObject({ status: 'EXPIRED', version: 3 });
     expect(payments(held.supplier.order_id)).toEqual([]);
     expect(standIn.orders.get(held.supplier.order_id)?.cancelled_at).toBeNull();
+  });
+});
+
+describe('duffel mode: one truth at the deadline', () => {
+  /** The routes in duffel mode, each on a clock of its own: a writer's or a reader's. */
+  const at = (now: number | (() => number)) => {
+    const ctx = { ...duffel.ctx, clock: { now: typeof now === 'number' ? () => now : now } };
+    const send = (handler: typeof confirmHandler, body: Json) =>
+      invoke(handler(ctx), { headers: session.headers, body });
+    return {
+      confirm: (booking: Json) =>
+        send(confirmHandler, {
+          booking_id: booking.booking_id,
+          total_price: booking.total_price,
+          currency: booking.currency,
+        }),
+      cancel: (booking: Json) => send(cancelHandler, { booking_id: booking.booking_id }),
+      get: (booking: Json) => send(getHandler, { booking_id: booking.booking_id }),
+    };
+  };
+
+  it('a read at the deadline stores the expiry it answers: a confirm by a clock still before it is 410 and pays nothing', async () => {
+    const held = await hold(await firstOffer());
+    const deadline = Date.parse(held.payment_required_by);
+    await later(24 * HOUR - 1000);
+
+    const before = await at(deadline - 1).get(held);
+    const read = await at(deadline).get(held);
+    const confirm = await at(deadline - 1000).confirm(held);
+    const again = await at(deadline - 1).get(held);
+
+    expect(before.body.data).toMatchObject({ status: 'HELD', version: held.version });
+    expect(read.body.data).toMatchObject({ status: 'EXPIRED', version: held.version + 1 });
+    expect(confirm.status).toBe(410);
+    expect(again.body.data).toEqual(read.body.data);
+    expect(payments(held.supplier.order_id)).toEqual([]);
+  });
+
+  it('races at the deadline: 3 confirms, a cancel and a read together, 50 rounds, every answer what was stored', {
+    timeout: 120_000,
+  }, async () => {
+    const held: Json[] = [];
+    for (let page = 0; held.length < 50; page++) {
+      const offers = (
+        await duffel.search(session, {
+          origin: 'CDG',
+          destination: 'FCO',
+          departure_date: `2027-03-${String(page + 1).padStart(2, '0')}`,
+        })
+      ).body.data as Json[];
+      const holds = await Promise.all(
+        offers
+          .slice(0, 50 - held.length)
+          .map((offer) => duffel.book(session, { ...bookingBody(offer), hold: true })),
+      );
+      held.push(...holds.map((answer) => answer.body.data));
+    }
+    await later(24 * HOUR - 1000);
+    const problems: string[] = [];
+    const outcomes = new Map<string, number>();
+    let spread = 50;
+    for (const booking of held) {
+      const deadline = Date.parse(booking.payment_required_by);
+      const race = await raceTheDeadline(deadline, spread, (clock) => ({
+        confirm: () => at(clock).confirm(booking),
+        cancel: () => at(clock).cancel(booking),
+        get: () => at(clock).get(booking),
+      }));
+      spread = race.took;
+      const final = await readBooking(duffel.ctx, booking.booking_id);
+      const outcome = { status: final?.status ?? 'none', version: final?.version ?? 0 };
+      // A cancel that finds a confirm paying the hold is 503 for now (parallel Duffel calls, issue 30
+      // item 4): it says nothing untrue.
+      problems.push(...disagreements(booking, outcome, race, true));
+      const after = (await at(deadline + 60_000).get(booking)).body.data;
+      if (after.status !== outcome.status || after.version !== outcome.version)
+        problems.push(`a later read: ${after.status} v${after.version}`);
+      const ended = `${outcome.status} v${outcome.version}`;
+      outcomes.set(ended, (outcomes.get(ended) ?? 0) + 1);
+      if (payments(booking.supplier.order_id).length > 1) problems.push(`${booking.booking_id} paid twice`);
+    }
+
+    expect(problems, JSON.stringify([...outcomes])).toEqual([]);
+    expect(outcomes.size, JSON.stringify([...outcomes])).toBeGreaterThanOrEqual(2);
   });
 });
