@@ -126,13 +126,34 @@ export function expireHoldUpdate(
 }
 
 /**
- * The Update that settles a PENDING booking to CONFIRMED or HELD (with its PNR and order) or FAILED; only from
- * PENDING, so a sweep and a request settling the same booking cannot both apply.
+ * The Update that shows a PENDING booking to a client for the first time: written at version 0 while
+ * its request waits for the supplier (no client has seen it), it becomes version 1, the first state a
+ * client sees (docs/API.md §4.3). Only while still PENDING at 0: a settle that got there first wins,
+ * and the booking is then first seen settled, at version 1.
+ */
+export function showPendingUpdate(tableName: string, bookingId: string) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(bookingId),
+    UpdateExpression: 'SET version = :shown',
+    ConditionExpression: '#status = :pending AND version = :unseen',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':pending': 'PENDING', ':unseen': 0, ':shown': 1 },
+  };
+}
+
+/**
+ * The Update that settles a PENDING booking to CONFIRMED or HELD (with its PNR and order) or FAILED,
+ * one version on from `version`, the one read: only from PENDING at that version, so a sweep and a
+ * request settling the same booking cannot both apply, and a client shown the PENDING booking meanwhile
+ * (showPendingUpdate) sees the settled one a version later.
  */
 export function settleBookingUpdate(
   tableName: string,
   bookingId: string,
   settled: {
+    /** The PENDING booking's version, as read. */
+    version: number;
     status: 'CONFIRMED' | 'FAILED' | 'HELD';
     at: string;
     pnr?: string;
@@ -145,14 +166,15 @@ export function settleBookingUpdate(
   return {
     TableName: tableName,
     Key: bookingKey(bookingId),
-    UpdateExpression: `SET #status = :status, updated_at = :at, version = version + :one, supplier = :supplier${settled.pnr ? ', pnr = :pnr' : ''}${deadline} REMOVE hold_until`,
-    ConditionExpression: '#status = :pending',
+    UpdateExpression: `SET #status = :status, updated_at = :at, version = :version, supplier = :supplier${settled.pnr ? ', pnr = :pnr' : ''}${deadline} REMOVE hold_until`,
+    ConditionExpression: '#status = :pending AND version = :read',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':status': settled.status,
       ':pending': 'PENDING',
       ':at': settled.at,
-      ':one': 1,
+      ':read': settled.version,
+      ':version': settled.version + 1,
       ':supplier': settled.supplier,
       ...(settled.pnr && { ':pnr': settled.pnr }),
       ...(settled.payment_required_by && { ':deadline': settled.payment_required_by }),

@@ -183,5 +183,9 @@ async function replay(deps: BookingDeps, outcome: StoredOutcome, agencyId: strin
   if (stored.status !== 'PENDING') return answered(stored, true);
   const current = await findBooking(deps, stored.booking_id, agencyId);
   if (current?.status === 'FAILED') throw new ReplayedError(NO_ORDER);
+  if (current?.status === 'PENDING' && process.env.BUNDLED_SUPPLIER !== 'network') {
+    const { shownPending } = await import('./remote-order.ts');
+    return answered(bookingView(await shownPending(deps, current)), true);
+  }
   return answered(current ? bookingView(current) : stored, true);
 }

@@ -59,8 +59,21 @@ export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
     const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr, agencyId)));
     const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
     if (!record) throw notFound();
-    return bookingView(await readAsSettled(deps, record));
+    return readView(deps, record);
   };
+}
+
+/**
+ * What a read answers for a stored booking: what is stored, once what the answer would settle is
+ * stored first — a late hold's expiry (holds.ts, readAsSettled), a PENDING booking's first showing
+ * (remote-order.ts, shownPending).
+ */
+async function readView(deps: TableHandle & { readonly clock: Clock }, record: BookingRecord) {
+  if (record.status === 'PENDING' && process.env.BUNDLED_SUPPLIER !== 'network') {
+    const { shownPending } = await import('./remote-order.ts');
+    return bookingView(await shownPending(deps, record));
+  }
+  return bookingView(await readAsSettled(deps, record));
 }
 
 /** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */
@@ -76,9 +89,7 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
     const page = await listAgencyBookings(deps, agencyId, { limit: body.limit, after });
     const last = page.bookings.at(-1);
     return {
-      bookings: (await Promise.all(page.bookings.map((record) => readAsSettled(deps, record)))).map(
-        (record) => bookingView(record),
-      ),
+      bookings: await Promise.all(page.bookings.map((record) => readView(deps, record))),
       nextCursor: page.more && last ? encodeCursor(listPositionOf(last)) : null,
     };
   };

@@ -86,7 +86,7 @@ describe('duffel mode: holding', () => {
       pnr: order?.booking_reference,
       payment_required_by: iso(start + 24 * HOUR),
       total_price: offer.total_price,
-      version: 2,
+      version: 1,
     });
     const sent = standIn.requests.filter((r) => r.path === '/air/orders').at(-1)?.body as Json;
     expect(sent.data).toMatchObject({ type: 'hold', metadata: { booking_id: held.booking_id } });
@@ -156,7 +156,7 @@ describe('duffel mode: confirming a hold', () => {
     expect(confirmed.body.data).toMatchObject({
       status: 'CONFIRMED',
       total_price: held.total_price,
-      version: 3,
+      version: 2,
     });
     expect(confirmed.body.data.payment_required_by).toBeUndefined();
     expect(again.body.data).toEqual(confirmed.body.data);
@@ -203,7 +203,7 @@ describe('duffel mode: confirming a hold', () => {
     expect(lost.status).toBe(503);
     expect(meanwhile.body.data.status).toBe('HELD');
     expect(retried.status).toBe(200);
-    expect(retried.body.data).toMatchObject({ status: 'CONFIRMED', version: 3 });
+    expect(retried.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
     expect(payments(held.supplier.order_id)).toHaveLength(1);
   });
 
@@ -219,7 +219,7 @@ describe('duffel mode: confirming a hold', () => {
     const swept = await duffel.get(session, { booking_id: held.booking_id });
 
     expect(late.body.data.status).toBe('HELD');
-    expect(swept.body.data).toMatchObject({ status: 'CONFIRMED', version: 3 });
+    expect(swept.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
     expect(payments(held.supplier.order_id)).toHaveLength(1);
   });
 
@@ -230,7 +230,7 @@ describe('duffel mode: confirming a hold', () => {
 
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => JSON.stringify(a.body.data))).size).toBe(1);
-    expect(answers[0]?.body.data).toMatchObject({ status: 'CONFIRMED', version: 3 });
+    expect(answers[0]?.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
     expect(payments(held.supplier.order_id)).toHaveLength(1);
   });
 });
@@ -243,7 +243,7 @@ describe('duffel mode: a hold ending', () => {
     const confirm = await confirmOf(held);
 
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', version: 2 });
     expect(cancelled.body.data.refund).toBeUndefined();
     expect(cancelled.body.data.payment_required_by).toBeUndefined();
     expect(standIn.orders.get(held.supplier.order_id)?.cancelled_at).toEqual(expect.any(String));
@@ -260,10 +260,10 @@ describe('duffel mode: a hold ending', () => {
     await duffel.expireHolds();
     const stored = (await agencyBookings(agencyId))[0];
 
-    expect(read.body.data).toMatchObject({ status: 'EXPIRED', version: 3 });
+    expect(read.body.data).toMatchObject({ status: 'EXPIRED', version: 2 });
     expect(confirm.status).toBe(410);
     expect(confirm.body.error.code).toBe('HOLD_EXPIRED');
-    expect(stored).toMatchObject({ status: 'EXPIRED', version: 3 });
+    expect(stored).toMatchObject({ status: 'EXPIRED', version: 2 });
     expect(payments(held.supplier.order_id)).toEqual([]);
     expect(standIn.orders.get(held.supplier.order_id)?.cancelled_at).toBeNull();
   });
