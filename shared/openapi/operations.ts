@@ -162,7 +162,7 @@ export const operations: Record<RouteId, Operation> = {
   'booking-confirm': {
     summary: 'Confirm a held booking',
     description:
-      'Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by, 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.',
+      'Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by (whether or not the expiry is stored yet; in time means before it by the service’s clock when the confirm is written), 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.',
     tag: 'Bookings',
     request: ConfirmBookingRequest,
     requestExample: {
