@@ -52,9 +52,10 @@ const notFound = () => new NotFoundError('No such booking in your agency.');
  * `POST /api/flights/booking/confirm`: HELD → CONFIRMED at most once (docs/API.md §4.4). The price sent
  * must be the hold's price (409 PRICE_CHANGED with the price to confirm at); after the deadline 410
  * HOLD_EXPIRED, before and after the sweep stored EXPIRED (the seats go back at once if it has not got
- * there); anything else not HELD is 409 NOT_HELD, except a booking already CONFIRMED at that price, answered 200 so a retry is safe. One
- * transaction conditioned on the booking still being HELD before its deadline: confirms racing each
- * other, a cancel or the expiry change the booking exactly once, and each loser answers what won.
+ * there); anything else not HELD is 409 NOT_HELD, except a booking already CONFIRMED at that price,
+ * answered 200 so a retry is safe. One transaction conditioned on the booking still being HELD before
+ * its deadline by the clock as it writes (the deadline rule, booking.ts): confirms racing each other, a
+ * cancel or the expiry change the booking exactly once, and each loser reads again and answers what won.
  */
 export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
   return async (request: {
