@@ -215,3 +215,40 @@ export async function raceTheDeadline(
   ]);
   return { confirms, cancel, reads: [read], took: performance.now() - began };
 }
+
+/**
+ * Races every hold of `held` at its deadline ({@link raceTheDeadline}), five holds at a time, and checks
+ * each round's answers against the booking finally stored, and a later read against it too. Answers
+ * the disagreements found and how many holds ended in each state.
+ */
+export async function raceHoldsAtTheirDeadlines(
+  held: Json[],
+  race: {
+    routes: (clock: () => number, booking: Json) => ClockedHoldRoutes;
+    /** The booking as stored now. */
+    stored: (booking: Json) => Promise<{ status: string; version?: number | undefined } | undefined>;
+    /** 503s tolerated (see {@link disagreements}). */
+    unavailable?: boolean;
+  },
+): Promise<{ problems: string[]; outcomes: Map<string, number> }> {
+  const problems: string[] = [];
+  const outcomes = new Map<string, number>();
+  // The deadline falls anywhere inside a round: its length is learnt from the rounds before.
+  let spread = 50;
+  const round = async (booking: Json) => {
+    const deadline = Date.parse(booking.payment_required_by);
+    const answers = await raceTheDeadline(deadline, spread, (clock) => race.routes(clock, booking));
+    spread = answers.took;
+    const final = await race.stored(booking);
+    const outcome = { status: final?.status ?? 'none', version: final?.version ?? 0 };
+    problems.push(...disagreements(booking, outcome, answers, race.unavailable));
+    const after = (await race.routes(() => deadline + 60_000, booking).get()).body.data;
+    if (after.status !== outcome.status || after.version !== outcome.version)
+      problems.push(`a later read: ${after.status} v${after.version}`);
+    const ended = `${outcome.status} v${outcome.version}`;
+    outcomes.set(ended, (outcomes.get(ended) ?? 0) + 1);
+  };
+  for (let first = 0; first < held.length; first += 5)
+    await Promise.all(held.slice(first, first + 5).map(round));
+  return { problems, outcomes };
+}

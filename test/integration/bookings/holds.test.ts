@@ -9,10 +9,9 @@ import { invoke } from '#test/helpers/api.ts';
 import {
   book,
   bookingBody,
-  disagreements,
   freshTravelDate,
   type Json,
-  raceTheDeadline,
+  raceHoldsAtTheirDeadlines,
   searchOffers,
   seatsSold,
   sellSeats,
@@ -518,8 +517,6 @@ describe('one truth at the deadline', () => {
   it('races at the deadline: 3 confirms, a cancel and a read together, 50 rounds, every answer what was stored', {
     timeout: 60_000,
   }, async () => {
-    const problems: string[] = [];
-    const outcomes = new Map<string, number>();
     const held: Json[] = [];
     for (let day = 0; day < 5; day++) {
       const offers = await searchOffers(session, { departure_date: addDays(date, day), adults: 2 });
@@ -529,24 +526,14 @@ describe('one truth at the deadline', () => {
       held.push(...holds.map((answer) => answer.body.data));
     }
     await later(24 * HOUR - 1000);
-    // The deadline falls anywhere inside a round: its length is learnt from the rounds before.
-    let spread = 30;
-    for (const booking of held) {
-      const race = await raceTheDeadline(DEADLINE, spread, (clock) => ({
+    const { problems, outcomes } = await raceHoldsAtTheirDeadlines(held, {
+      routes: (clock, booking) => ({
         confirm: () => at(clock).confirm(booking),
         cancel: () => at(clock).cancel(booking),
         get: () => at(clock).get(booking),
-      }));
-      spread = race.took;
-      const final = await readBooking(testSupplierContext, booking.booking_id);
-      const outcome = { status: final?.status ?? 'none', version: final?.version ?? 0 };
-      problems.push(...disagreements(booking, outcome, race));
-      const after = (await at(DEADLINE + 60_000).get(booking)).body.data;
-      if (after.status !== outcome.status || after.version !== outcome.version)
-        problems.push(`a later read: ${after.status} v${after.version}`);
-      const ended = `${outcome.status} v${outcome.version}`;
-      outcomes.set(ended, (outcomes.get(ended) ?? 0) + 1);
-    }
+      }),
+      stored: (booking) => readBooking(testSupplierContext, booking.booking_id),
+    });
 
     expect(problems, JSON.stringify([...outcomes])).toEqual([]);
     // The races went both ways: holds ended expired and cancelled (as holds, or once confirmed).

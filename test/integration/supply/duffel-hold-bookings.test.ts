@@ -1,17 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readBooking } from '#shared/bookings/booking-item.ts';
 import { openDuffelOffer } from '#shared/supply/duffel/mapping.ts';
+import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { invoke } from '#test/helpers/api.ts';
-import {
-  agencyBookings,
-  bookingBody,
-  disagreements,
-  type Json,
-  raceTheDeadline,
-} from '#test/helpers/bookings.ts';
+import { agencyBookings, bookingBody, type Json, raceHoldsAtTheirDeadlines } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
-import { duffelMode } from '#test/helpers/duffel.ts';
+import { DUFFEL_TEST_TOKEN, duffelMode } from '#test/helpers/duffel.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { withSupplier } from '#test/helpers/supplier-context.ts';
 import { testContext } from '#test/helpers/test-context.ts';
 import { createHandler as cancelHandler } from '../../../functions/bookings/cancel.ts';
 import { createHandler as confirmHandler } from '../../../functions/bookings/confirm.ts';
@@ -269,10 +265,23 @@ describe('duffel mode: a hold ending', () => {
   });
 });
 
+/**
+ * The same supplier with the default timeouts: the race below runs five holds' rounds at once, and a
+ * Duffel call timing out under that load would be a lost answer (issue 30 item 3), not this race.
+ */
+const patient = await withSupplier(
+  testContext,
+  readSupplierConfig({
+    SUPPLIER: 'duffel',
+    DUFFEL_ACCESS_TOKEN: DUFFEL_TEST_TOKEN,
+    DUFFEL_API_URL: standIn.url,
+  }),
+);
+
 describe('duffel mode: one truth at the deadline', () => {
   /** The routes in duffel mode, each on a clock of its own: a writer's or a reader's. */
   const at = (now: number | (() => number)) => {
-    const ctx = { ...duffel.ctx, clock: { now: typeof now === 'number' ? () => now : now } };
+    const ctx = { ...patient, clock: { now: typeof now === 'number' ? () => now : now } };
     const send = (handler: typeof confirmHandler, body: Json) =>
       invoke(handler(ctx), { headers: session.headers, body });
     return {
@@ -324,29 +333,19 @@ describe('duffel mode: one truth at the deadline', () => {
       held.push(...holds.map((answer) => answer.body.data));
     }
     await later(24 * HOUR - 1000);
-    const problems: string[] = [];
-    const outcomes = new Map<string, number>();
-    let spread = 50;
-    for (const booking of held) {
-      const deadline = Date.parse(booking.payment_required_by);
-      const race = await raceTheDeadline(deadline, spread, (clock) => ({
+    const { problems, outcomes } = await raceHoldsAtTheirDeadlines(held, {
+      routes: (clock, booking) => ({
         confirm: () => at(clock).confirm(booking),
         cancel: () => at(clock).cancel(booking),
         get: () => at(clock).get(booking),
-      }));
-      spread = race.took;
-      const final = await readBooking(duffel.ctx, booking.booking_id);
-      const outcome = { status: final?.status ?? 'none', version: final?.version ?? 0 };
+      }),
+      stored: (booking) => readBooking(duffel.ctx, booking.booking_id),
       // A cancel that finds a confirm paying the hold is 503 for now (parallel Duffel calls, issue 30
       // item 4): it says nothing untrue.
-      problems.push(...disagreements(booking, outcome, race, true));
-      const after = (await at(deadline + 60_000).get(booking)).body.data;
-      if (after.status !== outcome.status || after.version !== outcome.version)
-        problems.push(`a later read: ${after.status} v${after.version}`);
-      const ended = `${outcome.status} v${outcome.version}`;
-      outcomes.set(ended, (outcomes.get(ended) ?? 0) + 1);
+      unavailable: true,
+    });
+    for (const booking of held)
       if (payments(booking.supplier.order_id).length > 1) problems.push(`${booking.booking_id} paid twice`);
-    }
 
     expect(problems, JSON.stringify([...outcomes])).toEqual([]);
     expect(outcomes.size, JSON.stringify([...outcomes])).toBeGreaterThanOrEqual(2);
