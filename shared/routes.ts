@@ -83,7 +83,8 @@ export const routes = [
     path: '/api/flights/booking/get',
     entry: 'functions/bookings/get.ts',
     auth: true,
-    table: ['GetItem'],
+    // UpdateItem: a late hold's expiry, stored before it is answered (docs/bookings.md).
+    table: ['GetItem', 'UpdateItem'],
     grants: ['signing-key'],
   },
   {
@@ -91,7 +92,7 @@ export const routes = [
     path: '/api/flights/booking/list',
     entry: 'functions/bookings/list.ts',
     auth: true,
-    table: ['GetItem', 'Query'],
+    table: ['GetItem', 'Query', 'UpdateItem'],
     grants: ['signing-key'],
   },
   {

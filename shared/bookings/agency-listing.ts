@@ -1,5 +1,5 @@
 import type { TableHandle } from '../db/client.ts';
-import { bookingView } from './booking.ts';
+import { isLateHold } from './booking.ts';
 import {
   type BOOKING_STATUSES,
   type BookingRecord,
@@ -42,7 +42,9 @@ export async function listAgencyBookings(
   page: { limit: number; after: ListPosition | undefined; statuses?: readonly BookingStatus[]; now: number },
 ): Promise<ListingPage> {
   const { limit, statuses, now } = page;
-  const wanted = (record: BookingRecord) => !statuses || statuses.includes(bookingView(record, now).status);
+  // As the answer will show it: a late hold is EXPIRED (a read stores that before answering: manage.ts).
+  const shown = (record: BookingRecord) => (isLateHold(record, now) ? 'EXPIRED' : record.status);
+  const wanted = (record: BookingRecord) => !statuses || statuses.includes(shown(record));
   const found: BookingRecord[] = [];
   let after = page.after;
   let read = 0;

@@ -1,3 +1,4 @@
+import { DEADLINE_AHEAD, DEADLINE_PASSED } from './booking.ts';
 import { bookingKey } from './booking-item.ts';
 
 /**
@@ -7,7 +8,8 @@ import { bookingKey } from './booking-item.ts';
 
 /**
  * The Update that cancels a booking, only while it is still in the state it was read in: CONFIRMED, or
- * HELD with its deadline still ahead of `at` (a late hold expires instead: it cannot be both). A hold
+ * HELD with its deadline still ahead of `at`, the writer's clock as it writes (the deadline rule,
+ * booking.ts; a late hold expires instead: it cannot be both). A hold
  * confirmed meanwhile is not cancelled as the hold it was read as (its refund would be lost).
  */
 export function cancelBookingUpdate(
@@ -17,9 +19,7 @@ export function cancelBookingUpdate(
   /** A remote hold: the claim under which its order was cancelled at the supplier (remote-hold.ts). */
   claim?: string,
 ) {
-  const held = claim
-    ? '#status = :from AND hold_call.id = :claim'
-    : '#status = :from AND payment_required_by > :at';
+  const held = claim ? '#status = :from AND hold_call.id = :claim' : `#status = :from AND ${DEADLINE_AHEAD}`;
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
@@ -40,8 +40,9 @@ export function cancelBookingUpdate(
 }
 
 /**
- * The Update that confirms a hold: only while it is HELD and its deadline is still ahead of `at`, so
- * confirm and expiry (or cancel) cannot both win. The deadline goes: a confirmed booking has none.
+ * The Update that confirms a hold: only while it is HELD and its deadline is still ahead of `at`, the
+ * writer's clock as it writes (the deadline rule, booking.ts), so confirm and expiry (or cancel) cannot
+ * both win and the stored write alone decides which did. The deadline goes: a confirmed booking has none.
  */
 export function confirmHoldUpdate(
   tableName: string,
@@ -53,7 +54,7 @@ export function confirmHoldUpdate(
     Key: bookingKey(booking.booking_id),
     UpdateExpression:
       'SET #status = :confirmed, updated_at = :at, version = :version REMOVE payment_required_by',
-    ConditionExpression: '#status = :held AND payment_required_by > :at',
+    ConditionExpression: `#status = :held AND ${DEADLINE_AHEAD}`,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':confirmed': 'CONFIRMED',
@@ -116,7 +117,7 @@ export function expireHoldUpdate(
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
     UpdateExpression: 'SET #status = :expired, updated_at = :deadline, version = :version REMOVE hold_call',
-    ConditionExpression: `#status = :held AND payment_required_by <= :at AND ${call}`,
+    ConditionExpression: `#status = :held AND ${DEADLINE_PASSED} AND ${call}`,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':expired': 'EXPIRED',
@@ -130,13 +131,34 @@ export function expireHoldUpdate(
 }
 
 /**
- * The Update that settles a PENDING booking to CONFIRMED or HELD (with its PNR and order) or FAILED; only from
- * PENDING, so a sweep and a request settling the same booking cannot both apply.
+ * The Update that shows a PENDING booking to a client for the first time: written at version 0 while
+ * its request waits for the supplier (no client has seen it), it becomes version 1, the first state a
+ * client sees (docs/API.md §4.3). Only while still PENDING at 0: a settle that got there first wins,
+ * and the booking is then first seen settled, at version 1.
+ */
+export function showPendingUpdate(tableName: string, bookingId: string) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(bookingId),
+    UpdateExpression: 'SET version = :shown',
+    ConditionExpression: '#status = :pending AND version = :unseen',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':pending': 'PENDING', ':unseen': 0, ':shown': 1 },
+  };
+}
+
+/**
+ * The Update that settles a PENDING booking to CONFIRMED or HELD (with its PNR and order) or FAILED,
+ * one version on from `version`, the one read: only from PENDING at that version, so a sweep and a
+ * request settling the same booking cannot both apply, and a client shown the PENDING booking meanwhile
+ * (showPendingUpdate) sees the settled one a version later.
  */
 export function settleBookingUpdate(
   tableName: string,
   bookingId: string,
   settled: {
+    /** The PENDING booking's version, as read. */
+    version: number;
     status: 'CONFIRMED' | 'FAILED' | 'HELD';
     at: string;
     pnr?: string;
@@ -149,14 +171,15 @@ export function settleBookingUpdate(
   return {
     TableName: tableName,
     Key: bookingKey(bookingId),
-    UpdateExpression: `SET #status = :status, updated_at = :at, version = version + :one, supplier = :supplier${settled.pnr ? ', pnr = :pnr' : ''}${deadline} REMOVE hold_until`,
-    ConditionExpression: '#status = :pending',
+    UpdateExpression: `SET #status = :status, updated_at = :at, version = :version, supplier = :supplier${settled.pnr ? ', pnr = :pnr' : ''}${deadline} REMOVE hold_until`,
+    ConditionExpression: '#status = :pending AND version = :read',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':status': settled.status,
       ':pending': 'PENDING',
       ':at': settled.at,
-      ':one': 1,
+      ':read': settled.version,
+      ':version': settled.version + 1,
       ':supplier': settled.supplier,
       ...(settled.pnr && { ':pnr': settled.pnr }),
       ...(settled.payment_required_by && { ':deadline': settled.payment_required_by }),

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { toMajor } from '../money.ts';
 import type { SupplierName } from '../supply/port.ts';
@@ -17,33 +17,64 @@ export interface BookingDeps<
   readonly config: { readonly HOLD_MINUTES?: number | undefined };
 }
 
-/** Whether `record` is a hold whose deadline has passed at `now`. */
+/**
+ * The deadline rule, spelled here once (docs/bookings.md, "One truth at the deadline"). A hold is in
+ * time while the clock of the writer that settles it, read as it writes, is before its
+ * `payment_required_by`; from that second on it has lapsed. Whether a confirm or a cancel came in time
+ * is decided by the condition of its write (`DEADLINE_AHEAD`, and an expiry's `DEADLINE_PASSED`), with
+ * `:at` that writer's clock ({@link writerClock}), never by when its request arrived nor by a reader's
+ * clock. Deadlines are whole seconds written as the clock is, so {@link isPastDeadline} compares the
+ * same two strings DynamoDB compares.
+ */
+export const DEADLINE_AHEAD = 'payment_required_by > :at';
+export const DEADLINE_PASSED = 'payment_required_by <= :at';
+
+/** The writer's clock as the deadline rule compares it, read just before the write it conditions. */
+export const writerClock = (clock: Clock) => isoSeconds(clock.now());
+
+/** Whether `record` is a hold whose deadline has passed at `now` by the deadline rule. */
 export const isPastDeadline = (record: Pick<BookingRecord, 'status' | 'payment_required_by'>, now: number) =>
   record.status === 'HELD' &&
   record.payment_required_by !== undefined &&
-  Date.parse(record.payment_required_by) <= now;
+  record.payment_required_by <= isoSeconds(now);
 
 /**
- * Whether `record` is a hold whose deadline has passed at `now`: it reads as EXPIRED at once, though the
- * sweep may not have given its seats back yet (docs/API.md §4.4). A remote hold with a payment under
- * way, or one whose outcome is unknown, is not: it reads HELD until its supplier says (remote-hold.ts).
+ * Whether `record` is a lapsed hold that a write may expire now: past its deadline, and no supplier
+ * call on it (a remote hold with a payment under way, or one whose outcome is unknown, ends as its
+ * supplier says: remote-hold.ts).
  */
 export const isLateHold = (
   record: Pick<BookingRecord, 'status' | 'payment_required_by' | 'hold_call'>,
   now: number,
 ) => isPastDeadline(record, now) && record.hold_call === undefined;
 
+/** A claim older than this is a dead request's: every function that calls a supplier stops within 28 s. */
+export const CALL_LEASE_MS = 60_000;
+
+/** Whether a request is calling a remote hold's supplier now, under its claim (remote-hold.ts). */
+export const hasLiveCall = (record: Pick<BookingRecord, 'hold_call'>, now: number) =>
+  record.hold_call?.id !== undefined && Date.parse(record.hold_call.started_at) > now - CALL_LEASE_MS;
+
 /**
- * The Booking resource of docs/API.md §4.2 for a stored booking, as it stands at `now`: a late hold
- * is answered as the EXPIRED booking the sweep will store (one version on, changed at its deadline).
+ * A late hold as its expiry stores it (booking-updates.ts, expireHoldUpdate): EXPIRED, changed at its
+ * deadline, one version on.
  */
-export function bookingView(record: BookingRecord, now?: number): BookingView {
-  const late = now !== undefined && isLateHold(record, now);
-  const stamp = changeStamp(record);
+export function expiredRecord(record: BookingRecord): BookingRecord {
+  const { hold_call: _, ...rest } = record;
+  return {
+    ...rest,
+    status: 'EXPIRED',
+    updated_at: record.payment_required_by ?? changeStamp(record).updated_at,
+    version: changeStamp(record).version + 1,
+  };
+}
+
+/** The Booking resource of docs/API.md §4.2 for a stored booking, exactly as stored. */
+export function bookingView(record: BookingRecord): BookingView {
   return {
     booking_id: record.booking_id,
     pnr: record.pnr,
-    status: late ? 'EXPIRED' : record.status,
+    status: record.status,
     total_price: toMajor(record.total, record.currency),
     currency: record.currency,
     created_at: record.created_at,
@@ -56,9 +87,7 @@ export function bookingView(record: BookingRecord, now?: number): BookingView {
     ...(record.supplier && { supplier: record.supplier }),
     ...(record.refund && { refund: record.refund }),
     ...(record.payment_required_by && { payment_required_by: record.payment_required_by }),
-    ...(late && record.payment_required_by
-      ? { updated_at: record.payment_required_by, version: stamp.version + 1 }
-      : stamp),
+    ...changeStamp(record),
   };
 }
 

@@ -1,7 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
-import { isoSeconds } from '../clock.ts';
 import { cancellationCodes } from '../db/client.ts';
 import {
   HoldExpiredError,
@@ -13,7 +12,7 @@ import {
 import { minorUnits, toMajor } from '../money.ts';
 import '../zod-locale.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
-import { type BookingDeps, bookingView, isPastDeadline } from './booking.ts';
+import { type BookingDeps, bookingView, hasLiveCall, isPastDeadline, writerClock } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
@@ -52,10 +51,11 @@ const notFound = () => new NotFoundError('No such booking in your agency.');
 /**
  * `POST /api/flights/booking/confirm`: HELD → CONFIRMED at most once (docs/API.md §4.4). The price sent
  * must be the hold's price (409 PRICE_CHANGED with the price to confirm at); after the deadline 410
- * HOLD_EXPIRED (and the seats go back at once if the sweep has not got there); anything but HELD is 409
- * NOT_HELD, except a booking already CONFIRMED at that price, answered 200 so a retry is safe. One
- * transaction conditioned on the booking still being HELD before its deadline: confirms racing each
- * other, a cancel or the expiry change the booking exactly once, and each loser answers what won.
+ * HOLD_EXPIRED, before and after the sweep stored EXPIRED (the seats go back at once if it has not got
+ * there); anything else not HELD is 409 NOT_HELD, except a booking already CONFIRMED at that price,
+ * answered 200 so a retry is safe. One transaction conditioned on the booking still being HELD before
+ * its deadline by the clock as it writes (the deadline rule, booking.ts): confirms racing each other, a
+ * cancel or the expiry change the booking exactly once, and each loser reads again and answers what won.
  */
 export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
   return async (request: {
@@ -68,7 +68,7 @@ export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
     return idempotently<{ booking: BookingView; replayed: boolean }>(
       deps,
       { agentId: session.agentId, key: request.idempotencyKey, body, now },
-      async (lock) => ({ booking: await confirm(deps, body, session.agencyId, now, lock), replayed: false }),
+      async (lock) => ({ booking: await confirm(deps, body, session.agencyId, lock), replayed: false }),
       async (outcome) => ({ booking: replayed(outcome), replayed: true }),
     );
   };
@@ -78,39 +78,33 @@ async function confirm(
   deps: BookingDeps<CancellingSupplier>,
   body: ConfirmBookingInput,
   agencyId: string,
-  now: number,
   lock: IdempotencyLock | undefined,
 ): Promise<BookingView> {
   const record = await findBooking(deps, body.booking_id, agencyId);
   if (!record) throw notFound();
-  const settled = await alreadySettled(deps, record, body, now);
+  const settled = await alreadySettled(deps, record, body);
   if (settled) return settled;
 
-  const at = isoSeconds(now);
-  const confirmed: BookingRecord = {
-    ...record,
-    status: 'CONFIRMED',
-    payment_required_by: undefined,
-    updated_at: at,
-    version: changeStamp(record).version + 1,
+  const reread = async () => {
+    const current = (await findBooking(deps, record.booking_id, agencyId)) ?? record;
+    return { record: current, answer: await alreadySettled(deps, current, body) };
   };
-  const { payment_required_by: deadline = '' } = record;
-  const view = bookingView(confirmed);
   try {
     const { cancelling } = deps.supplier;
     if (cancelling.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
       // The supplier is paid first, under a claim on the hold (remote-confirm.ts).
       const { confirmRemoteHold } = await import('./remote-confirm.ts');
-      return await confirmRemoteHold(deps, cancelling, {
-        record,
-        price: body,
-        lock,
-        reread: async () => {
-          const current = (await findBooking(deps, record.booking_id, agencyId)) ?? record;
-          return { record: current, answer: await alreadySettled(deps, current, body, deps.clock.now()) };
-        },
-      });
+      return await confirmRemoteHold(deps, cancelling, { record, price: body, lock, reread });
     }
+    // The deadline rule (booking.ts): in time or not is this write's condition, by the clock as it writes.
+    const at = writerClock(deps.clock);
+    const view = bookingView({
+      ...record,
+      status: 'CONFIRMED',
+      payment_required_by: undefined,
+      updated_at: at,
+      version: changeStamp(record).version + 1,
+    });
     await deps.db.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -118,7 +112,7 @@ async function confirm(
           {
             Delete: heldRemoval(deps.tableName, {
               booking_id: record.booking_id,
-              payment_required_by: deadline,
+              payment_required_by: record.payment_required_by ?? '',
             }),
           },
           ...(lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : []),
@@ -128,29 +122,34 @@ async function confirm(
     return view;
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
-    // Another confirm, a cancel or the expiry changed the booking first: answer what it is now.
-    const current = await findBooking(deps, record.booking_id, agencyId);
-    const outcome = current && (await alreadySettled(deps, current, body, deps.clock.now()));
-    if (outcome) return outcome;
+    // Another confirm, a cancel or the expiry changed the booking first, or the deadline passed before
+    // this write: answer what is stored now.
+    const { answer } = await reread();
+    if (answer) return answer;
     throw error;
   }
 }
 
 /**
  * What confirm answers for a booking that is not (or no longer) a hold it can confirm: the booking when
- * it is CONFIRMED at the price sent, or the error; undefined for a hold to confirm now.
+ * it is CONFIRMED at the price sent, or the error; undefined for a hold to confirm now. A remote hold
+ * whose supplier is being paid by another request right now is one to confirm: its claim decides
+ * (remote-confirm.ts waits for it).
  */
 async function alreadySettled(
   deps: BookingDeps<CancellingSupplier>,
   record: BookingRecord,
   body: ConfirmBookingInput,
-  now: number,
+  tries = 0,
 ): Promise<BookingView | undefined> {
   const samePrice =
     body.currency === record.currency &&
     minorUnits(String(body.total_price), record.currency) === record.total;
-  if (record.status === 'CONFIRMED' && samePrice) return bookingView(record, now);
-  if (isPastDeadline(record, now)) return lateHold(deps, record, body, now);
+  if (record.status === 'CONFIRMED' && samePrice) return bookingView(record);
+  const now = deps.clock.now();
+  if (isPastDeadline(record, now) && !hasLiveCall(record, now)) return lateHold(deps, record, body, tries);
+  // A lapsed hold is 410 whether the sweep (or a read) has stored its expiry yet or not (docs/API.md §4.4).
+  if (record.status === 'EXPIRED') throw new HoldExpiredError();
   if (record.status !== 'HELD') throw new NotHeldError();
   // A remote supplier may have moved a held price: its order's amount is checked under the claim.
   if (!samePrice && deps.supplier.cancelling.kind === 'in-table') {
@@ -163,21 +162,28 @@ async function alreadySettled(
   return undefined;
 }
 
+/** How often confirm re-reads a late hold that neither it nor anyone else could settle yet. */
+const LATE_TRIES = 2;
+
 /**
- * A hold past its deadline: 410, its seats back at once. A remote hold with a payment that may have
- * gone through is settled by its supplier's word first (remote-hold.ts): paid, it is CONFIRMED.
+ * A hold past its deadline: expired here (410, its seats back at once), or, when this expiry loses its
+ * condition, what the stored booking says won — a confirm in time (200), a cancel (409), another
+ * expiry (410). A remote hold with a payment that may have gone through is settled by its supplier's
+ * word first (remote-hold.ts): paid, it is CONFIRMED; still unknown, 503.
  */
 async function lateHold(
   deps: BookingDeps<CancellingSupplier>,
   record: BookingRecord,
   body: ConfirmBookingInput,
-  now: number,
+  tries: number,
 ): Promise<BookingView | undefined> {
-  if ((await expireHold(deps, record, now)) || !record.hold_call) throw new HoldExpiredError();
+  if (await expireHold(deps, record)) throw new HoldExpiredError();
   const current = await findBooking(deps, record.booking_id, record.agency_id);
-  if (current?.status === 'CONFIRMED') return alreadySettled(deps, current, body, now);
-  if (current?.status === 'HELD') throw new ServiceUnavailableError(5);
-  throw new HoldExpiredError();
+  if (!current) throw notFound();
+  // A payment left behind waits for its supplier's word (the sweep asks); one under way is waited for.
+  const left = current.hold_call && !hasLiveCall(current, deps.clock.now());
+  if (current.status === 'HELD' && (left || tries >= LATE_TRIES)) throw new ServiceUnavailableError(5);
+  return alreadySettled(deps, current, body, tries + 1);
 }
 
 /** A stored confirm answer, or the refusal it was. */

@@ -6,6 +6,7 @@ import {
   FlightNotFoundError,
   HoldNotAvailableError,
   OfferExpiredError,
+  SupplierRejectedError,
   ValidationError,
 } from '../errors.ts';
 import type { BookingSupplier, SupplierOffer } from '../supply/port.ts';
@@ -166,20 +167,25 @@ async function requote(deps: BookingDeps, offer: SupplierOffer, flightId: string
   }
 }
 
+/** What the order of a booking settled FAILED met: the supplier made none (docs/API.md §4.5). */
+const NO_ORDER = new SupplierRejectedError([
+  { message: 'The supplier made no order for this booking; nothing was charged. Search again to book.' },
+]);
+
 /**
  * Answers a stored outcome again, marked as a replay. A booking answered PENDING may have been settled
- * since (by the sweep): it is answered as it is now.
+ * since (by the sweep): it is answered as it is now — 201 or 202, or, FAILED, the error its order met
+ * (never a 2xx for a booking that failed).
  */
 async function replay(deps: BookingDeps, outcome: StoredOutcome, agencyId: string): Promise<BookingOutcome> {
-  if (outcome.error) {
-    throw new ReplayedError({
-      code: outcome.error.code,
-      message: outcome.error.message,
-      details: outcome.error.details,
-    });
-  }
+  if (outcome.error) throw new ReplayedError(outcome.error);
   const stored = parseBookingView(outcome.data);
   if (stored.status !== 'PENDING') return answered(stored, true);
   const current = await findBooking(deps, stored.booking_id, agencyId);
+  if (current?.status === 'FAILED') throw new ReplayedError(NO_ORDER);
+  if (current?.status === 'PENDING' && process.env.BUNDLED_SUPPLIER !== 'network') {
+    const { shownPending } = await import('./remote-order.ts');
+    return answered(bookingView(await shownPending(deps, current)), true);
+  }
   return answered(current ? bookingView(current) : stored, true);
 }

@@ -1,9 +1,9 @@
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { cancellationCodes, isConditionFailed } from '../db/client.ts';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../clock.ts';
+import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { HoldNotAvailableError } from '../errors.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
-import type { BookingDeps } from './booking.ts';
+import { type BookingDeps, expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
 import { type BookingRecord, changeStamp, readBooking } from './booking-item.ts';
 import { expireHoldUpdate } from './booking-updates.ts';
 import { heldRemoval, listLateHolds } from './held-item.ts';
@@ -34,23 +34,23 @@ const SWEEP_BATCH = 100;
 
 /**
  * Expires a late hold: EXPIRED and its seats back on sale in one transaction conditioned on the booking
- * still being HELD past its deadline, so a confirm, a cancel, another sweep or a retry can race it and
- * exactly one of them changes the booking. Answers whether this call expired it.
+ * still being HELD past its deadline by this writer's clock as it writes (the deadline rule, booking.ts),
+ * so a confirm, a cancel, a read, another sweep or a retry can race it and exactly one of them changes
+ * the booking. Answers whether this call expired it.
  */
 export async function expireHold(
   deps: BookingDeps<CancellingSupplier>,
   record: BookingRecord,
-  now: number,
 ): Promise<boolean> {
   const deadline = record.payment_required_by;
-  if (record.status !== 'HELD' || deadline === undefined || Date.parse(deadline) > now) return false;
+  if (!isPastDeadline(record, deps.clock.now()) || deadline === undefined) return false;
   const hold = { booking_id: record.booking_id, payment_required_by: deadline };
   const updates = (leftCall?: string) => [
     {
       Update: expireHoldUpdate(
         deps.tableName,
         { ...hold, ...changeStamp(record) },
-        isoSeconds(now),
+        writerClock(deps.clock),
         leftCall,
       ),
     },
@@ -79,21 +79,80 @@ export async function expireHold(
   return expire();
 }
 
+/** How often a read tries to store a lapse that keeps losing its condition before answering what is stored. */
+const READ_ATTEMPTS = 3;
+
+/**
+ * The booking a read (get, list) answers for `record`: as stored — and a late hold's lapse is stored
+ * before it is answered. A HELD booking past its deadline reads EXPIRED only once a write conditioned on
+ * the deadline rule (booking.ts) has made it so, so no confirm can win after a client was told EXPIRED;
+ * a write that loses its condition (a confirm or cancel got there first) is followed by a read of what
+ * won. Only the booking changes here: its seats and listing entry are left for the sweep
+ * (releaseLapsedHold), so a read needs no supplier and no inventory.
+ */
+export async function readAsSettled(
+  deps: TableHandle & { readonly clock: Clock },
+  record: BookingRecord,
+): Promise<BookingRecord> {
+  let current = record;
+  for (let attempt = 0; attempt < READ_ATTEMPTS && isLateHold(current, deps.clock.now()); attempt++) {
+    const { payment_required_by: deadline = '' } = current;
+    const expiry = expireHoldUpdate(
+      deps.tableName,
+      { booking_id: current.booking_id, payment_required_by: deadline, ...changeStamp(current) },
+      writerClock(deps.clock),
+    );
+    try {
+      await deps.db.send(new UpdateCommand(expiry));
+      return expiredRecord(current);
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      current = (await readBooking(deps, current.booking_id)) ?? current;
+    }
+  }
+  return current;
+}
+
+/**
+ * The sweep's end of a lapse a read stored (readAsSettled): the seats back on sale and the listing
+ * entry gone, in one transaction conditioned on the entry, so the seats come back exactly once.
+ */
+async function releaseLapsedHold(
+  deps: BookingDeps<CancellingSupplier>,
+  record: BookingRecord,
+  listed: { booking_id: string; payment_required_by: string },
+): Promise<boolean> {
+  const unlist = {
+    Delete: { ...heldRemoval(deps.tableName, listed), ConditionExpression: 'attribute_exists(pk)' },
+  };
+  const { cancelling } = deps.supplier;
+  try {
+    if (cancelling.kind === 'in-table') await cancelling.cancel(record, [unlist]);
+    else await deps.db.send(new DeleteCommand(heldRemoval(deps.tableName, listed)));
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
+    throw error;
+  }
+}
+
 /**
  * The sweep's hold work (docs/API.md §4.4): every hold whose deadline has passed becomes EXPIRED and
- * gives its seats back. One Query of the holds listing, then per late hold one read and one transaction.
- * Answers how many it expired. A crash anywhere leaves each hold either HELD and listed (the next sweep
- * expires it) or EXPIRED and unlisted.
+ * gives its seats back (a lapse a read already stored gets its seats back here). One Query of the holds
+ * listing, then per late hold one read and one transaction. Answers how many it expired. A crash
+ * anywhere leaves each hold either HELD (or EXPIRED by a read) and listed — the next sweep finishes it —
+ * or EXPIRED and unlisted.
  */
 export async function expireLateHolds(deps: BookingDeps<CancellingSupplier>): Promise<number> {
-  const now = deps.clock.now();
   let expired = 0;
-  for (const late of await listLateHolds(deps, now, SWEEP_BATCH)) {
+  for (const late of await listLateHolds(deps, deps.clock.now(), SWEEP_BATCH)) {
     const record = await readBooking(deps, late.booking_id);
     if (record?.status === 'HELD') {
-      if (await expireHold(deps, record, now)) expired++;
+      if (await expireHold(deps, record)) expired++;
+    } else if (record?.status === 'EXPIRED') {
+      if (await releaseLapsedHold(deps, record, late)) expired++;
     } else {
-      // Every change away from HELD unlists the hold in its own transaction: a listing left behind
+      // Every other change away from HELD unlists the hold in its own transaction: a listing left behind
       // (the booking edited by hand) would otherwise be read again every minute.
       await deps.db.send(new DeleteCommand(heldRemoval(deps.tableName, late)));
     }

@@ -3,10 +3,11 @@ import { isConditionFailed } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
+import { CALL_LEASE_MS } from './booking.ts';
 import { type BookingRecord, bookingKey, readBooking } from './booking-item.ts';
 import { type ListedCall, listCallsStartedBefore, unlistCall } from './call-item.ts';
 import { settleCancelled } from './remote-cancel.ts';
-import { CALL_LEASE_MS, confirmPaid } from './remote-hold.ts';
+import { confirmPaid } from './remote-hold.ts';
 
 /** Calls a sweep settles at most, so one run stays well inside its function's timeout. */
 const SWEEP_BATCH = 25;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
-import { type Clock, isoSeconds } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
@@ -8,7 +8,7 @@ import { minorUnits } from '../money.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { listAgencyBookings } from './agency-listing.ts';
-import { type BookingDeps, bookingView, cancelledView, isLateHold, isPastDeadline } from './booking.ts';
+import { type BookingDeps, bookingView, cancelledView, isPastDeadline, writerClock } from './booking.ts';
 import {
   BOOKING_STATUSES,
   type BookingRecord,
@@ -20,7 +20,7 @@ import {
 } from './booking-item.ts';
 import { cancelBookingUpdate } from './booking-updates.ts';
 import { heldRemoval } from './held-item.ts';
-import { expireHold } from './holds.ts';
+import { expireHold, readAsSettled } from './holds.ts';
 import { BookingId } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
 import { ownRefundQuote, refundChanged } from './refund-quote.ts';
@@ -89,8 +89,21 @@ export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
     const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr, agencyId)));
     const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
     if (!record) throw notFound();
-    return bookingView(record, deps.clock.now());
+    return readView(deps, record);
   };
+}
+
+/**
+ * What a read answers for a stored booking: what is stored, once what the answer would settle is
+ * stored first — a late hold's expiry (holds.ts, readAsSettled), a PENDING booking's first showing
+ * (remote-order.ts, shownPending).
+ */
+async function readView(deps: TableHandle & { readonly clock: Clock }, record: BookingRecord) {
+  if (record.status === 'PENDING' && process.env.BUNDLED_SUPPLIER !== 'network') {
+    const { shownPending } = await import('./remote-order.ts');
+    return bookingView(await shownPending(deps, record));
+  }
+  return bookingView(await readAsSettled(deps, record));
 }
 
 /** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */
@@ -115,7 +128,7 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
       ...(body.status && { statuses: body.status }),
     });
     return {
-      bookings: page.bookings.map((record) => bookingView(record, now)),
+      bookings: await Promise.all(page.bookings.map((record) => readView(deps, record))),
       nextCursor: page.next
         ? encodeCursor(
             listPositionOf({ created_at: page.next.createdAt, booking_id: page.next.bookingId }),
@@ -133,23 +146,30 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
  * again answers the cancelled booking; after the first departure, 409.
  */
 export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
-  return async (body: z.output<typeof CancelBookingRequest>, session: Session): Promise<BookingView> => {
+  const cancel = async (
+    body: z.output<typeof CancelBookingRequest>,
+    session: Session,
+    tries: number,
+  ): Promise<BookingView> => {
     const { agencyId } = session;
     const record = await findBooking(deps, body.booking_id, agencyId);
     if (!record) throw notFound();
+    // Read what is stored again and answer that: after a write that lost its condition, or an expiry.
+    const again = () => {
+      if (tries >= RETRIES) throw new ServiceUnavailableError(2);
+      return cancel(body, session, tries + 1);
+    };
     const now = deps.clock.now();
-    // A hold past its deadline expires rather than cancels (its seats go back either way); cancelling
-    // what already ended answers it as it is.
-    if (isPastDeadline(record, now) && record.hold_call) {
-      // A remote hold whose payment may have gone through ends as its supplier says (remote-hold.ts).
-      await expireHold(deps, record, now);
+    if (isPastDeadline(record, now)) {
+      // A hold past its deadline expires rather than cancels (its seats go back either way), and the
+      // answer is what that write, or the one that beat it, stored. A remote hold whose payment may have
+      // gone through ends as its supplier says (remote-hold.ts); until it has said, 503.
+      await expireHold(deps, record);
       const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'HELD') throw new ServiceUnavailableError(5);
-      return cancelBooking(deps)(body, session);
+      if (current?.status === 'HELD' && current.hold_call) throw new ServiceUnavailableError(5);
+      return again();
     }
-    if (isLateHold(record, now)) await expireHold(deps, record, now);
-    if (record.status === 'CANCELLED' || record.status === 'EXPIRED' || isLateHold(record, now))
-      return bookingView(record, now);
+    if (record.status === 'CANCELLED' || record.status === 'EXPIRED') return bookingView(record);
     const from = record.status;
     if (from !== 'CONFIRMED' && from !== 'HELD') {
       throw new NotCancellableError(`A ${from} booking cannot be cancelled.`);
@@ -161,7 +181,8 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
       throw refundChanged(body.refund, own);
     }
 
-    const at = isoSeconds(now);
+    // The deadline rule (booking.ts): a hold's cancel is in time by the clock as it writes.
+    const at = writerClock(deps.clock);
     const by = { id: session.agentId, name: session.agentName };
     const { cancelling } = deps.supplier;
     try {
@@ -193,7 +214,7 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
         if (done !== 'busy') return cancelledView(record, { at, by, refund: done.refund });
         const current = await findBooking(deps, record.booking_id, agencyId);
         if (current?.status === 'HELD') throw new ServiceUnavailableError(2);
-        return cancelBooking(deps)(body, session);
+        return again();
       }
       // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
       if (process.env.BUNDLED_SUPPLIER !== 'network') {
@@ -203,16 +224,21 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
       throw new NotCancellableError('The booking has no supplier order to cancel.');
     } catch (error) {
       if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
-      // Lost a race with another cancel (or a hold's confirm or expiry): answer the booking as it now is
-      // when it ended; a hold confirmed meanwhile is cancelled as the confirmed booking it became.
-      const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'CANCELLED' || current?.status === 'EXPIRED') return bookingView(current);
-      if (current?.status === 'CONFIRMED' && record.status === 'HELD')
-        return cancelBooking(deps)(body, session);
-      throw error;
+      // Lost a race with another cancel, or a hold's confirm or expiry (or its deadline passed before
+      // the write): answer the booking as it is now stored; a hold confirmed meanwhile is cancelled as
+      // the confirmed booking it became.
+      if (record.status === 'CONFIRMED') {
+        const current = await findBooking(deps, record.booking_id, agencyId);
+        if (current?.status === 'CONFIRMED') throw error;
+      }
+      return again();
     }
   };
+  return (body: z.output<typeof CancelBookingRequest>, session: Session) => cancel(body, session, 0);
 }
+
+/** How often a cancel that keeps losing to other writes reads the booking again before answering 503. */
+const RETRIES = 3;
 
 const stamped = (record: BookingRecord, status: 'CONFIRMED' | 'HELD') => ({
   booking_id: record.booking_id,

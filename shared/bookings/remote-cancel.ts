@@ -6,7 +6,7 @@ import { cancellationCodes, isConditionFailed } from '../db/client.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import type { Cancelling, Refund } from '../supply/port.ts';
-import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
+import { type BookingDeps, bookingView, CALL_LEASE_MS, cancelledView } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
@@ -17,7 +17,6 @@ import {
 import { cancelOrderUpdate } from './booking-updates.ts';
 import { callRemoval, type ListedCall, listCall, unlistCall } from './call-item.ts';
 import { refundChanged, refundQuoteView } from './refund-quote.ts';
-import { CALL_LEASE_MS } from './remote-hold.ts';
 
 /**
  * Cancel of a remote supplier's CONFIRMED booking (docs/API.md §4.5, "exactly once across the outside
@@ -72,7 +71,7 @@ export async function cancelRemoteOrder(
     }
     const now = await readBooking(deps, current.booking_id);
     if (!now) throw new ServiceUnavailableError(1);
-    if (now.status !== 'CONFIRMED') return bookingView(now, deps.clock.now());
+    if (now.status !== 'CONFIRMED') return bookingView(now);
     current = now;
     if (performance.now() > waitUntil) throw new ServiceUnavailableError(5);
     await sleep(pause);

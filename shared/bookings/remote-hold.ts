@@ -4,7 +4,7 @@ import { isoSeconds } from '../clock.ts';
 import { cancellationCodes, isConditionFailed } from '../db/client.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import type { Cancelling, Refund, SupplierOrder } from '../supply/port.ts';
-import { type BookingDeps, bookingView } from './booking.ts';
+import { type BookingDeps, bookingView, CALL_LEASE_MS, DEADLINE_AHEAD, hasLiveCall } from './booking.ts';
 import { type BookingRecord, type BookingView, bookingKey, changeStamp } from './booking-item.ts';
 import { cancelBookingUpdate, confirmPaidHoldUpdate } from './booking-updates.ts';
 import { heldRemoval } from './held-item.ts';
@@ -26,13 +26,13 @@ import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
 type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 type Deps = BookingDeps;
 
-/** A claim older than this is a dead request's: every function that calls a supplier stops within 28 s. */
-export const CALL_LEASE_MS = 60_000;
-
 export const sameAmount = (order: SupplierOrder, price: { total_price: number; currency: string }) =>
   price.currency === order.currency && minorUnits(String(price.total_price), order.currency) === order.total;
 
-/** Claims the hold for one supplier call; undefined when it is not HELD in time or another call is live. */
+/**
+ * Claims the hold for one supplier call; undefined when it is not HELD in time (by the deadline rule,
+ * booking.ts, with `now` the writer's clock as it writes) or another call is live.
+ */
 export async function claimHold(deps: Deps, bookingId: string, now: number): Promise<string | undefined> {
   const id = randomBytes(12).toString('base64url');
   try {
@@ -41,13 +41,12 @@ export async function claimHold(deps: Deps, bookingId: string, now: number): Pro
         TableName: deps.tableName,
         Key: bookingKey(bookingId),
         UpdateExpression: 'SET hold_call = :call',
-        ConditionExpression:
-          '#status = :held AND payment_required_by > :now AND (attribute_not_exists(hold_call.id) OR hold_call.started_at < :stale)',
+        ConditionExpression: `#status = :held AND ${DEADLINE_AHEAD} AND (attribute_not_exists(hold_call.id) OR hold_call.started_at < :stale)`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':call': { id, started_at: isoSeconds(now) },
           ':held': 'HELD',
-          ':now': isoSeconds(now),
+          ':at': isoSeconds(now),
           ':stale': isoSeconds(now - CALL_LEASE_MS),
         },
       }),
@@ -128,7 +127,7 @@ export async function settleLateRemoteHold(
   expire: (leftCall: string) => Promise<boolean>,
 ): Promise<boolean> {
   const call = record.hold_call;
-  if (!call || (call.id && Date.parse(call.started_at) > deps.clock.now() - CALL_LEASE_MS)) return false;
+  if (!call || hasLiveCall(record, deps.clock.now())) return false;
   // The supplier not answering leaves the hold for the next sweep, without holding up the others.
   const order = await cancelling.readOrder(record.supplier?.order_id ?? '').catch(() => undefined);
   if (!order) return false;

@@ -1,12 +1,20 @@
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
+import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { cancellationReasons, slotted, type TransactItem } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
 import type { RecordSlot, RemoteOrdering, SupplierOffer, SupplierOrder } from '../supply/port.ts';
 import { bookedOfferRelease } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
-import { type BookingRecord, type BookingView, bookingKey, findBooking } from './booking-item.ts';
-import { settleBookingUpdate } from './booking-updates.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  bookingKey,
+  changeStamp,
+  findBooking,
+  readBooking,
+} from './booking-item.ts';
+import { settleBookingUpdate, showPendingUpdate } from './booking-updates.ts';
 import { newHeldItem } from './held-item.ts';
 import {
   type IdempotencyLock,
@@ -43,6 +51,8 @@ export async function orderRemotely(
   const { payment_required_by: holdUntil, ...record } = booking.record;
   const pending: BookingRecord = {
     ...record,
+    // Unseen until a client is shown it (shownPending): the first state a client sees is version 1.
+    version: 0,
     status: 'PENDING',
     pnr: null,
     supplier: { name: deps.supplier.name },
@@ -65,7 +75,7 @@ export async function orderRemotely(
 
   const request = { bookingId: pending.booking_id, passengers: pending.passengers, contact: pending.contact };
   const outcome = await (holdUntil ? ordering.orderOnHold(request) : ordering.order(request));
-  if (outcome.kind === 'unknown') return bookingView(pending);
+  if (outcome.kind === 'unknown') return bookingView(await shownPending(deps, pending));
   if (outcome.kind === 'refused') {
     await takeBack(deps, pending, lock, outcome.error);
     throw outcome.error;
@@ -76,7 +86,7 @@ export async function orderRemotely(
     // The order exists but our write failed (or the sweep settled it first): answer the booking as it
     // is now; still PENDING (202) the sweep finds the order by its booking id.
     const current = await findBooking(deps, pending.booking_id, pending.agency_id).catch(() => undefined);
-    return bookingView(current ?? pending);
+    return bookingView(await shownPending(deps, current ?? pending));
   }
 }
 
@@ -132,8 +142,9 @@ function heldUntil(order: SupplierOrder, holdUntil: string): string {
 /**
  * Settles a PENDING booking: CONFIRMED with the order (HELD with its deadline when it was a hold and the
  * order awaits payment), or FAILED (and the offer freed) when the supplier has no order for it. One
- * transaction, conditioned on the booking still being PENDING, so a request and the sweep cannot both
- * settle it. `lock`: the request's Idempotency-Key, whose answer follows.
+ * transaction, conditioned on the booking still being PENDING at the version read, so a request and the
+ * sweep cannot both settle it; a booking shown to a client meanwhile (shownPending) is settled again
+ * from the version it was shown at. `lock`: the request's Idempotency-Key, whose answer follows.
  */
 export async function settlePending(
   deps: BookingDeps,
@@ -141,8 +152,41 @@ export async function settlePending(
   settlement: Settlement,
   lock?: IdempotencyLock,
 ): Promise<BookingRecord> {
+  try {
+    return await settleAt(deps, pending, settlement, lock);
+  } catch (error) {
+    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
+    const current = await findBooking(deps, pending.booking_id, pending.agency_id);
+    if (current?.status !== 'PENDING' || current.version === pending.version) throw error;
+    return settleAt(deps, current, settlement, lock);
+  }
+}
+
+/**
+ * A PENDING booking as a client is shown it: the first time, version 0 (written while its request waits
+ * for the supplier) becomes 1 — so the first state any client sees is version 1, whether that is this
+ * PENDING or the settled booking (docs/API.md §4.3). A settle that got there first is answered instead.
+ */
+export async function shownPending(deps: TableHandle, record: BookingRecord): Promise<BookingRecord> {
+  if (record.status !== 'PENDING' || record.version !== 0) return record;
+  try {
+    await deps.db.send(new UpdateCommand(showPendingUpdate(deps.tableName, record.booking_id)));
+    return { ...record, version: 1 };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    return (await readBooking(deps, record.booking_id)) ?? record;
+  }
+}
+
+async function settleAt(
+  deps: BookingDeps,
+  pending: BookingRecord,
+  settlement: Settlement,
+  lock?: IdempotencyLock,
+): Promise<BookingRecord> {
   const now = isoSeconds(deps.clock.now());
-  const version = (pending.version ?? 1) + 1;
+  const read = changeStamp(pending).version;
+  const version = read + 1;
   const { hold_until: holdUntil, ...unsettled } = pending;
   const deadline =
     settlement.kind === 'ordered' && holdUntil && settlement.order.awaitingPayment
@@ -163,6 +207,7 @@ export async function settlePending(
   const items: TransactItem[] = [
     {
       Update: settleBookingUpdate(deps.tableName, pending.booking_id, {
+        version: read,
         status: settled.status === 'FAILED' ? 'FAILED' : deadline ? 'HELD' : 'CONFIRMED',
         at: now,
         ...(deadline && { payment_required_by: deadline }),

@@ -125,7 +125,7 @@ export const operations: Record<RouteId, Operation> = {
   'booking-create': {
     summary: 'Book an offer',
     description:
-      "Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get).",
+      "Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.",
     tag: 'Bookings',
     request: CreateBookingRequest,
     requestExample: {
@@ -154,13 +154,14 @@ export const operations: Record<RouteId, Operation> = {
       'OFFER_EXPIRED',
       'HOLD_NOT_AVAILABLE',
       'IDEMPOTENCY_KEY_REUSED',
+      'SUPPLIER_REJECTED',
     ],
     idempotencyKey: true,
   },
   'booking-confirm': {
     summary: 'Confirm a held booking',
     description:
-      'Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by, 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.',
+      'Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by (whether or not the expiry is stored yet; in time means before it by the service’s clock when the confirm is written), 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.',
     tag: 'Bookings',
     request: ConfirmBookingRequest,
     requestExample: {

@@ -135,3 +135,120 @@ export async function agencyBookings(agencyId: string) {
   );
   return Items ?? [];
 }
+
+/**
+ * The states a hold made at version `held` went through to end as `final`, the stored booking (docs/API.md
+ * §4.4): HELD, then CONFIRMED, CANCELLED or EXPIRED, and a confirmed one perhaps CANCELLED after; each
+ * state is `<status> v<version>`.
+ */
+export function holdHistory(held: number, final: { status: string; version: number }): string[] {
+  const confirmedFirst = final.status === 'CANCELLED' && final.version === held + 2;
+  return [
+    `HELD v${held}`,
+    ...(confirmedFirst ? [`CONFIRMED v${held + 1}`] : []),
+    `${final.status} v${final.version}`,
+  ];
+}
+
+/**
+ * Problems with answers given to confirms, a cancel and reads of one hold racing its deadline, against
+ * the booking finally stored (one truth at the deadline, docs/API.md §4.4): every booking answered is a
+ * state the stored history holds; the cancel's is the final one; a 410 only for a hold that expired, a
+ * 409 NOT_HELD only for one cancelled. `unavailable`: 503s tolerated (none on the built-in network).
+ */
+export function disagreements(
+  held: { version: number },
+  final: { status: string; version: number },
+  answers: { confirms: Answer[]; cancel: Answer; reads: Answer[] },
+  unavailable = false,
+): string[] {
+  const history = holdHistory(held.version, final);
+  const state = (answer: Answer) => `${answer.body.data?.status} v${answer.body.data?.version}`;
+  const problems: string[] = [];
+  const check = (what: string, answer: Answer, ok: boolean) => {
+    if (!ok && !(unavailable && answer.status === 503))
+      problems.push(`${what} ${answer.status} ${answer.body.error?.code ?? state(answer)} vs ${history}`);
+  };
+  for (const confirm of answers.confirms) {
+    const code = confirm.body.error?.code;
+    check(
+      'confirm',
+      confirm,
+      confirm.status === 200
+        ? state(confirm) === history[1] && history[1]?.startsWith('CONFIRMED') === true
+        : (code === 'HOLD_EXPIRED' && final.status === 'EXPIRED') ||
+            (code === 'NOT_HELD' && final.status === 'CANCELLED'),
+    );
+  }
+  check('cancel', answers.cancel, answers.cancel.status === 200 && state(answers.cancel) === history.at(-1));
+  for (const read of answers.reads) check('read', read, read.status === 200 && history.includes(state(read)));
+  return problems;
+}
+
+/** A hold's routes on one request's clock. */
+export interface ClockedHoldRoutes {
+  confirm(): Promise<Answer>;
+  cancel(): Promise<Answer>;
+  get(): Promise<Answer>;
+}
+
+/**
+ * One round of the race at a hold's deadline: 3 confirms, a cancel and a read sent together, each on a
+ * clock of its own that runs in real time (a few ms off the others') and crosses `deadline` somewhere
+ * in the first `spreadMs` of the round. Answers what each was told, and how long the round took.
+ */
+export async function raceTheDeadline(
+  deadline: number,
+  spreadMs: number,
+  routes: (clock: () => number) => ClockedHoldRoutes,
+): Promise<{ confirms: Answer[]; cancel: Answer; reads: Answer[]; took: number }> {
+  const began = performance.now();
+  const flip = began + Math.random() * spreadMs;
+  const clock = () => {
+    const skew = (Math.random() - 0.5) * 4;
+    return () => Math.floor(deadline + performance.now() - flip + skew);
+  };
+  const [confirms, cancel, read] = await Promise.all([
+    Promise.all([routes(clock()).confirm(), routes(clock()).confirm(), routes(clock()).confirm()]),
+    routes(clock()).cancel(),
+    routes(clock()).get(),
+  ]);
+  return { confirms, cancel, reads: [read], took: performance.now() - began };
+}
+
+/**
+ * Races every hold of `held` at its deadline ({@link raceTheDeadline}), five holds at a time, and checks
+ * each round's answers against the booking finally stored, and a later read against it too. Answers
+ * the disagreements found and how many holds ended in each state.
+ */
+export async function raceHoldsAtTheirDeadlines(
+  held: Json[],
+  race: {
+    routes: (clock: () => number, booking: Json) => ClockedHoldRoutes;
+    /** The booking as stored now. */
+    stored: (booking: Json) => Promise<{ status: string; version?: number | undefined } | undefined>;
+    /** 503s tolerated (see {@link disagreements}). */
+    unavailable?: boolean;
+  },
+): Promise<{ problems: string[]; outcomes: Map<string, number> }> {
+  const problems: string[] = [];
+  const outcomes = new Map<string, number>();
+  // The deadline falls anywhere inside a round: its length is learnt from the rounds before.
+  let spread = 50;
+  const round = async (booking: Json) => {
+    const deadline = Date.parse(booking.payment_required_by);
+    const answers = await raceTheDeadline(deadline, spread, (clock) => race.routes(clock, booking));
+    spread = answers.took;
+    const final = await race.stored(booking);
+    const outcome = { status: final?.status ?? 'none', version: final?.version ?? 0 };
+    problems.push(...disagreements(booking, outcome, answers, race.unavailable));
+    const after = (await race.routes(() => deadline + 60_000, booking).get()).body.data;
+    if (after.status !== outcome.status || after.version !== outcome.version)
+      problems.push(`a later read: ${after.status} v${after.version}`);
+    const ended = `${outcome.status} v${outcome.version}`;
+    outcomes.set(ended, (outcomes.get(ended) ?? 0) + 1);
+  };
+  for (let first = 0; first < held.length; first += 5)
+    await Promise.all(held.slice(first, first + 5).map(round));
+  return { problems, outcomes };
+}

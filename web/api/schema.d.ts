@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Book an offer
-         * @description Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get).
+         * @description Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.
          */
         post: operations["bookingCreate"];
         delete?: never;
@@ -195,7 +195,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a held booking
-         * @description Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by, 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.
+         * @description Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by (whether or not the expiry is stored yet; in time means before it by the service’s clock when the confirm is written), 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.
          */
         post: operations["bookingConfirm"];
         delete?: never;
@@ -215,9 +215,29 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking
-         * @description Cancels and returns the seats. Cancelling again answers the cancelled booking; after the first departure, 409.
+         * @description Cancels and returns the seats; the cancelled booking carries its refund. With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).
          */
         post: operations["bookingCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flights/booking/refund-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote the refund of a cancel
+         * @description What a cancel now would give back, changing nothing: the built-in network refunds the full price; an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.
+         */
+        post: operations["bookingRefundQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -255,7 +275,7 @@ export interface paths {
         put?: never;
         /**
          * Add an agent to your agency
-         * @description The new agent can sign in at once. An identifier already registered, in any agency, is 409 IDENTIFIER_TAKEN. An agency registers at most 50 agents, deactivated ones included, unless the operator set another limit: beyond it, 409 LIMIT_REACHED. Phone numbers only in the countries this service texts (the stage's country calling codes), never premium-rate, shared-cost or personal-numbering ranges: 400 on identifier. ADMIN only (403 FORBIDDEN for other roles), and only within your agency.
+         * @description The new agent can sign in at once. An identifier already registered, in any agency, is 409 IDENTIFIER_TAKEN. An agency registers at most 50 agents, deactivated ones included, unless the operator set another limit: beyond it, 409 LIMIT_REACHED. Phone numbers only in the countries this service texts (the stage's country calling codes), only mobile or fixed-line numbers that exist in the country's numbering plan, never premium-rate, shared-cost or personal-numbering ranges: 400 on identifier. ADMIN only (403 FORBIDDEN for other roles), and only within your agency.
          */
         post: operations["agencyAgentsCreate"];
         delete?: never;
@@ -344,8 +364,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agency/webhooks/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most 10 pings per endpoint in any hour (429 RATE_LIMITED with Retry-After). Another agency’s endpoint is 404. ADMIN only (403 FORBIDDEN for other roles), and only within your agency.
+         */
+        post: operations["agencyWebhooksPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "booking.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.confirmed
+         * @description A booking is confirmed: booked at once, a hold confirmed, or a pending order settled. Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["bookingConfirmedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.held
+         * @description A booking is held (booking/create with hold): it carries payment_required_by. Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["bookingHeldEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.cancelled
+         * @description A confirmed or held booking is cancelled. Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["bookingCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.expired
+         * @description A hold passed payment_required_by without being confirmed. Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["bookingExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.failed
+         * @description A pending order was settled as failed by the supplier. Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["bookingFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.ping
+         * @description An ADMIN asked for a test delivery (POST /api/agency/webhooks/ping). Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["webhookPingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Passenger: {
@@ -369,7 +530,7 @@ export interface components {
             /**
              * @description E-mail address (trimmed, lower-cased, at most 254 characters) when type is EMAIL; E.164 phone number (+ then 8-15 digits) when type is PHONE or SMS
              * @example agent@example.com
-             * @example +447700900123
+             * @example +447400123456
              */
             identifier: string;
             /**
@@ -411,9 +572,9 @@ export interface components {
              */
             destination: string;
             /** @description Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead. */
-            departure_date: string | unknown | unknown;
+            departure_date: string;
             /** @description Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead. */
-            return_date?: string | unknown | unknown;
+            return_date?: string;
             /** @default 1 */
             adults: number;
             /**
@@ -504,6 +665,8 @@ export interface components {
             limit: number;
             /** @description A meta.next_cursor this API returned, exactly as returned; omit for the first page */
             cursor?: string;
+            /** @description Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with */
+            status?: ("CONFIRMED" | "CANCELLED" | "HELD" | "EXPIRED" | "PENDING" | "FAILED")[];
         };
         BookingConfirmRequest: {
             booking_id: string;
@@ -512,6 +675,15 @@ export interface components {
             currency: string;
         };
         BookingCancelRequest: {
+            booking_id: string;
+            /** @description The refund expected (from booking/refund-quote): the booking is cancelled only if the refund is still exactly this, otherwise 409 REFUND_CHANGED and nothing changes */
+            refund?: {
+                /** @description Major currency units, at most 2 decimals (EUR: cents) */
+                amount: number;
+                currency: string;
+            };
+        };
+        BookingRefundQuoteRequest: {
             booking_id: string;
         };
         AgencyAgentsListRequest: {
@@ -531,7 +703,7 @@ export interface components {
              * @enum {string}
              */
             type: "EMAIL" | "PHONE" | "SMS";
-            /** @description 1-100 characters (code points after NFC), trimmed: at least one that is not a space; not the operator’s name, Operator (CLI), however spelled */
+            /** @description 1-100 characters (code points after NFC), trimmed: at least one that is not a space, none a control, format (but the zero-width joiners), private-use or unassigned character; not the operator’s name, Operator (CLI), however spelled */
             name: string;
             /**
              * @default AGENT
@@ -552,7 +724,7 @@ export interface components {
         /** @description At least one of name, role and active */
         AgencyAgentsUpdateRequest: {
             agent_id: string;
-            /** @description 1-100 characters (code points after NFC), trimmed: at least one that is not a space; not the operator’s name, Operator (CLI), however spelled */
+            /** @description 1-100 characters (code points after NFC), trimmed: at least one that is not a space, none a control, format (but the zero-width joiners), private-use or unassigned character; not the operator’s name, Operator (CLI), however spelled */
             name?: string;
             /** @enum {string} */
             role?: "AGENT" | "ADMIN";
@@ -569,6 +741,9 @@ export interface components {
         };
         AgencyWebhooksListRequest: Record<string, never>;
         AgencyWebhooksDeleteRequest: {
+            webhook_id: string;
+        };
+        AgencyWebhooksPingRequest: {
             webhook_id: string;
         };
         Segment: {
@@ -692,7 +867,7 @@ export interface components {
                 name: string;
                 order_id?: string;
             };
-            /** @description Once cancelled: what was refunded */
+            /** @description Once cancelled: what was given back (0 for a hold, which was never paid; the full price from the built-in network; the supplier’s refund otherwise) */
             refund?: {
                 /** @description Major currency units, at most 2 decimals */
                 amount: number;
@@ -730,6 +905,75 @@ export interface components {
                     [key: string]: unknown;
                 };
                 request_id: string;
+            };
+        };
+        BookingConfirmedEvent: {
+            /** @constant */
+            type: "booking.confirmed";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            /** @description The Booking as of this change; order events by its version */
+            data: components["schemas"]["Booking"];
+        };
+        BookingHeldEvent: {
+            /** @constant */
+            type: "booking.held";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            /** @description The Booking as of this change; order events by its version */
+            data: components["schemas"]["Booking"];
+        };
+        BookingCancelledEvent: {
+            /** @constant */
+            type: "booking.cancelled";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            /** @description The Booking as of this change; order events by its version */
+            data: components["schemas"]["Booking"];
+        };
+        BookingExpiredEvent: {
+            /** @constant */
+            type: "booking.expired";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            /** @description The Booking as of this change; order events by its version */
+            data: components["schemas"]["Booking"];
+        };
+        BookingFailedEvent: {
+            /** @constant */
+            type: "booking.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            /** @description The Booking as of this change; order events by its version */
+            data: components["schemas"]["Booking"];
+        };
+        WebhookPingEvent: {
+            /** @constant */
+            type: "webhook.ping";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            data: {
+                /** @description The endpoint pinged (whk_…) */
+                webhook_id: string;
+                agency_id: string;
             };
         };
         SendOtpResponse: {
@@ -832,6 +1076,30 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Booking"];
+        };
+        BookingRefundQuoteResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                booking_id: string;
+                /** @description What a cancel now would give back; 0 for a HELD booking */
+                refund: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                };
+                /** @description What the cancel keeps of the price (in its currency); null when it keeps nothing */
+                penalty: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest. A cancel sent with this refund after it changed is 409 REFUND_CHANGED.
+                 */
+                expires_at: string;
+            };
         };
         AgencyAgentsListResponse: {
             /** @constant */
@@ -982,6 +1250,14 @@ export interface components {
             /** @constant */
             success: true;
             data: Record<string, never>;
+        };
+        AgencyWebhooksPingResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description evt_…: the webhook-id header of the delivery, and last_delivery.event_id */
+                event_id: string;
+            };
         };
     };
     responses: never;
@@ -2216,7 +2492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED */
+            /** @description IDEMPOTENCY_KEY_REUSED, SUPPLIER_REJECTED */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2226,7 +2502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
+                            code?: "IDEMPOTENCY_KEY_REUSED" | "SUPPLIER_REJECTED";
                         };
                     };
                 };
@@ -2981,7 +3257,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX"
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *       "refund": {
+                 *         "amount": 394,
+                 *         "currency": "EUR"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["BookingCancelRequest"];
@@ -3067,6 +3347,188 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BookingCancelResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_CANCELLABLE, REFUND_CHANGED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_CANCELLABLE" | "REFUND_CHANGED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingRefundQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingRefundQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Quote the refund of a cancel */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                     *         "refund": {
+                     *           "amount": 394,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "penalty": null,
+                     *         "expires_at": "2026-12-01T07:55:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingRefundQuoteResponse"];
                 };
             };
             /** @description INVALID_JSON, VALIDATION_ERROR */
@@ -4315,6 +4777,749 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    agencyWebhooksPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "webhook_id": "whk_3c9f0a1b2d4e5f6a7b8c9d0e"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgencyWebhooksPingRequest"];
+            };
+        };
+        responses: {
+            /** @description Send a test event to a webhook endpoint */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "evt_Yt3kQ9mW2xLp7RvB4nC8dF1gH6jK0aZs"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgencyWebhooksPingResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingConfirmedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "booking.confirmed",
+                 *       "timestamp": "2026-11-24T09:32:05Z",
+                 *       "data": {
+                 *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *         "pnr": "QXBTRV",
+                 *         "status": "CONFIRMED",
+                 *         "total_price": 394,
+                 *         "currency": "EUR",
+                 *         "created_at": "2026-11-24T09:32:05Z",
+                 *         "updated_at": "2026-11-24T09:32:05Z",
+                 *         "version": 1,
+                 *         "created_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "flight": {
+                 *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                 *           "total_price": 394,
+                 *           "currency": "EUR",
+                 *           "travel_class": "ECONOMY",
+                 *           "seats_available": 9,
+                 *           "expires_at": "2026-11-24T09:50:00Z",
+                 *           "passengers": {
+                 *             "adults": 1,
+                 *             "children": 0,
+                 *             "infants": 0
+                 *           },
+                 *           "outbound": {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         "passengers": [
+                 *           {
+                 *             "title": "ms",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
+                 *             "pax_type": "ADULT",
+                 *             "gender": "f",
+                 *             "born_on": "1985-12-10"
+                 *           }
+                 *         ],
+                 *         "contact": {
+                 *           "email": "ada@example.com",
+                 *           "phone": "+447700900123"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingConfirmedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingHeldEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "booking.held",
+                 *       "timestamp": "2026-11-24T09:32:05Z",
+                 *       "data": {
+                 *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *         "pnr": "QXBTRV",
+                 *         "status": "HELD",
+                 *         "total_price": 394,
+                 *         "currency": "EUR",
+                 *         "created_at": "2026-11-24T09:32:05Z",
+                 *         "updated_at": "2026-11-24T09:32:05Z",
+                 *         "version": 1,
+                 *         "created_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "flight": {
+                 *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                 *           "total_price": 394,
+                 *           "currency": "EUR",
+                 *           "travel_class": "ECONOMY",
+                 *           "seats_available": 9,
+                 *           "expires_at": "2026-11-24T09:50:00Z",
+                 *           "passengers": {
+                 *             "adults": 1,
+                 *             "children": 0,
+                 *             "infants": 0
+                 *           },
+                 *           "outbound": {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         "passengers": [
+                 *           {
+                 *             "title": "ms",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
+                 *             "pax_type": "ADULT",
+                 *             "gender": "f",
+                 *             "born_on": "1985-12-10"
+                 *           }
+                 *         ],
+                 *         "contact": {
+                 *           "email": "ada@example.com",
+                 *           "phone": "+447700900123"
+                 *         },
+                 *         "payment_required_by": "2026-11-25T09:32:05Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingHeldEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "booking.cancelled",
+                 *       "timestamp": "2026-11-24T10:05:00Z",
+                 *       "data": {
+                 *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *         "pnr": "QXBTRV",
+                 *         "status": "CANCELLED",
+                 *         "total_price": 394,
+                 *         "currency": "EUR",
+                 *         "created_at": "2026-11-24T09:32:05Z",
+                 *         "updated_at": "2026-11-24T10:05:00Z",
+                 *         "version": 2,
+                 *         "created_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "flight": {
+                 *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                 *           "total_price": 394,
+                 *           "currency": "EUR",
+                 *           "travel_class": "ECONOMY",
+                 *           "seats_available": 9,
+                 *           "expires_at": "2026-11-24T09:50:00Z",
+                 *           "passengers": {
+                 *             "adults": 1,
+                 *             "children": 0,
+                 *             "infants": 0
+                 *           },
+                 *           "outbound": {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         "passengers": [
+                 *           {
+                 *             "title": "ms",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
+                 *             "pax_type": "ADULT",
+                 *             "gender": "f",
+                 *             "born_on": "1985-12-10"
+                 *           }
+                 *         ],
+                 *         "contact": {
+                 *           "email": "ada@example.com",
+                 *           "phone": "+447700900123"
+                 *         },
+                 *         "cancelled_at": "2026-11-24T10:05:00Z",
+                 *         "cancelled_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "refund": {
+                 *           "amount": 394,
+                 *           "currency": "EUR"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "booking.expired",
+                 *       "timestamp": "2026-11-25T09:32:05Z",
+                 *       "data": {
+                 *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *         "pnr": "QXBTRV",
+                 *         "status": "EXPIRED",
+                 *         "total_price": 394,
+                 *         "currency": "EUR",
+                 *         "created_at": "2026-11-24T09:32:05Z",
+                 *         "updated_at": "2026-11-25T09:32:05Z",
+                 *         "version": 2,
+                 *         "created_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "flight": {
+                 *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                 *           "total_price": 394,
+                 *           "currency": "EUR",
+                 *           "travel_class": "ECONOMY",
+                 *           "seats_available": 9,
+                 *           "expires_at": "2026-11-24T09:50:00Z",
+                 *           "passengers": {
+                 *             "adults": 1,
+                 *             "children": 0,
+                 *             "infants": 0
+                 *           },
+                 *           "outbound": {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         "passengers": [
+                 *           {
+                 *             "title": "ms",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
+                 *             "pax_type": "ADULT",
+                 *             "gender": "f",
+                 *             "born_on": "1985-12-10"
+                 *           }
+                 *         ],
+                 *         "contact": {
+                 *           "email": "ada@example.com",
+                 *           "phone": "+447700900123"
+                 *         },
+                 *         "payment_required_by": "2026-11-25T09:32:05Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "booking.failed",
+                 *       "timestamp": "2026-11-24T09:33:10Z",
+                 *       "data": {
+                 *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *         "pnr": null,
+                 *         "status": "FAILED",
+                 *         "total_price": 394,
+                 *         "currency": "EUR",
+                 *         "created_at": "2026-11-24T09:32:05Z",
+                 *         "updated_at": "2026-11-24T09:33:10Z",
+                 *         "version": 2,
+                 *         "created_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "flight": {
+                 *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                 *           "total_price": 394,
+                 *           "currency": "EUR",
+                 *           "travel_class": "ECONOMY",
+                 *           "seats_available": 9,
+                 *           "expires_at": "2026-11-24T09:50:00Z",
+                 *           "passengers": {
+                 *             "adults": 1,
+                 *             "children": 0,
+                 *             "infants": 0
+                 *           },
+                 *           "outbound": {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         "passengers": [
+                 *           {
+                 *             "title": "ms",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
+                 *             "pax_type": "ADULT",
+                 *             "gender": "f",
+                 *             "born_on": "1985-12-10"
+                 *           }
+                 *         ],
+                 *         "contact": {
+                 *           "email": "ada@example.com",
+                 *           "phone": "+447700900123"
+                 *         },
+                 *         "supplier": {
+                 *           "name": "duffel"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "webhook.ping",
+                 *       "timestamp": "2026-11-24T09:40:00Z",
+                 *       "data": {
+                 *         "webhook_id": "whk_3c9f0a1b2d4e5f6a7b8c9d0e",
+                 *         "agency_id": "demo-agency"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookPingEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

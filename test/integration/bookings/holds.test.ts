@@ -11,6 +11,7 @@ import {
   bookingBody,
   freshTravelDate,
   type Json,
+  raceHoldsAtTheirDeadlines,
   searchOffers,
   seatsSold,
   sellSeats,
@@ -23,6 +24,10 @@ import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { testSupplierContext } from '#test/helpers/test-context.ts';
+import { createHandler as cancelHandler } from '../../../functions/bookings/cancel.ts';
+import { createHandler as confirmHandler } from '../../../functions/bookings/confirm.ts';
+import { createHandler as getHandler } from '../../../functions/bookings/get.ts';
+import { createHandler as listHandler } from '../../../functions/bookings/list.ts';
 
 /** 1 December 2026, 09:00 UTC: the clock every test starts at. */
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
@@ -75,6 +80,11 @@ const confirmOf = (
 const fetchBooking = async (booking: Json) =>
   (await call(get, 'get', { booking_id: booking.booking_id })).body.data;
 const flightOf = (booking: Json) => booking.flight.outbound.segments[0].flight_number;
+/** The tests' context with a clock of its own, stopped at `now` (or reading `now()`): one writer's or reader's. */
+const writingAt = (now: number | (() => number)) => ({
+  ...testSupplierContext,
+  clock: { now: typeof now === 'number' ? () => now : now },
+});
 
 /** Holds the `n`-th offer of the day for two adults. */
 async function holdOne(n = 0, on = date): Promise<Json> {
@@ -292,6 +302,23 @@ describe('hold expiry', () => {
     expect(cancelled.body.data).toMatchObject({ status: 'EXPIRED', version: 2 });
   });
 
+  it('confirm of a lapsed hold is 410 HOLD_EXPIRED both before and after the sweep stores EXPIRED', async () => {
+    const held = await holdOne();
+    const other = await holdOne(1);
+    await later(24 * HOUR + 65_000);
+
+    const beforeSweep = await confirmOf(held);
+    await sweep();
+    const afterSweep = await confirmOf(other);
+    const again = await confirmOf(held);
+
+    for (const answer of [beforeSweep, afterSweep, again]) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(410);
+      expect(answer.body.error.code).toBe('HOLD_EXPIRED');
+    }
+    expect(await fetchBooking(other)).toMatchObject({ status: 'EXPIRED', version: 2 });
+  });
+
   it('confirm racing expiry: exactly one wins, and the seats match the winner', async () => {
     for (let round = 0; round < 6; round++) {
       const held = await holdOne(round);
@@ -301,7 +328,7 @@ describe('hold expiry', () => {
       await later(24 * HOUR - 1000);
       const [confirmed, expired] = await Promise.all([
         confirmOf(held),
-        expireHold(testSupplierContext, record, NOW + 24 * HOUR + 1000),
+        expireHold(writingAt(NOW + 24 * HOUR + 1000), record),
       ]);
       await later(-(24 * HOUR - 1000));
 
@@ -336,5 +363,184 @@ describe('hold expiry', () => {
     expect((await readBooking(testSupplierContext, held.booking_id))?.status).toBe('EXPIRED');
     expect(await listedHolds(held)).toEqual([]);
     expect(await seatsSold(flightOf(held), date)).toBe(0);
+  });
+});
+
+describe('one truth at the deadline', () => {
+  type Clocked = number | (() => number);
+  /** The routes, each on a clock of its own: a writer's or a reader's. */
+  const at = (now: Clocked) => ({
+    confirm: (booking: Json) =>
+      invoke(confirmHandler(writingAt(now)), {
+        headers: session.headers,
+        body: {
+          booking_id: booking.booking_id,
+          total_price: booking.total_price,
+          currency: booking.currency,
+        },
+      }),
+    cancel: (booking: Json) =>
+      invoke(cancelHandler(writingAt(now)), {
+        headers: session.headers,
+        body: { booking_id: booking.booking_id },
+      }),
+    get: (booking: Json) =>
+      invoke(getHandler(writingAt(now)), {
+        headers: session.headers,
+        body: { booking_id: booking.booking_id },
+      }),
+    list: () => invoke(listHandler(writingAt(now)), { headers: session.headers, body: {} }),
+  });
+  const stored = async (booking: Json) => {
+    const record = await readBooking(testSupplierContext, booking.booking_id);
+    return `${record?.status} v${record?.version}`;
+  };
+  const DEADLINE = NOW + 24 * HOUR;
+  /** Holds `n` bookings, then signs in a second before their deadline (a session lasts an hour). */
+  async function holdsNearTheDeadline(n: number): Promise<Json[]> {
+    const held: Json[] = [];
+    for (let i = 0; i < n; i++) held.push(await holdOne(i));
+    await later(24 * HOUR - 1000);
+    return held;
+  }
+
+  /**
+   * Runs `meanwhile` once, just after the next read of `booking`'s item: another request's write landing
+   * between this request's read and its own write.
+   */
+  function afterNextRead(booking: Json, meanwhile: () => Promise<unknown>) {
+    let done = false;
+    const step =
+      (next: (args: unknown) => Promise<unknown>, ctx: { commandName?: string }) => async (args: unknown) => {
+        const result = await next(args);
+        const key = JSON.stringify((args as { input?: { Key?: unknown } }).input?.Key ?? '');
+        if (!done && ctx.commandName === 'GetItemCommand' && key.includes(booking.booking_id)) {
+          done = true;
+          await meanwhile();
+        }
+        return result;
+      };
+    testSupplierContext.db.middlewareStack.add(step as never, { step: 'initialize', name: 'afterNextRead' });
+  }
+  afterEach(() => {
+    testSupplierContext.db.middlewareStack.remove('afterNextRead');
+  });
+
+  it('the clock flips at the deadline: a write a millisecond before confirms, one at it is 410, and reads answer what was stored', async () => {
+    const [a, b] = await holdsNearTheDeadline(2);
+
+    const confirmedInTime = await at(DEADLINE - 1).confirm(a);
+    const readLate = await at(DEADLINE + 5000).get(a);
+    const confirmedLate = await at(DEADLINE).confirm(b);
+    const readEarly = await at(DEADLINE - 1).get(b);
+
+    expect(confirmedInTime.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
+    expect(readLate.body.data).toEqual(confirmedInTime.body.data);
+    expect(await stored(a)).toBe('CONFIRMED v2');
+    expect(confirmedLate.status).toBe(410);
+    expect(confirmedLate.body.error.code).toBe('HOLD_EXPIRED');
+    expect(readEarly.body.data).toMatchObject({ status: 'EXPIRED', version: 2 });
+    expect(await stored(b)).toBe('EXPIRED v2');
+  });
+
+  it('a read at the deadline stores the expiry it answers, so a confirm by a clock still before it cannot win after', async () => {
+    const [held, other] = await holdsNearTheDeadline(2);
+
+    const before = await at(DEADLINE - 1).get(held);
+    const atDeadline = await at(DEADLINE).get(held);
+    const listed = await at(DEADLINE).list();
+    const confirm = await at(DEADLINE - 1000).confirm(held);
+    const confirmOther = await at(DEADLINE - 1000).confirm(other);
+
+    expect(before.body.data).toMatchObject({ status: 'HELD', version: 1 });
+    expect(atDeadline.body.data).toMatchObject({
+      status: 'EXPIRED',
+      version: 2,
+      updated_at: held.payment_required_by,
+    });
+    expect(await stored(held)).toBe('EXPIRED v2');
+    expect(listed.body.data.map((b: Json) => `${b.status} v${b.version}`)).toEqual([
+      'EXPIRED v2',
+      'EXPIRED v2',
+    ]);
+    expect(await stored(other)).toBe('EXPIRED v2');
+    expect(confirm.status).toBe(410);
+    expect(confirmOther.status).toBe(410);
+    // The sweep gives the seats back of the lapses the reads stored, once.
+    expect(await seatsSold(flightOf(held), date)).toBe(2);
+    advance(1000);
+    expect((await sweep()).expired).toBeGreaterThanOrEqual(2);
+    await sweep();
+    expect(await seatsSold(flightOf(held), date)).toBe(0);
+    expect(await seatsSold(flightOf(other), date)).toBe(0);
+    expect(await listedHolds(held)).toEqual([]);
+  });
+
+  it('a confirm that arrives before the deadline and writes after it is 410, by the clock as it writes', async () => {
+    const [held] = await holdsNearTheDeadline(1);
+    let now = DEADLINE - 1;
+    afterNextRead(held, async () => {
+      now = DEADLINE;
+    });
+
+    const confirm = await at(() => now).confirm(held);
+
+    expect(confirm.status).toBe(410);
+    expect(await stored(held)).toBe('EXPIRED v2');
+    expect((await at(DEADLINE - 1).get(held)).body.data.status).toBe('EXPIRED');
+  });
+
+  it('a cancel or a confirm past the deadline whose expiry loses to a confirm in time answers what was stored, never EXPIRED', async () => {
+    const [cancelled, confirmed] = await holdsNearTheDeadline(2);
+    /** `late`'s answer when a confirm in time lands between its read of `held` and its expiry. */
+    const beaten = async (held: Json, late: (held: Json) => Promise<Json>) => {
+      let inTime: Json;
+      afterNextRead(held, async () => {
+        inTime = await at(DEADLINE - 1).confirm(held);
+      });
+      const answer = await late(held);
+      testSupplierContext.db.middlewareStack.remove('afterNextRead');
+      expect(inTime.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
+      return answer;
+    };
+
+    const cancel = await beaten(cancelled, at(DEADLINE + 1).cancel);
+    const confirm = await beaten(confirmed, at(DEADLINE + 1).confirm);
+
+    // The hold was confirmed in time: the cancel cancels the confirmed booking it became.
+    expect(cancel.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
+    expect(await stored(cancelled)).toBe('CANCELLED v3');
+    expect(confirm.status).toBe(200);
+    expect(confirm.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
+    expect(await stored(confirmed)).toBe('CONFIRMED v2');
+  });
+
+  it('races at the deadline: 3 confirms, a cancel and a read together, 50 rounds, every answer what was stored', {
+    timeout: 60_000,
+  }, async () => {
+    const held: Json[] = [];
+    for (let day = 0; day < 5; day++) {
+      const offers = await searchOffers(session, { departure_date: addDays(date, day), adults: 2 });
+      const holds = await Promise.all(
+        offers.slice(0, 10).map((offer: Json) => book(session, { ...bookingBody(offer), hold: true })),
+      );
+      held.push(...holds.map((answer) => answer.body.data));
+    }
+    await later(24 * HOUR - 1000);
+    const { problems, outcomes } = await raceHoldsAtTheirDeadlines(held, {
+      routes: (clock, booking) => ({
+        confirm: () => at(clock).confirm(booking),
+        cancel: () => at(clock).cancel(booking),
+        get: () => at(clock).get(booking),
+      }),
+      stored: (booking) => readBooking(testSupplierContext, booking.booking_id),
+    });
+
+    expect(problems, JSON.stringify([...outcomes])).toEqual([]);
+    // The races went both ways: holds ended expired and cancelled (as holds, or once confirmed).
+    expect(outcomes.size, JSON.stringify([...outcomes])).toBeGreaterThanOrEqual(2);
+    advance(2000);
+    await sweep();
+    for (const booking of held) expect(await listedHolds(booking)).toEqual([]);
   });
 });

@@ -58,7 +58,7 @@ describe('duffel mode: booking', () => {
       supplier: { name: 'duffel', order_id: order?.id },
       total_price: offer.total_price,
       currency: 'GBP',
-      version: 2,
+      version: 1,
       flight: offer,
     });
     const sent = standIn.requests.filter((r) => r.path === '/air/orders').at(-1)?.body as Json;
@@ -87,10 +87,36 @@ describe('duffel mode: booking', () => {
     expect(cancelled.body.data).toMatchObject({
       status: 'CANCELLED',
       refund: { amount: refund, currency: 'GBP' },
-      version: 3,
+      version: 2,
     });
     expect(again.body.data).toEqual(cancelled.body.data);
     expect(standIn.orders.get(booked.supplier.order_id)?.cancelled_at).toEqual(expect.any(String));
+  });
+
+  it('is version 1 in the first state a client sees: PENDING to a read while the order is under way, then CONFIRMED 2', async () => {
+    const [offer] = await search();
+    let seen: Json;
+    const readWhilePending = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
+      const result = await next(args);
+      const items = (args as { input?: { TransactItems?: { Put?: { Item?: Json } }[] } }).input
+        ?.TransactItems;
+      const put = items?.find((item) => JSON.stringify(item.Put?.Item?.status ?? '').includes('PENDING'));
+      const id = put?.Put?.Item?.booking_id;
+      if (id && !seen) seen = await duffel.get(session, { booking_id: typeof id === 'string' ? id : id.S });
+      return result;
+    };
+    testContext.db.middlewareStack.add(readWhilePending as never, {
+      step: 'initialize',
+      name: 'readWhilePending',
+    });
+
+    const answer = await duffel.book(session, bookingBody(offer));
+    testContext.db.middlewareStack.remove('readWhilePending');
+    const unseen = await duffel.book(session, bookingBody((await search())[1]));
+
+    expect(seen.body.data).toMatchObject({ status: 'PENDING', version: 1 });
+    expect(answer.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
+    expect(unseen.body.data).toMatchObject({ status: 'CONFIRMED', version: 1 });
   });
 
   it('books a round trip: both slices in one order', async () => {
@@ -188,8 +214,14 @@ describe('duffel mode: exactly one order', () => {
     const [order] = ordersFor(answer.body.data.booking_id);
 
     expect(answer.status).toBe(202);
-    expect(answer.body.data).toMatchObject({ status: 'PENDING', pnr: null, supplier: { name: 'duffel' } });
-    expect(pending.body.data.status).toBe('PENDING');
+    // The first state a client sees is version 1, and each change it sees adds one.
+    expect(answer.body.data).toMatchObject({
+      status: 'PENDING',
+      pnr: null,
+      supplier: { name: 'duffel' },
+      version: 1,
+    });
+    expect(pending.body.data).toMatchObject({ status: 'PENDING', version: 1 });
     expect(swept.confirmed).toBeGreaterThanOrEqual(1);
     expect(settled.body.data).toMatchObject({
       status: 'CONFIRMED',
@@ -253,6 +285,23 @@ describe('duffel mode: exactly one order', () => {
     expect(failed.body.data).toMatchObject({ status: 'FAILED', pnr: null, version: 2 });
     expect(ordersFor(answer.body.data.booking_id)).toHaveLength(0);
     expect(rebooked.status).toBe(201);
+  });
+
+  it('a key replay of a create whose booking FAILED answers the error it met, never a 2xx', async () => {
+    const [offer] = await search();
+    const key = { 'Idempotency-Key': `failed-${day}` };
+    standIn.fail('orders.create', { kind: 'timeout-before' });
+    const first = await duffel.book(session, bookingBody(offer), key);
+    advance(3 * 60_000);
+    await duffel.sweep();
+
+    const replay = await duffel.book(session, bookingBody(offer), key);
+
+    expect(first.status).toBe(202);
+    expect(replay.status).toBe(422);
+    expect(replay.headers['Idempotent-Replayed']).toBe('true');
+    expect(replay.body).toMatchObject({ success: false, error: { code: 'SUPPLIER_REJECTED' } });
+    expect(ordersFor(first.body.data.booking_id)).toHaveLength(0);
   });
 
   it('stays PENDING when our write fails after Duffel ordered; the sweep confirms the one order', async () => {
