@@ -1,51 +1,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join, relative, sep } from 'node:path';
+import { extname, join } from 'node:path';
 
 /**
- * The agent console's serving rules (docs/API.md §4.8), in one module for the dev server and the
- * deployed function alike: which addresses are screens (the page), which are assets, and the headers
- * each answer carries.
+ * How the agent console is served (docs/API.md §4.8), in one place for the dev server and the
+ * function the stack deploys: which paths are the console's, and the headers every answer carries.
  */
 
-/** One file of a console build, by its address: `/index.html`, `/assets/app-<hash>.js`. */
+/** One file of a console build, as served: its content type and text (every file is text). */
 export interface ConsoleFile {
   readonly contentType: string;
   readonly body: string;
 }
 
-/** A console build: every file by its address. */
+/** A build's files by their path under the build folder: `index.html`, `assets/<name>-<hash>.js`. */
 export type ConsoleFiles = ReadonlyMap<string, ConsoleFile>;
 
 export interface ConsoleResponse {
-  readonly statusCode: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
-/** The screens' addresses; `/bookings/<booking_id>` too ({@link BOOKING_SCREEN_PREFIX}). */
-export const SCREEN_PATHS = [
-  '/',
-  '/sign-in',
-  '/search',
-  '/book',
-  '/bookings',
-  '/agency/agents',
-  '/agency/webhooks',
-] as const;
-
-/** One booking's screen: this prefix and one path segment. */
-export const BOOKING_SCREEN_PREFIX = '/bookings/';
-
-/** Where the build's assets are served: hashed names, so each may be cached for a year. */
-export const ASSETS_PREFIX = '/assets/';
-
-/** The page that every screen address answers with. */
-export const PAGE_FILE = '/index.html';
-
-/** The methods console addresses answer; anything else is 405. */
-export const CONSOLE_METHODS = ['GET', 'HEAD'] as const;
-
-export const CONTENT_SECURITY_POLICY = [
+/** The page's Content-Security-Policy (CONSOLE.md, Serving): nothing inline, nothing from elsewhere. */
+export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -57,69 +34,78 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-} as const;
+/** The folder of hashed assets; its files never change, so browsers keep them a year. */
+export const ASSETS_PREFIX = '/assets/';
 
-export const PAGE_CACHE_CONTROL = 'no-cache';
-export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
-/**
- * The content types a build may hold: text only, so every answer is a text body (API Gateway would
- * need binaryMediaTypes, and base64 bodies, for anything else; docs/decisions.md).
- */
-export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
-/** Whether `path` is one of the screens' addresses (the page answers it). */
-export function isScreenPath(path: string): boolean {
-  if ((SCREEN_PATHS as readonly string[]).includes(path)) return true;
-  if (!path.startsWith(BOOKING_SCREEN_PREFIX)) return false;
-  const id = path.slice(BOOKING_SCREEN_PREFIX.length);
-  return id.length > 0 && !id.includes('/');
+/** The content type of a console file by its extension; undefined for a kind the console never ships. */
+export function consoleContentType(file: string): string | undefined {
+  return CONTENT_TYPES[extname(file)];
 }
 
 /**
- * The answer to a GET of `path`: the page for a screen address (`no-cache`), a build asset (cached
- * for a year, immutable), both with the console's security headers; `undefined` for any other path.
- *
- * @example consoleResponse('/bookings/bkg_01J…', files)?.body // index.html
+ * The screen addresses (CONSOLE.md, Screens and addresses): each answers the one page, whose script
+ * shows the screen, so a reload or a shared link keeps the screen.
+ */
+const SCREEN_PATHS = new Set([
+  '/',
+  '/sign-in',
+  '/search',
+  '/book',
+  '/bookings',
+  '/agency/agents',
+  '/agency/webhooks',
+]);
+const BOOKING_PATH = /^\/bookings\/[A-Za-z0-9_-]{1,64}$/;
+
+/** Whether `path` is one of the console's screen addresses. */
+export function isScreenPath(path: string): boolean {
+  return SCREEN_PATHS.has(path) || BOOKING_PATH.test(path);
+}
+
+const commonHeaders = {
+  'Content-Security-Policy': CONSOLE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/**
+ * The answer to `GET path` (HEAD alike, the caller leaving the body out) from a console build, or
+ * undefined when `path` is not the console's (an API route, an unknown asset): the caller answers it.
+ * Screen addresses get the page, never cached without asking again, so a new build is seen at once;
+ * assets get their hashed file, cached for a year.
  */
 export function consoleResponse(path: string, files: ConsoleFiles): ConsoleResponse | undefined {
-  const [file, cacheControl] = isScreenPath(path)
-    ? [files.get(PAGE_FILE), PAGE_CACHE_CONTROL]
-    : path.startsWith(ASSETS_PREFIX) && !path.slice(ASSETS_PREFIX.length).includes('/')
-      ? [files.get(path), ASSET_CACHE_CONTROL]
-      : [undefined, ''];
-  if (!file) return undefined;
+  const page = isScreenPath(path) ? files.get('index.html') : undefined;
+  if (page) return answer(page, 'no-cache');
+  if (!path.startsWith(ASSETS_PREFIX)) return undefined;
+  const name = path.slice(ASSETS_PREFIX.length);
+  // A Map and an exact name: `..`, `%2e`, `__proto__` or a folder are simply no file of the build.
+  const asset = name.includes('/') ? undefined : files.get(`assets/${name}`);
+  return asset && answer(asset, 'public, max-age=31536000, immutable');
+}
+
+function answer(file: ConsoleFile, cacheControl: string): ConsoleResponse {
   return {
     statusCode: 200,
-    headers: { 'Content-Type': file.contentType, 'Cache-Control': cacheControl, ...SECURITY_HEADERS },
+    headers: { 'Content-Type': file.contentType, 'Cache-Control': cacheControl, ...commonHeaders },
     body: file.body,
   };
 }
 
-/**
- * A build folder's files by address, read once (a cold start, a server start). A file of a type not in
- * {@link CONTENT_TYPES} stops it: the build must not hold what cannot be served as text.
- */
+/** Reads a build folder (`index.html` and `assets/`) into the files {@link consoleResponse} serves. */
 export function readConsoleFiles(dir: string): ConsoleFiles {
   const files = new Map<string, ConsoleFile>();
-  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = join(entry.parentPath, entry.name);
-    const contentType = CONTENT_TYPES[extname(entry.name)];
-    if (!contentType) throw new Error(`console build: no content type for ${entry.name}`);
-    const address = `/${relative(dir, full).split(sep).join('/')}`;
-    files.set(address, { contentType, body: readFileSync(full, 'utf8') });
+  const names = ['index.html', ...readdirSync(join(dir, 'assets')).map((name) => `assets/${name}`)];
+  for (const name of names) {
+    const contentType = consoleContentType(name);
+    if (contentType) files.set(name, { contentType, body: readFileSync(join(dir, name), 'utf8') });
   }
-  if (!files.has(PAGE_FILE)) throw new Error(`console build: no ${PAGE_FILE.slice(1)} in ${dir}`);
   return files;
 }
