@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who is signed in
+         * @description The calling agent (with its role as it is now), when the session ends, and whether the token came as the Authorization header or the __Host-session cookie. A browser holding only the HttpOnly cookie learns here, after a reload, who is signed in. Costs the one session read every authenticated route makes. No body is needed.
+         */
+        post: operations["session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flights/search": {
         parameters: {
             query?: never;
@@ -358,6 +378,7 @@ export interface components {
             /** @description true: end every session of the calling agent (all its tokens, on every device) from the next request on; false or absent: only this token */
             everywhere?: boolean;
         };
+        SessionRequest: Record<string, never>;
         SearchRequest: {
             /**
              * @description IATA airport code known to Open Travel Data
@@ -659,6 +680,11 @@ export interface components {
             name: string;
             agency_id: string;
             identifier: string;
+            /**
+             * @description What the agent may do now: ADMINs also administer the agency (agents, webhooks)
+             * @enum {string}
+             */
+            role: "AGENT" | "ADMIN";
         };
         Error: {
             /** @constant */
@@ -706,6 +732,23 @@ export interface components {
             /** @constant */
             success: true;
             data: Record<string, never>;
+        };
+        SessionResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                agent: components["schemas"]["Agent"];
+                /**
+                 * Format: date-time
+                 * @description When the session token expires
+                 */
+                expires_at: string;
+                /**
+                 * @description How the token was presented: the Authorization header, or the __Host-session cookie
+                 * @enum {string}
+                 */
+                via: "bearer" | "cookie";
+            };
         };
         SearchResponse: {
             /** @constant */
@@ -1085,7 +1128,8 @@ export interface operations {
                      *           "id": "agt_5f1c9e2a7b3d4e6f8a9b0c1d",
                      *           "name": "Demo Agent",
                      *           "agency_id": "demo-agency",
-                     *           "identifier": "agent@example.com"
+                     *           "identifier": "agent@example.com",
+                     *           "role": "ADMIN"
                      *         }
                      *       }
                      *     }
@@ -1236,6 +1280,156 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LogoutResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Who is signed in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "agent": {
+                     *           "id": "agt_5f1c9e2a7b3d4e6f8a9b0c1d",
+                     *           "name": "Demo Agent",
+                     *           "agency_id": "demo-agency",
+                     *           "identifier": "agent@example.com",
+                     *           "role": "ADMIN"
+                     *         },
+                     *         "expires_at": "2026-11-24T10:30:00Z",
+                     *         "via": "cookie"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionResponse"];
                 };
             };
             /** @description INVALID_JSON, VALIDATION_ERROR */

@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from '../api/schema';
+import type { components, paths } from '../api/schema.d.ts';
 
 /**
  * The typed client (types generated from openapi.json: `npm run openapi`). Same origin, and the
@@ -75,8 +75,8 @@ export async function settle<T>(
 }
 
 /**
- * A POST to a route the generated types do not have yet (the routes console-api adds: the session,
- * airport search). Same envelope, same handling as {@link settle}.
+ * A POST to a route the generated types do not have yet (airport search, multi-city search until
+ * openapi.json has them). Same envelope, same handling as {@link settle}.
  */
 export function postUntyped<T>(
   path: string,

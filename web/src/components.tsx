@@ -34,6 +34,19 @@ export function ErrorNotice({
   );
 }
 
+/**
+ * What to say about a VALIDATION_ERROR: the fields' own messages stand beside them, so the summary
+ * points there, and names (path and message) only the problems no field on the screen shows.
+ */
+export function validationSummary(
+  errors: ReadonlyMap<string, string>,
+  shown: (path: string) => boolean,
+): string {
+  const elsewhere = [...errors].filter(([path]) => !shown(path));
+  if (elsewhere.length === 0) return 'Some fields need a change: see the messages beside them.';
+  return elsewhere.map(([path, message]) => `${path}: ${message}`).join(' · ');
+}
+
 /** Progress for a slow answer: shown once a call has taken 300 ms, so quick answers do not flicker. */
 export function Progress({ pending, label = 'Working…' }: { pending: boolean; label?: string }) {
   const [slow, setSlow] = useState(false);
@@ -72,9 +85,15 @@ export function formatCountdown(ms: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** A live countdown to `until` (ISO time), then `expired`. */
-export function Countdown({ until, expired }: { until: string; expired: ComponentChildren }) {
+/** A live countdown to `until` (ISO time), then `expired` (and `onExpired` is called, once). */
+export function Countdown(props: { until: string; expired: ComponentChildren; onExpired?: () => void }) {
+  const { until, expired, onExpired } = props;
   const now = useNow();
   const left = Date.parse(until) - now;
+  const over = left <= 0;
+  // Dependencies: once, when the time runs out.
+  useEffect(() => {
+    if (over) onExpired?.();
+  }, [over]);
   return left > 0 ? <time dateTime={until}>{formatCountdown(left)}</time> : expired;
 }

@@ -65,7 +65,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
     if (!outcome.ok) return setFailure(outcome.failure);
     // Only the agent is taken; the token in the same answer is dropped here and never stored.
     const { agent } = outcome.body.data;
-    onSignedIn(agent as Agent);
+    onSignedIn(agent);
   };
 
   const fields = fieldErrors(failure);
