@@ -14,10 +14,14 @@ const run = promisify(execFile);
 describe('install: reviewed install scripts only', () => {
   it('names every dependency that has an install script: node and esbuild allowed, the telemetry one denied', async () => {
     // Prepare
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { allowScripts?: Record<string, boolean> };
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as {
+      allowScripts?: Record<string, boolean>;
+    };
 
     // Act
-    const { stdout } = await run('npm', ['install-scripts', 'ls'], { env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout } = await run('npm', ['install-scripts', 'ls'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
 
     // Assess
     expect(stdout).toContain('No packages with unreviewed install scripts');
