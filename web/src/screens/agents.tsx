@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
 import { ErrorNotice, Progress } from '../components.tsx';
 import type { Agent } from '../session.ts';
+import { useCall } from '../use-call.ts';
 import './manage.css';
 
 type AgencyAgent = Schemas['AgencyAgentsListResponse']['data'][number];
@@ -98,23 +99,20 @@ function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
   const [name, setName] = useState('');
   const [identifier, setIdentifier] = useState('');
   const [role, setRole] = useState<Role>('AGENT');
-  const [failure, setFailure] = useState<Failure>();
   const [added, setAdded] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { pending, failure, run } = useCall();
 
   const add = async (event: Event) => {
     event.preventDefault();
-    if (pending) return;
-    setPending(true);
-    setFailure(undefined);
     setAdded(undefined);
-    const outcome = await settle(
-      client.POST('/api/agency/agents/create', {
-        body: { name: name.trim(), identifier: identifier.trim(), type: typeOf(identifier), role },
-      }),
+    const outcome = await run(() =>
+      settle(
+        client.POST('/api/agency/agents/create', {
+          body: { name: name.trim(), identifier: identifier.trim(), type: typeOf(identifier), role },
+        }),
+      ),
     );
-    setPending(false);
-    if (!outcome.ok) return setFailure(outcome.failure);
+    if (!outcome?.ok) return;
     onAdded(outcome.body.data as AgencyAgent);
     setAdded(`${outcome.body.data.name} can sign in now with ${outcome.body.data.identifier}.`);
     setName('');
@@ -193,24 +191,15 @@ function AgentRow(props: {
   const { agent, isMe, onChanged, onGone } = props;
   const [renaming, setRenaming] = useState(false);
   const [newName, setNewName] = useState(agent.name);
-  const [failure, setFailure] = useState<Failure>();
-  const [pending, setPending] = useState(false);
+  const { pending, failure, run } = useCall();
 
   const update = async (change: { name?: string; role?: Role; active?: boolean }) => {
-    if (pending) return false;
-    setPending(true);
-    setFailure(undefined);
-    const outcome = await settle(
-      client.POST('/api/agency/agents/update', { body: { agent_id: agent.id, ...change } }),
+    const outcome = await run(() =>
+      settle(client.POST('/api/agency/agents/update', { body: { agent_id: agent.id, ...change } })),
     );
-    setPending(false);
-    if (outcome.ok) {
-      onChanged(outcome.body.data as AgencyAgent);
-      return true;
-    }
-    setFailure(outcome.failure);
-    if (outcome.failure.code === 'NOT_FOUND') onGone();
-    return false;
+    if (outcome?.ok) onChanged(outcome.body.data as AgencyAgent);
+    else if (outcome?.failure.code === 'NOT_FOUND') onGone();
+    return outcome?.ok === true;
   };
 
   const rename = async (event: Event) => {

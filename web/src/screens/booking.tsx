@@ -11,6 +11,7 @@ import {
 } from '../bookings.ts';
 import { Countdown, ErrorNotice, Link, Progress, useNow } from '../components.tsx';
 import { formatMoney } from '../offers.ts';
+import { useCall } from '../use-call.ts';
 import { StatusBadge } from './bookings.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { SliceView } from './results.tsx';
@@ -212,30 +213,26 @@ function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; on
   const { booking, onChange, onStale } = props;
   const [price, setPrice] = useState({ total_price: booking.total_price, currency: booking.currency });
   const [changed, setChanged] = useState<PriceChanged>();
-  const [failure, setFailure] = useState<Failure>();
-  const [pending, setPending] = useState(false);
+  const { pending, failure, setFailure, run } = useCall();
   const [lapsed, setLapsed] = useState(false);
   // One Idempotency-Key per attempt at one price: a double click or a retry confirms once.
   const attempt = useRef<{ price: string; key: string } | undefined>(undefined);
 
   const confirm = async () => {
-    if (pending) return;
     const priceKey = `${price.total_price} ${price.currency}`;
     if (attempt.current?.price !== priceKey) attempt.current = { price: priceKey, key: crypto.randomUUID() };
-    setPending(true);
-    setFailure(undefined);
-    const outcome = await confirmBooking(booking, price, attempt.current.key);
-    setPending(false);
+    const key = attempt.current.key;
+    const outcome = await run(() => confirmBooking(booking, price, key));
+    if (!outcome) return;
     if (outcome.ok) return onChange(outcome.body.data);
     const { failure: refused } = outcome;
     if (refused.code === 'PRICE_CHANGED') {
+      // Said in the notice, with the new price on the button: not an error to show.
+      setFailure(undefined);
       const details = refused.details as PriceChanged;
       setChanged(details);
       setPrice({ total_price: details.total_price, currency: details.currency });
-      return;
-    }
-    setFailure(refused);
-    if (refused.code === 'HOLD_EXPIRED' || refused.code === 'NOT_HELD') onStale();
+    } else if (refused.code === 'HOLD_EXPIRED' || refused.code === 'NOT_HELD') onStale();
   };
 
   const deadline = booking.payment_required_by;

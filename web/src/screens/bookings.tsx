@@ -16,6 +16,8 @@ import { ErrorNotice, Link, Progress } from '../components.tsx';
 import { formatMoney } from '../offers.ts';
 import { navigate, type Place } from '../router.ts';
 import { formatDay, localTime } from '../time.ts';
+import { useCall } from '../use-call.ts';
+import './manage.css';
 
 /**
  * The filter's words for each status. Not the status itself: the status in capitals is what a badge
@@ -189,17 +191,12 @@ function BookingTable({ bookings }: { bookings: Booking[] }) {
 /** Finds a booking by its PNR, typed in any letter case, and shows it. */
 function FindByPnr({ onFound }: { onFound: (booking: Booking) => void }) {
   const [pnr, setPnr] = useState('');
-  const [failure, setFailure] = useState<Failure>();
-  const [pending, setPending] = useState(false);
+  const { pending, failure, run } = useCall();
   const find = async (event: Event) => {
     event.preventDefault();
-    if (pending || pnr.trim() === '') return;
-    setPending(true);
-    setFailure(undefined);
-    const outcome = await getBooking({ pnr });
-    setPending(false);
-    if (outcome.ok) return onFound(outcome.body.data);
-    setFailure(outcome.failure);
+    if (pnr.trim() === '') return;
+    const outcome = await run(() => getBooking({ pnr }));
+    if (outcome?.ok) onFound(outcome.body.data);
   };
   const notFound = failure?.code === 'NOT_FOUND' || failure?.code === 'VALIDATION_ERROR';
   return (

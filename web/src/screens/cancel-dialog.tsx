@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Failure } from '../api.ts';
 import {
   type Booking,
   cancelBooking,
@@ -9,6 +8,7 @@ import {
 } from '../bookings.ts';
 import { ErrorNotice, Progress } from '../components.tsx';
 import { formatMoney } from '../offers.ts';
+import { useCall } from '../use-call.ts';
 
 /** What a refused cancel means for the agent, said plainly. */
 const CANCEL_REFUSALS: Record<string, string> = {
@@ -33,17 +33,12 @@ export function CancelDialog(props: {
   const dialog = useRef<HTMLDialogElement>(null);
   const [quote, setQuote] = useState<RefundQuote>();
   const [changed, setChanged] = useState<RefundChanged>();
-  const [failure, setFailure] = useState<Failure>();
-  const [pending, setPending] = useState(false);
+  const { pending, failure, setFailure, run } = useCall();
   const held = booking.status === 'HELD';
 
   const fetchQuote = async () => {
-    setPending(true);
-    setFailure(undefined);
-    const outcome = await refundQuote(booking.booking_id);
-    setPending(false);
-    if (outcome.ok) setQuote(outcome.body.data);
-    else setFailure(outcome.failure);
+    const outcome = await run(() => refundQuote(booking.booking_id));
+    if (outcome?.ok) setQuote(outcome.body.data);
   };
 
   useEffect(() => {
@@ -52,23 +47,20 @@ export function CancelDialog(props: {
   }, []);
 
   const cancel = async () => {
-    if (pending || !quote) return;
+    if (!quote) return;
     // An expired quote may not be what the supplier gives any more: a fresh one first, shown.
     if (Date.parse(quote.expires_at) <= Date.now()) return fetchQuote();
-    setPending(true);
-    setFailure(undefined);
-    const outcome = await cancelBooking(booking.booking_id, quote.refund);
-    setPending(false);
+    const outcome = await run(() => cancelBooking(booking.booking_id, quote.refund));
+    if (!outcome) return;
     if (outcome.ok) return onCancelled(outcome.body.data);
     const { failure: refused } = outcome;
     if (refused.code === 'REFUND_CHANGED') {
+      // Said in the notice, with the new quote in place: not an error to show.
+      setFailure(undefined);
       const details = refused.details as RefundChanged;
       setChanged(details);
       setQuote(details.quote);
-      return;
-    }
-    setFailure(refused);
-    if (refused.code === 'NOT_CANCELLABLE') onStale();
+    } else if (refused.code === 'NOT_CANCELLABLE') onStale();
   };
 
   const money = (m: { amount: number; currency: string }) => formatMoney(m.amount, m.currency);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, postUntyped, type Schemas, settle } from '../api.ts';
 import { ErrorNotice, Progress } from '../components.tsx';
+import { useCall } from '../use-call.ts';
 import './manage.css';
 
 type Endpoint = Schemas['AgencyWebhooksListResponse']['data'][number];
@@ -81,22 +82,17 @@ export function WebhooksScreen() {
 function AddEndpoint({ onAdded }: { onAdded: () => void }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>(EVENTS);
-  const [failure, setFailure] = useState<Failure>();
   const [secret, setSecret] = useState<{ url: string; secret: string }>();
   const [copied, setCopied] = useState(false);
-  const [pending, setPending] = useState(false);
+  const { pending, failure, run } = useCall();
 
   const add = async (event: Event) => {
     event.preventDefault();
-    if (pending) return;
-    setPending(true);
-    setFailure(undefined);
     setSecret(undefined);
-    const outcome = await settle(
-      client.POST('/api/agency/webhooks/create', { body: { url: url.trim(), events } }),
+    const outcome = await run(() =>
+      settle(client.POST('/api/agency/webhooks/create', { body: { url: url.trim(), events } })),
     );
-    setPending(false);
-    if (!outcome.ok) return setFailure(outcome.failure);
+    if (!outcome?.ok) return;
     setSecret({ url: outcome.body.data.url, secret: outcome.body.data.secret });
     setCopied(false);
     setUrl('');
@@ -185,8 +181,7 @@ function EndpointCard({
 }) {
   const [awaiting, setAwaiting] = useState<string>();
   const [timedOut, setTimedOut] = useState(false);
-  const [failure, setFailure] = useState<Failure>();
-  const [pending, setPending] = useState(false);
+  const { pending, failure, run } = useCall();
   const startedAt = useRef(0);
 
   const last = endpoint.last_delivery;
@@ -201,17 +196,12 @@ function EndpointCard({
   }, [awaiting, arrived, endpoint]);
 
   const ping = async () => {
-    if (pending) return;
-    setPending(true);
-    setFailure(undefined);
     setTimedOut(false);
-    const outcome = await postUntyped<{ data: { event_id: string } }>('/api/agency/webhooks/ping', {
-      webhook_id: endpoint.id,
-    });
-    setPending(false);
-    if (!outcome.ok) {
-      setFailure(outcome.failure);
-      if (outcome.failure.code === 'NOT_FOUND') void reload();
+    const outcome = await run(() =>
+      postUntyped<{ data: { event_id: string } }>('/api/agency/webhooks/ping', { webhook_id: endpoint.id }),
+    );
+    if (!outcome?.ok) {
+      if (outcome?.failure.code === 'NOT_FOUND') void reload();
       return;
     }
     startedAt.current = Date.now();
@@ -220,15 +210,11 @@ function EndpointCard({
   };
 
   const remove = async () => {
-    if (pending) return;
-    setPending(true);
-    setFailure(undefined);
-    const outcome = await settle(
-      client.POST('/api/agency/webhooks/delete', { body: { webhook_id: endpoint.id } }),
+    const outcome = await run(() =>
+      settle(client.POST('/api/agency/webhooks/delete', { body: { webhook_id: endpoint.id } })),
     );
-    setPending(false);
-    if (!outcome.ok && outcome.failure.code !== 'NOT_FOUND') return setFailure(outcome.failure);
-    void reload();
+    // Gone already (NOT_FOUND) is what was asked for: the list says so.
+    if (outcome && (outcome.ok || outcome.failure.code === 'NOT_FOUND')) void reload();
   };
 
   return (
