@@ -26,7 +26,7 @@ export interface RouteFunctionProps {
   readonly ses: { fromAddress: string; configurationSet?: string };
   /** For functions granted `delivery-queue`: the webhook delivery queue. */
   readonly deliveryQueue?: IQueue;
-  /** For functions granted `supplier`: the stage's supplier (docs/API.md §4.5). */
+  /** For functions granted `supplier` or `supplier-catalog`: the stage's supplier (docs/API.md §4.5). */
   readonly supplier?: FlightBookingConfig['supplier'];
   /**
    * A folder the bundle carries beside `index.mjs`, copied into `into` (the console's build): its
@@ -47,6 +47,8 @@ export class RouteFunction extends Construct {
     super(scope, id);
     const { route } = props;
     const supplier = route.grants.includes('supplier') ? props.supplier : undefined;
+    // Built for the stage's supplier: the functions that call it, and those that answer from its data.
+    const bundledFor = route.grants.includes('supplier-catalog') ? props.supplier : supplier;
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -84,7 +86,7 @@ export class RouteFunction extends Construct {
         sourceMap: bundling.sourceMap,
         externalModules: [...bundling.externalModules],
         banner: bundling.banner,
-        ...(supplier && { define: supplierDefine(supplier.name) }),
+        ...(bundledFor && { define: supplierDefine(bundledFor.name) }),
         esbuildArgs: Object.fromEntries(
           Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
         ),
@@ -92,7 +94,7 @@ export class RouteFunction extends Construct {
           repositoryRoot,
           [
             route.entry,
-            ...(supplier ? [supplier.name] : []),
+            ...(bundledFor ? [bundledFor.name] : []),
             ...(props.bundledFolder ? [folderHash(props.bundledFolder.from)] : []),
           ].join('#'),
         ),

@@ -104,6 +104,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/airports/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find airports
+         * @description Airports the stage's supplier can sell, for a departure or arrival field: the built-in network's served airports, or with Duffel every airport with an IATA code in the bundled Open Travel Data. Case and accents are ignored (sao finds São Paulo). The airport whose IATA code the query is comes first, then airports whose code, city or name starts with the query, then those with a later word of the city or name that does; ties by name. No match is an empty list.
+         */
+        post: operations["airportsSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flights/booking/create": {
         parameters: {
             query?: never;
@@ -419,6 +439,15 @@ export interface components {
              */
             sort: "PRICE" | "DURATION" | "DEPARTURE";
             /** @default 50 */
+            limit: number;
+        };
+        AirportsSearchRequest: {
+            /** @description 1-64 characters (code points after NFC): an IATA code, or the start of a city's or an airport's name or of a word in it; case and accents are ignored */
+            query: string;
+            /**
+             * @description How many airports at most: 1-20, default 10
+             * @default 10
+             */
             limit: number;
         };
         BookingCreateRequest: {
@@ -757,6 +786,23 @@ export interface components {
             meta: {
                 count: number;
                 currency: string;
+            };
+        };
+        AirportsSearchResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description IATA airport code */
+                code: string;
+                name: string;
+                city: string;
+                /** @description ISO 3166-1 alpha-2 country code */
+                country: string;
+                /** @description IANA time zone, e.g. Europe/London */
+                time_zone: string;
+            }[];
+            meta: {
+                count: number;
             };
         };
         BookingCreateResponse: {
@@ -1563,6 +1609,176 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    airportsSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "lon",
+                 *       "limit": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["AirportsSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Find airports */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "code": "LCY",
+                     *           "name": "London City Airport",
+                     *           "city": "London",
+                     *           "country": "GB",
+                     *           "time_zone": "Europe/London"
+                     *         },
+                     *         {
+                     *           "code": "LGW",
+                     *           "name": "London Gatwick Airport",
+                     *           "city": "London",
+                     *           "country": "GB",
+                     *           "time_zone": "Europe/London"
+                     *         },
+                     *         {
+                     *           "code": "LHR",
+                     *           "name": "London Heathrow Airport",
+                     *           "city": "London",
+                     *           "country": "GB",
+                     *           "time_zone": "Europe/London"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "count": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AirportsSearchResponse"];
                 };
             };
             /** @description INVALID_JSON, VALIDATION_ERROR */

@@ -34,19 +34,6 @@ export function ErrorNotice({
   );
 }
 
-/**
- * What to say about a VALIDATION_ERROR: the fields' own messages stand beside them, so the summary
- * points there, and names (path and message) only the problems no field on the screen shows.
- */
-export function validationSummary(
-  errors: ReadonlyMap<string, string>,
-  shown: (path: string) => boolean,
-): string {
-  const elsewhere = [...errors].filter(([path]) => !shown(path));
-  if (elsewhere.length === 0) return 'Some fields need a change: see the messages beside them.';
-  return elsewhere.map(([path, message]) => `${path}: ${message}`).join(' · ');
-}
-
 /** Progress for a slow answer: shown once a call has taken 300 ms, so quick answers do not flicker. */
 export function Progress({ pending, label = 'Working…' }: { pending: boolean; label?: string }) {
   const [slow, setSlow] = useState(false);

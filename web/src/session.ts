@@ -17,6 +17,9 @@ export async function currentAgent(): Promise<Agent | null> {
 
 /** Ends this session (the service revokes the token and clears the cookie) and forgets every draft. */
 export async function signOut(): Promise<void> {
-  await settle(client.POST('/api/auth/logout', {}), { quiet: true });
+  await settle(client.POST('/api/auth/logout', { body: {} }), { quiet: true });
   clearStored();
 }
+
+/** The digits of what was typed or pasted (`123 456`, `123-456`), at most six. */
+export const codeDigits = (text: string): string => text.replace(/\D/g, '').slice(0, 6);

@@ -52,7 +52,7 @@ export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offe
             ? `${offers.length} offers`
             : `${shown.length} of ${offers.length} offers`}
         </h2>
-        <p class="hint" aria-live="polite">
+        <p class="hint">
           Offers expire in{' '}
           <Countdown until={expiresAt} expired="now: they have expired" onExpired={() => setExpired(true)} />
         </p>
@@ -82,7 +82,7 @@ export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offe
           hidden={filters.hiddenDayParts}
           onChange={(hiddenDayParts) => setFilters({ ...filters, hiddenDayParts })}
         />
-        {filters !== NO_FILTERS && (
+        {JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) && (
           <button type="button" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
             Clear filters
           </button>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AirportField } from '../airport-field.tsx';
+import { loadZones } from '../airports.ts';
 import {
   client,
   type Failure,
@@ -8,8 +9,9 @@ import {
   postUntyped,
   type Schemas,
   settle,
+  validationSummary,
 } from '../api.ts';
-import { ErrorNotice, Progress, validationSummary } from '../components.tsx';
+import { ErrorNotice, Progress } from '../components.tsx';
 import { NO_FILTERS, type Offer } from '../offers.ts';
 import { navigate, type Place } from '../router.ts';
 import { readStored, useDraft, writeStored } from '../storage.ts';
@@ -65,34 +67,38 @@ export const NOTICE_KEY = 'results-notice';
 
 const code = (text: string) => text.trim().toUpperCase();
 
-/** The request the form describes; `slices` for multi-city (docs/API.md §4.1). */
-function requestOf(form: SearchForm): Record<string, unknown> {
-  const common = {
-    adults: form.adults,
-    children: form.children,
-    infants: form.infants,
-    travel_class: form.cabin,
-    max_connections: form.maxConnections,
-    sort: form.sort,
-    limit: 100,
-  };
-  if (form.kind === 'multi-city')
-    return {
-      slices: form.journeys.map((j) => ({
-        origin: code(j.from),
-        destination: code(j.to),
-        departure_date: j.date,
-      })),
-      ...common,
-    };
-  return {
-    origin: code(form.from),
-    destination: code(form.to),
-    departure_date: form.date,
-    ...(form.kind === 'return' && { return_date: form.returnDate }),
-    ...common,
-  };
-}
+type SearchRequest = Schemas['SearchRequest'];
+type Passengers = Omit<SearchRequest, 'origin' | 'destination' | 'departure_date' | 'return_date'>;
+
+/** The passengers and preferences every kind of trip sends; 100 offers, the most search gives. */
+const preferencesOf = (form: SearchForm): Passengers => ({
+  adults: form.adults,
+  children: form.children,
+  infants: form.infants,
+  travel_class: form.cabin,
+  max_connections: form.maxConnections,
+  sort: form.sort,
+  limit: 100,
+});
+
+/** A one-way or return search, as openapi.json types it. */
+const tripRequest = (form: SearchForm): SearchRequest => ({
+  origin: code(form.from),
+  destination: code(form.to),
+  departure_date: form.date,
+  ...(form.kind === 'return' && { return_date: form.returnDate }),
+  ...preferencesOf(form),
+});
+
+/** A multi-city search: `slices` (docs/API.md §4.1), not in openapi.json yet, so sent untyped. */
+const multiCityRequest = (form: SearchForm) => ({
+  slices: form.journeys.map((j) => ({
+    origin: code(j.from),
+    destination: code(j.to),
+    departure_date: j.date,
+  })),
+  ...preferencesOf(form),
+});
 
 /** The request fields this form shows an error beside, for its kind of trip. */
 function shownPaths(form: SearchForm): Set<string> {
@@ -165,12 +171,14 @@ export function SearchScreen(_props: { place: Place }) {
     setFailure(undefined);
     if (found.size > 0) return;
     setPending(true);
-    const body = requestOf(form);
-    // Multi-city goes out untyped until openapi.json carries `slices` (docs/API.md §4.1).
+    // The searched airports' zones are asked for beside the search, so their times show local at once.
+    const searched =
+      form.kind === 'multi-city' ? form.journeys.flatMap((j) => [j.from, j.to]) : [form.from, form.to];
+    void loadZones(searched.map(code));
     const outcome: Outcome<{ data: Offer[] }> =
       form.kind === 'multi-city'
-        ? await postUntyped('/api/flights/search', body)
-        : await settle(client.POST('/api/flights/search', { body: body as Schemas['SearchRequest'] }));
+        ? await postUntyped('/api/flights/search', multiCityRequest(form))
+        : await settle(client.POST('/api/flights/search', { body: tripRequest(form) }));
     setPending(false);
     if (!outcome.ok) {
       const fields = fieldErrors(outcome.failure);
@@ -179,9 +187,10 @@ export function SearchScreen(_props: { place: Place }) {
       return;
     }
     const stored: StoredResults = { offers: outcome.body.data };
-    writeStored(RESULTS_KEY, stored);
     writeStored('filters', NO_FILTERS);
     setResults(stored);
+    // Kept for a reload or the way back from /book, once the offers are on screen (not before them).
+    setTimeout(() => writeStored(RESULTS_KEY, stored), 0);
   };
 
   const select = (offer: Offer) => {
@@ -382,9 +391,12 @@ export function SearchScreen(_props: { place: Place }) {
       </form>
       <Progress pending={pending} label="Searching…" />
       <ErrorNotice failure={failure}>
-        {failure?.code === 'VALIDATION_ERROR'
-          ? validationSummary(errors, (path) => shownPaths(form).has(path))
-          : undefined}
+        {failure?.code !== 'VALIDATION_ERROR'
+          ? undefined
+          : form.kind === 'multi-city' && errors.has('origin')
+            ? // A service that asks for `origin` did not read `slices`: it has no multi-city search yet.
+              'This service does not take multi-city searches yet: search each journey as a one-way trip.'
+            : validationSummary(errors, (path) => shownPaths(form).has(path))}
       </ErrorNotice>
       {results && !pending && <Results offers={results.offers} onSelect={select} />}
     </main>
