@@ -1,8 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, expect, inject } from 'vitest';
-import { agentsCli, post } from '../helpers/local-server.ts';
+import { registerAgent } from '#shared/agency/agent-changes.ts';
+
+import { issueSessionToken } from '#shared/auth/session-token.ts';
+import { loadSigningKeys } from '#shared/auth/signing-keys.ts';
+import { systemClock } from '#shared/clock.ts';
+import { readCoreConfig } from '#shared/config.ts';
+import { createDocumentClient } from '#shared/db/client.ts';
+import { LOCAL_TABLE_NAME } from '../../infra/local/bootstrap.ts';
+import { findRunningLocalStack } from '../../infra/local/local-stack.ts';
+import { post } from '../helpers/local-server.ts';
 import { lastCodeFor, readOutbox } from '../helpers/outbox.ts';
 
 /**
@@ -61,43 +71,68 @@ export function api(
 }
 
 /**
- * A new agency whose first ADMIN the operator's CLI registers (as the README says an agency starts),
- * signed in over the API. Each test's own agency keeps its bookings, agents and webhooks to itself.
+ * The operator's side of a running `npm start`: its DynamoDB Local and its signing key. A code may be
+ * sent to an identifier once per 30 s, so a test that signs in through the form (again) must not have
+ * spent that send on its set-up: set-up sessions are tokens signed as verify-otp signs them.
+ */
+const operators = new Map<string, ReturnType<typeof operatorOf>>();
+async function operatorOf(server: Served) {
+  const running = await findRunningLocalStack(server.dataDir);
+  if (!running) throw new Error(`no npm start runs on ${server.dataDir}`);
+  const keys = await loadSigningKeys({ file: join(server.dataDir, 'signing.key') });
+  const config = readCoreConfig({ TABLE_NAME: LOCAL_TABLE_NAME, SIGNING_KEY_FILE: 'signing.key' });
+  const tokens = { key: keys.token, issuer: config.TOKEN_ISSUER, audience: config.TOKEN_AUDIENCE };
+  return {
+    store: { db: createDocumentClient(running.dynamodb_endpoint), tableName: LOCAL_TABLE_NAME },
+    session: async (agent: SignedIn['agent'] & { identifier: string }): Promise<SignedIn> => ({
+      identifier: agent.identifier,
+      token: (await issueSessionToken(agent, { tokens, clock: systemClock() })).token,
+      agent: { id: agent.id, name: agent.name, agency_id: agent.agency_id, role: agent.role },
+    }),
+  };
+}
+const operator = (server: Served) => {
+  const known = operators.get(server.url) ?? operatorOf(server);
+  operators.set(server.url, known);
+  return known;
+};
+
+/**
+ * A new agency whose first ADMIN the operator registers (as `npm run agents -- add` does), with a
+ * session. Each test's own agency keeps its bookings, agents and webhooks to itself.
  */
 export async function newAgency(server: Served, name = 'Test Admin'): Promise<SignedIn> {
-  const identifier = uniqueEmail('admin');
-  const agency = `agency-${randomBytes(4).toString('hex')}`;
-  const added = await agentsCli(
-    server.dataDir,
-    'add',
-    identifier,
-    '--name',
+  const { store, session } = await operator(server);
+  const agent = await registerAgent(store, systemClock(), {
+    identifier: uniqueEmail('admin'),
+    type: 'EMAIL',
     name,
-    '--agency',
-    agency,
-    '--role',
-    'ADMIN',
-  );
-  if (added.code !== 0) throw new Error(`agents add failed: ${added.stderr}`);
-  return apiSignIn(server, identifier);
+    agencyId: `agency-${randomBytes(4).toString('hex')}`,
+    role: 'ADMIN',
+  });
+  return session(agent);
 }
 
-/** An agent of `admin`'s agency, registered by that ADMIN through the API. */
+/** A new session of an agent that already has one (after its sessions were ended, say). */
+export async function freshSession(server: Served, who: SignedIn): Promise<SignedIn> {
+  return (await operator(server)).session({ ...who.agent, identifier: who.identifier });
+}
+
+/** An agent of `admin`'s agency, registered by that ADMIN through the API, with a session. */
 export async function addAgent(
   server: Served,
   admin: SignedIn,
-  options: { role?: 'AGENT' | 'ADMIN'; name?: string; identifier?: string } = {},
-): Promise<string> {
-  const identifier = options.identifier ?? uniqueEmail('agent');
+  options: { role?: 'AGENT' | 'ADMIN'; name?: string } = {},
+): Promise<SignedIn> {
   const created = await api(server, admin, '/api/agency/agents/create', {
-    identifier,
+    identifier: uniqueEmail('agent'),
     type: 'EMAIL',
     name: options.name ?? 'Test Agent',
     role: options.role ?? 'AGENT',
   });
   if (created.status !== 201)
     throw new Error(`agents/create answered ${created.status}: ${JSON.stringify(created.body)}`);
-  return identifier;
+  return (await operator(server)).session({ ...created.body.data, agency_id: admin.agent.agency_id });
 }
 
 export interface Watched {
@@ -109,7 +144,8 @@ export interface Watched {
 
 /** A page in a fresh context (no cookie, no storage) that records its errors. */
 export async function newPage(): Promise<Watched> {
-  const context = await (await browser()).newContext();
+  // en-US: a date field takes its digits as month, day, year when typed.
+  const context = await (await browser()).newContext({ locale: 'en-US' });
   // A UI state that has not come in 10 s will not come: fail with the locator's own message first.
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
