@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { type ConsoleFiles, consoleResponse, isScreenPath } from '#shared/console/serve.ts';
 import {
   ApiError,
   InternalError,
@@ -70,15 +71,20 @@ export async function loadHandlers(
 
 /**
  * Serves the route table over HTTP by turning each request into the API Gateway REST proxy event the
- * deployed function would get, and its result back into the HTTP response.
+ * deployed function would get, and its result back into the HTTP response; and, given a console build,
+ * the agent console at `/` by the same rules as the stack (shared/console/serve.ts).
  */
-export function createDevServer(handlers: Map<string, { route: Route; handler: LambdaHandler }>): Server {
+export function createDevServer(
+  handlers: Map<string, { route: Route; handler: LambdaHandler }>,
+  consoleFiles?: ConsoleFiles,
+): Server {
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       // The API documentation: the OpenAPI document and a page rendering it, both GET.
       if (req.method === 'GET' && (await serveDocs(url.pathname, res, requestId))) return;
+      if (consoleFiles && serveConsole(req, res, url.pathname, consoleFiles, requestId)) return;
       const entry = handlers.get(url.pathname);
       if (!entry) throw new NotFoundError(`No endpoint at ${url.pathname}.`);
       const method = entry.route.id === documentRoute.id ? 'GET' : ROUTE_METHOD;
@@ -131,6 +137,32 @@ function answerUnparsedRequest(error: Error & { code?: string }, socket: Duplex)
     'Connection: close',
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** The console's page and assets for GET and HEAD; a screen address asked with another method is 405. */
+function serveConsole(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  files: ConsoleFiles,
+  requestId: string,
+): boolean {
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  if (!read) {
+    if (isScreenPath(path)) throw new MethodNotAllowedError('GET, HEAD');
+    return false;
+  }
+  const answer = consoleResponse(path, files);
+  if (!answer) return false;
+  req.resume();
+  const body = Buffer.from(answer.body, 'utf8');
+  res.writeHead(answer.statusCode, {
+    ...answer.headers,
+    'Content-Length': String(body.length),
+    'X-Request-Id': requestId,
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -7,10 +7,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '#shared/clock.ts';
 import { readEventsConfig } from '#shared/config.ts';
+import { readConsoleFiles } from '#shared/console/serve.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
 import { createDeliveryDeps, createEventsDeps } from '#shared/events/events-context.ts';
 import { NOTICES_FILE } from '#shared/events/notice-sender.ts';
 import { OUTBOX_FILE } from '#shared/notify/outbox-sender.ts';
+import { currentConsoleBuild } from '../web/build.ts';
 import {
   DEMO_AGENT,
   ensureDemoAgent,
@@ -81,7 +83,9 @@ try {
   });
   stopEvents = () => events.stop();
 
-  const server = createDevServer(await loadHandlers(root));
+  // The agent console (docs/API.md §4.8): built into DATA_DIR, or the build there when it is current.
+  const consoleBuild = await currentConsoleBuild(join(dataDir, 'console'));
+  const server = createDevServer(await loadHandlers(root), readConsoleFiles(consoleBuild.outdir));
   // The sweep Lambda's schedule, as a timer: late holds expire and free their seats (docs/API.md §4.4);
   // a remote supplier's PENDING bookings are settled (§4.5). SWEEP_INTERVAL_SECONDS shortens it for tests.
   const sweep = await loadSweep(root);
@@ -109,6 +113,7 @@ try {
       `  codes:      printed here and appended to ${join(dataDir, OUTBOX_FILE)}`,
       `  notices:    traveller e-mails appended to ${join(dataDir, NOTICES_FILE)}`,
       `  webhooks:   delivered over HTTP (${eventsConfig.WEBHOOK_URL_POLICY} URL checks, retry delays x${eventsConfig.EVENTS_TIME_SCALE})`,
+      `  console:    ${url}/ (${consoleBuild.built ? 'built now' : 'current build'} in ${consoleBuild.outdir})`,
       `  docs:       ${url}/docs (OpenAPI: ${url}/openapi.json)`,
       `  flights:    ${supplier.SUPPLIER === 'duffel' ? `Duffel at ${supplier.DUFFEL_API_URL}` : 'the built-in network'}`,
       '  stop:       Ctrl-C',

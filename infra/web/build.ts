@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { type BuildOptions, build } from 'esbuild';
+import { consoleContentType } from '#shared/console/serve.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const webDir = join(root, 'web');
+
+/**
+ * How the console is bundled, beside the functions' settings (infra/bundling.ts): one entry, minified,
+ * hashed file names (so the assets can be cached for a year), Preact's JSX, browsers of the last years.
+ * No source map ships: the console is served to browsers that have no use for our sources.
+ */
+export const consoleBundling: BuildOptions = {
+  entryPoints: [join(webDir, 'src', 'main.tsx')],
+  bundle: true,
+  format: 'esm',
+  target: ['chrome120', 'firefox120', 'safari17'],
+  platform: 'browser',
+  minify: true,
+  sourcemap: false,
+  entryNames: '[name]-[hash]',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  legalComments: 'none',
+  tsconfig: join(webDir, 'tsconfig.json'),
+};
+
+export interface ConsoleBuildFile {
+  /** The path under the build folder: `index.html` or `assets/<name>-<hash>.<ext>`. */
+  readonly path: string;
+  readonly contentType: string;
+  readonly bytes: number;
+}
+
+export interface ConsoleBuild {
+  readonly outdir: string;
+  /** Every file the build wrote, the page first. */
+  readonly files: ConsoleBuildFile[];
+  /** The hash of everything the build is made from (see {@link consoleSourceHash}). */
+  readonly sourceHash: string;
+}
+
+/** The file in a build folder that records which sources it was built from. */
+const SOURCE_HASH_FILE = 'source-hash';
+
+/** The page: the stylesheet and the script by their hashed names; nothing inline (the CSP forbids it). */
+const page = (scripts: string[], styles: string[]) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Flight booking console</title>
+${styles.map((href) => `<link rel="stylesheet" href="/${href}">`).join('\n')}
+${scripts.map((src) => `<script type="module" src="/${src}"></script>`).join('\n')}
+</head>
+<body>
+<div id="app"></div>
+</body>
+</html>
+`;
+
+/** Builds the console into `outdir` (emptied first): `index.html` and `assets/`. */
+export async function buildConsole(outdir: string): Promise<ConsoleBuild> {
+  const sourceHash = await consoleSourceHash();
+  await rm(outdir, { recursive: true, force: true });
+  const assetsDir = join(outdir, 'assets');
+  await mkdir(assetsDir, { recursive: true });
+  const result = await build({
+    ...consoleBundling,
+    outdir: assetsDir,
+    metafile: true,
+    logLevel: 'silent',
+    absWorkingDir: root,
+  });
+  const outputs = Object.keys(result.metafile?.outputs ?? {}).map((file) =>
+    relative(outdir, join(root, file)),
+  );
+  const scripts = outputs.filter((file) => file.endsWith('.js'));
+  const styles = outputs.filter((file) => file.endsWith('.css'));
+  await writeFile(join(outdir, 'index.html'), page(scripts, styles));
+  await writeFile(join(outdir, SOURCE_HASH_FILE), sourceHash);
+  const files: ConsoleBuildFile[] = [];
+  for (const path of ['index.html', ...outputs]) {
+    const contentType = consoleContentType(path);
+    if (!contentType) throw new Error(`The console build wrote ${path}, a kind of file it never serves.`);
+    files.push({ path, contentType, bytes: (await readFile(join(outdir, path))).length });
+  }
+  return { outdir, files, sourceHash };
+}
+
+/**
+ * `outdir` when it holds a build of the current sources, else a fresh build there: `npm start` then
+ * starts without building when nothing changed.
+ */
+export async function currentConsoleBuild(outdir: string): Promise<{ outdir: string; built: boolean }> {
+  const recorded = await readFile(join(outdir, SOURCE_HASH_FILE), 'utf8').catch(() => undefined);
+  if (recorded === (await consoleSourceHash())) return { outdir, built: false };
+  await buildConsole(outdir);
+  return { outdir, built: true };
+}
+
+/** A hash of every file under web/, the lock file, this file and the bundling settings. */
+export async function consoleSourceHash(): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify(consoleBundling));
+  const files = (await readdir(webDir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of [...files, join(root, 'package-lock.json'), import.meta.filename])
+    hash.update(relative(root, file)).update(await readFile(file));
+  return hash.digest('hex');
+}

@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+
+/**
+ * How the agent console is served (docs/API.md §4.8), in one place for the dev server and the
+ * function the stack deploys: which paths are the console's, and the headers every answer carries.
+ */
+
+/** One file of a console build, as served: its content type and text (every file is text). */
+export interface ConsoleFile {
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** A build's files by their path under the build folder: `index.html`, `assets/<name>-<hash>.js`. */
+export type ConsoleFiles = ReadonlyMap<string, ConsoleFile>;
+
+export interface ConsoleResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The page's Content-Security-Policy (CONSOLE.md, Serving): nothing inline, nothing from elsewhere. */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** The folder of hashed assets; its files never change, so browsers keep them a year. */
+export const ASSETS_PREFIX = '/assets/';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/** The content type of a console file by its extension; undefined for a kind the console never ships. */
+export function consoleContentType(file: string): string | undefined {
+  return CONTENT_TYPES[extname(file)];
+}
+
+/**
+ * The screen addresses (CONSOLE.md, Screens and addresses): each answers the one page, whose script
+ * shows the screen, so a reload or a shared link keeps the screen.
+ */
+const SCREEN_PATHS = new Set([
+  '/',
+  '/sign-in',
+  '/search',
+  '/book',
+  '/bookings',
+  '/agency/agents',
+  '/agency/webhooks',
+]);
+const BOOKING_PATH = /^\/bookings\/[A-Za-z0-9_-]{1,64}$/;
+
+/** Whether `path` is one of the console's screen addresses. */
+export function isScreenPath(path: string): boolean {
+  return SCREEN_PATHS.has(path) || BOOKING_PATH.test(path);
+}
+
+const commonHeaders = {
+  'Content-Security-Policy': CONSOLE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/**
+ * The answer to `GET path` (HEAD alike, the caller leaving the body out) from a console build, or
+ * undefined when `path` is not the console's (an API route, an unknown asset): the caller answers it.
+ * Screen addresses get the page, never cached without asking again, so a new build is seen at once;
+ * assets get their hashed file, cached for a year.
+ */
+export function consoleResponse(path: string, files: ConsoleFiles): ConsoleResponse | undefined {
+  const page = isScreenPath(path) ? files.get('index.html') : undefined;
+  if (page) return answer(page, 'no-cache');
+  if (!path.startsWith(ASSETS_PREFIX)) return undefined;
+  const name = path.slice(ASSETS_PREFIX.length);
+  // A Map and an exact name: `..`, `%2e`, `__proto__` or a folder are simply no file of the build.
+  const asset = name.includes('/') ? undefined : files.get(`assets/${name}`);
+  return asset && answer(asset, 'public, max-age=31536000, immutable');
+}
+
+function answer(file: ConsoleFile, cacheControl: string): ConsoleResponse {
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': file.contentType, 'Cache-Control': cacheControl, ...commonHeaders },
+    body: file.body,
+  };
+}
+
+/** Reads a build folder (`index.html` and `assets/`) into the files {@link consoleResponse} serves. */
+export function readConsoleFiles(dir: string): ConsoleFiles {
+  const files = new Map<string, ConsoleFile>();
+  const names = ['index.html', ...readdirSync(join(dir, 'assets')).map((name) => `assets/${name}`)];
+  for (const name of names) {
+    const contentType = consoleContentType(name);
+    if (contentType) files.set(name, { contentType, body: readFileSync(join(dir, name), 'utf8') });
+  }
+  return files;
+}

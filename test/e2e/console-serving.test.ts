@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CSP } from '#shared/console/serve.ts';
+import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+
+let server: LocalServer;
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('e2e: npm start serves the agent console', () => {
+  it('answers / and every screen address with the page and its strict headers', async () => {
+    for (const path of ['/', '/sign-in', '/search', '/bookings/bkg_01KB2X3Y4Z', '/agency/webhooks']) {
+      const response = await fetch(`${server.url}${path}`);
+
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control'), path).toBe('no-cache');
+      expect(response.headers.get('content-security-policy'), path).toBe(CONSOLE_CSP);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(response.headers.get('x-request-id'), path).toBeTruthy();
+      expect(await response.text(), path).toContain('<div id="app"></div>');
+    }
+    expect(server.output()).toMatch(/console: +http:\/\/127\.0\.0\.1:\d+\/ \(built now in /);
+  });
+
+  it("serves the page's assets from this origin, cached for a year", async () => {
+    const page = await (await fetch(`${server.url}/`)).text();
+    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      expect(asset, asset).toMatch(/^\/assets\/main-[A-Z0-9]+\.(js|css)$/);
+      const response = await fetch(`${server.url}${asset}`);
+      expect(response.status, asset).toBe(200);
+      expect(response.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('content-security-policy'), asset).toBe(CONSOLE_CSP);
+      expect((await response.text()).length, asset).toBeGreaterThan(500);
+    }
+  });
+
+  it('answers HEAD like GET without a body, and other methods on a screen with 405 and Allow', async () => {
+    const head = await fetch(`${server.url}/search`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+    expect(await head.text()).toBe('');
+
+    const post = await fetch(`${server.url}/`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(await post.json()).toMatchObject({ success: false, error: { code: 'METHOD_NOT_ALLOWED' } });
+  });
+
+  it('leaves unknown assets and the API to their own answers', async () => {
+    const asset = await fetch(`${server.url}/assets/missing-AAAA.js`);
+    expect(asset.status).toBe(404);
+    expect(await asset.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+
+    const api = await fetch(`${server.url}/api/flights/search`);
+    expect(api.status).toBe(405);
+  });
+});

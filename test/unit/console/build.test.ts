@@ -1,0 +1,59 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildConsole, type ConsoleBuild, currentConsoleBuild } from '../../../infra/web/build.ts';
+
+let build: ConsoleBuild;
+let page: string;
+beforeAll(async () => {
+  build = await buildConsole(await mkdtemp(join(tmpdir(), 'console-build-')));
+  page = readFileSync(join(build.outdir, 'index.html'), 'utf8');
+}, 30_000);
+
+describe('the console build', () => {
+  it('writes the page and hashed assets, and lists each with its content type', () => {
+    expect(build.files[0]).toMatchObject({ path: 'index.html', contentType: 'text/html; charset=utf-8' });
+    const assets = build.files.slice(1);
+    expect(assets.map((file) => file.contentType).sort()).toEqual([
+      'text/css; charset=utf-8',
+      'text/javascript; charset=utf-8',
+    ]);
+    for (const file of assets) {
+      expect(file.path).toMatch(/^assets\/main-[A-Z0-9]{8}\.(js|css)$/);
+      expect(readFileSync(join(build.outdir, file.path)).length).toBe(file.bytes);
+    }
+  });
+
+  it('has no inline script or style in the page: it loads exactly the built assets from this origin', () => {
+    const loaded = [...page.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+
+    expect(loaded.sort()).toEqual(
+      build.files
+        .slice(1)
+        .map((file) => `/${file.path}`)
+        .sort(),
+    );
+    expect(page).not.toMatch(/<script\b[^>]*>[^<]+<\/script>/);
+    expect(page).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=/i);
+  });
+
+  it('keeps the first screen under 50 KB of JavaScript and CSS after gzip (CONSOLE.md budget)', () => {
+    const gzipped = build.files
+      .slice(1)
+      .reduce((sum, file) => sum + gzipSync(readFileSync(join(build.outdir, file.path))).length, 0);
+
+    expect(gzipped).toBeLessThan(50 * 1024);
+  });
+
+  it('is reused by npm start while the sources are the same, and rebuilt when they are not', async () => {
+    expect(await currentConsoleBuild(build.outdir)).toEqual({ outdir: build.outdir, built: false });
+
+    writeFileSync(join(build.outdir, 'source-hash'), 'an older build');
+
+    expect(await currentConsoleBuild(build.outdir)).toEqual({ outdir: build.outdir, built: true });
+    expect(readFileSync(join(build.outdir, 'source-hash'), 'utf8')).toBe(build.sourceHash);
+  });
+});

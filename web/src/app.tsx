@@ -1,0 +1,137 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { onSessionEnded } from './api.ts';
+import { Link } from './components.tsx';
+import { currentAddress, navigate, type Place, safeNext, usePlace } from './router.ts';
+import { AgentsScreen } from './screens/agents.tsx';
+import { BookScreen } from './screens/book.tsx';
+import { BookingScreen } from './screens/booking.tsx';
+import { BookingsScreen } from './screens/bookings.tsx';
+import { SearchScreen } from './screens/search.tsx';
+import { SignIn } from './screens/sign-in.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
+import { type Agent, currentAgent, isAdmin, signOut } from './session.ts';
+
+/** The screen for a signed-in agent at `place` (CONSOLE.md, Screens and addresses). */
+function screenFor(place: Place, agent: Agent) {
+  const { path } = place;
+  if (path === '/search') return <SearchScreen place={place} />;
+  if (path === '/book') return <BookScreen />;
+  if (path === '/bookings') return <BookingsScreen place={place} />;
+  const booking = /^\/bookings\/([^/]+)$/.exec(path);
+  if (booking?.[1]) return <BookingScreen bookingId={decodeURIComponent(booking[1])} />;
+  if (path.startsWith('/agency/') && !isAdmin(agent)) return <NotAllowed />;
+  if (path === '/agency/agents') return <AgentsScreen agent={agent} />;
+  if (path === '/agency/webhooks') return <WebhooksScreen />;
+  return <NotFound />;
+}
+
+export function App() {
+  const place = usePlace();
+  // undefined: not known yet (the session check is on its way); null: signed out.
+  const [agent, setAgent] = useState<Agent | null | undefined>(undefined);
+
+  useEffect(() => {
+    void currentAgent().then(setAgent);
+    // A 401 anywhere: back to sign-in, then back here (the forms keep their drafts).
+    onSessionEnded(() => {
+      setAgent(null);
+      if (location.pathname !== '/sign-in')
+        navigate(`/sign-in?next=${encodeURIComponent(currentAddress())}`, { replace: true });
+    });
+  }, []);
+
+  // Addresses that only redirect: `/` and sign-in once signed in, any screen once signed out.
+  useEffect(() => {
+    if (agent === undefined) return;
+    if (agent === null && place.path !== '/sign-in') {
+      const next = place.path === '/' ? '' : `?next=${encodeURIComponent(currentAddress())}`;
+      navigate(`/sign-in${next}`, { replace: true });
+    } else if (agent && (place.path === '/' || place.path === '/sign-in')) {
+      navigate(safeNext(place.query.get('next')) ?? '/search', { replace: true });
+    }
+  }, [agent, place]);
+
+  useFocusOnNavigation(place.path);
+
+  if (agent === undefined) return <p class="loading">Loading…</p>;
+  if (agent === null || place.path === '/sign-in' || place.path === '/') {
+    return agent ? null : <SignIn onSignedIn={setAgent} />;
+  }
+  return (
+    <>
+      <Header agent={agent} path={place.path} onSignedOut={() => setAgent(null)} />
+      {screenFor(place, agent)}
+    </>
+  );
+}
+
+/** After a navigation, focus goes to the new screen's heading, so keyboard and screen-reader users start there. */
+function useFocusOnNavigation(path: string) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.querySelector<HTMLElement>('main h1')?.focus();
+  }, [path]);
+}
+
+function Header({ agent, path, onSignedOut }: { agent: Agent; path: string; onSignedOut: () => void }) {
+  const [leaving, setLeaving] = useState(false);
+  const current = (href: string) => (path === href || path.startsWith(`${href}/`) ? 'page' : undefined);
+  const leave = async () => {
+    setLeaving(true);
+    await signOut();
+    onSignedOut();
+    navigate('/sign-in');
+  };
+  return (
+    <header class="top">
+      <nav aria-label="Main">
+        <Link href="/search" aria-current={current('/search')}>
+          Search
+        </Link>
+        <Link href="/bookings" aria-current={current('/bookings')}>
+          Bookings
+        </Link>
+        {isAdmin(agent) && (
+          <>
+            <Link href="/agency/agents" aria-current={current('/agency/agents')}>
+              Agents
+            </Link>
+            <Link href="/agency/webhooks" aria-current={current('/agency/webhooks')}>
+              Webhooks
+            </Link>
+          </>
+        )}
+      </nav>
+      <p class="who">
+        {agent.name} <span class="role">{agent.role ?? 'AGENT'}</span>
+      </p>
+      <button type="button" onClick={leave} disabled={leaving}>
+        Sign out
+      </button>
+    </header>
+  );
+}
+
+function NotAllowed() {
+  return (
+    <main id="main">
+      <h1 tabIndex={-1}>Not allowed</h1>
+      <p>This screen is for the agency's admins. Ask an admin if you need something changed here.</p>
+    </main>
+  );
+}
+
+function NotFound() {
+  return (
+    <main id="main">
+      <h1 tabIndex={-1}>Nothing here</h1>
+      <p>
+        There is no screen at this address. <Link href="/search">Search flights</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,80 @@
+import type { AnchorHTMLAttributes, ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { Failure } from './api.ts';
+import { navigate } from './router.ts';
+
+/** An in-app link: a real `<a href>` (new tab, copy link work) that navigates without a reload. */
+export function Link({ href, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
+  const onClick = (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(href);
+  };
+  return <a {...props} href={href} onClick={onClick} />;
+}
+
+/** A failed call, said plainly, with the request id support needs. */
+export function ErrorNotice({
+  failure,
+  children,
+}: {
+  failure: Failure | undefined;
+  children?: ComponentChildren;
+}) {
+  if (!failure) return null;
+  return (
+    <div class="error" role="alert">
+      <p>{children ?? failure.message}</p>
+      {failure.requestId && (
+        <p class="request-id">
+          Request id: <code>{failure.requestId}</code>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Progress for a slow answer: shown once a call has taken 300 ms, so quick answers do not flicker. */
+export function Progress({ pending, label = 'Working…' }: { pending: boolean; label?: string }) {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    if (!pending) return setSlow(false);
+    const timer = setTimeout(() => setSlow(true), 300);
+    return () => clearTimeout(timer);
+  }, [pending]);
+  return (
+    <p class="progress" role="status">
+      {pending && slow && (
+        <>
+          <span class="spinner" aria-hidden="true" /> {label}
+        </>
+      )}
+    </p>
+  );
+}
+
+/** The time now, updated every `everyMs`: countdowns re-render alone, not the list around them. */
+export function useNow(everyMs = 1000): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/** `m:ss` (or `h:mm:ss`) until `until`, 0:00 once past. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+/** A live countdown to `until` (ISO time), then `expired`. */
+export function Countdown({ until, expired }: { until: string; expired: ComponentChildren }) {
+  const now = useNow();
+  const left = Date.parse(until) - now;
+  return left > 0 ? <time dateTime={until}>{formatCountdown(left)}</time> : expired;
+}

@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * Real addresses for every screen (CONSOLE.md): `history.pushState` on navigation, `popstate` for
+ * back and forward, and the page served at every screen address, so a reload keeps the screen.
+ */
+const listeners = new Set<() => void>();
+
+export interface Place {
+  path: string;
+  query: URLSearchParams;
+}
+
+const here = (): Place => ({ path: location.pathname, query: new URLSearchParams(location.search) });
+
+/** The address as the browser shows it (path and query), to come back to after signing in. */
+export const currentAddress = (): string => location.pathname + location.search;
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (to === currentAddress()) return;
+  if (options.replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  for (const listener of listeners) listener();
+}
+
+addEventListener('popstate', () => {
+  for (const listener of listeners) listener();
+});
+
+/** The current place, re-rendering the caller on every navigation. */
+export function usePlace(): Place {
+  const [place, setPlace] = useState(here);
+  useEffect(() => {
+    const update = () => setPlace(here());
+    listeners.add(update);
+    return () => listeners.delete(update);
+  }, []);
+  return place;
+}
+
+/**
+ * A return address from `?next=`: only a path of this site (`/…`, never `//host` or a scheme), so a
+ * link cannot send a signed-in agent elsewhere.
+ */
+export function safeNext(next: string | null): string | undefined {
+  return next && /^\/(?![/\\])/.test(next) ? next : undefined;
+}

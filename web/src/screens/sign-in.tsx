@@ -1,0 +1,148 @@
+import { useState } from 'preact/hooks';
+import { client, type Failure, fieldErrors, settle } from '../api.ts';
+import { Countdown, ErrorNotice, Progress } from '../components.tsx';
+import type { Agent } from '../session.ts';
+
+/** What each sign-in refusal means for the agent, said plainly (CONSOLE.md, Sign-in). */
+const PLAIN: Record<string, string> = {
+  INVALID_CODE: 'That code is not right, or it has expired. Check it, or ask for a new one.',
+  TOO_MANY_ATTEMPTS: 'Too many wrong codes: this code no longer works. Ask for a new one.',
+};
+
+/** `+` then digits is a phone number (E.164), anything else an e-mail address. */
+const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
+
+/** The digits of what was typed or pasted (`123 456`, `123-456`), at most six. */
+export const codeDigits = (text: string): string => text.replace(/\D/g, '').slice(0, 6);
+
+/**
+ * Sign-in: identifier, then the 6-digit code. The answer's token is never kept: the service sets the
+ * `__Host-session` cookie, and only the agent (who signed in, with what role) is taken from it.
+ */
+export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
+  const [identifier, setIdentifier] = useState('');
+  const [code, setCode] = useState('');
+  const [codeSent, setCodeSent] = useState(false);
+  const [resendAt, setResendAt] = useState<string>();
+  const [failure, setFailure] = useState<Failure>();
+  const [pending, setPending] = useState(false);
+
+  const sendCode = async (event: Event) => {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setFailure(undefined);
+    const outcome = await settle(
+      client.POST('/api/auth/send-otp', {
+        body: { identifier: identifier.trim(), type: typeOf(identifier) },
+      }),
+      { quiet: true },
+    );
+    setPending(false);
+    if (outcome.ok) {
+      setCodeSent(true);
+      setResendAt(new Date(Date.now() + outcome.body.data.resend_after * 1000).toISOString());
+      return;
+    }
+    setFailure(outcome.failure);
+    if (outcome.failure.code === 'RATE_LIMITED') {
+      // A code sent a moment ago still works: the code field stays offered.
+      setCodeSent(true);
+      setResendAt(new Date(Date.now() + (outcome.failure.retryAfter ?? 30) * 1000).toISOString());
+    }
+  };
+
+  const verify = async (event: Event) => {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setFailure(undefined);
+    const outcome = await settle(
+      client.POST('/api/auth/verify-otp', { body: { identifier: identifier.trim(), code } }),
+      { quiet: true },
+    );
+    setPending(false);
+    if (!outcome.ok) return setFailure(outcome.failure);
+    // Only the agent is taken; the token in the same answer is dropped here and never stored.
+    const { agent } = outcome.body.data;
+    onSignedIn(agent as Agent);
+  };
+
+  const fields = fieldErrors(failure);
+  const identifierError = fields.get('identifier') ?? fields.get('type');
+  const codeError = fields.get('code');
+  const shown = failure && !identifierError && !codeError ? failure : undefined;
+
+  return (
+    <main id="main" class="narrow">
+      <h1 tabIndex={-1}>Sign in</h1>
+      <form onSubmit={sendCode} noValidate>
+        <label for="identifier">E-mail or phone</label>
+        <input
+          id="identifier"
+          name="identifier"
+          autoComplete="username"
+          required
+          value={identifier}
+          onInput={(event) => setIdentifier(event.currentTarget.value)}
+          aria-invalid={identifierError ? 'true' : undefined}
+          aria-describedby="identifier-hint identifier-error"
+        />
+        <p id="identifier-hint" class="hint">
+          An e-mail address, or a phone number with its country code (+44…).
+        </p>
+        {identifierError && (
+          <p id="identifier-error" class="field-error">
+            {identifierError}
+          </p>
+        )}
+        <button type="submit" disabled={pending || identifier.trim() === ''}>
+          Send code
+        </button>
+        {codeSent && resendAt && (
+          <p class="hint" aria-live="polite">
+            A new code can be asked for in <Countdown until={resendAt} expired="a moment: ask again now" />.
+          </p>
+        )}
+      </form>
+      {failure?.code === 'RATE_LIMITED' && (
+        <ErrorNotice failure={failure}>
+          Too many codes were asked for. A new code can be asked for in {failure.retryAfter ?? 30} seconds; a
+          code already sent still works.
+        </ErrorNotice>
+      )}
+      {codeSent && (
+        <form onSubmit={verify} noValidate>
+          <p>If this is a registered agent, a 6-digit code is on its way. It works for 5 minutes.</p>
+          <label for="code">Code</label>
+          <input
+            id="code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onInput={(event) => {
+              const digits = codeDigits(event.currentTarget.value);
+              event.currentTarget.value = digits;
+              setCode(digits);
+            }}
+            aria-invalid={codeError ? 'true' : undefined}
+            aria-describedby="code-error"
+          />
+          {codeError && (
+            <p id="code-error" class="field-error">
+              {codeError}
+            </p>
+          )}
+          <button type="submit" disabled={pending || code.length !== 6}>
+            Sign in
+          </button>
+        </form>
+      )}
+      {shown && shown.code !== 'RATE_LIMITED' && (
+        <ErrorNotice failure={shown}>{PLAIN[shown.code]}</ErrorNotice>
+      )}
+      <Progress pending={pending} />
+    </main>
+  );
+}
