@@ -138,7 +138,7 @@ export async function addAgent(
 export interface Watched {
   readonly page: Page;
   readonly context: BrowserContext;
-  /** Uncaught errors thrown in the page, and console errors (a CSP refusal is one). */
+  /** Uncaught errors thrown in the page, console errors (a CSP refusal is one), answers of 400 and above. */
   readonly errors: string[];
 }
 
@@ -152,7 +152,14 @@ export async function newPage(): Promise<Watched> {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    // A failed load is recorded below with its address, which the console message lacks.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    // 401 is how a signed-out page learns it is signed out (/api/auth/session): not an error.
+    if (response.status() >= 400 && response.status() !== 401)
+      errors.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
   return { page, context, errors };
 }
