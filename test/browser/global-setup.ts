@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
+import { CHROMIUM, CHROMIUM_MISSING } from '../helpers/console-agents.ts';
 import { startLocalServer } from '../helpers/local-server.ts';
 
 declare module 'vitest' {
@@ -12,10 +13,6 @@ declare module 'vitest' {
     consoleDataDir: string;
   }
 }
-
-/** Debian's Chromium; the tests never download a browser. */
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_MISSING = `Chromium is missing at ${CHROMIUM}. The browser tests drive Debian's chromium and never download one: install it with \`sudo apt-get install -y chromium\` (.ci/run does it when missing).`;
 
 /**
  * One headless Chromium and one `npm start` for the whole browser run. A missing Chromium fails the

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { api, inDays, type Served, type SignedIn } from './harness.ts';
+import { api, inDays, type Served, type SignedIn } from '../helpers/console-agents.ts';
 
 /**
  * What an agent does on the console, step by step, found only by CONSOLE.md's accessible names (case
