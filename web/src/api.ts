@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from '../api/schema';
+import type { components, paths } from '../api/schema.d.ts';
 
 /**
  * The typed client (types generated from openapi.json: `npm run openapi`). Same origin, and the

@@ -72,9 +72,15 @@ export function formatCountdown(ms: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** A live countdown to `until` (ISO time), then `expired`. */
-export function Countdown({ until, expired }: { until: string; expired: ComponentChildren }) {
+/** A live countdown to `until` (ISO time), then `expired` (and `onExpired` is called, once). */
+export function Countdown(props: { until: string; expired: ComponentChildren; onExpired?: () => void }) {
+  const { until, expired, onExpired } = props;
   const now = useNow();
   const left = Date.parse(until) - now;
+  const over = left <= 0;
+  // Dependencies: once, when the time runs out.
+  useEffect(() => {
+    if (over) onExpired?.();
+  }, [over]);
   return left > 0 ? <time dateTime={until}>{formatCountdown(left)}</time> : expired;
 }

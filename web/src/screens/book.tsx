@@ -1,7 +1,387 @@
+import type { JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
+import { Countdown, ErrorNotice, Link, Progress } from '../components.tsx';
+import { formatMoney, type Offer, passengerTypes, slicesOf } from '../offers.ts';
+import { navigate } from '../router.ts';
+import { readStored, useDraft, writeStored } from '../storage.ts';
+import { todayHere } from '../time.ts';
+import { SliceView } from './results.tsx';
+import { FieldError, NOTICE_KEY, OFFER_KEY, RESULTS_KEY, type StoredResults } from './search.tsx';
+
+type Booking = Schemas['Booking'];
+interface PassengerDraft {
+  title: string;
+  first_name: string;
+  last_name: string;
+  gender: string;
+  born_on: string;
+}
+interface BookDraft {
+  passengers: PassengerDraft[];
+  email: string;
+  phone: string;
+}
+
+const emptyPassenger = (): PassengerDraft => ({
+  title: '',
+  first_name: '',
+  last_name: '',
+  gender: '',
+  born_on: '',
+});
+const PAX_NAMES: Record<Schemas['Passenger']['pax_type'], string> = {
+  ADULT: 'adult',
+  CHILD: 'child (2–11)',
+  INFANT: 'infant (under 2)',
+};
+/** How often a PENDING booking is asked about until the supplier's answer settles it. */
+const PENDING_POLL_MS = 2000;
+/** The booking just made, kept for the tab so a reload shows it again. */
+const DONE_KEY = 'book-done';
+
+/** What a refusal means for the agent, where the service's message is not the whole story. */
+const PLAIN: Record<string, string> = {
+  HOLD_NOT_AVAILABLE:
+    'This offer cannot be held: it departs too soon, or the airline wants payment now. Book it instead.',
+  FLIGHT_MISMATCH: 'The offer changed since it was shown. Go back to the results and select it again.',
+};
+
+/** Refusals that mean the offer is gone: back to the results, which no longer show it. */
+const GONE: Record<string, string> = {
+  SOLD_OUT: 'That offer sold out before it could be booked. Choose another one or search again.',
+  OFFER_EXPIRED: 'That offer has expired or was already booked. Search again for current prices.',
+  FLIGHT_NOT_FOUND: 'That offer is no longer known. Search again for current prices.',
+};
+
+interface PriceChange {
+  previous: number;
+  flight: Offer;
+  hold: boolean;
+}
+
 export function BookScreen() {
+  const [offer, setOffer] = useState<Offer | undefined>(() => readStored(OFFER_KEY));
+  const [done, setDone] = useState<Booking | undefined>(() => {
+    const stored = readStored<Booking>(DONE_KEY);
+    return stored && stored.flight.id === offer?.id ? stored : undefined;
+  });
+  const types = offer ? passengerTypes(offer.passengers) : [];
+  const [draft, setDraft] = useDraft<BookDraft>('book', () => ({ passengers: [], email: '', phone: '' }));
+  const passengers = types.map((_, index) => draft.passengers[index] ?? emptyPassenger());
+  const [failure, setFailure] = useState<Failure>();
+  const [priceChange, setPriceChange] = useState<PriceChange>();
+  const [pending, setPending] = useState(false);
+  // One Idempotency-Key per attempt: the same body sent again (a retry after no answer) keeps it,
+  // so it books once; a changed body is a new attempt with a new key.
+  const attempt = useRef<{ body: string; key: string }>(undefined);
+  const busy = useRef(false);
+
+  if (!offer)
+    return (
+      <main id="main">
+        <h1 tabIndex={-1}>Book</h1>
+        <p>
+          No offer is chosen. <Link href="/search">Search flights</Link> and select one.
+        </p>
+      </main>
+    );
+
+  if (done) return <Booked booking={done} onUpdate={setDone} />;
+
+  const setPassenger = (index: number, passenger: PassengerDraft) =>
+    setDraft({ ...draft, passengers: passengers.map((p, i) => (i === index ? passenger : p)) });
+
+  const submit = async (hold: boolean, flight: Offer = offer) => {
+    if (busy.current) return;
+    busy.current = true;
+    setPending(true);
+    setFailure(undefined);
+    setPriceChange(undefined);
+    const body = {
+      flight_id: flight.id,
+      flight_details: flight,
+      total_price: flight.total_price,
+      currency: flight.currency,
+      passengers: passengers.map((p, index) => ({ ...p, pax_type: types[index] })),
+      contact: { email: draft.email.trim(), phone: draft.phone.trim() },
+      ...(hold && { hold: true }),
+    } as Schemas['BookingCreateRequest'];
+    const text = JSON.stringify(body);
+    if (attempt.current?.body !== text) attempt.current = { body: text, key: crypto.randomUUID() };
+    const outcome = await settle(
+      client.POST('/api/flights/booking/create', {
+        body,
+        params: { header: { 'Idempotency-Key': attempt.current.key } },
+      }),
+    );
+    busy.current = false;
+    setPending(false);
+    if (outcome.ok) {
+      const booking = outcome.body.data as Booking;
+      writeStored(DONE_KEY, booking);
+      writeStored('book', { ...draft, passengers: [] });
+      setDone(booking);
+      return;
+    }
+    const { code, details } = outcome.failure;
+    const gone = GONE[code];
+    if (gone) {
+      const results = readStored<StoredResults>(RESULTS_KEY);
+      if (results)
+        writeStored(RESULTS_KEY, { ...results, offers: results.offers.filter((o) => o.id !== flight.id) });
+      writeStored(NOTICE_KEY, gone);
+      writeStored(OFFER_KEY, undefined);
+      navigate('/search');
+      return;
+    }
+    if (code === 'PRICE_CHANGED') {
+      const change = details as { previous_total_price: number; flight: Offer };
+      setPriceChange({ previous: change.previous_total_price, flight: change.flight, hold });
+    }
+    setFailure(outcome.failure);
+  };
+
+  const acceptNewPrice = () => {
+    if (!priceChange) return;
+    writeStored(OFFER_KEY, priceChange.flight);
+    setOffer(priceChange.flight);
+    void submit(priceChange.hold, priceChange.flight);
+  };
+
+  const errors = fieldErrors(failure);
+  const fieldId = (path: string) => path.replaceAll('.', '-');
+  const today = todayHere();
+  const field = (
+    index: number,
+    name: keyof PassengerDraft,
+    label: string,
+    input: (id: string) => JSX.Element,
+  ) => {
+    const id = fieldId(`passengers.${index}.${name}`);
+    const error = errors.get(`passengers.${index}.${name}`);
+    return (
+      <div>
+        <label for={id}>{label}</label>
+        {input(id)}
+        <FieldError id={`${id}-error`} text={error} />
+      </div>
+    );
+  };
+  const attrs = (index: number, name: keyof PassengerDraft) => {
+    const id = fieldId(`passengers.${index}.${name}`);
+    const error = errors.has(`passengers.${index}.${name}`);
+    return {
+      id,
+      value: passengers[index]?.[name] ?? '',
+      'aria-invalid': error ? ('true' as const) : undefined,
+      'aria-describedby': `${id}-error`,
+      onInput: (event: { currentTarget: { value: string } }) =>
+        setPassenger(index, {
+          ...(passengers[index] ?? emptyPassenger()),
+          [name]: event.currentTarget.value,
+        }),
+    };
+  };
+  const unmapped =
+    failure?.code === 'VALIDATION_ERROR' &&
+    [...errors.keys()].some((path) => !/^passengers\.\d+\.|^contact\./.test(path));
+
   return (
     <main id="main">
       <h1 tabIndex={-1}>Book</h1>
+      <section aria-label="Chosen offer" class="offer">
+        <div>
+          <h2>
+            {formatMoney(offer.total_price, offer.currency)} for {types.length} passenger
+            {types.length > 1 ? 's' : ''}
+          </h2>
+          {slicesOf(offer).map((slice, index) => (
+            <SliceView key={index} slice={slice} name={`Journey ${index + 1}`} />
+          ))}
+        </div>
+        <p class="side meta">
+          Offer valid for <Countdown until={offer.expires_at} expired="no longer: it has expired" />
+          <br />
+          <Link href="/search">Back to results</Link>
+        </p>
+      </section>
+      <form
+        noValidate
+        aria-label="Passengers and contact"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit(false);
+        }}
+      >
+        {types.map((type, index) => (
+          <fieldset key={index}>
+            <legend>
+              Passenger {index + 1} · {PAX_NAMES[type]}
+            </legend>
+            <div class="row">
+              {field(index, 'title', 'Title', (id) => (
+                <select {...attrs(index, 'title')} id={id}>
+                  <option value="">Choose…</option>
+                  <option value="mr">Mr</option>
+                  <option value="mrs">Mrs</option>
+                  <option value="ms">Ms</option>
+                  <option value="miss">Miss</option>
+                  <option value="dr">Dr</option>
+                </select>
+              ))}
+              {field(index, 'first_name', 'First name', (id) => (
+                <input {...attrs(index, 'first_name')} id={id} autoComplete="off" maxLength={35} />
+              ))}
+              {field(index, 'last_name', 'Last name', (id) => (
+                <input {...attrs(index, 'last_name')} id={id} autoComplete="off" maxLength={35} />
+              ))}
+              {field(index, 'gender', 'Gender', (id) => (
+                <select {...attrs(index, 'gender')} id={id}>
+                  <option value="">Choose…</option>
+                  <option value="f">Female</option>
+                  <option value="m">Male</option>
+                  <option value="x">Unspecified</option>
+                </select>
+              ))}
+              {field(index, 'born_on', 'Date of birth', (id) => (
+                <input {...attrs(index, 'born_on')} id={id} type="date" max={today} />
+              ))}
+            </div>
+          </fieldset>
+        ))}
+        <fieldset>
+          <legend>Contact</legend>
+          <div class="row">
+            {(
+              [
+                ['email', 'Contact e-mail', 'email', ''],
+                ['phone', 'Contact phone', 'tel', '+447700900123'],
+              ] as const
+            ).map(([name, label, mode, placeholder]) => (
+              <div key={name}>
+                <label for={`contact-${name}`}>{label}</label>
+                <input
+                  id={`contact-${name}`}
+                  inputMode={mode}
+                  autoComplete="off"
+                  placeholder={placeholder}
+                  value={draft[name]}
+                  onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
+                  aria-invalid={errors.has(`contact.${name}`) ? 'true' : undefined}
+                  aria-describedby={`contact-${name}-error`}
+                />
+                <FieldError id={`contact-${name}-error`} text={errors.get(`contact.${name}`)} />
+              </div>
+            ))}
+          </div>
+        </fieldset>
+        <button type="submit" disabled={pending}>
+          Book
+        </button>
+        <button type="button" class="secondary" disabled={pending} onClick={() => void submit(true)}>
+          Hold
+        </button>
+      </form>
+      <Progress pending={pending} label="Booking…" />
+      {priceChange && (
+        <div class="notice" role="alert">
+          <p>
+            The price changed from{' '}
+            <strong>{formatMoney(priceChange.previous, priceChange.flight.currency)}</strong> to{' '}
+            <strong>{formatMoney(priceChange.flight.total_price, priceChange.flight.currency)}</strong>.
+          </p>
+          <button type="button" onClick={acceptNewPrice} disabled={pending}>
+            Accept new price
+          </button>
+          <Link href="/search">Back to results</Link>
+          {failure?.requestId && <p class="request-id">Request id: {failure.requestId}</p>}
+        </div>
+      )}
+      {failure && !priceChange && (
+        <ErrorNotice failure={failure}>
+          {failure.code === 'VALIDATION_ERROR'
+            ? unmapped
+              ? [...errors.values()].join(' ')
+              : 'Some fields need a change: see the messages beside them.'
+            : (PLAIN[failure.code] ?? supplierMessage(failure) ?? failure.message)}
+        </ErrorNotice>
+      )}
+    </main>
+  );
+}
+
+/** A supplier's refusal with its reasons (422 SUPPLIER_REJECTED details). */
+function supplierMessage(failure: Failure): string | undefined {
+  if (failure.code !== 'SUPPLIER_REJECTED' || !Array.isArray(failure.details)) return undefined;
+  const reasons = (failure.details as { message?: unknown }[])
+    .map((detail) => (typeof detail.message === 'string' ? detail.message : ''))
+    .filter(Boolean);
+  return `The airline refused the booking: ${reasons.join(' ') || failure.message}`;
+}
+
+/** The booking just made; a PENDING one is asked about until the supplier's answer settles it. */
+function Booked({ booking, onUpdate }: { booking: Booking; onUpdate: (booking: Booking) => void }) {
+  const [failure, setFailure] = useState<Failure>();
+  const pendingNow = booking.status === 'PENDING';
+  useEffect(() => {
+    if (!pendingNow) return;
+    const timer = setTimeout(async () => {
+      const outcome = await settle(
+        client.POST('/api/flights/booking/get', { body: { booking_id: booking.booking_id } }),
+      );
+      if (!outcome.ok) return setFailure(outcome.failure);
+      const fresh = outcome.body.data as Booking;
+      writeStored(DONE_KEY, fresh);
+      // A new object even when still PENDING, so this effect asks again.
+      onUpdate({ ...fresh });
+    }, PENDING_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [booking, pendingNow, onUpdate]);
+
+  const heading =
+    booking.status === 'CONFIRMED'
+      ? 'Booked'
+      : booking.status === 'HELD'
+        ? 'Held'
+        : booking.status === 'PENDING'
+          ? 'Being confirmed'
+          : `Booking ${booking.status.toLowerCase()}`;
+  return (
+    <main id="main">
+      <h1 tabIndex={-1}>{heading}</h1>
+      <div class="notice" role="status" aria-live="polite">
+        <p>
+          Status <span class="badge">{booking.status}</span>
+        </p>
+        {booking.pnr && (
+          <p>
+            PNR <strong>{booking.pnr}</strong>
+          </p>
+        )}
+        {pendingNow && (
+          <p>
+            The airline is confirming this booking; this page updates itself when it answers.{' '}
+            <span class="spinner" aria-hidden="true" />
+          </p>
+        )}
+        {booking.status === 'HELD' && booking.payment_required_by && (
+          <p>
+            Held until {new Date(booking.payment_required_by).toUTCString()}: confirm it before then (
+            <Countdown until={booking.payment_required_by} expired="the hold has lapsed" /> left).
+          </p>
+        )}
+        {booking.status === 'FAILED' && <p>The airline did not accept this booking; nothing was charged.</p>}
+        <p>
+          {formatMoney(booking.total_price, booking.currency)} ·{' '}
+          {booking.passengers.map((p) => `${p.first_name} ${p.last_name}`).join(', ')}
+        </p>
+      </div>
+      <ErrorNotice failure={failure} />
+      <p>
+        <Link href={`/bookings/${encodeURIComponent(booking.booking_id)}`}>Open the booking</Link> ·{' '}
+        <Link href="/search">New search</Link>
+      </p>
     </main>
   );
 }

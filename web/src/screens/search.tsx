@@ -1,9 +1,415 @@
-import type { Place } from '../router.ts';
+import { useState } from 'preact/hooks';
+import { AirportField } from '../airport-field.tsx';
+import {
+  client,
+  type Failure,
+  fieldErrors,
+  type Outcome,
+  postUntyped,
+  type Schemas,
+  settle,
+} from '../api.ts';
+import { ErrorNotice, Progress } from '../components.tsx';
+import { NO_FILTERS, type Offer } from '../offers.ts';
+import { navigate, type Place } from '../router.ts';
+import { readStored, useDraft, writeStored } from '../storage.ts';
+import { todayHere } from '../time.ts';
+import { Results } from './results.tsx';
+
+type TripKind = 'one-way' | 'return' | 'multi-city';
+interface Journey {
+  from: string;
+  to: string;
+  date: string;
+}
+interface SearchForm {
+  kind: TripKind;
+  from: string;
+  to: string;
+  date: string;
+  returnDate: string;
+  journeys: Journey[];
+  adults: number;
+  children: number;
+  infants: number;
+  cabin: Schemas['SearchRequest']['travel_class'];
+  maxConnections: 0 | 1;
+  sort: Schemas['SearchRequest']['sort'];
+}
+
+const MAX_JOURNEYS = 6;
+const emptyJourney = (): Journey => ({ from: '', to: '', date: '' });
+const initialForm = (): SearchForm => ({
+  kind: 'one-way',
+  from: '',
+  to: '',
+  date: '',
+  returnDate: '',
+  journeys: [emptyJourney(), emptyJourney()],
+  adults: 1,
+  children: 0,
+  infants: 0,
+  cabin: 'ECONOMY',
+  maxConnections: 1,
+  sort: 'PRICE',
+});
+
+/** The results kept for the tab: back from /book or a reload shows them again. */
+export interface StoredResults {
+  offers: Offer[];
+}
+export const RESULTS_KEY = 'results';
+export const OFFER_KEY = 'offer';
+/** A message the book screen leaves for the results (an offer sold out or expired). */
+export const NOTICE_KEY = 'results-notice';
+
+const code = (text: string) => text.trim().toUpperCase();
+
+/** The request the form describes; `slices` for multi-city (docs/API.md §4.1). */
+function requestOf(form: SearchForm): Record<string, unknown> {
+  const common = {
+    adults: form.adults,
+    children: form.children,
+    infants: form.infants,
+    travel_class: form.cabin,
+    max_connections: form.maxConnections,
+    sort: form.sort,
+    limit: 100,
+  };
+  if (form.kind === 'multi-city')
+    return {
+      slices: form.journeys.map((j) => ({
+        origin: code(j.from),
+        destination: code(j.to),
+        departure_date: j.date,
+      })),
+      ...common,
+    };
+  return {
+    origin: code(form.from),
+    destination: code(form.to),
+    departure_date: form.date,
+    ...(form.kind === 'return' && { return_date: form.returnDate }),
+    ...common,
+  };
+}
+
+/** Field errors of the form, before asking the service: what the page can tell at once. */
+function checkForm(form: SearchForm): Map<string, string> {
+  const errors = new Map<string, string>();
+  const airport = (path: string, value: string) => {
+    if (!/^[A-Za-z]{3}$/.test(value.trim()))
+      errors.set(path, 'Choose an airport from the list, or type its 3-letter code.');
+  };
+  const day = (path: string, value: string, min: string) => {
+    if (!value) errors.set(path, 'Choose a date.');
+    else if (value < min) errors.set(path, 'This date is in the past, or before the one above.');
+  };
+  const today = todayHere();
+  if (form.kind === 'multi-city') {
+    let min = today;
+    form.journeys.forEach((journey, index) => {
+      airport(`slices.${index}.origin`, journey.from);
+      airport(`slices.${index}.destination`, journey.to);
+      day(`slices.${index}.departure_date`, journey.date, min);
+      if (journey.date > min) min = journey.date;
+    });
+  } else {
+    airport('origin', form.from);
+    airport('destination', form.to);
+    day('departure_date', form.date, today);
+    if (form.kind === 'return') day('return_date', form.returnDate, form.date || today);
+  }
+  if (form.infants > form.adults) errors.set('infants', 'At most one infant per adult.');
+  if (form.adults + form.children > 9) errors.set('children', 'At most 9 seated passengers in all.');
+  return errors;
+}
 
 export function SearchScreen(_props: { place: Place }) {
+  const [form, setForm] = useDraft<SearchForm>('search', initialForm);
+  const [results, setResults] = useState<StoredResults | undefined>(() => readStored(RESULTS_KEY));
+  const [notice] = useState<string | undefined>(() => {
+    const text = readStored<string>(NOTICE_KEY);
+    writeStored(NOTICE_KEY, undefined);
+    return text;
+  });
+  const [errors, setErrors] = useState<Map<string, string>>(new Map());
+  const [failure, setFailure] = useState<Failure>();
+  const [pending, setPending] = useState(false);
+
+  const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) =>
+    setForm({ ...form, [key]: value });
+  const setJourney = (index: number, journey: Journey) =>
+    set(
+      'journeys',
+      form.journeys.map((j, i) => (i === index ? journey : j)),
+    );
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (pending) return;
+    const found = checkForm(form);
+    setErrors(found);
+    setFailure(undefined);
+    if (found.size > 0) return;
+    setPending(true);
+    const body = requestOf(form);
+    // Multi-city goes out untyped until openapi.json carries `slices` (docs/API.md §4.1).
+    const outcome: Outcome<{ data: Offer[] }> =
+      form.kind === 'multi-city'
+        ? await postUntyped('/api/flights/search', body)
+        : await settle(client.POST('/api/flights/search', { body: body as Schemas['SearchRequest'] }));
+    setPending(false);
+    if (!outcome.ok) {
+      const fields = fieldErrors(outcome.failure);
+      setErrors(fields);
+      setFailure(outcome.failure);
+      return;
+    }
+    const stored: StoredResults = { offers: outcome.body.data };
+    writeStored(RESULTS_KEY, stored);
+    writeStored('filters', NO_FILTERS);
+    setResults(stored);
+  };
+
+  const select = (offer: Offer) => {
+    writeStored(OFFER_KEY, offer);
+    navigate('/book');
+  };
+
+  const today = todayHere();
+  const counts = (
+    [
+      ['adults', 'Adults', 1, 9],
+      ['children', 'Children', 0, 9 - form.adults],
+      ['infants', 'Infants', 0, form.adults],
+    ] as const
+  ).map(([key, label, min, max]) => (
+    <div key={key}>
+      <label for={key}>{label}</label>
+      <input
+        id={key}
+        type="number"
+        min={min}
+        max={max}
+        value={form[key]}
+        onInput={(event) => set(key, Math.max(min, Math.trunc(Number(event.currentTarget.value)) || 0))}
+        aria-invalid={errors.has(key) ? 'true' : undefined}
+        aria-describedby={`${key}-error`}
+      />
+      <FieldError id={`${key}-error`} text={errors.get(key)} />
+    </div>
+  ));
+
   return (
     <main id="main">
       <h1 tabIndex={-1}>Search flights</h1>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <form onSubmit={submit} noValidate aria-label="Search flights">
+        <fieldset>
+          <legend>Trip</legend>
+          <div class="row">
+            {(
+              [
+                ['one-way', 'One way'],
+                ['return', 'Return'],
+                ['multi-city', 'Multi-city'],
+              ] as const
+            ).map(([kind, label]) => (
+              <label key={kind} class="inline">
+                <input
+                  type="radio"
+                  name="kind"
+                  value={kind}
+                  checked={form.kind === kind}
+                  onChange={() => set('kind', kind)}
+                />{' '}
+                {label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {form.kind === 'multi-city' ? (
+          <>
+            {form.journeys.map((journey, index) => (
+              <fieldset key={index}>
+                <legend>Journey {index + 1}</legend>
+                <div class="row">
+                  <AirportField
+                    id={`j${index}-from`}
+                    label="From"
+                    value={journey.from}
+                    onChange={(from) => setJourney(index, { ...journey, from })}
+                    error={errors.get(`slices.${index}.origin`)}
+                  />
+                  <AirportField
+                    id={`j${index}-to`}
+                    label="To"
+                    value={journey.to}
+                    onChange={(to) => setJourney(index, { ...journey, to })}
+                    error={errors.get(`slices.${index}.destination`)}
+                  />
+                  <DateField
+                    id={`j${index}-date`}
+                    label="Date"
+                    value={journey.date}
+                    min={form.journeys[index - 1]?.date || today}
+                    onChange={(date) => setJourney(index, { ...journey, date })}
+                    error={errors.get(`slices.${index}.departure_date`)}
+                  />
+                  {form.journeys.length > 2 && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() =>
+                        set(
+                          'journeys',
+                          form.journeys.filter((_, i) => i !== index),
+                        )
+                      }
+                    >
+                      Remove journey {index + 1}
+                    </button>
+                  )}
+                </div>
+              </fieldset>
+            ))}
+            {form.journeys.length < MAX_JOURNEYS && (
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => set('journeys', [...form.journeys, emptyJourney()])}
+              >
+                Add journey
+              </button>
+            )}
+            <FieldError id="slices-error" text={errors.get('slices')} />
+          </>
+        ) : (
+          <div class="row">
+            <AirportField
+              id="from"
+              label="From"
+              value={form.from}
+              onChange={(from) => set('from', from)}
+              error={errors.get('origin')}
+            />
+            <AirportField
+              id="to"
+              label="To"
+              value={form.to}
+              onChange={(to) => set('to', to)}
+              error={errors.get('destination')}
+            />
+            <DateField
+              id="date"
+              label="Departure date"
+              value={form.date}
+              min={today}
+              onChange={(date) => set('date', date)}
+              error={errors.get('departure_date')}
+            />
+            {form.kind === 'return' && (
+              <DateField
+                id="return-date"
+                label="Return date"
+                value={form.returnDate}
+                min={form.date || today}
+                onChange={(returnDate) => set('returnDate', returnDate)}
+                error={errors.get('return_date')}
+              />
+            )}
+          </div>
+        )}
+        <div class="row">
+          {counts}
+          <div>
+            <label for="cabin">Cabin</label>
+            <select
+              id="cabin"
+              value={form.cabin}
+              onChange={(event) => set('cabin', event.currentTarget.value as SearchForm['cabin'])}
+            >
+              <option value="ECONOMY">Economy</option>
+              <option value="PREMIUM_ECONOMY">Premium economy</option>
+              <option value="BUSINESS">Business</option>
+              <option value="FIRST">First</option>
+            </select>
+          </div>
+          <div>
+            <label for="connections">Connections</label>
+            <select
+              id="connections"
+              value={String(form.maxConnections)}
+              onChange={(event) => set('maxConnections', event.currentTarget.value === '0' ? 0 : 1)}
+            >
+              <option value="1">Up to 1 stop</option>
+              <option value="0">Direct only</option>
+            </select>
+          </div>
+          <div>
+            <label for="sort">Sort by</label>
+            <select
+              id="sort"
+              value={form.sort}
+              onChange={(event) => set('sort', event.currentTarget.value as SearchForm['sort'])}
+            >
+              <option value="PRICE">Price</option>
+              <option value="DURATION">Duration</option>
+              <option value="DEPARTURE">Departure</option>
+            </select>
+          </div>
+        </div>
+        <button type="submit" disabled={pending}>
+          Search
+        </button>
+      </form>
+      <Progress pending={pending} label="Searching…" />
+      <ErrorNotice
+        failure={failure && (errors.size === 0 || failure.code !== 'VALIDATION_ERROR') ? failure : undefined}
+      />
+      {failure?.code === 'VALIDATION_ERROR' && errors.size > 0 && (
+        <ErrorNotice failure={failure}>Some fields need a change: see the messages beside them.</ErrorNotice>
+      )}
+      {results && !pending && <Results offers={results.offers} onSelect={select} />}
     </main>
+  );
+}
+
+function DateField(props: {
+  id: string;
+  label: string;
+  value: string;
+  min: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
+  const { id, label, value, min, onChange, error } = props;
+  return (
+    <div>
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        type="date"
+        min={min}
+        value={value}
+        onInput={(event) => onChange(event.currentTarget.value)}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={`${id}-error`}
+      />
+      <FieldError id={`${id}-error`} text={error} />
+    </div>
+  );
+}
+
+export function FieldError({ id, text }: { id: string; text: string | undefined }) {
+  return (
+    <p id={id} class="field-error">
+      {text}
+    </p>
   );
 }

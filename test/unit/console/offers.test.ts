@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import {
+  airportsOf,
+  carriersOf,
+  filterOffers,
+  NO_FILTERS,
+  type Offer,
+  passengerTypes,
+} from '../../../web/src/offers.ts';
+
+const segment = (carrier: string, origin: string, destination: string, departure: string) => ({
+  carrier_code: carrier,
+  carrier_name: `${carrier} Airways`,
+  flight_number: `${carrier}1`,
+  origin,
+  destination,
+  departure_at: departure,
+  arrival_at: departure,
+  duration_minutes: 60,
+});
+
+const offer = (id: string, segments: ReturnType<typeof segment>[]): Offer => ({
+  id,
+  total_price: 100,
+  currency: 'EUR',
+  travel_class: 'ECONOMY',
+  seats_available: 9,
+  expires_at: '2026-12-01T10:00:00Z',
+  passengers: { adults: 1, children: 0, infants: 0 },
+  outbound: { duration_minutes: 60, stops: segments.length - 1, segments },
+});
+
+const direct = offer('direct', [segment('BA', 'LHR', 'JFK', '2026-12-01T07:00:00Z')]);
+const oneStop = offer('one-stop', [
+  segment('AF', 'LHR', 'CDG', '2026-12-01T19:00:00Z'),
+  segment('AF', 'CDG', 'JFK', '2026-12-01T22:00:00Z'),
+]);
+const mixed = offer('mixed', [
+  segment('BA', 'LHR', 'AMS', '2026-12-01T13:00:00Z'),
+  segment('KL', 'AMS', 'JFK', '2026-12-01T16:00:00Z'),
+]);
+const offers = [direct, oneStop, mixed];
+const utcHour = (iso: string) => new Date(iso).getUTCHours();
+const ids = (list: Offer[]) => list.map((o) => o.id);
+
+describe('console results filters (no new search)', () => {
+  it('lets every offer through with no filter, in the order search gave', () => {
+    expect(ids(filterOffers(offers, NO_FILTERS, utcHour))).toEqual(['direct', 'one-stop', 'mixed']);
+  });
+
+  it('keeps only direct offers', () => {
+    expect(ids(filterOffers(offers, { ...NO_FILTERS, maxStops: 0 }, utcHour))).toEqual(['direct']);
+  });
+
+  it('leaves out an offer when any of its carriers is unticked', () => {
+    expect(ids(filterOffers(offers, { ...NO_FILTERS, hiddenCarriers: ['KL'] }, utcHour))).toEqual([
+      'direct',
+      'one-stop',
+    ]);
+  });
+
+  it("filters by the first departure's local hour, as the caller's zones give it", () => {
+    const filters = { ...NO_FILTERS, hiddenDayParts: ['morning', 'afternoon'] };
+    expect(ids(filterOffers(offers, filters, utcHour))).toEqual(['one-stop']);
+    // Two hours later locally, 13:00 UTC is 15:00: still afternoon; 07:00 UTC is 09:00: morning.
+    expect(ids(filterOffers(offers, filters, (iso) => utcHour(iso) + 2))).toEqual(['one-stop']);
+    expect(ids(filterOffers(offers, { ...NO_FILTERS, hiddenDayParts: ['evening'] }, utcHour))).toEqual([
+      'direct',
+      'mixed',
+    ]);
+  });
+
+  it('lists the airlines and airports of the results once each', () => {
+    expect(carriersOf(offers).map((c) => c.code)).toEqual(['AF', 'BA', 'KL']);
+    expect(airportsOf(offers)).toEqual(['AMS', 'CDG', 'JFK', 'LHR']);
+  });
+
+  it('makes one passenger block per searched seat, typed by the search', () => {
+    expect(passengerTypes({ adults: 2, children: 1, infants: 1 })).toEqual([
+      'ADULT',
+      'ADULT',
+      'CHILD',
+      'INFANT',
+    ]);
+  });
+});

@@ -1,0 +1,112 @@
+import type { Schemas } from './api.ts';
+
+/**
+ * An offer as search answers it. `slices` (one per journey) and `conditions` are in the contract
+ * (docs/API.md §4.1) ahead of openapi.json; where they are absent, `outbound`/`inbound` are the journeys.
+ */
+export type Segment = Schemas['Segment'];
+export interface Slice {
+  duration_minutes: number;
+  stops: number;
+  segments: Segment[];
+}
+interface Condition {
+  allowed: boolean;
+  penalty: { amount: number; currency: string } | null;
+}
+export type Offer = Schemas['Flight'] & {
+  slices?: Slice[];
+  conditions?: { refund_before_departure: Condition | null; change_before_departure: Condition | null };
+};
+
+export const slicesOf = (offer: Offer): Slice[] =>
+  offer.slices ?? [offer.outbound, ...(offer.inbound ? [offer.inbound] : [])];
+
+/** Every airport an offer touches, for asking their zones. */
+export function airportsOf(offers: readonly Offer[]): string[] {
+  const codes = new Set<string>();
+  for (const offer of offers)
+    for (const slice of slicesOf(offer))
+      for (const segment of slice.segments) codes.add(segment.origin).add(segment.destination);
+  return [...codes].sort();
+}
+
+/** The parts of the day the departure filter offers, by local hour at the first airport. */
+export const DAY_PARTS = [
+  { id: 'night', label: 'Night (00–06)', from: 0, to: 6 },
+  { id: 'morning', label: 'Morning (06–12)', from: 6, to: 12 },
+  { id: 'afternoon', label: 'Afternoon (12–18)', from: 12, to: 18 },
+  { id: 'evening', label: 'Evening (18–24)', from: 18, to: 24 },
+] as const;
+
+export interface Filters {
+  /** The most stops on any journey: `any`, or 0 / 1. */
+  maxStops: 'any' | 0 | 1;
+  /** Carrier codes left out; an offer shows when none of its carriers is. */
+  hiddenCarriers: string[];
+  /** Day parts left out for the first departure; empty = every time. */
+  hiddenDayParts: string[];
+}
+
+export const NO_FILTERS: Filters = { maxStops: 'any', hiddenCarriers: [], hiddenDayParts: [] };
+
+/** The carriers of the results, by name, for the airline filter. */
+export function carriersOf(offers: readonly Offer[]): { code: string; name: string }[] {
+  const names = new Map<string, string>();
+  for (const offer of offers)
+    for (const slice of slicesOf(offer))
+      for (const segment of slice.segments) names.set(segment.carrier_code, segment.carrier_name);
+  return [...names].map(([code, name]) => ({ code, name })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The offers the filters let through, in the order search gave (no new search). `hourAt` gives the
+ * local hour of a UTC time at an airport (zones.ts and time.ts; UTC while a zone is unknown).
+ */
+export function filterOffers(
+  offers: readonly Offer[],
+  filters: Filters,
+  hourAt: (iso: string, airport: string) => number,
+): Offer[] {
+  const hiddenCarriers = new Set(filters.hiddenCarriers);
+  const parts = DAY_PARTS.filter((part) => !filters.hiddenDayParts.includes(part.id));
+  const maxStops = filters.maxStops === 'any' ? Number.POSITIVE_INFINITY : filters.maxStops;
+  return offers.filter((offer) => {
+    const slices = slicesOf(offer);
+    if (slices.some((slice) => slice.stops > maxStops)) return false;
+    if (slices.some((slice) => slice.segments.some((segment) => hiddenCarriers.has(segment.carrier_code))))
+      return false;
+    if (filters.hiddenDayParts.length === 0) return true;
+    const first = slices[0]?.segments[0];
+    if (!first) return true;
+    const hour = hourAt(first.departure_at, first.origin);
+    return parts.some((part) => hour >= part.from && hour < part.to);
+  });
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** `€412.40`: the currency's own digits, never through string math on floats. */
+export function formatMoney(amount: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat('en-GB', { style: 'currency', currency });
+    } catch {
+      format = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format.format(amount);
+}
+
+type PaxType = Schemas['Passenger']['pax_type'];
+
+/** One passenger type per seat searched, in the order the offer says (adults, children, infants). */
+export function passengerTypes(passengers: Offer['passengers']): PaxType[] {
+  return [
+    ...Array<PaxType>(passengers.adults).fill('ADULT'),
+    ...Array<PaxType>(passengers.children).fill('CHILD'),
+    ...Array<PaxType>(passengers.infants).fill('INFANT'),
+  ];
+}
