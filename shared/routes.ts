@@ -32,7 +32,8 @@ export const routes = [
     path: '/api/auth/verify-otp',
     entry: 'functions/auth/verify-otp.ts',
     auth: false,
-    table: ['UpdateItem'],
+    // GetItem: the role of an agent whose sign-in snapshot was stored before it kept the role.
+    table: ['UpdateItem', 'GetItem'],
     grants: ['signing-key'],
   },
   {
@@ -41,6 +42,15 @@ export const routes = [
     entry: 'functions/auth/logout.ts',
     auth: true,
     table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    // Who is calling: answered from the one session read every authenticated route makes.
+    id: 'session',
+    path: '/api/auth/session',
+    entry: 'functions/auth/session.ts',
+    auth: true,
+    table: ['GetItem'],
     grants: ['signing-key'],
   },
   {

@@ -3,6 +3,7 @@ import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../d
 import { attributesOf, MalformedItemError } from '../db/stored-item.ts';
 import { ttlFromMillis } from '../db/table.ts';
 import { MAX_CODE_ATTEMPTS, MAX_SENDS_PER_HOUR, OTP_TTL_SECONDS, RESEND_AFTER_SECONDS } from './otp-code.ts';
+import { type Role, roleOf } from './roles.ts';
 
 /**
  * The OTP challenge item of one identifier (`OTP#<identifier>` / `CHALLENGE`), registered or not: the
@@ -31,6 +32,8 @@ export interface AgentSnapshot {
   name: string;
   agency_id: string;
   active: boolean;
+  /** Absent from snapshots stored before roles were kept in them (verify-otp then reads the state). */
+  role?: Role;
 }
 
 /**
@@ -205,7 +208,7 @@ function challengeOf(item: Record<string, unknown>): Challenge {
 /** The sign-in snapshot as stored; undefined for an identifier nobody registered. */
 export function snapshotOf(stored: unknown): AgentSnapshot | undefined {
   if (stored === undefined) return undefined;
-  const { id, name, agency_id, active } = attributesOf(stored) ?? {};
+  const { id, name, agency_id, active, role } = attributesOf(stored) ?? {};
   if (
     typeof id !== 'string' ||
     typeof name !== 'string' ||
@@ -214,5 +217,5 @@ export function snapshotOf(stored: unknown): AgentSnapshot | undefined {
   ) {
     throw malformed();
   }
-  return { id, name, agency_id, active };
+  return { id, name, agency_id, active, ...(role !== undefined && { role: roleOf(role) }) };
 }

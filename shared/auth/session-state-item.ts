@@ -14,6 +14,8 @@ export const sessionStateKey = (agentId: string) => ({ pk: `AGENTID#${agentId}`,
 
 export interface SessionState {
   agency_id: string;
+  /** Mirrored since agents were first stored by id; absent only from a state written before that. */
+  identifier?: string;
   name: string;
   role: Role;
   active: boolean;
@@ -49,20 +51,29 @@ export async function readSessionState(
  * authenticated request runs it, and it adds nothing to a function's cold start.
  */
 function sessionStateOf(item: Record<string, unknown>): SessionState {
-  const { agency_id, name = '', role, active, valid_after = 0, revoked = {} } = item;
+  const { agency_id, identifier, name = '', role, active, valid_after = 0, revoked = {} } = item;
   const logouts = attributesOf(revoked);
   const revokedUntil: Record<string, number> = {};
   for (const [jti, exp] of Object.entries(logouts ?? {}))
     if (typeof exp === 'number') revokedUntil[jti] = exp;
   const wellFormed =
     typeof agency_id === 'string' &&
+    (identifier === undefined || typeof identifier === 'string') &&
     typeof name === 'string' &&
     typeof active === 'boolean' &&
     typeof valid_after === 'number' &&
     logouts !== undefined &&
     Object.keys(revokedUntil).length === Object.keys(logouts).length;
   if (!wellFormed) throw new MalformedItemError('malformed session state item');
-  return { agency_id, name, role: roleOf(role), active, valid_after, revoked: revokedUntil };
+  return {
+    agency_id,
+    ...(identifier !== undefined && { identifier }),
+    name,
+    role: roleOf(role),
+    active,
+    valid_after,
+    revoked: revokedUntil,
+  };
 }
 
 /** The identifier an agent id signs in with, through its session state; undefined when there is none. */

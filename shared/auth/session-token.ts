@@ -106,6 +106,7 @@ export async function verifySessionToken(token: string, deps: TokenDeps & TableH
     agentId: claims.agentId,
     agencyId: claims.agencyId,
     agentName: state.name,
+    identifier: state.identifier,
     role: state.role,
     tokenId: claims.tokenId,
     issuedAt: claims.issuedAt,

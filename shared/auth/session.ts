@@ -9,6 +9,11 @@ export interface Session {
   readonly agentId: string;
   readonly agencyId: string;
   readonly agentName: string;
+  /**
+   * The identifier the agent signs in with, from the same read (its session state mirrors it);
+   * undefined only for a state written before it did (docs/decisions.md, "The session route").
+   */
+  readonly identifier: string | undefined;
   readonly role: Role;
   /** The token's `jti`. */
   readonly tokenId: string;

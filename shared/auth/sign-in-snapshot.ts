@@ -1,5 +1,6 @@
 import { ttlFromMillis } from '../db/table.ts';
 import { type AgentSnapshot, CHALLENGE_FIELDS, HOUR_MS, otpChallengeKey } from './otp-challenge-item.ts';
+import type { Role } from './roles.ts';
 
 /**
  * The agent's sign-in snapshot in its identifier's OTP challenge item (otp-challenge-item.ts owns the
@@ -12,13 +13,14 @@ const KEEP_UNTIL = 4_102_444_800; // 2100-01-01
 /** The Update that puts a newly registered agent's snapshot in its identifier's OTP item, and keeps the item. */
 export function signInSnapshotUpdate(
   tableName: string,
-  agent: AgentSnapshot & { readonly identifier: string },
+  agent: Required<AgentSnapshot> & { readonly identifier: string },
 ) {
-  const snapshot: AgentSnapshot = {
+  const snapshot: Required<AgentSnapshot> = {
     id: agent.id,
     name: agent.name,
     agency_id: agent.agency_id,
     active: agent.active,
+    role: agent.role,
   };
   return {
     TableName: tableName,
@@ -37,13 +39,16 @@ export function signInSnapshotUpdate(
 export function signInSnapshotChange(
   tableName: string,
   identifier: string,
-  changes: { readonly name?: string; readonly active?: boolean },
+  changes: { readonly name?: string; readonly active?: boolean; readonly role?: Role },
 ) {
   const sets = [
     ...(changes.name !== undefined ? ['#agent.#name = :name'] : []),
     ...(changes.active !== undefined ? ['#agent.active = :active'] : []),
+    ...(changes.role !== undefined ? ['#agent.#role = :role'] : []),
     'keepUntil = :keep',
   ];
+  const fieldChanged =
+    changes.name !== undefined || changes.active !== undefined || changes.role !== undefined;
   const removes = ['#ttl', ...(changes.active === false ? [CHALLENGE_FIELDS] : [])];
   return {
     TableName: tableName,
@@ -51,13 +56,15 @@ export function signInSnapshotChange(
     UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
     ExpressionAttributeNames: {
       '#ttl': 'ttl',
-      ...((changes.name !== undefined || changes.active !== undefined) && { '#agent': 'agent' }),
+      ...(fieldChanged && { '#agent': 'agent' }),
       ...(changes.name !== undefined && { '#name': 'name' }),
+      ...(changes.role !== undefined && { '#role': 'role' }),
     },
     ExpressionAttributeValues: {
       ':keep': KEEP_UNTIL,
       ...(changes.name !== undefined && { ':name': changes.name }),
       ...(changes.active !== undefined && { ':active': changes.active }),
+      ...(changes.role !== undefined && { ':role': changes.role }),
     },
   };
 }
@@ -82,7 +89,7 @@ export function signInSnapshotRelease(tableName: string, identifier: string, now
  */
 export function missingSnapshotUpdate(
   tableName: string,
-  agent: AgentSnapshot & { readonly identifier: string },
+  agent: Required<AgentSnapshot> & { readonly identifier: string },
 ) {
   const full = signInSnapshotUpdate(tableName, agent);
   return {

@@ -4,6 +4,8 @@ import { InvalidCodeError, TooManyAttemptsError } from '../errors.ts';
 import { IDENTIFIER_FORMS, identifierOrIssue } from './identifier.ts';
 import { clearChallenge, reserveAttempt } from './otp-challenge-item.ts';
 import { hashCode, hashesMatch, MAX_CODE_ATTEMPTS } from './otp-code.ts';
+import type { Role } from './roles.ts';
+import { readSessionState } from './session-state-item.ts';
 import { issueSessionToken, SESSION_TTL_SECONDS, type TokenDeps } from './session-token.ts';
 import '../zod-locale.ts';
 
@@ -37,14 +39,15 @@ export interface SignedIn {
   readonly token: string;
   readonly expiresAt: number;
   readonly lifetimeSeconds: number;
-  readonly agent: { id: string; name: string; agency_id: string; identifier: string };
+  readonly agent: { id: string; name: string; agency_id: string; identifier: string; role: Role };
 }
 
 /**
  * `POST /api/auth/verify-otp`. An attempt is first reserved with a conditional increment (at most
  * MAX_CODE_ATTEMPTS can ever be reserved, however many run in parallel), then the code is compared in
  * constant time, then a right code is consumed with a write conditional on the same challenge, so at
- * most one request ever gets a token for it. Two DynamoDB calls on success.
+ * most one request ever gets a token for it. Two DynamoDB calls on success (a third, one GetItem of the
+ * session state, only for an agent whose snapshot was stored before it kept the role).
  */
 export function verifyOtp(deps: VerifyOtpDeps) {
   return async (input: z.output<typeof VerifyOtpRequest>): Promise<SignedIn> => {
@@ -64,7 +67,8 @@ export function verifyOtp(deps: VerifyOtpDeps) {
       throw new InvalidCodeError();
 
     const { id, name, agency_id } = challenge.agent;
-    const agent = { id, name, agency_id, identifier };
+    const role = challenge.agent.role ?? (await readSessionState(deps, id))?.role ?? 'AGENT';
+    const agent = { id, name, agency_id, identifier, role };
     const { token, expiresAt } = await issueSessionToken(agent, deps);
     return { token, expiresAt, lifetimeSeconds: SESSION_TTL_SECONDS, agent };
   };

@@ -11,6 +11,8 @@ export interface ApiEvent extends APIGatewayProxyEvent {
   startedAt?: number;
   jsonBody?: Record<string, unknown>;
   session?: Session;
+  /** Where the session's token came from: the Authorization header or the session cookie. */
+  sessionVia?: 'bearer' | 'cookie';
   validBody?: unknown;
 }
 
@@ -29,6 +31,8 @@ export interface ApiRequest<Body, S extends Session | undefined = Session | unde
   readonly requestId: string;
   readonly body: Body;
   readonly session: S;
+  /** Where the session's token came from, on authenticated routes. */
+  readonly sessionVia: S extends Session ? 'bearer' | 'cookie' : undefined;
   /** Request headers as received (look them up with `readHeader`). */
   readonly headers: Record<string, string | undefined>;
 }

@@ -34,6 +34,7 @@ export function authenticate(
       if (!presented) throw new UnauthorizedError();
       if (presented.via === 'cookie' && !isJsonRequest(event)) throw new UnsupportedMediaTypeError();
       event.session = await verify(presented.token);
+      event.sessionVia = presented.via;
     },
   };
 }

@@ -57,6 +57,7 @@ export function httpHandler<R extends Route, S extends z.ZodMiniType>(
       body: event.validBody as z.output<S>,
       // The authenticate middleware ran exactly when the route requires a session.
       session: event.session as SessionOf<R>,
+      sessionVia: event.sessionVia as ApiRequest<z.output<S>, SessionOf<R>>['sessionVia'],
       headers: event.headers ?? {},
     });
     return successResponse(reply, requestId);

@@ -1,3 +1,4 @@
+import type { CurrentSession } from '../auth/current-session.ts';
 import type { SignedIn } from '../auth/verify-otp.ts';
 import { isoSeconds } from '../clock.ts';
 import type { Reply } from './api-event.ts';
@@ -21,4 +22,12 @@ export function signedInReply(signedIn: SignedIn): Reply {
 /** logout's answer (docs/API.md §3.3): nothing, and the cookie cleared. */
 export function signedOutReply(): Reply {
   return { status: 200, data: {}, headers: { 'Set-Cookie': clearedSessionCookie() } };
+}
+
+/** The session route's answer (docs/API.md §3.3a): who is calling, until when, and by which means. */
+export function currentSessionReply(current: CurrentSession, via: 'bearer' | 'cookie'): Reply {
+  return {
+    status: 200,
+    data: { agent: current.agent, expires_at: isoSeconds(current.expiresAt * 1000), via },
+  };
 }

@@ -169,3 +169,12 @@ export function errorExample(code: ErrorCode): ApiError {
       return new ServiceUnavailableError(1);
   }
 }
+
+/** The agent verify-otp and the session route answer in the examples. */
+export const signedInAgent = {
+  id: 'agt_5f1c9e2a7b3d4e6f8a9b0c1d',
+  name: 'Demo Agent',
+  agency_id: 'demo-agency',
+  identifier: 'agent@example.com',
+  role: 'ADMIN',
+};

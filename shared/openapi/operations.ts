@@ -12,7 +12,8 @@ import { RateLimitedError } from '../errors.ts';
 import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
 import { agencyOperations } from './agency-operations.ts';
-import { booking, flight, pendingBooking, roundTripFlight } from './examples.ts';
+import { consoleOperations } from './console-operations.ts';
+import { booking, flight, pendingBooking, roundTripFlight, signedInAgent } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
 import { webhookOperations } from './webhook-operations.ts';
@@ -31,6 +32,7 @@ export const COMMON_ERRORS: ErrorCode[] = [
 export const operations: Record<RouteId, Operation> = {
   ...agencyOperations,
   ...webhookOperations,
+  ...consoleOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:
@@ -62,12 +64,7 @@ export const operations: Record<RouteId, Operation> = {
         token_type: 'Bearer',
         expires_in: 3600,
         expires_at: '2026-11-24T10:30:00Z',
-        agent: {
-          id: 'agt_5f1c9e2a7b3d4e6f8a9b0c1d',
-          name: 'Demo Agent',
-          agency_id: 'demo-agency',
-          identifier: 'agent@example.com',
-        },
+        agent: signedInAgent,
       },
     },
     errors: ['INVALID_CODE', 'TOO_MANY_ATTEMPTS'],

@@ -59,6 +59,9 @@ export const Agent = z.object({
   name: z.string(),
   agency_id: z.string(),
   identifier: z.string(),
+  role: z
+    .enum(['AGENT', 'ADMIN'])
+    .check(z.describe('What the agent may do now: ADMINs also administer the agency (agents, webhooks)')),
 });
 
 /** Who made a change: an agent of the agency, or the operator's CLI (`operator`). */
@@ -125,6 +128,13 @@ export const VerifyOtpData = z.object({
   expires_in: z.int(),
   expires_at: DateTime,
   agent: Agent,
+});
+export const SessionData = z.object({
+  agent: Agent,
+  expires_at: DateTime.check(z.describe('When the session token expires')),
+  via: z
+    .enum(['bearer', 'cookie'])
+    .check(z.describe('How the token was presented: the Authorization header, or the __Host-session cookie')),
 });
 export const EmptyData = z.object({});
 

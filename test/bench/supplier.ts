@@ -116,6 +116,7 @@ const supplier = duffelSupplier({
 const session: Session = {
   agentId: 'agt_bench',
   agentName: 'Bench',
+  identifier: 'bench@example.com',
   agencyId: 'bench',
   role: 'AGENT',
   tokenId: 'jti',

@@ -7,6 +7,7 @@ import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, type Json, searchOffers } from '#test/helpers/bookings.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as currentSession } from '#test/helpers/routes/auth/session.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as create } from '#test/helpers/routes/bookings/create.ts';
@@ -112,6 +113,7 @@ const routes: [string, Handler, () => Record<string, unknown>, boolean][] = [
   ['send-otp', sendOtp, () => ({ identifier: 'fuzz@example.com', type: 'EMAIL' }), false],
   ['verify-otp', verifyOtp, () => ({ identifier: 'fuzz@example.com', code: '123456' }), false],
   ['logout', logout, () => ({}), true],
+  ['session', currentSession, () => ({}), true],
   ['search', search, () => ({ origin: 'LHR', destination: 'JFK', departure_date: '2027-03-02' }), true],
   ['booking create', create, () => bookingBody(offer), true],
   ['booking get', get, () => ({ booking_id: bookingId }), true],

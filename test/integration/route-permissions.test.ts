@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
 import { bookingKey } from '#shared/bookings/booking-item.ts';
 import { handleDeliveryMessage } from '#shared/events/deliver.ts';
 import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
@@ -24,6 +25,7 @@ import { handler as webhooksDelete } from '#test/helpers/routes/agency/webhooks-
 import { handler as webhooksList } from '#test/helpers/routes/agency/webhooks-list.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as currentSession } from '#test/helpers/routes/auth/session.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as confirm } from '#test/helpers/routes/bookings/confirm.ts';
@@ -63,6 +65,20 @@ describe('route table grants', () => {
     const code = await lastCodeFor(identifier);
     const session = await as('verify-otp', verifyOtp, { identifier, code });
     const auth = { Authorization: `Bearer ${session.body.data.verification_token}` };
+    await as('session', currentSession, {}, auth);
+    await as('session', currentSession, {}); // 401
+    // A sign-in snapshot stored before it kept the role: verify-otp reads the role from the state.
+    await testTable.db.send(
+      new UpdateCommand({
+        TableName: testTable.tableName,
+        Key: otpChallengeKey(identifier),
+        UpdateExpression: 'REMOVE #agent.#role',
+        ExpressionAttributeNames: { '#agent': 'agent', '#role': 'role' },
+      }),
+    );
+    advance(31_000);
+    await as('send-otp', sendOtp, { identifier, type: 'EMAIL' });
+    await as('verify-otp', verifyOtp, { identifier, code: await lastCodeFor(identifier) });
 
     const query = { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-02', max_connections: 0 };
     const offers: Json[] = (await as('search', search, query, auth)).body.data;

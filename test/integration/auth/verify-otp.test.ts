@@ -1,7 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { changeAgentByIdentifier } from '#shared/agency/operator-changes.ts';
 import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
+import { systemClock } from '#shared/clock.ts';
 import { registerTestAgent, setTestAgentActive, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
@@ -38,9 +40,15 @@ describe('fn: verify-otp', () => {
     expect(data).toMatchObject({
       token_type: 'Bearer',
       expires_in: 3600,
-      agent: { id: agent.id, name: 'Ada Agent', agency_id: 'acme-travel', identifier: agent.identifier },
+      agent: {
+        id: agent.id,
+        name: 'Ada Agent',
+        agency_id: 'acme-travel',
+        identifier: agent.identifier,
+        role: 'AGENT',
+      },
     });
-    expect(Object.keys(data.agent)).toEqual(['id', 'name', 'agency_id', 'identifier']);
+    expect(Object.keys(data.agent)).toEqual(['id', 'name', 'agency_id', 'identifier', 'role']);
     expect(data.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(answer.headers['Set-Cookie']).toBe(
       `__Host-session=${data.verification_token}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=3600`,
@@ -57,6 +65,35 @@ describe('fn: verify-otp', () => {
     expect(claims.exp).toBe((claims.iat ?? 0) + 3600);
     expect(new Date(data.expires_at).getTime()).toBe((claims.exp ?? 0) * 1000);
     expect(claims.jti).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it("answers the agent's role as it is now: ADMIN when registered so, and after a change", async () => {
+    const admin = await registerTestAgent(uniqueEmail(), { role: 'ADMIN' });
+    const agent = await registerTestAgent(uniqueEmail());
+    await changeAgentByIdentifier(testTable, systemClock(), agent.identifier, { role: 'ADMIN' });
+
+    const adminSession = await verify(admin.identifier, (await requestCode(admin.identifier)) ?? '');
+    const promoted = await verify(agent.identifier, (await requestCode(agent.identifier)) ?? '');
+
+    expect(adminSession.body.data.agent.role).toBe('ADMIN');
+    expect(promoted.body.data.agent.role).toBe('ADMIN');
+  });
+
+  it('answers the role of an agent whose sign-in snapshot predates roles from its session state', async () => {
+    const admin = await registerTestAgent(uniqueEmail(), { role: 'ADMIN' });
+    await testTable.db.send(
+      new UpdateCommand({
+        TableName: testTable.tableName,
+        Key: otpChallengeKey(admin.identifier),
+        UpdateExpression: 'REMOVE #agent.#role',
+        ExpressionAttributeNames: { '#agent': 'agent', '#role': 'role' },
+      }),
+    );
+
+    const answer = await verify(admin.identifier, (await requestCode(admin.identifier)) ?? '');
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.agent.role).toBe('ADMIN');
   });
 
   it('accepts the identifier in another case or with spaces', async () => {
