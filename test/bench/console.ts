@@ -82,7 +82,11 @@ async function hundredOffers(page: Page, server: Served) {
   await page.goto(`${server.url}/search`);
   await page.evaluate(WATCH_OFFERS);
   await search(page, { from: 'LHR', to: 'JFK' });
-  await page.waitForFunction('window.__offers.painted !== undefined', undefined, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => (globalThis as unknown as { __offers: { painted?: number } }).__offers.painted !== undefined,
+    undefined,
+    { timeout: 20_000 },
+  );
   return page.evaluate(`(() => {
     const answer = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/flights/search')).at(-1);
     return { dom: window.__offers.dom - answer.responseEnd, painted: window.__offers.painted - answer.responseEnd };
@@ -102,7 +106,7 @@ const WATCH_KEYS = `(() => {
 /** Types `text` into the From field at a fast typist's pace (60 ms a key), counting airport lookups. */
 async function typeAirport(page: Page, server: Served, text: string) {
   await page.goto(`${server.url}/search`);
-  const from = page.getByLabel(/^\W*from\b/i);
+  const from = page.getByRole('combobox', { name: /^\W*from\b/i });
   await from.waitFor();
   await page.evaluate(WATCH_KEYS);
   let lookups = 0;

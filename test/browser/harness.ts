@@ -37,8 +37,8 @@ export interface Watched {
 export async function newPage(): Promise<Watched> {
   // en-US: a date field takes its digits as month, day, year when typed.
   const context = await (await browser()).newContext({ locale: 'en-US' });
-  // A UI state that has not come in 10 s will not come: fail with the locator's own message first.
-  context.setDefaultTimeout(10_000);
+  // A UI state that has not come in 20 s (on a loaded machine) will not come: fail with the locator's own message first.
+  context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));

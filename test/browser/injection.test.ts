@@ -6,6 +6,8 @@ import { button, field, fillContact, fillPassenger, named, search } from './step
 const server = shared();
 /** Markup that would set `window.__pwned` if any screen ever made it HTML. */
 const MARKUP = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
+/** The same within a name field's 35 characters. */
+const SHORT_MARKUP = '<img src=x onerror=__pwned=1>';
 
 /** Nothing ran, and no element was made from the markup. */
 async function expectInert(page: Page) {
@@ -21,7 +23,7 @@ describe.concurrent('browser: hostile text is shown as text and never run', () =
     const found = await search(page);
     await button(found.first(), 'Select').click();
     await page.waitForURL((url) => url.pathname === '/book');
-    await fillPassenger(page, 1, { first: MARKUP });
+    await fillPassenger(page, 1, { first: SHORT_MARKUP });
     await fillContact(page);
 
     await button(page, 'Book').click();
@@ -29,7 +31,7 @@ describe.concurrent('browser: hostile text is shown as text and never run', () =
     await page.locator('[aria-invalid="true"]').first().waitFor();
 
     expect(await first.getAttribute('aria-invalid')).toBe('true');
-    expect(await first.inputValue()).toBe(MARKUP);
+    expect(await first.inputValue()).toBe(SHORT_MARKUP);
     await expectInert(page);
     expect((await api(server, admin, '/api/flights/booking/list', {})).body.data).toEqual([]);
   });

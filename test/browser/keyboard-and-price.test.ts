@@ -102,7 +102,7 @@ describe.concurrent('browser: price changes and the keyboard', () => {
       ['From', 'LHR'],
       ['To', 'CDG'],
     ] as const) {
-      await tabAndType(page, field(page, label), code);
+      await tabAndType(page, page.getByRole('combobox', { name: named(label) }), code);
       await page
         .getByRole('option', { name: new RegExp(`\\b${code}\\b`) })
         .first()

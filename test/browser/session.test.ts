@@ -23,7 +23,7 @@ describe('browser: a session that ends mid-form', () => {
     const validAfter = (Math.floor(Date.now() / 1000) + 1) * 1000;
     await button(page, 'Book').click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
-    await page.waitForFunction(`Date.now() >= ${validAfter}`);
+    await page.waitForFunction((at) => Date.now() >= at, validAfter, { polling: 50 });
     await signInThroughForm(page, server, admin.identifier);
 
     await page.waitForURL((url) => url.pathname === '/book');

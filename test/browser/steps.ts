@@ -34,7 +34,7 @@ export async function choose(scope: Page | Locator, label: string, wanted: RegEx
 
 /** Types an airport code into the field and takes the suggestion that carries it. */
 export async function chooseAirport(scope: Page | Locator, label: string, code: string): Promise<void> {
-  const input = field(scope, label);
+  const input = scope.getByRole('combobox', { name: named(label) });
   await input.fill(code);
   await scope
     .getByRole('option', { name: new RegExp(`\\b${code}\\b`) })
