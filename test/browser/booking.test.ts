@@ -15,6 +15,7 @@ import {
   field,
   fillContact,
   fillPassenger,
+  openBooking,
   readyToBook,
   search,
   shownPnr,
@@ -122,8 +123,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
 
     await button(page, 'Hold').click();
     const pnr = await shownPnr(page);
+    const held = await openBooking(page, server, admin, pnr);
     await showsStatus(page, 'HELD');
-    const held = await bookingByPnr(server, admin, pnr);
     expect(held.status).toBe('HELD');
     await expectAccessible(page, 'held booking');
     await button(page, 'Confirm').click();

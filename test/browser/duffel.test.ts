@@ -6,7 +6,7 @@ import {
   startLocalServer,
 } from '../helpers/local-server.ts';
 import { expectAccessible, newAgency, signedInPage } from './harness.ts';
-import { bookingByPnr, button, readyToBook, shownPnr, showsStatus } from './steps.ts';
+import { bookingByPnr, button, openBooking, readyToBook, shownPnr, showsStatus } from './steps.ts';
 
 let standIn: Listening;
 let server: LocalServer;
@@ -35,6 +35,7 @@ describe('browser: selling from Duffel (the stand-in)', () => {
 
     await button(page, 'Book').click();
     const pnr = await shownPnr(page);
+    await openBooking(page, server, admin, pnr);
     await showsStatus(page, 'CONFIRMED');
     await expectAccessible(page, 'duffel booking');
     await button(page, 'Cancel booking').click();

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../helpers/local-server.ts';
 import { freshSession, newAgency, signedInPage } from './harness.ts';
-import { bookingByPnr, button, readyToBook, shownPnr, showsStatus } from './steps.ts';
+import { bookingByPnr, button, openBooking, readyToBook, shownPnr, showsStatus } from './steps.ts';
 
 let server: LocalServer;
 
-// Its own npm start with holds of 3 seconds (HOLD_MINUTES=0.05), so a lapse is seen at once.
+// Its own npm start with holds of 6 seconds (HOLD_MINUTES=0.1), so a lapse is seen at once.
 beforeAll(async () => {
-  server = await startLocalServer(undefined, { HOLD_MINUTES: '0.05' });
+  server = await startLocalServer(undefined, { HOLD_MINUTES: '0.1' });
 });
 
 afterAll(async () => {
@@ -23,6 +23,7 @@ describe('browser: a hold that lapses', () => {
 
     await button(page, 'Hold').click();
     const pnr = await shownPnr(page);
+    await openBooking(page, server, admin, pnr);
     await showsStatus(page, 'HELD');
     await button(page, 'Confirm').waitFor();
     await showsStatus(page, 'EXPIRED');

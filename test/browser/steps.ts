@@ -158,3 +158,14 @@ export async function tabAndType(page: Page, target: Locator, text: string): Pro
   await tabTo(page, target);
   await page.keyboard.type(text);
 }
+
+/** Opens the booking screen (`/bookings/<id>`) of the booking with `pnr`. */
+export async function openBooking(page: Page, server: Served, who: SignedIn, pnr: string) {
+  const booking = await bookingByPnr(server, who, pnr);
+  await page.goto(`${server.url}/bookings/${booking.booking_id}`);
+  await page
+    .getByText(new RegExp(`PNR\\W*${pnr}`))
+    .first()
+    .waitFor();
+  return booking;
+}
