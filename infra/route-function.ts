@@ -26,7 +26,7 @@ export interface RouteFunctionProps {
   readonly ses: { fromAddress: string; configurationSet?: string };
   /** For functions granted `delivery-queue`: the webhook delivery queue. */
   readonly deliveryQueue?: IQueue;
-  /** For functions granted `supplier`: the stage's supplier (docs/API.md §4.5). */
+  /** For functions granted `supplier` or `supplier-catalog`: the stage's supplier (docs/API.md §4.5). */
   readonly supplier?: FlightBookingConfig['supplier'];
 }
 
@@ -42,6 +42,8 @@ export class RouteFunction extends Construct {
     super(scope, id);
     const { route } = props;
     const supplier = route.grants.includes('supplier') ? props.supplier : undefined;
+    // Built for the stage's supplier: the functions that call it, and those that answer from its data.
+    const bundledFor = route.grants.includes('supplier-catalog') ? props.supplier : supplier;
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -79,13 +81,13 @@ export class RouteFunction extends Construct {
         sourceMap: bundling.sourceMap,
         externalModules: [...bundling.externalModules],
         banner: bundling.banner,
-        ...(supplier && { define: supplierDefine(supplier.name) }),
+        ...(bundledFor && { define: supplierDefine(bundledFor.name) }),
         esbuildArgs: Object.fromEntries(
           Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
         ),
         assetHash: sourceAssetHash(
           repositoryRoot,
-          supplier ? `${route.entry}#${supplier.name}` : route.entry,
+          bundledFor ? `${route.entry}#${bundledFor.name}` : route.entry,
         ),
       },
     });

@@ -36,7 +36,12 @@ export type ExtraGrant =
    * The function calls the stage's flight supplier (docs/API.md §4.5): for Duffel it reads Duffel's
    * token and is bundled with its adapter.
    */
-  | 'supplier';
+  | 'supplier'
+  /**
+   * The function answers from data bundled for the stage's supplier (airport search): bundled like a
+   * `supplier` function, so it carries only that supplier's data, but it reads no token and calls none.
+   */
+  | 'supplier-catalog';
 
 /** A Lambda function of the service: what the stack builds it from and grants it. */
 export interface FunctionSpec {

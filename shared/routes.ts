@@ -62,6 +62,15 @@ export const routes = [
     grants: ['signing-key', 'supplier'],
   },
   {
+    // The airports the stage's supplier sells, from data bundled for it: no supplier call, no token.
+    id: 'airports-search',
+    path: '/api/airports/search',
+    entry: 'functions/airports/search.ts',
+    auth: true,
+    table: ['GetItem'],
+    grants: ['signing-key', 'supplier-catalog'],
+  },
+  {
     id: 'booking-create',
     path: '/api/flights/booking/create',
     entry: 'functions/bookings/create.ts',

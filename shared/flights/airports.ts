@@ -1,4 +1,5 @@
 import { airportCodesByZone, servedAirportDetails } from './airport-data.ts';
+import type { SellableAirport } from './airport-search.ts';
 
 /** Any airport Open Travel Data knows: enough to validate a code and find "today" there. */
 export interface KnownAirport {
@@ -40,6 +41,17 @@ export function findAirport(code: string): KnownAirport | Airport | undefined {
 export function servedAirport(code: string): Airport | undefined {
   const served = servedAirportDetails[code as keyof typeof servedAirportDetails];
   return served ? { code, ...served } : undefined;
+}
+
+/** Every airport the network serves, as airport search answers it: what a network stage sells. */
+export function servedAirports(): SellableAirport[] {
+  return Object.entries(servedAirportDetails).map(([code, detail]) => ({
+    code,
+    name: detail.name,
+    city: detail.city,
+    country: detail.country,
+    time_zone: detail.timeZone,
+  }));
 }
 
 /** A served airport; throws for any other code (the network only names served ones). */

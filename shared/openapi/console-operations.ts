@@ -1,7 +1,9 @@
+import * as zod from 'zod/mini';
 import { SessionRequest } from '../auth/current-session.ts';
+import { AirportSearchRequest } from '../flights/airport-search.ts';
 import { signedInAgent } from './examples.ts';
 import type { Operation } from './operation.ts';
-import { SessionData, success } from './responses.ts';
+import { AirportData, SessionData, success } from './responses.ts';
 
 /** The routes the agent console needs beyond the others (docs/API.md §3.3a, §4.7). */
 export const consoleOperations = {
@@ -21,6 +23,44 @@ export const consoleOperations = {
         expires_at: '2026-11-24T10:30:00Z',
         via: 'cookie',
       },
+    },
+    errors: ['UNAUTHORIZED'],
+  },
+  'airports-search': {
+    summary: 'Find airports',
+    description:
+      "Airports the stage's supplier can sell, for a departure or arrival field: the built-in network's served airports, or with Duffel every airport with an IATA code in the bundled Open Travel Data. Case and accents are ignored (sao finds São Paulo). The airport whose IATA code the query is comes first, then airports whose code, city or name starts with the query, then those with a later word of the city or name that does; ties by name. No match is an empty list.",
+    tag: 'Flights',
+    request: AirportSearchRequest,
+    requestExample: { query: 'lon', limit: 3 },
+    status: 200,
+    response: success(zod.array(AirportData), zod.object({ count: zod.int() })),
+    responseExample: {
+      success: true,
+      data: [
+        {
+          code: 'LCY',
+          name: 'London City Airport',
+          city: 'London',
+          country: 'GB',
+          time_zone: 'Europe/London',
+        },
+        {
+          code: 'LGW',
+          name: 'London Gatwick Airport',
+          city: 'London',
+          country: 'GB',
+          time_zone: 'Europe/London',
+        },
+        {
+          code: 'LHR',
+          name: 'London Heathrow Airport',
+          city: 'London',
+          country: 'GB',
+          time_zone: 'Europe/London',
+        },
+      ],
+      meta: { count: 3 },
     },
     errors: ['UNAUTHORIZED'],
   },

@@ -138,6 +138,15 @@ export const SessionData = z.object({
 });
 export const EmptyData = z.object({});
 
+/** An airport as airport search answers it (docs/API.md §4.7). */
+export const AirportData = z.object({
+  code: z.string().check(z.describe('IATA airport code')),
+  name: z.string(),
+  city: z.string(),
+  country: z.string().check(z.describe('ISO 3166-1 alpha-2 country code')),
+  time_zone: z.string().check(z.describe('IANA time zone, e.g. Europe/London')),
+});
+
 /** `{"success": true, "data": …, "meta"?: …}` */
 export const success = <D extends z.ZodMiniType, M extends z.ZodMiniType>(data: D, meta?: M) =>
   meta ? z.object({ success: z.literal(true), data, meta }) : z.object({ success: z.literal(true), data });

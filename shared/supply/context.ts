@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { airportIndex, type SellableAirport, searchAirports } from '../flights/airport-search.ts';
 import { searchFlights } from '../flights/search.ts';
 import { networkCancelling } from './network-cancelling.ts';
 import { networkOffers } from './network-offers.ts';
@@ -60,6 +61,42 @@ export const cancellingSupplier: Part<CancellingSupplier> = async (ctx, config) 
   throw refused();
 };
 
+/**
+ * Airport search's part: the airports the stage's supplier sells, from data bundled with the function
+ * (no token is read, no supplier called): the network's served airports, or for Duffel every airport
+ * with an IATA code. A stage's bundle carries only its supplier's list (`supplier-catalog` in the route
+ * table has it built for the stage's supplier); run from source, SUPPLIER (or `name`) chooses.
+ */
+export async function sellableAirports(name?: SupplierConfig['SUPPLIER']): Promise<SellableAirport[]> {
+  let supplier = name ?? process.env.BUNDLED_SUPPLIER;
+  if (process.env.BUNDLED_SUPPLIER === undefined && supplier === undefined) {
+    const { readSupplierName } = await import('./supplier-config.ts');
+    supplier = readSupplierName();
+  }
+  if (process.env.BUNDLED_SUPPLIER !== 'network' && supplier === 'duffel') {
+    const { worldAirports } = await import('../flights/world-airports.ts');
+    return worldAirports();
+  }
+  if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
+    const { servedAirports } = await import('../flights/airports.ts');
+    return servedAirports();
+  }
+  throw refused();
+}
+
+/** Airport search's part: the stage's airports, folded into an index once per cold start. */
+export interface AirportCatalog {
+  findAirports(query: string, limit: number): SellableAirport[];
+}
+
+export const catalogSupplier = async (
+  _ctx: AppContext,
+  name?: SupplierConfig['SUPPLIER'],
+): Promise<AirportCatalog> => {
+  const index = airportIndex(await sellableAirports(name));
+  return { findAirports: (query, limit) => searchAirports(index, query, limit) };
+};
+
 /** The context of a function that calls the supplier, with the part it uses. */
 export type WithSupplier<S> = AppContext & { readonly supplier: S };
 
@@ -67,3 +104,4 @@ export type WithSupplier<S> = AppContext & { readonly supplier: S };
 export type SearchContext = WithSupplier<SearchingSupplier>;
 export type BookingContext = WithSupplier<BookingSupplier>;
 export type CancellingContext = WithSupplier<CancellingSupplier>;
+export type CatalogContext = WithSupplier<AirportCatalog>;

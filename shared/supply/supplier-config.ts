@@ -8,9 +8,11 @@ const nonEmpty = () => z.string().check(z.minLength(1));
  * Where flights come from (docs/API.md §4.5, §6): read by the functions that call the supplier, and only
  * when their bundle is not a network stage's (shared/supply/context.ts).
  */
+const SupplierName = z._default(z.enum(['network', 'duffel']), 'network');
+
 const SupplierConfig = z
   .object({
-    SUPPLIER: z._default(z.enum(['network', 'duffel']), 'network'),
+    SUPPLIER: SupplierName,
     /** The Duffel token itself: locally only. */
     DUFFEL_ACCESS_TOKEN: z.optional(nonEmpty()),
     /** Secrets Manager id of the Duffel token (deployed). */
@@ -50,4 +52,9 @@ export type SupplierConfig = z.output<typeof SupplierConfig>;
 
 export function readSupplierConfig(env: NodeJS.ProcessEnv = process.env): SupplierConfig {
   return readEnv(SupplierConfig, env);
+}
+
+/** Only which supplier the stage sells from, for a function that reads no token (airport search). */
+export function readSupplierName(env: NodeJS.ProcessEnv = process.env): SupplierConfig['SUPPLIER'] {
+  return readEnv(z.object({ SUPPLIER: SupplierName }), env).SUPPLIER;
 }

@@ -105,6 +105,10 @@ export async function prepareEvents(
       }
       case 'logout':
         return [{}, await bearer(owner)];
+      case 'session':
+        return [{}, auth];
+      case 'airports-search':
+        return [{ query: 'lon' }, auth];
       case 'search':
         return [{ origin: 'LHR', destination: 'JFK', departure_date: bench.travelDate }, auth];
       case 'booking-create':

@@ -83,7 +83,8 @@ async function bundleAll(work: string, log: (message: string) => void): Promise<
   const bundles = new Map<string, string>();
   for (const route of routes as readonly Route[]) {
     // As a network stage deploys them: a supplier function carries the built-in network only.
-    const define = route.grants.includes('supplier') ? supplierDefine('network') : {};
+    const forSupplier = route.grants.includes('supplier') || route.grants.includes('supplier-catalog');
+    const define = forSupplier ? supplierDefine('network') : {};
     bundles.set(route.id, await bundle(join(work, 'bundles', route.id), { file: route.entry }, define));
   }
   const bare = await bundle(join(work, 'bundles', 'bare'), {

@@ -124,4 +124,29 @@ describe('infra: a stage’s functions carry only its supplier’s code', () => 
     expect(duffel).toContain('/air/orders');
     expect(duffel).not.toContain('sold_');
   });
+
+  it('bundles airport search with its stage’s airports only: the served ones, or every IATA airport', async () => {
+    const network = await bundle('functions/airports/search.ts', 'network');
+    const duffel = await bundle('functions/airports/search.ts', 'duffel');
+
+    expect(network).toContain('London Heathrow Airport');
+    expect(network).not.toContain('Anaa Airport'); // served by no route of the network
+    expect(duffel).toContain('Anaa Airport');
+    expect(duffel).not.toContain('continent:'); // the network's served airport details
+    expect(duffel).not.toContain('latitude');
+    // Neither reads the supplier's settings or carries an adapter: it calls no supplier.
+    for (const text of [network, duffel]) {
+      expect(text).not.toContain('DUFFEL_');
+      expect(text).not.toContain('Duffel-Version');
+    }
+  });
+
+  it('builds airport search for the stage’s supplier without giving it the supplier’s token', () => {
+    const airports = (routes as readonly Route[]).find((r) => r.id === 'airports-search');
+    if (!airports) throw new Error('no airports-search route');
+    const fn = functionFor(duffelStage.template, airports);
+
+    expect(fn.Properties.Environment.Variables.SUPPLIER).toBeUndefined();
+    expect(grantsOf(duffelStage.template, fn)).not.toContain('duffel-token');
+  });
 });

