@@ -45,13 +45,14 @@ export interface ConsoleBuild {
 /** The file in a build folder that records which sources it was built from. */
 const SOURCE_HASH_FILE = 'source-hash';
 
-/** The page: the stylesheet and the script by their hashed names; nothing inline (the CSP forbids it). */
-const page = (scripts: string[], styles: string[]) => `<!doctype html>
+/** The page: icon, stylesheet and script by their hashed names; nothing inline (the CSP forbids it). */
+const page = (icon: string, scripts: string[], styles: string[]) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Flight booking console</title>
+<link rel="icon" href="/${icon}">
 ${styles.map((href) => `<link rel="stylesheet" href="/${href}">`).join('\n')}
 ${scripts.map((src) => `<script type="module" src="/${src}"></script>`).join('\n')}
 </head>
@@ -79,7 +80,12 @@ export async function buildConsole(outdir: string): Promise<ConsoleBuild> {
   );
   const scripts = outputs.filter((file) => file.endsWith('.js'));
   const styles = outputs.filter((file) => file.endsWith('.css'));
-  await writeFile(join(outdir, 'index.html'), page(scripts, styles));
+  // The icon by its own hash, so that browsers stop asking for /favicon.ico (a 404 in every console).
+  const iconSvg = await readFile(join(webDir, 'icon.svg'));
+  const icon = `assets/icon-${createHash('sha256').update(iconSvg).digest('hex').slice(0, 8).toUpperCase()}.svg`;
+  await writeFile(join(outdir, icon), iconSvg);
+  outputs.push(icon);
+  await writeFile(join(outdir, 'index.html'), page(icon, scripts, styles));
   await writeFile(join(outdir, SOURCE_HASH_FILE), sourceHash);
   const files: ConsoleBuildFile[] = [];
   for (const path of ['index.html', ...outputs]) {

@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who is signed in
+         * @description The calling agent (with its role as it is now), when the session ends, and whether the token came as the Authorization header or the __Host-session cookie. A browser holding only the HttpOnly cookie learns here, after a reload, who is signed in. Costs the one session read every authenticated route makes. No body is needed.
+         */
+        post: operations["session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flights/search": {
         parameters: {
             query?: never;
@@ -78,6 +98,26 @@ export interface paths {
          * @description Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. With return_date, each offer is a round trip: one outbound and one inbound (leaving at least 2 hours after the outbound lands) sold together, priced both ways. Each result is an offer, bound to your agency for 20 minutes.
          */
         post: operations["search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/airports/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find airports
+         * @description Airports the stage's supplier can sell, for a departure or arrival field: the built-in network's served airports, or with Duffel every airport with an IATA code in the bundled Open Travel Data. Case and accents are ignored (sao finds São Paulo). The airport whose IATA code the query is comes first, then airports whose code, city or name starts with the query, then those with a later word of the city or name that does; ties by name. No match is an empty list.
+         */
+        post: operations["airportsSearch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -358,6 +398,7 @@ export interface components {
             /** @description true: end every session of the calling agent (all its tokens, on every device) from the next request on; false or absent: only this token */
             everywhere?: boolean;
         };
+        SessionRequest: Record<string, never>;
         SearchRequest: {
             /**
              * @description IATA airport code known to Open Travel Data
@@ -398,6 +439,15 @@ export interface components {
              */
             sort: "PRICE" | "DURATION" | "DEPARTURE";
             /** @default 50 */
+            limit: number;
+        };
+        AirportsSearchRequest: {
+            /** @description 1-64 characters (code points after NFC): an IATA code, or the start of a city's or an airport's name or of a word in it; case and accents are ignored */
+            query: string;
+            /**
+             * @description How many airports at most: 1-20, default 10
+             * @default 10
+             */
             limit: number;
         };
         BookingCreateRequest: {
@@ -659,6 +709,11 @@ export interface components {
             name: string;
             agency_id: string;
             identifier: string;
+            /**
+             * @description What the agent may do now: ADMINs also administer the agency (agents, webhooks)
+             * @enum {string}
+             */
+            role: "AGENT" | "ADMIN";
         };
         Error: {
             /** @constant */
@@ -707,6 +762,23 @@ export interface components {
             success: true;
             data: Record<string, never>;
         };
+        SessionResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                agent: components["schemas"]["Agent"];
+                /**
+                 * Format: date-time
+                 * @description When the session token expires
+                 */
+                expires_at: string;
+                /**
+                 * @description How the token was presented: the Authorization header, or the __Host-session cookie
+                 * @enum {string}
+                 */
+                via: "bearer" | "cookie";
+            };
+        };
         SearchResponse: {
             /** @constant */
             success: true;
@@ -714,6 +786,23 @@ export interface components {
             meta: {
                 count: number;
                 currency: string;
+            };
+        };
+        AirportsSearchResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description IATA airport code */
+                code: string;
+                name: string;
+                city: string;
+                /** @description ISO 3166-1 alpha-2 country code */
+                country: string;
+                /** @description IANA time zone, e.g. Europe/London */
+                time_zone: string;
+            }[];
+            meta: {
+                count: number;
             };
         };
         BookingCreateResponse: {
@@ -1085,7 +1174,8 @@ export interface operations {
                      *           "id": "agt_5f1c9e2a7b3d4e6f8a9b0c1d",
                      *           "name": "Demo Agent",
                      *           "agency_id": "demo-agency",
-                     *           "identifier": "agent@example.com"
+                     *           "identifier": "agent@example.com",
+                     *           "role": "ADMIN"
                      *         }
                      *       }
                      *     }
@@ -1348,6 +1438,156 @@ export interface operations {
             };
         };
     };
+    session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Who is signed in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "agent": {
+                     *           "id": "agt_5f1c9e2a7b3d4e6f8a9b0c1d",
+                     *           "name": "Demo Agent",
+                     *           "agency_id": "demo-agency",
+                     *           "identifier": "agent@example.com",
+                     *           "role": "ADMIN"
+                     *         },
+                     *         "expires_at": "2026-11-24T10:30:00Z",
+                     *         "via": "cookie"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
     search: {
         parameters: {
             query?: never;
@@ -1369,6 +1609,176 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    airportsSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "lon",
+                 *       "limit": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["AirportsSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Find airports */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "code": "LCY",
+                     *           "name": "London City Airport",
+                     *           "city": "London",
+                     *           "country": "GB",
+                     *           "time_zone": "Europe/London"
+                     *         },
+                     *         {
+                     *           "code": "LGW",
+                     *           "name": "London Gatwick Airport",
+                     *           "city": "London",
+                     *           "country": "GB",
+                     *           "time_zone": "Europe/London"
+                     *         },
+                     *         {
+                     *           "code": "LHR",
+                     *           "name": "London Heathrow Airport",
+                     *           "city": "London",
+                     *           "country": "GB",
+                     *           "time_zone": "Europe/London"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "count": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AirportsSearchResponse"];
                 };
             };
             /** @description INVALID_JSON, VALIDATION_ERROR */

@@ -1,25 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Outcome, postUntyped } from './api.ts';
+import { client, type Outcome, type Schemas, settle } from './api.ts';
 import { readStored, writeStored } from './storage.ts';
 
 /** An airport as `POST /api/airports/search` answers it (docs/API.md §4.7). */
-export interface Airport {
-  code: string;
-  name: string;
-  city: string;
-  country: string;
-  time_zone: string;
-}
+export type Airport = Schemas['AirportsSearchResponse']['data'][number];
 
 /** Airports matching `query`, best first (an exact code first); `signal` drops a stale question. */
 export function searchAirports(
   query: string,
   options: { limit?: number; signal?: AbortSignal } = {},
-): Promise<Outcome<{ data: Airport[] }>> {
-  return postUntyped<{ data: Airport[] }>(
-    '/api/airports/search',
-    { query, limit: options.limit ?? 8 },
-    options.signal ? { signal: options.signal } : {},
+): Promise<Outcome<Schemas['AirportsSearchResponse']>> {
+  return settle(
+    client.POST('/api/airports/search', {
+      body: { query, limit: options.limit ?? 8 },
+      ...(options.signal && { signal: options.signal }),
+    }),
   );
 }
 

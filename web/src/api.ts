@@ -75,8 +75,8 @@ export async function settle<T>(
 }
 
 /**
- * A POST to a route the generated types do not have yet (the routes console-api adds: the session,
- * airport search). Same envelope, same handling as {@link settle}.
+ * A POST of a body the generated types do not have yet (a multi-city search, until openapi.json has
+ * `slices`). Same envelope, same handling as {@link settle}.
  */
 export function postUntyped<T>(
   path: string,
@@ -105,4 +105,17 @@ export function fieldErrors(failure: Failure | undefined): Map<string, string> {
       errors.set(detail.path, detail.message);
   }
   return errors;
+}
+
+/**
+ * What to say about a VALIDATION_ERROR: the fields' own messages stand beside them, so the summary
+ * points there, and names (path and message) only the problems no field on the screen shows.
+ */
+export function validationSummary(
+  errors: ReadonlyMap<string, string>,
+  shown: (path: string) => boolean,
+): string {
+  const elsewhere = [...errors].filter(([path]) => !shown(path));
+  if (elsewhere.length === 0) return 'Some fields need a change: see the messages beside them.';
+  return elsewhere.map(([path, message]) => `${path}: ${message}`).join(' · ');
 }

@@ -107,7 +107,7 @@ function Header({ agent, path, onSignedOut }: { agent: Agent; path: string; onSi
         )}
       </nav>
       <p class="who">
-        {agent.name} <span class="role">{agent.role ?? 'AGENT'}</span>
+        {agent.name} <span class="role">{agent.role}</span>
       </p>
       <button type="button" onClick={leave} disabled={leaving}>
         Sign out

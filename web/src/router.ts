@@ -20,20 +20,24 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   if (to === currentAddress()) return;
   if (options.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
-  for (const listener of listeners) listener();
+  notify();
 }
 
-addEventListener('popstate', () => {
+const notify = () => {
   for (const listener of listeners) listener();
-});
+};
 
-/** The current place, re-rendering the caller on every navigation. */
+/** The current place, re-rendering the caller on every navigation (back and forward included). */
 export function usePlace(): Place {
   const [place, setPlace] = useState(here);
   useEffect(() => {
     const update = () => setPlace(here());
     listeners.add(update);
-    return () => listeners.delete(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
   }, []);
   return place;
 }

@@ -1,14 +1,8 @@
-import { client, postUntyped, settle } from './api.ts';
+import { client, type Schemas, settle } from './api.ts';
 import { clearStored } from './storage.ts';
 
 /** Who is signed in, as the session route and verify-otp answer it (never the token). */
-export interface Agent {
-  id: string;
-  name: string;
-  agency_id: string;
-  identifier: string;
-  role?: string;
-}
+export type Agent = Schemas['Agent'];
 
 export const isAdmin = (agent: Agent): boolean => agent.role === 'ADMIN';
 
@@ -17,12 +11,15 @@ export const isAdmin = (agent: Agent): boolean => agent.role === 'ADMIN';
  * does. The cookie is HttpOnly: this answer is the only way the page learns it is signed in.
  */
 export async function currentAgent(): Promise<Agent | null> {
-  const outcome = await postUntyped<{ data: { agent: Agent } }>('/api/auth/session', {}, { quiet: true });
+  const outcome = await settle(client.POST('/api/auth/session', { body: {} }), { quiet: true });
   return outcome.ok ? outcome.body.data.agent : null;
 }
 
 /** Ends this session (the service revokes the token and clears the cookie) and forgets every draft. */
 export async function signOut(): Promise<void> {
-  await settle(client.POST('/api/auth/logout', {}), { quiet: true });
+  await settle(client.POST('/api/auth/logout', { body: {} }), { quiet: true });
   clearStored();
 }
+
+/** The digits of what was typed or pasted (`123 456`, `123-456`), at most six. */
+export const codeDigits = (text: string): string => text.replace(/\D/g, '').slice(0, 6);

@@ -69,15 +69,17 @@ export function formatDuration(minutes: number): string {
   return rest === 0 ? `${hours}h` : `${hours}h ${String(rest).padStart(2, '0')}m`;
 }
 
-/** A day as agents read it: `Sat 28 Nov 2026`, from `YYYY-MM-DD` (no zone: it is already local). */
+const dayFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
+/** A day as agents read it: `Sat, 28 Nov 2026`, from `YYYY-MM-DD` (no zone: it is already local). */
 export function formatDay(date: string): string {
-  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-GB', {
-    timeZone: 'UTC',
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
+  return dayFormat.format(new Date(`${date}T12:00:00Z`));
 }
 
 /** Today's date where the browser is, `YYYY-MM-DD`: the earliest a search date may be. */

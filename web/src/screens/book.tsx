@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
+import { client, type Failure, fieldErrors, type Schemas, settle, validationSummary } from '../api.ts';
 import { Countdown, ErrorNotice, Link, Progress } from '../components.tsx';
 import { formatMoney, type Offer, passengerTypes, slicesOf } from '../offers.ts';
 import { navigate } from '../router.ts';
@@ -183,9 +183,6 @@ export function BookScreen() {
         }),
     };
   };
-  const unmapped =
-    failure?.code === 'VALIDATION_ERROR' &&
-    [...errors.keys()].some((path) => !/^passengers\.\d+\.|^contact\./.test(path));
 
   return (
     <main id="main">
@@ -301,9 +298,7 @@ export function BookScreen() {
       {failure && !priceChange && (
         <ErrorNotice failure={failure}>
           {failure.code === 'VALIDATION_ERROR'
-            ? unmapped
-              ? [...errors.values()].join(' ')
-              : 'Some fields need a change: see the messages beside them.'
+            ? validationSummary(errors, (path) => /^passengers\.\d+\.|^contact\.(email|phone)$/.test(path))
             : (PLAIN[failure.code] ?? supplierMessage(failure) ?? failure.message)}
         </ErrorNotice>
       )}

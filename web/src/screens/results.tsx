@@ -82,7 +82,7 @@ export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offe
           hidden={filters.hiddenDayParts}
           onChange={(hiddenDayParts) => setFilters({ ...filters, hiddenDayParts })}
         />
-        {filters !== NO_FILTERS && (
+        {JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) && (
           <button type="button" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
             Clear filters
           </button>

@@ -8,6 +8,7 @@ import {
   postUntyped,
   type Schemas,
   settle,
+  validationSummary,
 } from '../api.ts';
 import { ErrorNotice, Progress } from '../components.tsx';
 import { NO_FILTERS, type Offer } from '../offers.ts';
@@ -65,33 +66,49 @@ export const NOTICE_KEY = 'results-notice';
 
 const code = (text: string) => text.trim().toUpperCase();
 
-/** The request the form describes; `slices` for multi-city (docs/API.md §4.1). */
-function requestOf(form: SearchForm): Record<string, unknown> {
-  const common = {
-    adults: form.adults,
-    children: form.children,
-    infants: form.infants,
-    travel_class: form.cabin,
-    max_connections: form.maxConnections,
-    sort: form.sort,
-    limit: 100,
-  };
+type SearchRequest = Schemas['SearchRequest'];
+type Passengers = Omit<SearchRequest, 'origin' | 'destination' | 'departure_date' | 'return_date'>;
+
+/** The passengers and preferences every kind of trip sends; 100 offers, the most search gives. */
+const preferencesOf = (form: SearchForm): Passengers => ({
+  adults: form.adults,
+  children: form.children,
+  infants: form.infants,
+  travel_class: form.cabin,
+  max_connections: form.maxConnections,
+  sort: form.sort,
+  limit: 100,
+});
+
+/** A one-way or return search, as openapi.json types it. */
+const tripRequest = (form: SearchForm): SearchRequest => ({
+  origin: code(form.from),
+  destination: code(form.to),
+  departure_date: form.date,
+  ...(form.kind === 'return' && { return_date: form.returnDate }),
+  ...preferencesOf(form),
+});
+
+/** A multi-city search: `slices` (docs/API.md §4.1), not in openapi.json yet, so sent untyped. */
+const multiCityRequest = (form: SearchForm) => ({
+  slices: form.journeys.map((j) => ({
+    origin: code(j.from),
+    destination: code(j.to),
+    departure_date: j.date,
+  })),
+  ...preferencesOf(form),
+});
+
+/** The request fields this form shows an error beside, for its kind of trip. */
+function shownPaths(form: SearchForm): Set<string> {
+  const paths = ['adults', 'children', 'infants'];
   if (form.kind === 'multi-city')
-    return {
-      slices: form.journeys.map((j) => ({
-        origin: code(j.from),
-        destination: code(j.to),
-        departure_date: j.date,
-      })),
-      ...common,
-    };
-  return {
-    origin: code(form.from),
-    destination: code(form.to),
-    departure_date: form.date,
-    ...(form.kind === 'return' && { return_date: form.returnDate }),
-    ...common,
-  };
+    form.journeys.forEach((_, i) => {
+      paths.push(`slices.${i}.origin`, `slices.${i}.destination`, `slices.${i}.departure_date`, 'slices');
+    });
+  else
+    paths.push('origin', 'destination', 'departure_date', ...(form.kind === 'return' ? ['return_date'] : []));
+  return new Set(paths);
 }
 
 /** Field errors of the form, before asking the service: what the page can tell at once. */
@@ -153,12 +170,10 @@ export function SearchScreen(_props: { place: Place }) {
     setFailure(undefined);
     if (found.size > 0) return;
     setPending(true);
-    const body = requestOf(form);
-    // Multi-city goes out untyped until openapi.json carries `slices` (docs/API.md §4.1).
     const outcome: Outcome<{ data: Offer[] }> =
       form.kind === 'multi-city'
-        ? await postUntyped('/api/flights/search', body)
-        : await settle(client.POST('/api/flights/search', { body: body as Schemas['SearchRequest'] }));
+        ? await postUntyped('/api/flights/search', multiCityRequest(form))
+        : await settle(client.POST('/api/flights/search', { body: tripRequest(form) }));
     setPending(false);
     if (!outcome.ok) {
       const fields = fieldErrors(outcome.failure);
@@ -167,9 +182,10 @@ export function SearchScreen(_props: { place: Place }) {
       return;
     }
     const stored: StoredResults = { offers: outcome.body.data };
-    writeStored(RESULTS_KEY, stored);
     writeStored('filters', NO_FILTERS);
     setResults(stored);
+    // Kept for a reload or the way back from /book, once the offers are on screen (not before them).
+    setTimeout(() => writeStored(RESULTS_KEY, stored), 0);
   };
 
   const select = (offer: Offer) => {
@@ -369,12 +385,11 @@ export function SearchScreen(_props: { place: Place }) {
         </button>
       </form>
       <Progress pending={pending} label="Searching…" />
-      <ErrorNotice
-        failure={failure && (errors.size === 0 || failure.code !== 'VALIDATION_ERROR') ? failure : undefined}
-      />
-      {failure?.code === 'VALIDATION_ERROR' && errors.size > 0 && (
-        <ErrorNotice failure={failure}>Some fields need a change: see the messages beside them.</ErrorNotice>
-      )}
+      <ErrorNotice failure={failure}>
+        {failure?.code === 'VALIDATION_ERROR'
+          ? validationSummary(errors, (path) => shownPaths(form).has(path))
+          : undefined}
+      </ErrorNotice>
       {results && !pending && <Results offers={results.offers} onSelect={select} />}
     </main>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, settle } from '../api.ts';
 import { Countdown, ErrorNotice, Progress } from '../components.tsx';
-import type { Agent } from '../session.ts';
+import { type Agent, codeDigits } from '../session.ts';
 
 /** What each sign-in refusal means for the agent, said plainly (CONSOLE.md, Sign-in). */
 const PLAIN: Record<string, string> = {
@@ -11,9 +11,6 @@ const PLAIN: Record<string, string> = {
 
 /** `+` then digits is a phone number (E.164), anything else an e-mail address. */
 const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
-
-/** The digits of what was typed or pasted (`123 456`, `123-456`), at most six. */
-export const codeDigits = (text: string): string => text.replace(/\D/g, '').slice(0, 6);
 
 /**
  * Sign-in: identifier, then the 6-digit code. The answer's token is never kept: the service sets the
@@ -65,7 +62,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
     if (!outcome.ok) return setFailure(outcome.failure);
     // Only the agent is taken; the token in the same answer is dropped here and never stored.
     const { agent } = outcome.body.data;
-    onSignedIn(agent as Agent);
+    onSignedIn(agent);
   };
 
   const fields = fieldErrors(failure);

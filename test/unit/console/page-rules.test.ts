@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { type Failure, fieldErrors, validationSummary } from '../../../web/src/api.ts';
+import { safeNext } from '../../../web/src/router.ts';
+import { codeDigits } from '../../../web/src/session.ts';
+
+const validation = (details: unknown): Failure => ({
+  status: 400,
+  code: 'VALIDATION_ERROR',
+  message: 'The request is not valid.',
+  details,
+  requestId: 'req-1',
+});
+
+describe('console page rules', () => {
+  it('returns after sign-in only to a path of this site, never to another origin', () => {
+    expect(safeNext('/bookings/bkg_1?x=1')).toBe('/bookings/bkg_1?x=1');
+    expect(safeNext('/book')).toBe('/book');
+    for (const hostile of [
+      '//evil.example/',
+      '/\\evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      '',
+      null,
+    ])
+      expect(safeNext(hostile)).toBeUndefined();
+  });
+
+  it('places each VALIDATION_ERROR detail by its path, first message per field', () => {
+    const errors = fieldErrors(
+      validation([
+        { path: 'passengers.0.born_on', message: 'must be in the past' },
+        { path: 'passengers.0.born_on', message: 'second message' },
+        { path: 'contact.email', message: 'must be an e-mail address' },
+        { message: 'no path' },
+        'not an object',
+      ]),
+    );
+
+    expect([...errors]).toEqual([
+      ['passengers.0.born_on', 'must be in the past'],
+      ['contact.email', 'must be an e-mail address'],
+    ]);
+    expect(fieldErrors({ ...validation([]), code: 'SOLD_OUT' }).size).toBe(0);
+    expect(fieldErrors(undefined).size).toBe(0);
+  });
+
+  it('names in the summary only the problems no field on the screen shows', () => {
+    const errors = new Map([
+      ['origin', 'unknown airport'],
+      ['passengers', 'must be exactly the searched passengers'],
+    ]);
+
+    expect(validationSummary(errors, () => true)).toBe(
+      'Some fields need a change: see the messages beside them.',
+    );
+    expect(validationSummary(errors, (path) => path === 'origin')).toBe(
+      'passengers: must be exactly the searched passengers',
+    );
+  });
+
+  it('takes a pasted code with spaces or dashes as its six digits', () => {
+    expect(codeDigits(' 123 456 ')).toBe('123456');
+    expect(codeDigits('123-456')).toBe('123456');
+    expect(codeDigits('1234567')).toBe('123456');
+    expect(codeDigits('abc')).toBe('');
+  });
+});
