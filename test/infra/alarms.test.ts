@@ -113,7 +113,7 @@ describe('infra: every alarm reaches its topic, and CloudWatch may publish there
 
 describe('infra: the SES configuration set the stage names is the stack’s own', () => {
   const committedProd = parseStageConfig('prod', {
-    ...JSON.parse(readFileSync('infra/stages/prod.json', 'utf8')),
+    ...JSON.parse(readFileSync('test/infra/fixtures/stages/prod.json', 'utf8')),
     sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
     alarmEmail: 'ops@acme-travel.co.uk',
   });

@@ -7,12 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { functionSettings, iamTableAction } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
-import { PRODUCTION_FILE, roleStatements } from '#test/helpers/stage-files.ts';
+import { fixtureConsoleBuild } from '#test/helpers/console-build.ts';
+import { apiMethods, PRODUCTION_FILE, roleStatements } from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
+import { CONSOLE_RESOURCES } from '../../infra/console.ts';
 import { type FlightBookingConfig, FlightBookingStack } from '../../infra/stack.ts';
-import { loadStageConfig, parseStageConfig, type StageFile } from '../../infra/stage-config.ts';
+import { knownStages, loadStageConfig, parseStageConfig, type StageFile } from '../../infra/stage-config.ts';
+
+const STAGE_FIXTURES = 'test/infra/fixtures/stages';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is read field by field
 type Json = Record<string, any>;
@@ -28,7 +32,7 @@ const CDK_CONTEXT = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Reco
 /** Synthesises the stack as the CLI would, feature flags included, without bundling (synth.test.ts bundles). */
 function synth(config: FlightBookingConfig = DEV, nag = false) {
   const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new FlightBookingStack(app, 'Test', { config });
+  const stack = new FlightBookingStack(app, 'Test', { config, consoleBuild: fixtureConsoleBuild() });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, template: Template.fromStack(stack) };
 }
@@ -56,8 +60,8 @@ const allowed = (routeId: string) =>
 
 describe('infra: functions', () => {
   it('creates one Node.js 24 arm64 function per route, plus the one serving the OpenAPI document', () => {
-    // …the sweep, and the event pipeline's.
-    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 2 + eventFunctions.length);
+    // …the console's, the sweep, and the event pipeline's.
+    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 3 + eventFunctions.length);
     const [, docs] = functionOf(documentRoute.id);
     expect(docs.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     for (const route of routes) {
@@ -261,24 +265,11 @@ function renderGatewayTemplate(template: string): string {
 }
 
 describe('infra: API', () => {
-  /** Full path of every API resource, from the resource tree. */
-  function resourcePaths(): Map<string, string> {
-    const all = template.findResources('AWS::ApiGateway::Resource');
-    const path = (id: string): string => {
-      const resource = all[id];
-      if (!resource) return '';
-      const parent = resource.Properties.ParentId;
-      return `${parent.Ref ? path(parent.Ref) : ''}/${resource.Properties.PathPart}`;
-    };
-    return new Map(Object.keys(all).map((id) => [id, path(id)]));
-  }
-
   it('has exactly the route table: POST to the function, any other method 405 from the gateway', () => {
-    const paths = resourcePaths();
-    const methods = resources('AWS::ApiGateway::Method').map(([, m]) => ({
-      path: paths.get(m.Properties.ResourceId.Ref),
-      method: m.Properties.HttpMethod,
-      type: m.Properties.Integration.Type,
+    const methods = apiMethods(template).map(({ path, method, integration }) => ({
+      path,
+      method,
+      type: integration.Type,
     }));
     const expected = [
       ...routes.flatMap((r) => [
@@ -286,6 +277,12 @@ describe('infra: API', () => {
         { path: r.path, method: 'ANY', type: 'MOCK' },
       ]),
       { path: documentRoute.path, method: 'GET', type: 'AWS_PROXY' },
+      // The console's addresses (test/infra/console.test.ts).
+      ...CONSOLE_RESOURCES.flatMap((path) => [
+        { path, method: 'GET', type: 'AWS_PROXY' },
+        { path, method: 'HEAD', type: 'AWS_PROXY' },
+        { path, method: 'ANY', type: 'MOCK' },
+      ]),
     ];
     expect(methods.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`))).toEqual(
       expected.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`)),
@@ -486,8 +483,9 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    // 2 per function (the sweep's and the events ones too), then: 3 of the event pipeline, the last 5 abuse.
-    expect(alarms).toHaveLength(1 + 2 * (routes.length + 1 + eventFunctions.length) + 2 + 1 + 3 + 5);
+    // 2 per function (the console's, the sweep's and the events ones too), then: 3 of the event
+    // pipeline, the last 5 abuse.
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + 2 + eventFunctions.length) + 2 + 1 + 3 + 5);
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',
@@ -612,19 +610,33 @@ describe('infra: CDK feature flags', () => {
 
 describe('infra: stage configuration', () => {
   it('synthesises the committed dev stage', () => {
-    expect(DEV).toMatchObject({ stage: 'dev', logRetention: 30 });
+    expect(DEV).toMatchObject({ stage: 'dev' });
     expect(() => synth(DEV)).not.toThrow();
   });
 
-  it('refuses the committed prod file until its sender and alarm mailbox are real, naming the keys', () => {
-    expect(() => loadStageConfig('prod')).toThrow(
+  // Fixture copies of the stage files as first committed, so an operator who puts real values in
+  // infra/stages/prod.json or adds staging.json (as the README says) keeps a green suite.
+  it('refuses a prod file until its sender and alarm mailbox are real, naming the keys', () => {
+    expect(() => loadStageConfig('prod', STAGE_FIXTURES)).toThrow(
       /infra\/stages\/prod\.json: sesFromAddress is an example address.*; alarmEmail is required for stage prod/,
     );
   });
 
   it('refuses a stage without a file, listing the ones there are', () => {
-    expect(() => loadStageConfig('staging')).toThrow(/unknown stage "staging".*known: dev, prod/);
-    expect(() => loadStageConfig('../dev')).toThrow(/unknown stage/);
+    expect(() => loadStageConfig('staging', STAGE_FIXTURES)).toThrow(
+      /unknown stage "staging".*known: dev, prod/,
+    );
+    expect(() => loadStageConfig('../dev', STAGE_FIXTURES)).toThrow(/unknown stage/);
+  });
+
+  it('loads every committed stage file that is complete, and refuses the others only for their example values', () => {
+    for (const stage of knownStages()) {
+      try {
+        loadStageConfig(stage);
+      } catch (error) {
+        expect(String(error)).toMatch(/is an example address|alarmEmail is required/);
+      }
+    }
   });
 
   it.each([
