@@ -4,22 +4,40 @@ import { ValidationError } from './errors.ts';
 import './zod-locale.ts';
 
 /**
- * A list cursor: the position of the last item returned, opaque to clients (base64url of the text).
+ * A list cursor: the position of the last item returned, opaque to clients (base64url of the text),
+ * and the filter of the list it walks, if any (`<position>|<filter>`): a cursor is good only for the
+ * filter it was issued with.
  *
- * @example encodeCursor('2026-11-24T09:32:05Z#bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX')
+ * @example encodeCursor('2026-11-24T09:32:05Z#bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX', 'status=HELD')
  */
-export const encodeCursor = (position: string) => Buffer.from(position, 'utf8').toString('base64url');
+export const encodeCursor = (position: string, filter?: string) =>
+  Buffer.from(filter === undefined ? position : `${position}${FILTER_MARK}${filter}`, 'utf8').toString(
+    'base64url',
+  );
+
+/** Between a cursor's position and its filter: no position a list issues contains it. */
+const FILTER_MARK = '|';
 
 /**
  * The position a cursor carries, read with `read` (undefined when it is not a position that list
  * issues). Only the exact text issued is accepted — no padding, other alphabet or changed bits — and
- * anything else is 400 on `cursor`.
+ * anything else is 400 on `cursor`; so is a cursor issued for another `filter` than this request's.
  */
-export function decodeCursor<T>(cursor: string, read: (position: string) => T | undefined): T {
-  const position = decodeCanonicalBase64url(cursor)?.toString('utf8');
+export function decodeCursor<T>(
+  cursor: string,
+  read: (position: string) => T | undefined,
+  filter?: string,
+): T {
+  const text = decodeCanonicalBase64url(cursor)?.toString('utf8');
+  const mark = text?.indexOf(FILTER_MARK) ?? -1;
+  const position = mark < 0 ? text : text?.slice(0, mark);
   const value = position === undefined ? undefined : read(position);
   if (value === undefined)
     throw new ValidationError([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
+  if ((mark < 0 ? undefined : text?.slice(mark + 1)) !== filter)
+    throw new ValidationError([
+      { path: 'cursor', message: 'was returned for another filter: send the filter it was returned with' },
+    ]);
   return value;
 }
 

@@ -213,32 +213,37 @@ export async function findBooking(
 }
 
 /**
- * One page of an agency's bookings, newest first, after position `after`. Reads one more than the
- * page, so `more` is false exactly when nothing follows (docs/API.md §4.3).
+ * One Query of the agency's listing after `after`: `read` items at most, kept if stored in `statuses`
+ * (a FilterExpression: each item read is paid for); `next` starts the next Query (agency-listing.ts).
  */
-export async function listAgencyBookings(
+export async function queryAgencyListing(
   store: TableHandle,
   agencyId: string,
-  page: { limit: number; after: ListPosition | undefined },
-): Promise<{ bookings: BookingRecord[]; more: boolean }> {
+  query: { after: ListPosition | undefined; read: number; statuses?: readonly string[] },
+): Promise<{ records: BookingRecord[]; next: ListPosition | undefined }> {
+  const statuses = query.statuses ?? [];
   const result = await store.db.send(
     new QueryCommand({
       TableName: store.tableName,
       IndexName: GSI1,
       KeyConditionExpression: 'gsi1pk = :agency',
-      ExpressionAttributeValues: { ':agency': agencyPartition(agencyId) },
+      ...(statuses.length > 0 && { FilterExpression: `#status IN (${statuses.map((_, i) => `:s${i}`)})` }),
+      ...(statuses.length > 0 && { ExpressionAttributeNames: { '#status': 'status' } }),
+      ExpressionAttributeValues: {
+        ':agency': agencyPartition(agencyId),
+        ...Object.fromEntries(statuses.map((status, i) => [`:s${i}`, status])),
+      },
       ScanIndexForward: false,
-      Limit: page.limit + 1,
-      ExclusiveStartKey: page.after && {
-        ...bookingKey(page.after.bookingId),
-        ...listingKey(agencyId, page.after),
+      Limit: query.read,
+      ExclusiveStartKey: query.after && {
+        ...bookingKey(query.after.bookingId),
+        ...listingKey(agencyId, query.after),
       },
     }),
   );
-  const found = (result.Items ?? []).map((item) => parseItem('booking', BookingItem, item));
-  // Fewer than asked with a LastEvaluatedKey means DynamoDB stopped at its 1 MB page: more may follow.
+  const last = result.LastEvaluatedKey?.gsi1sk;
   return {
-    bookings: found.slice(0, page.limit),
-    more: found.length > page.limit || result.LastEvaluatedKey !== undefined,
+    records: (result.Items ?? []).map((item) => parseItem('booking', BookingItem, item)),
+    next: typeof last === 'string' ? readListPosition(last) : undefined,
   };
 }

@@ -8,13 +8,14 @@ import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../
 import { toMajor } from '../money.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
+import { listAgencyBookings } from './agency-listing.ts';
 import { type BookingDeps, bookingView, isLateHold, isPastDeadline } from './booking.ts';
 import {
+  BOOKING_STATUSES,
   type BookingRecord,
   type BookingView,
   changeStamp,
   findBooking,
-  listAgencyBookings,
   listPositionOf,
   readListPosition,
 } from './booking-item.ts';
@@ -47,7 +48,25 @@ export const GetBookingRequest = z.object({ booking_id: z.optional(BookingId), p
   }),
 );
 
-export const ListBookingsRequest = z.object(pageFields(20));
+export const ListBookingsRequest = z.object({
+  ...pageFields(20),
+  status: z.optional(
+    z.array(z.enum(BOOKING_STATUSES)).check(
+      z.minLength(1, 'must list 1-6 statuses'),
+      z.maxLength(BOOKING_STATUSES.length, 'must list 1-6 statuses'),
+      z.refine((statuses) => new Set(statuses).size === statuses.length, 'must not list a status twice'),
+      z.meta({
+        description:
+          'Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with',
+        uniqueItems: true,
+      }),
+    ),
+  ),
+});
+
+/** The filter a cursor is bound to: the statuses in a fixed order, so their order in a request does not matter. */
+const statusFilter = (statuses: readonly string[] | undefined) =>
+  statuses && `status=${BOOKING_STATUSES.filter((status) => statuses.includes(status)).join(',')}`;
 
 export const CancelBookingRequest = z.object({ booking_id: BookingId });
 
@@ -69,15 +88,29 @@ export interface BookingPage {
   readonly nextCursor: string | null;
 }
 
-/** `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time. */
+/**
+ * `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time; with
+ * `status`, only those in one of the statuses, the cursor bound to that filter.
+ */
 export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
   return async (body: z.output<typeof ListBookingsRequest>, { agencyId }: Session): Promise<BookingPage> => {
-    const after = body.cursor ? decodeCursor(body.cursor, readListPosition) : undefined;
-    const page = await listAgencyBookings(deps, agencyId, { limit: body.limit, after });
-    const last = page.bookings.at(-1);
+    const filter = statusFilter(body.status);
+    const after = body.cursor ? decodeCursor(body.cursor, readListPosition, filter) : undefined;
+    const now = deps.clock.now();
+    const page = await listAgencyBookings(deps, agencyId, {
+      limit: body.limit,
+      after,
+      now,
+      ...(body.status && { statuses: body.status }),
+    });
     return {
-      bookings: page.bookings.map((record) => bookingView(record, deps.clock.now())),
-      nextCursor: page.more && last ? encodeCursor(listPositionOf(last)) : null,
+      bookings: page.bookings.map((record) => bookingView(record, now)),
+      nextCursor: page.next
+        ? encodeCursor(
+            listPositionOf({ created_at: page.next.createdAt, booking_id: page.next.bookingId }),
+            filter,
+          )
+        : null,
     };
   };
 }

@@ -120,6 +120,7 @@ const routes: [string, Handler, () => Record<string, unknown>, boolean][] = [
   ['booking create', create, () => bookingBody(offer), true],
   ['booking get', get, () => ({ booking_id: bookingId }), true],
   ['booking list', list, () => ({ limit: 5 }), true],
+  ['booking list by status', list, () => ({ limit: 5, status: ['CONFIRMED', 'HELD'] }), true],
   ['booking cancel', cancel, () => ({ booking_id: bookingId }), true],
 ];
 

@@ -148,6 +148,7 @@ describe('route table grants', () => {
     await as('booking-get', get, { booking_id }, auth);
     await as('booking-get', get, { pnr }, auth);
     await as('booking-list', list, { limit: 1 }, auth);
+    await as('booking-list', list, { limit: 1, status: ['CANCELLED', 'EXPIRED'] }, auth);
     await as('booking-cancel', cancel, { booking_id }, auth);
     await as('booking-cancel', cancel, { booking_id }, auth); // already cancelled
     const added = await as(

@@ -170,4 +170,20 @@ describe('bookings: list cursors', () => {
 
     for (const other of others) expect(() => decodeCursor(other, readListPosition)).toThrow(ValidationError);
   });
+
+  it('is good only for the filter it was issued with', () => {
+    const filtered = encodeCursor(position, 'status=HELD');
+    const plain = encodeCursor(position);
+
+    expect(decodeCursor(filtered, readListPosition, 'status=HELD')).toEqual({
+      createdAt: booking.created_at,
+      bookingId: booking.booking_id,
+    });
+    expect(() => decodeCursor(filtered, readListPosition, 'status=EXPIRED')).toThrow(ValidationError);
+    expect(() => decodeCursor(filtered, readListPosition)).toThrow(ValidationError);
+    expect(() => decodeCursor(plain, readListPosition, 'status=HELD')).toThrow(ValidationError);
+    expect(() => decodeCursor(encodeCursor(`x|status=HELD`), readListPosition, 'status=HELD')).toThrow(
+      ValidationError,
+    );
+  });
 });
