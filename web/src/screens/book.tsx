@@ -45,6 +45,7 @@ const PLAIN: Record<string, string> = {
   HOLD_NOT_AVAILABLE:
     'This offer cannot be held: it departs too soon, or the airline wants payment now. Book it instead.',
   FLIGHT_MISMATCH: 'The offer changed since it was shown. Go back to the results and select it again.',
+  IDEMPOTENCY_IN_PROGRESS: 'This booking is still being made. Wait a moment, then press the button again.',
 };
 
 /** Refusals that mean the offer is gone: back to the results, which no longer show it. */
@@ -315,6 +316,9 @@ function supplierMessage(failure: Failure): string | undefined {
   return `The airline refused the booking: ${reasons.join(' ') || failure.message}`;
 }
 
+/** A deadline in the agent's own zone, labelled. */
+const deadlineFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
 /** The booking just made; a PENDING one is asked about until the supplier's answer settles it. */
 function Booked({ booking, onUpdate }: { booking: Booking; onUpdate: (booking: Booking) => void }) {
   const [failure, setFailure] = useState<Failure>();
@@ -345,15 +349,18 @@ function Booked({ booking, onUpdate }: { booking: Booking; onUpdate: (booking: B
   return (
     <main id="main">
       <h1 tabIndex={-1}>{heading}</h1>
-      <div class="notice" role="status" aria-live="polite">
-        <p>
-          Status <span class="badge">{booking.status}</span>
-        </p>
-        {booking.pnr && (
+      <div class="notice">
+        {/* Announced when a PENDING booking settles; the countdown below stays out of it. */}
+        <div role="status">
           <p>
-            PNR <strong>{booking.pnr}</strong>
+            Status <span class="badge">{booking.status}</span>
           </p>
-        )}
+          {booking.pnr && (
+            <p>
+              PNR <strong>{booking.pnr}</strong>
+            </p>
+          )}
+        </div>
         {pendingNow && (
           <p>
             The airline is confirming this booking; this page updates itself when it answers.{' '}
@@ -362,7 +369,8 @@ function Booked({ booking, onUpdate }: { booking: Booking; onUpdate: (booking: B
         )}
         {booking.status === 'HELD' && booking.payment_required_by && (
           <p>
-            Held until {new Date(booking.payment_required_by).toUTCString()}: confirm it before then (
+            Held until {deadlineFormat.format(new Date(booking.payment_required_by))} (your time): confirm it
+            before then (
             <Countdown until={booking.payment_required_by} expired="the hold has lapsed" /> left).
           </p>
         )}

@@ -52,7 +52,7 @@ export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offe
             ? `${offers.length} offers`
             : `${shown.length} of ${offers.length} offers`}
         </h2>
-        <p class="hint" aria-live="polite">
+        <p class="hint">
           Offers expire in{' '}
           <Countdown until={expiresAt} expired="now: they have expired" onExpired={() => setExpired(true)} />
         </p>

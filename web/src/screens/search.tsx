@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AirportField } from '../airport-field.tsx';
+import { loadZones } from '../airports.ts';
 import {
   client,
   type Failure,
@@ -170,6 +171,10 @@ export function SearchScreen(_props: { place: Place }) {
     setFailure(undefined);
     if (found.size > 0) return;
     setPending(true);
+    // The searched airports' zones are asked for beside the search, so their times show local at once.
+    const searched =
+      form.kind === 'multi-city' ? form.journeys.flatMap((j) => [j.from, j.to]) : [form.from, form.to];
+    void loadZones(searched.map(code));
     const outcome: Outcome<{ data: Offer[] }> =
       form.kind === 'multi-city'
         ? await postUntyped('/api/flights/search', multiCityRequest(form))
@@ -386,9 +391,12 @@ export function SearchScreen(_props: { place: Place }) {
       </form>
       <Progress pending={pending} label="Searching…" />
       <ErrorNotice failure={failure}>
-        {failure?.code === 'VALIDATION_ERROR'
-          ? validationSummary(errors, (path) => shownPaths(form).has(path))
-          : undefined}
+        {failure?.code !== 'VALIDATION_ERROR'
+          ? undefined
+          : form.kind === 'multi-city' && errors.has('origin')
+            ? // A service that asks for `origin` did not read `slices`: it has no multi-city search yet.
+              'This service does not take multi-city searches yet: search each journey as a one-way trip.'
+            : validationSummary(errors, (path) => shownPaths(form).has(path))}
       </ErrorNotice>
       {results && !pending && <Results offers={results.offers} onSelect={select} />}
     </main>

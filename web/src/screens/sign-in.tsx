@@ -97,7 +97,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
           Send code
         </button>
         {codeSent && resendAt && (
-          <p class="hint" aria-live="polite">
+          <p class="hint">
             A new code can be asked for in <Countdown until={resendAt} expired="a moment: ask again now" />.
           </p>
         )}
