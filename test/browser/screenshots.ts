@@ -15,13 +15,15 @@ import {
   sessionCookie,
 } from '../helpers/console-agents.ts';
 import { newDataDir, startLocalServer } from '../helpers/local-server.ts';
-import { button, fillContact, fillPassenger, search, shownPnr } from './steps.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
+import { button, fillContact, fillPassenger, openBooking, search, shownPnr } from './steps.ts';
 
 const out = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);
 mkdirSync(out, { recursive: true });
 
 const server = await startLocalServer(newDataDir());
+const receiver = await startReceiver();
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
 const viewport = { width: 1280, height: 800 };
 const shot = async (page: Page, name: string) => {
@@ -40,7 +42,9 @@ try {
   const admin = await newAgency(server, 'Ada Lovelace');
   await addAgent(server, admin, { name: 'Grace Hopper' });
   await addAgent(server, admin, { name: 'Katherine Johnson', role: 'ADMIN' });
-  await api(server, admin, '/api/agency/webhooks/create', { url: 'http://127.0.0.1:8080/hooks/bookings' });
+  // A real receiver, so the webhook's last delivery reads as delivered (the booking below, a ping).
+  const hook = await api(server, admin, '/api/agency/webhooks/create', { url: receiver.url });
+  receiver.useSecret(hook.body.data.secret);
   const context = await browser.newContext({ viewport, locale: 'en-GB' });
   await context.addCookies([sessionCookie(server, admin)]);
   const page = await context.newPage();
@@ -54,7 +58,7 @@ try {
   await fillContact(page);
   await shot(page, 'book');
   await button(page, 'Book').click();
-  await shownPnr(page);
+  await openBooking(page, server, admin, await shownPnr(page));
   await shot(page, 'booking');
   for (const [address, name] of [
     ['/bookings', 'bookings'],
@@ -68,4 +72,5 @@ try {
 } finally {
   await browser.close();
   await server.stop();
+  await receiver.close();
 }
