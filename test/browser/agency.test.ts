@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { startReceiver, until } from '../helpers/webhook-receiver.ts';
-import { addAgent, api, expectAccessible, newAgency, shared, signedInPage, uniqueEmail } from './harness.ts';
+import {
+  addAgent,
+  api,
+  apiSignIn,
+  expectAccessible,
+  newAgency,
+  shared,
+  signedInPage,
+  uniqueEmail,
+} from './harness.ts';
 import { button, choose, field } from './steps.ts';
 
 const server = shared();
@@ -51,6 +60,10 @@ describe.concurrent('browser: the agency screens', () => {
     expect(listed.body.data).toContainEqual(
       expect.objectContaining({ identifier, name: 'Dorothy Vaughan', role: 'AGENT', active: true }),
     );
+    expect((await apiSignIn(server, identifier)).agent).toMatchObject({
+      name: 'Dorothy Vaughan',
+      role: 'AGENT',
+    });
   });
 
   it('lets an ADMIN add a webhook (secret shown once), ping it, and see the delivery arrive', async () => {
