@@ -50,6 +50,10 @@ export async function loadZones(codes: Iterable<string>): Promise<void> {
   if (missing.length === 0) return;
   for (const code of missing) asked.add(code);
   const answers = await Promise.all(missing.map((code) => searchAirports(code, { limit: 1 })));
+  // A question that failed may be asked again by the next list; an answer without the code is final.
+  missing.forEach((code, index) => {
+    if (!answers[index]?.ok) asked.delete(code);
+  });
   rememberAirports(answers.flatMap((answer) => (answer.ok ? answer.body.data : [])));
 }
 

@@ -119,3 +119,17 @@ export function validationSummary(
   if (elsewhere.length === 0) return 'Some fields need a change: see the messages beside them.';
   return elsewhere.map(([path, message]) => `${path}: ${message}`).join(' · ');
 }
+
+/** One attempt of a request that must happen once: the body sent and its Idempotency-Key. */
+export interface Attempt {
+  body: string;
+  key: string;
+}
+
+/**
+ * The attempt to send `body` as: the previous one again when the body is the same (a retry after no
+ * answer, a double click), so the service does it once; otherwise a new attempt with a new key.
+ */
+export function attemptFor(previous: Attempt | undefined, body: string, newKey: () => string): Attempt {
+  return previous?.body === body ? previous : { body, key: newKey() };
+}

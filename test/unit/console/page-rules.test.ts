@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Failure, fieldErrors, validationSummary } from '../../../web/src/api.ts';
+import { attemptFor, type Failure, fieldErrors, validationSummary } from '../../../web/src/api.ts';
 import { safeNext } from '../../../web/src/router.ts';
 import { codeDigits } from '../../../web/src/session.ts';
 
@@ -64,5 +64,18 @@ describe('console page rules', () => {
     expect(codeDigits('123-456')).toBe('123456');
     expect(codeDigits('1234567')).toBe('123456');
     expect(codeDigits('abc')).toBe('');
+  });
+
+  it('sends the same body again under the same Idempotency-Key, and a changed body under a new one', () => {
+    let made = 0;
+    const newKey = () => `key-${++made}`;
+
+    const first = attemptFor(undefined, '{"a":1}', newKey);
+    const again = attemptFor(first, '{"a":1}', newKey);
+    const changed = attemptFor(again, '{"a":2}', newKey);
+
+    expect(first).toEqual({ body: '{"a":1}', key: 'key-1' });
+    expect(again.key).toBe('key-1');
+    expect(changed).toEqual({ body: '{"a":2}', key: 'key-2' });
   });
 });

@@ -1,6 +1,15 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { client, type Failure, fieldErrors, type Schemas, settle, validationSummary } from '../api.ts';
+import {
+  type Attempt,
+  attemptFor,
+  client,
+  type Failure,
+  fieldErrors,
+  type Schemas,
+  settle,
+  validationSummary,
+} from '../api.ts';
 import { Countdown, ErrorNotice, Link, Progress } from '../components.tsx';
 import { formatMoney, type Offer, passengerTypes, slicesOf } from '../offers.ts';
 import { navigate } from '../router.ts';
@@ -75,7 +84,7 @@ export function BookScreen() {
   const [pending, setPending] = useState(false);
   // One Idempotency-Key per attempt: the same body sent again (a retry after no answer) keeps it,
   // so it books once; a changed body is a new attempt with a new key.
-  const attempt = useRef<{ body: string; key: string }>(undefined);
+  const attempt = useRef<Attempt>(undefined);
   const busy = useRef(false);
 
   if (!offer)
@@ -108,8 +117,7 @@ export function BookScreen() {
       contact: { email: draft.email.trim(), phone: draft.phone.trim() },
       ...(hold && { hold: true }),
     } as Schemas['BookingCreateRequest'];
-    const text = JSON.stringify(body);
-    if (attempt.current?.body !== text) attempt.current = { body: text, key: crypto.randomUUID() };
+    attempt.current = attemptFor(attempt.current, JSON.stringify(body), () => crypto.randomUUID());
     const outcome = await settle(
       client.POST('/api/flights/booking/create', {
         body,
