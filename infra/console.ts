@@ -2,9 +2,20 @@ import { LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { CONSOLE_METHODS } from '../shared/console/lambda.ts';
-import { consoleFunction } from '../shared/routes.ts';
+import type { FunctionSpec } from '../shared/function-spec.ts';
 import { addMethodNotAllowed } from './gateway.ts';
 import { RouteFunction, type RouteFunctionProps } from './route-function.ts';
+
+/**
+ * The console's function (docs/API.md §4.8): no route of the route table invokes it, and it touches
+ * no table and holds no grants; it carries the build and answers GET and HEAD.
+ */
+export const consoleFunction = {
+  id: 'console',
+  entry: 'functions/console/serve.ts',
+  table: [],
+  grants: [],
+} as const satisfies FunctionSpec;
 
 /**
  * The API resources the console answers (shared/console/serve.ts decides what each path is): every

@@ -14,15 +14,8 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
-import {
-  consoleFunction,
-  documentRoute,
-  type Route,
-  routes,
-  SWEEP_EVERY_SECONDS,
-  sweepJob,
-} from '../shared/routes.ts';
-import { ConsoleSite } from './console.ts';
+import { documentRoute, type Route, routes, SWEEP_EVERY_SECONDS, sweepJob } from '../shared/routes.ts';
+import { ConsoleSite, consoleFunction } from './console.ts';
 import { SignInEmail } from './email.ts';
 import { EventPipeline } from './events.ts';
 import { Firewall } from './firewall.ts';

@@ -225,18 +225,6 @@ export const documentRoute = {
 } as const satisfies Route;
 
 /**
- * Not an API endpoint: the agent console (docs/API.md §4.8), the page at every screen address and the
- * build's assets, by `GET` and `HEAD`, from the build bundled beside the function (infra/console.ts).
- * It touches no table and holds no grants.
- */
-export const consoleFunction = {
-  id: 'console',
-  entry: 'functions/console/serve.ts',
-  table: [],
-  grants: [],
-} as const satisfies FunctionSpec;
-
-/**
  * Not an API endpoint: the sweep, run every {@link SWEEP_EVERY_SECONDS} by a schedule when deployed and
  * by a timer in `npm start`. It expires late holds and gives their seats back (docs/API.md §4.4), and
  * settles the PENDING bookings of a remote supplier by asking it for their orders (§4.5).

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { isScreenPath } from '#shared/console/serve.ts';
-import { consoleFunction } from '#shared/routes.ts';
 import { writeFixtureConsoleBuild } from '#test/helpers/console-build.ts';
 import {
   apiMethods,
@@ -10,7 +9,7 @@ import {
   roleStatements,
   synthStage,
 } from '#test/helpers/stage-files.ts';
-import { CONSOLE_RESOURCES } from '../../infra/console.ts';
+import { CONSOLE_RESOURCES, consoleFunction } from '../../infra/console.ts';
 
 const { template } = synthStage(PRODUCTION);
 

@@ -60,11 +60,14 @@ export function listBookings(
   });
 }
 
+/** A PNR as agents type it (any case, spaces around) as the service stores it. */
+export const normalPnr = (typed: string): string => typed.trim().toUpperCase();
+
 /** A booking by its id, or by its PNR in any letter case. */
 export function getBooking(
   by: { booking_id: string } | { pnr: string },
 ): Promise<Outcome<{ data: Booking }>> {
-  const body = 'pnr' in by ? { pnr: by.pnr.trim().toUpperCase() } : by;
+  const body = 'pnr' in by ? { pnr: normalPnr(by.pnr) } : by;
   return settle(client.POST('/api/flights/booking/get', { body: body as { booking_id: string } }));
 }
 

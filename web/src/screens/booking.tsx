@@ -240,7 +240,8 @@ function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; on
     <section class="hold" aria-labelledby="hold-title">
       <h2 id="hold-title">Hold</h2>
       {deadline && (
-        <p aria-live="polite">
+        // Not a live region: a countdown would be read out every second.
+        <p>
           Confirm by {new Date(deadline).toLocaleString('en-GB', { timeZoneName: 'short' })}:{' '}
           <Countdown
             until={deadline}

@@ -9,6 +9,7 @@ import {
   isStatus,
   journeysOf,
   listBookings,
+  normalPnr,
   routeOf,
   STATUSES,
 } from '../bookings.ts';
@@ -217,7 +218,7 @@ function FindByPnr({ onFound }: { onFound: (booking: Booking) => void }) {
         Find
       </button>
       <p id="pnr-error" class="field-error" aria-live="polite">
-        {notFound ? `No booking of your agency has the PNR ${pnr.trim().toUpperCase()}.` : ''}
+        {notFound ? `No booking of your agency has the PNR ${normalPnr(pnr)}.` : ''}
       </p>
       {!notFound && <ErrorNotice failure={failure} />}
     </form>
