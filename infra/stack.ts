@@ -1,4 +1,13 @@
-import { CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Size,
+  Stack,
+  type StackProps,
+  Tags,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   EndpointType,
   LambdaIntegration,
