@@ -50,6 +50,12 @@ const Segment = z.object({
   duration_minutes: z.number(),
 });
 const Direction = z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment) });
+const Condition = z.nullable(
+  z.object({
+    allowed: z.boolean(),
+    penalty: z.nullable(z.object({ amount: z.number(), currency: z.string() })),
+  }),
+);
 const Flight = z.object({
   id: z.string(),
   total_price: z.number(),
@@ -61,7 +67,23 @@ const Flight = z.object({
   passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
   outbound: Direction,
   inbound: z.optional(Direction),
+  /**
+   * The fare conditions it was sold with, kept as sold: refunds read them here, never from today's
+   * table (absent on bookings stored before fares carried conditions: see fare-conditions.ts).
+   */
+  conditions: z.optional(
+    z.object({ refund_before_departure: Condition, change_before_departure: Condition }),
+  ),
 });
+/** The conditions of a booking stored before fares carried them: nothing was stated when it was sold. */
+const NOT_STATED = { refund_before_departure: null, change_before_departure: null };
+
+/** A stored Flight as answered: every Booking's flight carries `conditions` (docs/API.md §4.1). */
+export const soldFlight = (flight: z.output<typeof Flight>) => ({
+  ...flight,
+  conditions: flight.conditions ?? NOT_STATED,
+});
+
 const Passenger = z.object({
   title: z.enum(TITLES),
   first_name: z.string(),
@@ -142,6 +164,7 @@ const BookingViewItem = z.pipe(
   }),
   z.transform((view) => ({
     ...view,
+    flight: soldFlight(view.flight),
     version: view.version ?? 1,
     updated_at: view.updated_at ?? view.created_at,
   })),

@@ -798,6 +798,29 @@ export interface components {
                 stops: number;
                 segments: components["schemas"]["Segment"][];
             };
+            /** @description What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them */
+            conditions: {
+                /** @description Null where the supplier does not say */
+                refund_before_departure: {
+                    allowed: boolean;
+                    /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                    penalty: {
+                        /** @description Major currency units, at most 2 decimals */
+                        amount: number;
+                        currency: string;
+                    } | null;
+                } | null;
+                /** @description Null where the supplier does not say */
+                change_before_departure: {
+                    allowed: boolean;
+                    /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                    penalty: {
+                        /** @description Major currency units, at most 2 decimals */
+                        amount: number;
+                        currency: string;
+                    } | null;
+                } | null;
+            };
         };
         BookedPassenger: {
             /** @enum {string} */
@@ -867,7 +890,7 @@ export interface components {
                 name: string;
                 order_id?: string;
             };
-            /** @description Once cancelled: what was given back (0 for a hold, which was never paid; the full price from the built-in network; the supplier’s refund otherwise) */
+            /** @description Once cancelled: what was given back (0 for a hold, which was never paid; from the built-in network the price less the penalty of the conditions it was sold with, or 0 where they allow no refund; the supplier’s refund otherwise) */
             refund?: {
                 /** @description Major currency units, at most 2 decimals */
                 amount: number;
@@ -2212,6 +2235,16 @@ export interface operations {
                  *               "duration_minutes": 440
                  *             }
                  *           ]
+                 *         },
+                 *         "conditions": {
+                 *           "refund_before_departure": {
+                 *             "allowed": false,
+                 *             "penalty": null
+                 *           },
+                 *           "change_before_departure": {
+                 *             "allowed": false,
+                 *             "penalty": null
+                 *           }
                  *         }
                  *       },
                  *       "total_price": 394,
@@ -2287,6 +2320,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -2360,6 +2403,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -2624,6 +2677,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -2840,6 +2903,16 @@ export interface operations {
                      *                   "duration_minutes": 440
                      *                 }
                      *               ]
+                     *             },
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
                      *             }
                      *           },
                      *           "passengers": [
@@ -3053,6 +3126,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -3318,6 +3401,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -5025,6 +5118,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5126,6 +5229,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5228,6 +5341,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5338,6 +5461,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5440,6 +5573,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
