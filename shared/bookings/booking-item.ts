@@ -6,6 +6,7 @@ import { agencyPartition, GSI1 } from '../db/table.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
 import { GENDERS, PAX_TYPES, TITLES } from './passenger-fields.ts';
+import { Flight, soldFlight } from './stored-flight.ts';
 
 /**
  * The booking item (`BOOKING#<booking id>` / `BOOKING`): the booking as stored, and what the API
@@ -39,51 +40,6 @@ export function readListPosition(text: string): ListPosition | undefined {
 }
 
 const Actor = z.object({ id: z.string(), name: z.string() });
-const Segment = z.object({
-  carrier_code: z.string(),
-  carrier_name: z.string(),
-  flight_number: z.string(),
-  origin: z.string(),
-  destination: z.string(),
-  departure_at: z.string(),
-  arrival_at: z.string(),
-  duration_minutes: z.number(),
-});
-const Direction = z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment) });
-const Condition = z.nullable(
-  z.object({
-    allowed: z.boolean(),
-    penalty: z.nullable(z.object({ amount: z.number(), currency: z.string() })),
-  }),
-);
-const Flight = z.object({
-  id: z.string(),
-  total_price: z.number(),
-  currency: z.string(),
-  travel_class: z.enum(TRAVEL_CLASSES),
-  /** Null where the supplier does not publish it (docs/API.md §4.5). */
-  seats_available: z.nullable(z.number()),
-  expires_at: z.string(),
-  passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
-  outbound: Direction,
-  inbound: z.optional(Direction),
-  /**
-   * The fare conditions it was sold with, kept as sold: refunds read them here, never from today's
-   * table (absent on bookings stored before fares carried conditions: see fare-conditions.ts).
-   */
-  conditions: z.optional(
-    z.object({ refund_before_departure: Condition, change_before_departure: Condition }),
-  ),
-});
-/** The conditions of a booking stored before fares carried them: nothing was stated when it was sold. */
-const NOT_STATED = { refund_before_departure: null, change_before_departure: null };
-
-/** A stored Flight as answered: every Booking's flight carries `conditions` (docs/API.md §4.1). */
-export const soldFlight = (flight: z.output<typeof Flight>) => ({
-  ...flight,
-  conditions: flight.conditions ?? NOT_STATED,
-});
-
 const Passenger = z.object({
   title: z.enum(TITLES),
   first_name: z.string(),

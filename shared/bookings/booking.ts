@@ -2,7 +2,8 @@ import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { toMajor } from '../money.ts';
 import type { SupplierName } from '../supply/port.ts';
-import { type BookingRecord, type BookingView, changeStamp, soldFlight } from './booking-item.ts';
+import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
+import { soldFlight } from './stored-flight.ts';
 
 /**
  * What booking code needs: the table, the clock, and the supplier flights come from — each route takes
