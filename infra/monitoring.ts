@@ -98,7 +98,13 @@ export class Monitoring extends Construct {
       label: 'API 5xx rate (%)',
       period: FIVE_MINUTES,
     });
-    this.alarm('Api5xxRate', serverErrorRate, 1, 'More than 1 % of API requests answered 5xx', 2);
+    this.alarm(
+      'Api5xxRate',
+      serverErrorRate,
+      1,
+      'At least 1 % of API requests answered 5xx in two 5-minute periods in a row',
+      2,
+    );
 
     for (const [routeId, fn] of props.functions) {
       this.alarm(

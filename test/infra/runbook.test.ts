@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { documentRoute, eventFunctions, routes } from '#shared/routes.ts';
+import {
+  FUNCTION_DEFAULTS,
+  functionSettings,
+  REMOTE_SUPPLIER_TIMEOUT_SECONDS,
+} from '#shared/function-spec.ts';
+import { documentRoute, eventFunctions, routes, sweepJob } from '#shared/routes.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
@@ -8,6 +13,7 @@ import {
   resourcesOf,
   synthStage,
 } from '#test/helpers/stage-files.ts';
+import { DELIVERY_MAX_RECEIVES, STREAM_RETRY_ATTEMPTS } from '../../infra/events.ts';
 
 const runbook = readFileSync('docs/runbook.md', 'utf8');
 
@@ -56,5 +62,58 @@ describe('docs/runbook.md', () => {
 
   it('is linked from the README', () => {
     expect(readFileSync('README.md', 'utf8')).toContain('(docs/runbook.md)');
+  });
+});
+
+describe('docs/runbook.md: what it says of the alarms matches the code', () => {
+  const section = (heading: string) => (sections.get(heading) ?? '').replace(/\s+/g, ' ');
+  const defaults = FUNCTION_DEFAULTS.timeoutSeconds;
+
+  it('names each function’s real timeout, in a network and in a Duffel stage', () => {
+    const errors = section('<route>-Errors');
+    expect(errors).toContain(`${defaults} s for each route;`);
+    for (const route of [...routes, documentRoute])
+      expect(functionSettings(route).timeoutSeconds, route.id).toBe(defaults);
+    const duffel = [...routes, documentRoute].filter(
+      (r) => functionSettings(r, 'duffel').timeoutSeconds !== defaults,
+    );
+    const named = /in a Duffel stage (\d+) s for ((?:`[^`]+`(?:, |\s+and\s+)?)+)/.exec(errors);
+    expect(Number(named?.[1])).toBe(REMOTE_SUPPLIER_TIMEOUT_SECONDS);
+    expect([...(named?.[2] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort()).toEqual(
+      duffel.map((r) => r.id).sort(),
+    );
+    for (const fn of eventFunctions)
+      expect(errors).toContain(`\`${fn.id}\` ${functionSettings(fn).timeoutSeconds} s`);
+    expect(section('sweep-Errors')).toContain(
+      `a timeout (${functionSettings(sweepJob).timeoutSeconds} s; in a Duffel stage ${functionSettings(sweepJob, 'duffel').timeoutSeconds} s`,
+    );
+    expect(section('DeliveryBacklog')).toContain(
+      `${functionSettings(eventFunctions[1]).timeoutSeconds}-second timeout`,
+    );
+    expect(section('EventsIteratorAge')).toContain(
+      `${functionSettings(eventFunctions[0]).timeoutSeconds}-second timeout`,
+    );
+  });
+
+  it('covers the event functions in the Throttles entry, each with what a throttle does to it', () => {
+    const throttles = section('<route>-Throttles');
+    for (const fn of eventFunctions) expect(throttles).toContain(`\`${fn.id}-Throttles\``);
+    expect(throttles).toContain(`without counting it against its ${STREAM_RETRY_ATTEMPTS} retries`);
+    expect(throttles).toContain(`after ${DELIVERY_MAX_RECEIVES}, a message goes to the dead-letter queue`);
+  });
+
+  it('words Api5xxRate as its threshold, comparison and periods are', () => {
+    const alarm = resourcesOf(synthStage(PRODUCTION).template, 'AWS::CloudWatch::Alarm').find(
+      ([, a]) => a.Properties.AlarmName === 'flight-booking-prod-Api5xxRate',
+    )?.[1].Properties;
+    expect(alarm).toMatchObject({
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+      EvaluationPeriods: 2,
+    });
+    expect(alarm?.AlarmDescription).toMatch(/^At least 1 % /);
+    expect(section('Api5xxRate')).toContain(
+      "at least 1 % of the API's requests answered 5xx in each of two 5-minute periods in a row",
+    );
   });
 });
