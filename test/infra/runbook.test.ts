@@ -117,3 +117,51 @@ describe('docs/runbook.md: what it says of the alarms matches the code', () => {
     );
   });
 });
+
+describe('README: the timeouts table matches the code', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const rows = new Map(
+    [...readme.slice(readme.indexOf('**Timeouts**')).matchAll(/^\| (.+?) \| (\d+) s\b(.*)\|$/gm)].map((m) => [
+      m[1] ?? '',
+      `${m[2]} s${m[3]?.match(/; (\d+) s in a Duffel stage/)?.[0] ?? ''}`,
+    ]),
+  );
+  const all = [...routes, documentRoute];
+
+  it('gives each function the timeout it deploys with', () => {
+    expect(rows.get('each route')).toBe(`${FUNCTION_DEFAULTS.timeoutSeconds} s`);
+    const duffelRow = [...rows].find(([name]) => name.endsWith('in a Duffel stage'));
+    const named = [...(duffelRow?.[0] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
+    const slower = all.filter(
+      (r) => functionSettings(r, 'duffel').timeoutSeconds !== FUNCTION_DEFAULTS.timeoutSeconds,
+    );
+    expect(named).toEqual(slower.map((r) => r.id).sort());
+    expect(duffelRow?.[1]).toBe(`${REMOTE_SUPPLIER_TIMEOUT_SECONDS} s`);
+    for (const fn of eventFunctions)
+      expect(rows.get([...rows.keys()].find((k) => k.startsWith(`\`${fn.id}\``)) ?? '')).toBe(
+        `${functionSettings(fn).timeoutSeconds} s`,
+      );
+    expect(rows.get('`sweep` (every minute)')).toBe(
+      `${functionSettings(sweepJob).timeoutSeconds} s; ${functionSettings(sweepJob, 'duffel').timeoutSeconds} s in a Duffel stage`,
+    );
+    for (const fn of [...all, ...eventFunctions, sweepJob]) expect(functionSettings(fn).memoryMb).toBe(512);
+  });
+});
+
+describe('docs/runbook.md: WAF logging', () => {
+  it('turns logging on and off with commands that name the stack’s real output and a name WAF accepts', () => {
+    const outputs = Object.keys(synthStage(PRODUCTION).template.findOutputs('*'));
+    const procedure = runbook.slice(runbook.indexOf('aws-waf-logs-flight-booking-$STAGE'));
+    const output = /OutputKey=='(\w+)'/.exec(procedure)?.[1];
+    expect(outputs).toContain(output);
+    expect(output).toBe('WebAclArn');
+    for (const command of [
+      'aws logs create-log-group --log-group-name "$GROUP"',
+      'aws wafv2 put-logging-configuration',
+      'LogDestinationConfigs=$' + '{GROUP_ARN%:*}', // the ARN without describe-log-groups' ":*"
+      'aws wafv2 delete-logging-configuration --resource-arn "$ACL_ARN"',
+      'aws logs delete-log-group --log-group-name "$GROUP"',
+    ])
+      expect(procedure).toContain(command);
+  });
+});
