@@ -165,3 +165,23 @@ describe('docs/runbook.md: WAF logging', () => {
       expect(procedure).toContain(command);
   });
 });
+
+describe('README: what a first deploy needs to know', () => {
+  const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+
+  it('says plainly that dev sends from the example address dev.json has', () => {
+    const dev = JSON.parse(readFileSync('infra/stages/dev.json', 'utf8'));
+    expect(readme).toContain(
+      `**\`dev\` sends from an example address.** \`infra/stages/dev.json\` keeps \`"sesFromAddress": "${dev.sesFromAddress}"\``,
+    );
+  });
+
+  it('deploys with npx cdk only, and says why not a global cdk', () => {
+    expect(readme).toContain('Always `npx cdk`, never a global `cdk`');
+    const commands = [
+      ...readme.matchAll(/(?:^|[\s`(])((?:npx )?cdk (?:deploy|destroy|bootstrap)\b)/g),
+    ].map((m) => m[1]);
+    expect(commands.length).toBeGreaterThan(3);
+    expect(commands.filter((c) => !c?.startsWith('npx '))).toEqual([]);
+  });
+});
