@@ -13,6 +13,7 @@ import {
   resourcesOf,
   synthStage,
 } from '#test/helpers/stage-files.ts';
+import { consoleFunction } from '../../infra/console.ts';
 import { DELIVERY_MAX_RECEIVES, STREAM_RETRY_ATTEMPTS } from '../../infra/events.ts';
 
 const runbook = readFileSync('docs/runbook.md', 'utf8');
@@ -126,7 +127,7 @@ describe('README: the timeouts table matches the code', () => {
       `${m[2]} s${m[3]?.match(/; (\d+) s in a Duffel stage/)?.[0] ?? ''}`,
     ]),
   );
-  const all = [...routes, documentRoute];
+  const all = [...routes, documentRoute, consoleFunction];
 
   it('gives each function the timeout it deploys with', () => {
     expect(rows.get('each route')).toBe(`${FUNCTION_DEFAULTS.timeoutSeconds} s`);
@@ -178,9 +179,9 @@ describe('README: what a first deploy needs to know', () => {
 
   it('deploys with npx cdk only, and says why not a global cdk', () => {
     expect(readme).toContain('Always `npx cdk`, never a global `cdk`');
-    const commands = [
-      ...readme.matchAll(/(?:^|[\s`(])((?:npx )?cdk (?:deploy|destroy|bootstrap)\b)/g),
-    ].map((m) => m[1]);
+    const commands = [...readme.matchAll(/(?:^|[\s`(])((?:npx )?cdk (?:deploy|destroy|bootstrap)\b)/g)].map(
+      (m) => m[1],
+    );
     expect(commands.length).toBeGreaterThan(3);
     expect(commands.filter((c) => !c?.startsWith('npx '))).toEqual([]);
   });
