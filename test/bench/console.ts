@@ -1,5 +1,5 @@
 /**
- * The console's budgets (CONSOLE.md), measured in Debian's Chromium against a fresh `npm start`:
+ * The console's budgets (docs/console.md), measured in Debian's Chromium against a fresh `npm start`:
  * JavaScript and CSS of the first screen (gzip) and no request to another origin; `GET /` to an
  * interactive sign-in form; the search answer to 100 offers on screen; typing in an airport field
  * (every keystroke's next frame, long tasks, requests per word). `npm run bench -- --only console`.
@@ -340,7 +340,7 @@ export async function consoleBudgets(bench: Bench): Promise<Section> {
       ],
     ];
     return {
-      title: 'Console budgets (CONSOLE.md)',
+      title: 'Console budgets (docs/console.md)',
       lines: [
         `Chromium ${browser.version()} (Debian, headless) against a fresh \`npm start\` on this machine; each figure is read in the page (performance.now(), resource timing), so Playwright's own round trips are not in it. Gzip is Node's zlib at its default level.`,
         '',

@@ -12,7 +12,7 @@ import { SignIn } from './screens/sign-in.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
 import { type Agent, currentAgent, isAdmin, signOut } from './session.ts';
 
-/** The screen for a signed-in agent at `place` (CONSOLE.md, Screens and addresses). */
+/** The screen for a signed-in agent at `place` (docs/console.md, Screens and addresses). */
 function screenFor(place: Place, agent: Agent) {
   const { path } = place;
   if (path === '/search') return <SearchScreen place={place} />;

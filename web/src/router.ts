@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { address, appPath } from './base.ts';
 
 /**
- * Real addresses for every screen (CONSOLE.md): `history.pushState` on navigation, `popstate` for
+ * Real addresses for every screen (docs/console.md): `history.pushState` on navigation, `popstate` for
  * back and forward, and the page served at every screen address, so a reload keeps the screen.
  */
 const listeners = new Set<() => void>();
