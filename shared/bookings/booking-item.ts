@@ -50,18 +50,26 @@ const Segment = z.object({
   duration_minutes: z.number(),
 });
 const Direction = z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment) });
-const Flight = z.object({
-  id: z.string(),
-  total_price: z.number(),
-  currency: z.string(),
-  travel_class: z.enum(TRAVEL_CLASSES),
-  /** Null where the supplier does not publish it (docs/API.md §4.5). */
-  seats_available: z.nullable(z.number()),
-  expires_at: z.string(),
-  passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
-  outbound: Direction,
-  inbound: z.optional(Direction),
-});
+const Flight = z.pipe(
+  z.object({
+    id: z.string(),
+    total_price: z.number(),
+    currency: z.string(),
+    travel_class: z.enum(TRAVEL_CLASSES),
+    /** Null where the supplier does not publish it (docs/API.md §4.5). */
+    seats_available: z.nullable(z.number()),
+    expires_at: z.string(),
+    passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
+    outbound: Direction,
+    inbound: z.optional(Direction),
+    /** Every journey (absent on bookings made before journeys were one shape: read as outbound, inbound). */
+    slices: z.optional(z.array(Direction)),
+  }),
+  z.transform((flight) => ({
+    ...flight,
+    slices: flight.slices ?? [flight.outbound, ...(flight.inbound ? [flight.inbound] : [])],
+  })),
+);
 const Passenger = z.object({
   title: z.enum(TITLES),
   first_name: z.string(),

@@ -14,7 +14,7 @@ interface Condition {
   allowed: boolean;
   penalty: { amount: number; currency: string } | null;
 }
-export type Offer = Schemas['Flight'] & {
+export type Offer = Omit<Schemas['Flight'], 'slices'> & {
   slices?: Slice[];
   conditions?: { refund_before_departure: Condition | null; change_before_departure: Condition | null };
 };

@@ -80,6 +80,7 @@ describe('fn: search', () => {
           stops: expect.any(Number),
           segments: expect.any(Array),
         },
+        slices: [flight.outbound],
       });
       expect(Math.round(flight.total_price * 100)).toBe(flight.total_price * 100);
       const segments = flight.outbound.segments;
