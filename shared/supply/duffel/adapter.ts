@@ -80,7 +80,7 @@ export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
         });
         offers = answer.data.offers ?? [];
       } catch (error) {
-        return fail(error, searchFieldPath);
+        return fail(error, (field) => searchFieldPath(field, body.slices !== undefined));
       }
       const request = {
         agencyId: session.agencyId,
