@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
-import { minorUnits } from '../money.ts';
+import { sameMoney } from '../money.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { listAgencyBookings } from './agency-listing.ts';
@@ -245,7 +245,3 @@ const stamped = (record: BookingRecord, status: 'CONFIRMED' | 'HELD') => ({
   status,
   ...changeStamp(record),
 });
-
-const sameMoney = (a: { amount: number; currency: string }, b: { amount: number; currency: string }) =>
-  a.currency === b.currency &&
-  minorUnits(String(a.amount), a.currency) === minorUnits(String(b.amount), b.currency);
