@@ -86,7 +86,7 @@ export async function multiCity(bench: Bench): Promise<Section> {
   return {
     title: 'Multi-city search (6 journeys) against one-way',
     lines: [
-      `Search through the handler against DynamoDB Local, ${SAMPLES} of each after ${WARM_UP} of warm-up, interleaved: one-way ${CITIES[0]}-${CITIES[1]} against the 6 journeys ${CITIES.join('-')} two days apart (each journey priced from up to ${MAX_PRICED_FLIGHT_DATES_PER_DIRECTION} flight-dates, one BatchGetItem per journey), limit 50, sort PRICE.`,
+      `Search through the handler against DynamoDB Local, ${SAMPLES} of each after ${WARM_UP} of warm-up, interleaved: one-way ${CITIES[0]}-${CITIES[1]} against the 6 journeys ${CITIES.join('-')} two days apart (each journey priced from up to ${MAX_PRICED_FLIGHT_DATES_PER_DIRECTION} flight-dates, at most one BatchGetItem per journey: 3 for these 6), limit 50, sort PRICE.`,
       `Load average (1 min) as the section was written: ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} CPUs.`,
       '',
       table(['search', 'p50 ms', 'p99 ms', 'p50 × one-way'], rows),
