@@ -139,6 +139,23 @@ describe('fn: booking create and cancel, multi-city', () => {
     );
   });
 
+  it('answers PRICE_CHANGED with a fresh multi-city offer, every journey kept, that books as is', async () => {
+    const [offer] = await multiCity('three');
+    const middle = offer.slices[1].segments[0];
+    await sellSeats(middle.flight_number, dayOf(middle), 60);
+
+    const changed = await book(session, bookingBody(offer));
+    const fresh = changed.body.error?.details?.flight;
+    const booked = await book(session, { ...bookingBody(fresh), flight_details: fresh });
+
+    expect(changed.body.error.code).toBe('PRICE_CHANGED');
+    expect(fresh.slices.map((s: Json) => s.segments)).toEqual(offer.slices.map((s: Json) => s.segments));
+    expect(fresh).not.toHaveProperty('inbound');
+    expect(fresh.total_price).toBeGreaterThan(offer.total_price);
+    expect(booked.status).toBe(201);
+    expect(await seatsSold(middle.flight_number, dayOf(middle))).toBe(61);
+  });
+
   it('holds every journey, confirms it, and a lapsed hold gives every journey’s seats back', async () => {
     const [kept, lapsed] = await multiCity('three');
     const before = await soldOn(lapsed);
