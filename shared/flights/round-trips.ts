@@ -13,16 +13,35 @@ interface Column {
   readonly departure: readonly number[];
   readonly arrival: readonly number[];
   readonly numbers: readonly string[];
+  /** From each index on: the latest departure, the earliest arrival, the shortest duration. */
+  readonly latestDeparture: readonly number[];
+  readonly earliestArrival: readonly number[];
+  readonly shortest: readonly number[];
+}
+
+/** `values` folded from the end: at `i`, `pick` of every value from `i` on. */
+function suffix(values: readonly number[], pick: (a: number, b: number) => number): number[] {
+  const out = [...values];
+  for (let i = out.length - 2; i >= 0; i--) out[i] = pick(out[i] as number, out[i + 1] as number);
+  return out;
 }
 
 function columnOf(items: readonly PricedItinerary[]): Column {
+  const departure = items.map((it) => it.segments[0]?.departureAt ?? 0);
+  const arrival = items.map((it) => it.segments.at(-1)?.arrivalAt ?? 0);
   return {
     items,
     total: items.map((it) => it.total),
     duration: items.map((it) => itineraryDuration(it.segments)),
-    departure: items.map((it) => it.segments[0]?.departureAt ?? 0),
-    arrival: items.map((it) => it.segments.at(-1)?.arrivalAt ?? 0),
+    departure,
+    arrival,
     numbers: items.map((it) => it.segments.map((s) => s.flightNumber).join(' ')),
+    latestDeparture: suffix(departure, Math.max),
+    earliestArrival: suffix(arrival, Math.min),
+    shortest: suffix(
+      arrival.map((at, i) => at - (departure[i] as number)),
+      Math.min,
+    ),
   };
 }
 
@@ -126,7 +145,8 @@ export interface CombinationStats {
  * vector has exactly one parent (itself less its last non-zero journey's step), which ranks no worse.
  * A combination whose gap is too short is not taken but still expands the frontier, unless the short
  * gap lies between journeys before `pivot`: those never move again below it, so its whole subtree is
- * infeasible and is skipped (exact, not a heuristic). Cost: sorting each journey, then O(p·k·log p)
+ * infeasible and is skipped; so is a subtree where some later journey cannot leave late enough
+ * whatever it takes ({@link completable}; both exact, not heuristics). Cost: sorting each journey, then O(p·k·log p)
  * for the p combinations examined; memory is the frontier (at most k per examined), never the product.
  */
 export function bestCombinations(
@@ -153,6 +173,28 @@ export function bestCombinations(
     }
     return -1;
   };
+  /**
+   * Whether the subtree of `at` may hold a valid combination: journeys before `pivot` are fixed, each
+   * later one may take any itinerary from its index on. A lower bound on each journey's arrival is
+   * carried forward (its earliest arrival from its index, or the previous bound plus the gap plus its
+   * shortest duration); a journey whose latest departure comes before the previous bound plus the gap
+   * cannot be flown, so nothing below `at` is valid. Exact: it never rules out a valid combination.
+   */
+  const completable = (at: readonly number[], pivot: number) => {
+    let arrivedBy = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < columns.length; j++) {
+      const c = columns[j] as Column;
+      const i = at[j] as number;
+      const leaveFrom = arrivedBy + gap;
+      if (j < pivot) {
+        arrivedBy = c.arrival[i] as number;
+        continue;
+      }
+      if ((c.latestDeparture[i] as number) < leaveFrom) return false;
+      arrivedBy = Math.max(c.earliestArrival[i] as number, leaveFrom + (c.shortest[i] as number));
+    }
+    return true;
+  };
   const sum = (field: 'total' | 'duration', at: readonly number[]) =>
     columns.reduce((n, c, j) => n + (c[field][at[j] as number] as number), 0);
   const push = (at: number[], pivot: number) => {
@@ -167,6 +209,7 @@ export function bestCombinations(
   while (found.length < limit && frontier.size > 0) {
     const { at, pivot } = frontier.pop() as Candidate;
     stats.examined += 1;
+    if (!completable(at, pivot)) continue;
     const short = shortGap(at);
     if (short < 0) found.push(at.map((i, j) => (columns[j] as Column).items[i] as PricedItinerary));
     // Journeys before the pivot never move in this subtree: a short gap between two of them is final.

@@ -230,4 +230,15 @@ describe('bestCombinations', () => {
     expect(found.stats.combinations).toBeGreaterThan(1e8);
     expect(found.stats.examined).toBeLessThan(1000);
   });
+
+  it('proves at once that six same-day transatlantic journeys cannot be flown, without walking their combinations', () => {
+    const day = '2026-12-10';
+    const cities = ['LHR', 'JFK', 'LHR', 'JFK', 'LHR', 'JFK', 'LHR'];
+    const journeys = cities.slice(1).map((to, i) => priced(cities[i] as string, to, day));
+
+    const found = bestCombinations(journeys, 'PRICE', 50);
+
+    expect(found.combinations).toEqual([]);
+    expect(found.stats.examined).toBeLessThan(100);
+  });
 });
