@@ -187,7 +187,7 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
     const { cancelling } = deps.supplier;
     try {
       if (cancelling.kind === 'in-table') {
-        // The built-in network refunds the full price of a confirmed booking; a hold was never paid.
+        // What the fare's conditions, as sold, give back of a confirmed booking; a hold was never paid.
         const refund = own?.refund;
         const update = cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund });
         const held = record.payment_required_by;

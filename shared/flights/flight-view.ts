@@ -1,5 +1,6 @@
 import { isoSeconds } from '../clock.ts';
 import type { TravelClass } from './cabins.ts';
+import { type FareConditionsView, networkConditions } from './fare-conditions.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import type { OfferQuote } from './offers.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
@@ -62,6 +63,17 @@ function directionView(segments: readonly ScheduledFlight[]) {
 
 export type DirectionView = ReturnType<typeof directionView>;
 
+/** Each journey's buckets, in journey order: a journey's fare conditions come from its own segments. */
+export function journeyBuckets(journey: PricedJourney): number[][] {
+  const buckets: number[][] = [];
+  let at = 0;
+  for (const slice of journey.slices) {
+    buckets.push(journey.buckets.slice(at, at + slice.length));
+    at += slice.length;
+  }
+  return buckets;
+}
+
 /**
  * The Flight resource of docs/API.md §4.1 for an offer: `slices`, one per journey, with `outbound` the
  * first and, for a round trip only, `inbound` the second (the same objects).
@@ -86,6 +98,7 @@ export function flightView(
     outbound: slices[0] as DirectionView,
     ...(!journey.multiCity && slices[1] && { inbound: slices[1] }),
     slices,
+    conditions: networkConditions(offer.travelClass, journeyBuckets(journey), offer.passengers),
   };
 }
 
@@ -100,6 +113,8 @@ export interface FlightView {
   outbound: DirectionView;
   inbound?: DirectionView;
   slices: DirectionView[];
+  /** What the fare allows before departure (docs/API.md §4.1). */
+  conditions: FareConditionsView;
 }
 
 /** The flights of a quote split into its journeys, as its `inboundFrom` or `slicesFrom` says. */

@@ -81,6 +81,11 @@ describe('fn: search', () => {
           segments: expect.any(Array),
         },
         slices: [flight.outbound],
+        // Nothing sold yet: every offer is in the cheapest bucket, which allows neither.
+        conditions: {
+          refund_before_departure: { allowed: false, penalty: null },
+          change_before_departure: { allowed: false, penalty: null },
+        },
       });
       expect(Math.round(flight.total_price * 100)).toBe(flight.total_price * 100);
       const segments = flight.outbound.segments;
