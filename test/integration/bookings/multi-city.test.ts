@@ -13,6 +13,7 @@ import {
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as confirm } from '#test/helpers/routes/bookings/confirm.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
@@ -98,6 +99,22 @@ describe('fn: booking create and cancel, multi-city', () => {
       expect(await soldOn(offer)).toEqual(before);
     },
   );
+
+  it('quotes the refund of a six-journey booking from the conditions it was sold with, and cancels at that refund', async () => {
+    const [offer] = await multiCity('six');
+    const booked = (await book(session, { ...bookingBody(offer), flight_details: offer })).body.data;
+
+    const quote = await call(refundQuote, 'refund-quote', { booking_id: booked.booking_id });
+    const cancelled = await call(cancel, 'cancel', {
+      booking_id: booked.booking_id,
+      refund: quote.body.data.refund,
+    });
+
+    expect(booked.flight.conditions).toEqual(offer.conditions);
+    expect(quote.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', refund: quote.body.data.refund });
+    expect(await soldOn(offer)).toEqual(segmentsOf(offer).map(() => 0));
+  });
 
   it('names the path of a tampered later journey (409 FLIGHT_MISMATCH) and takes no seat', async () => {
     const [offer] = await multiCity('three');
