@@ -135,6 +135,15 @@ export async function readyToBook(page: Page, trip: Trip = {}): Promise<void> {
   await fillContact(page);
 }
 
+/** An amount as the console writes it, with or without thousands separators: 1366 → `1,?366.00`. */
+export const amountText = (amount: number) =>
+  new RegExp(
+    `\\b${amount
+      .toFixed(2)
+      .replace(/\B(?=(\d{3})+\.)/g, ',?')
+      .replace('.', '\\.')}\\b`,
+  );
+
 const PNR = /PNR\W*([A-Z0-9]{5,8})\b/;
 /** Waits for `PNR <reference>` on the screen and returns the reference. */
 export async function shownPnr(page: Page): Promise<string> {

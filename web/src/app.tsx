@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.ts';
+import { appPath } from './base.ts';
 import { Link } from './components.tsx';
 import { currentAddress, navigate, type Place, safeNext, usePlace } from './router.ts';
 import { AgentsScreen } from './screens/agents.tsx';
@@ -35,7 +36,7 @@ export function App() {
     // A 401 anywhere: back to sign-in, then back here (the forms keep their drafts).
     onSessionEnded(() => {
       setAgent(null);
-      if (location.pathname !== '/sign-in')
+      if (appPath() !== '/sign-in')
         navigate(`/sign-in?next=${encodeURIComponent(currentAddress())}`, { replace: true });
     });
   }, []);
