@@ -253,6 +253,46 @@ await call(
   (d) => `${d.pnr} is ${d.status}, refunded ${d.refund?.amount} ${d.refund?.currency}`,
 );
 
-// 7. Sign out.
+// 7. A multi-city trip: London to New York, on to Los Angeles, back to London; book it, then cancel it.
+const cities = ['LHR', 'JFK', 'LAX', 'LHR'];
+const trips = await call(
+  '/api/flights/search',
+  {
+    slices: cities.slice(1).map((destination, i) => ({
+      origin: cities[i],
+      destination,
+      departure_date: day(21 + 3 * i),
+    })),
+    limit: 3,
+  },
+  (data: Json[]) =>
+    [
+      `${data.length} multi-city trips, cheapest first:`,
+      ...data.map(
+        (f) => `    ${f.total_price} ${f.currency}  ${f.slices.map((s: Json) => segments(s)).join('  →  ')}`,
+      ),
+    ].join('\n'),
+);
+const trip = trips.answer.data[0];
+if (trip) {
+  const tripBooking = await call(
+    '/api/flights/booking/create',
+    {
+      flight_id: trip.id,
+      flight_details: trip,
+      total_price: trip.total_price,
+      currency: trip.currency,
+      ...exampleTraveller,
+    },
+    (d) => `${d.status}: PNR ${d.pnr}, ${d.flight.slices.length} journeys, ${d.total_price} ${d.currency}`,
+  );
+  await call(
+    '/api/flights/booking/cancel',
+    { booking_id: tripBooking.answer.data.booking_id },
+    (d) => `${d.pnr} is ${d.status}: every journey's seats are back on sale`,
+  );
+}
+
+// 8. Sign out.
 await call('/api/auth/logout', {}, () => 'signed out');
 console.log('\nDone.');

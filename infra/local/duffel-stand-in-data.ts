@@ -167,7 +167,10 @@ function offerConditions(total: number, currency: string, stated: boolean): Offe
 /** A passenger's share of the fare: children 75 %, infants on a lap 10 %. */
 const paxShare = (p: OfferPassenger) => (p.type === 'adult' ? 1 : p.type === 'child' ? 0.75 : 0.1);
 
-/** The offers of an offer request: every outbound option, paired with every return option. */
+/** The stand-in answers this many offers at most, as Duffel caps its own. */
+const MAX_OFFERS = 100;
+
+/** The offers of an offer request: every option of each slice, combined with every other slice's. */
 export function offersFor(
   request: CreateOfferRequest,
   options: { currency: string; now: number; offerTtlSeconds: number },
@@ -178,8 +181,12 @@ export function offersFor(
     return { id: duffelId('pas'), type, age: age ?? null, fare_type: null };
   });
   const cabin = request.cabin_class ?? 'economy';
-  const [out, back] = request.slices.map((slice) => sliceOptions(slice, passengers, cabin));
-  const journeys = back ? (out ?? []).flatMap((o) => back.map((b) => [o, b])) : (out ?? []).map((o) => [o]);
+  // Every slice's options combined, one per slice (a round trip's 9, a 6-slice trip's first 100).
+  let journeys: ReturnType<typeof sliceOptions>[] = [[]];
+  for (const slice of request.slices) {
+    const options = sliceOptions(slice, passengers, cabin);
+    journeys = journeys.flatMap((journey) => options.map((o) => [...journey, o])).slice(0, MAX_OFFERS);
+  }
   const share = passengers.reduce((sum, p) => sum + paxShare(p), 0);
   const created = new Date(options.now).toISOString();
   const offers = journeys.map((journey, i): Offer => {

@@ -24,6 +24,17 @@ export function flightMismatches(body: CreateBookingInput, quoted: FlightView): 
 
   compareDirection('flight_details.outbound', body.flight_details.outbound, quoted.outbound, differ);
   compareDirection('flight_details.inbound', body.flight_details.inbound, quoted.inbound, differ);
+  // A multi-city offer's journeys are checked in `slices`; any offer's, when the client sends them.
+  const sent = body.flight_details.slices;
+  const multiCity = !quoted.inbound && quoted.slices.length > 1;
+  if (!sent && !multiCity) return details;
+  if (sent?.length !== quoted.slices.length) {
+    differ('flight_details.slices', quoted.slices.length, sent ? sent.length : 'absent');
+    return details;
+  }
+  quoted.slices.forEach((slice, i) => {
+    compareDirection(`flight_details.slices.${i}`, sent[i], slice, differ);
+  });
   return details;
 }
 

@@ -98,6 +98,15 @@ export const CreateBookingRequest = z.object({
       inbound: z
         .optional(Direction())
         .check(z.meta({ description: 'Present exactly when the offer is a round trip' })),
+      slices: z.optional(
+        z
+          .array(Direction())
+          .check(
+            z.minLength(1),
+            z.maxLength(6),
+            z.meta({ description: 'Every journey as search returned it; required for a multi-city offer' }),
+          ),
+      ),
     })
     .check(
       z.meta({

@@ -40,6 +40,8 @@ export const Flight = z.object({
   passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
   outbound: Direction,
   inbound: z.optional(Direction),
+  /** Every journey (absent on bookings stored before journeys were one shape: read as outbound, inbound). */
+  slices: z.optional(z.array(Direction)),
   /** As sold: refunds read them here, never today's table (absent on bookings stored before them). */
   conditions: z.optional(SoldConditions),
 });
@@ -47,10 +49,20 @@ export const Flight = z.object({
 /** The conditions of a booking stored before fares carried them: nothing was stated when it was sold. */
 const NOT_STATED: FareConditionsView = { refund_before_departure: null, change_before_departure: null };
 
-/** A stored Flight as answered: every Booking's flight carries `conditions` (docs/API.md §4.1). */
-export const soldFlight = <Flight extends { conditions?: FareConditionsView | undefined }>(
+type StoredDirection = z.output<typeof Direction>;
+
+/** A stored Flight as answered: every Booking's flight carries `conditions` and `slices` (docs/API.md §4.1). */
+export const soldFlight = <
+  Flight extends {
+    outbound: StoredDirection;
+    inbound?: StoredDirection | undefined;
+    slices?: StoredDirection[] | undefined;
+    conditions?: FareConditionsView | undefined;
+  },
+>(
   flight: Flight,
 ) => ({
   ...flight,
+  slices: flight.slices ?? [flight.outbound, ...(flight.inbound ? [flight.inbound] : [])],
   conditions: flight.conditions ?? NOT_STATED,
 });

@@ -44,10 +44,15 @@ function when(iso: string, airportCode: string): string {
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
 function lines(booking: BookingView, agencyName: string, headline: string, deadline?: string): string[] {
-  const directions = [
-    ['Outbound', booking.flight.outbound],
-    ['Return', booking.flight.inbound],
-  ] as const;
+  const { outbound, inbound, slices } = booking.flight;
+  // Every journey of a multi-city trip, numbered; a one-way or return trip as before.
+  const directions =
+    !inbound && slices && slices.length > 1
+      ? slices.map((slice, i) => [`Journey ${i + 1}`, slice] as const)
+      : ([
+          ['Outbound', outbound],
+          ['Return', inbound],
+        ] as const);
   return [
     `${headline}.`,
     '',

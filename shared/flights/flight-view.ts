@@ -22,32 +22,25 @@ export const itineraryDuration = (segments: readonly ScheduledFlight[]) =>
   ((segments.at(-1)?.arrivalAt ?? 0) - (segments[0]?.departureAt ?? 0)) / 60_000;
 
 /**
- * What one offer sells: an outbound itinerary and, for a round trip, an inbound one, priced together
- * (`buckets` lists every segment, outbound first; `total` covers both ways for the whole party).
+ * What one offer sells: one itinerary per journey (`slices`: one way 1, a round trip 2, multi-city 2–6),
+ * priced together (`buckets` lists every segment, journey by journey; `total` covers every journey for
+ * the whole party). `multiCity` says whether the second journey is a multi-city one or the way back.
  */
 export interface PricedJourney {
-  readonly outbound: readonly ScheduledFlight[];
-  readonly inbound?: readonly ScheduledFlight[];
+  readonly slices: readonly (readonly ScheduledFlight[])[];
+  readonly multiCity: boolean;
   readonly buckets: readonly number[];
   readonly total: number;
   readonly seatsLeft: number;
 }
 
-/** A one-way journey: the itinerary alone. */
-export const oneWay = (itinerary: PricedItinerary): PricedJourney => ({
-  outbound: itinerary.segments,
-  buckets: itinerary.buckets,
-  total: itinerary.total,
-  seatsLeft: itinerary.seatsLeft,
-});
-
-/** A round trip: both directions sold together, each priced from its own segments. */
-export const roundTrip = (outbound: PricedItinerary, inbound: PricedItinerary): PricedJourney => ({
-  outbound: outbound.segments,
-  inbound: inbound.segments,
-  buckets: [...outbound.buckets, ...inbound.buckets],
-  total: outbound.total + inbound.total,
-  seatsLeft: Math.min(outbound.seatsLeft, inbound.seatsLeft),
+/** Journeys sold together, each priced from its own segments. */
+export const combined = (itineraries: readonly PricedItinerary[], multiCity: boolean): PricedJourney => ({
+  slices: itineraries.map((it) => it.segments),
+  multiCity,
+  buckets: itineraries.flatMap((it) => it.buckets),
+  total: itineraries.reduce((n, it) => n + it.total, 0),
+  seatsLeft: Math.min(...itineraries.map((it) => it.seatsLeft)),
 });
 
 /** One direction of a Flight: `{duration_minutes, stops, segments}`. */
@@ -70,18 +63,26 @@ function directionView(segments: readonly ScheduledFlight[]) {
 
 export type DirectionView = ReturnType<typeof directionView>;
 
-/** Each journey's buckets, outbound first: a journey's fare conditions come from its own segments. */
-export const journeyBuckets = (journey: PricedJourney): number[][] => {
-  const split = journey.outbound.length;
-  const inbound = journey.buckets.slice(split);
-  return [journey.buckets.slice(0, split), ...(inbound.length > 0 ? [inbound] : [])];
-};
+/** Each journey's buckets, in journey order: a journey's fare conditions come from its own segments. */
+export function journeyBuckets(journey: PricedJourney): number[][] {
+  const buckets: number[][] = [];
+  let at = 0;
+  for (const slice of journey.slices) {
+    buckets.push(journey.buckets.slice(at, at + slice.length));
+    at += slice.length;
+  }
+  return buckets;
+}
 
-/** The Flight resource of docs/API.md §4.1 for an offer; `inbound` only for a round trip. */
+/**
+ * The Flight resource of docs/API.md §4.1 for an offer: `slices`, one per journey, with `outbound` the
+ * first and, for a round trip only, `inbound` the second (the same objects).
+ */
 export function flightView(
   offer: { id: string; expiresAt: number; travelClass: TravelClass; passengers: PassengerCounts },
   journey: PricedJourney,
 ): FlightView {
+  const slices = journey.slices.map(directionView);
   return {
     id: offer.id,
     total_price: journey.total / 100,
@@ -94,8 +95,9 @@ export function flightView(
       children: offer.passengers.children,
       infants: offer.passengers.infants,
     },
-    outbound: directionView(journey.outbound),
-    ...(journey.inbound && { inbound: directionView(journey.inbound) }),
+    outbound: slices[0] as DirectionView,
+    ...(!journey.multiCity && slices[1] && { inbound: slices[1] }),
+    slices,
     conditions: networkConditions(offer.travelClass, journeyBuckets(journey), offer.passengers),
   };
 }
@@ -110,17 +112,34 @@ export interface FlightView {
   passengers: PassengerCounts;
   outbound: DirectionView;
   inbound?: DirectionView;
+  slices: DirectionView[];
   /** What the fare allows before departure (docs/API.md §4.1). */
   conditions: FareConditionsView;
 }
 
-/** The flights of a journey split into its directions, as a quote's `inboundFrom` says. */
+/** The flights of a quote split into its journeys, as its `inboundFrom` or `slicesFrom` says. */
 export function splitJourney(
   flights: readonly ScheduledFlight[],
-  inboundFrom: number | undefined,
-): { outbound: readonly ScheduledFlight[]; inbound?: readonly ScheduledFlight[] } {
-  if (inboundFrom === undefined) return { outbound: flights };
-  return { outbound: flights.slice(0, inboundFrom), inbound: flights.slice(inboundFrom) };
+  quote: Pick<OfferQuote, 'inboundFrom' | 'slicesFrom'>,
+): { slices: (readonly ScheduledFlight[])[]; multiCity: boolean } {
+  const starts = quote.slicesFrom ?? (quote.inboundFrom === undefined ? [] : [quote.inboundFrom]);
+  const bounds = [0, ...starts, flights.length];
+  return {
+    slices: bounds.slice(1).map((end, i) => flights.slice(bounds[i], end)),
+    multiCity: quote.slicesFrom !== undefined,
+  };
+}
+
+/** Where each journey after the first starts in the offer's segments, as a quote records it. */
+export function journeyStarts(journey: PricedJourney): Pick<OfferQuote, 'inboundFrom' | 'slicesFrom'> {
+  const starts: number[] = [];
+  let at = 0;
+  for (const slice of journey.slices.slice(0, -1)) {
+    at += slice.length;
+    starts.push(at);
+  }
+  if (journey.multiCity) return { slicesFrom: starts };
+  return starts[0] === undefined ? {} : { inboundFrom: starts[0] };
 }
 
 /** The flights of a quote, from the schedule; undefined if one no longer exists. */
@@ -138,7 +157,7 @@ export function quotedFlightView(
   return flightView(
     { id, expiresAt: quote.expiresAt, travelClass: quote.travelClass, passengers: quote.passengers },
     {
-      ...splitJourney(flights, quote.inboundFrom),
+      ...splitJourney(flights, quote),
       buckets: quote.segments.map((s) => s.bucket),
       total: quote.total,
       seatsLeft: quote.seatsShown,

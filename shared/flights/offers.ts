@@ -15,10 +15,12 @@ export interface OfferQuote {
   readonly expiresAt: number;
   readonly travelClass: TravelClass;
   readonly passengers: PassengerCounts;
-  /** Every segment the offer sells, outbound first, then (round trip) inbound. */
+  /** Every segment the offer sells, journey by journey (outbound first, then the inbound or the next journeys). */
   readonly segments: readonly { flightNumber: string; date: LocalDate; bucket: number }[];
   /** Round trip: the index in `segments` where the inbound journey starts. Absent for one way. */
   readonly inboundFrom?: number;
+  /** Multi-city: the index in `segments` where each journey after the first starts. */
+  readonly slicesFrom?: readonly number[];
   /** Total for all passengers, in cents. */
   readonly total: number;
   readonly currency: string;
@@ -45,6 +47,8 @@ interface Sealed {
   n: number;
   /** Round trip only: where the inbound segments start. One-way offers sealed before it had none. */
   o?: number;
+  /** Multi-city only: where each journey after the first starts. */
+  m?: number[];
 }
 
 const PREFIX = 'off_';
@@ -94,6 +98,7 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
     u: quote.currency,
     n: quote.seatsShown,
     ...(quote.inboundFrom !== undefined && { o: quote.inboundFrom }),
+    ...(quote.slicesFrom !== undefined && { m: [...quote.slicesFrom] }),
   };
   return sealPayload(key, payload);
 }
@@ -118,5 +123,6 @@ export function openOffer(key: Uint8Array, offerId: string): OpenedOffer | undef
     currency: sealed.u,
     seatsShown: sealed.n,
     ...(sealed.o !== undefined && { inboundFrom: sealed.o }),
+    ...(sealed.m !== undefined && { slicesFrom: sealed.m }),
   };
 }

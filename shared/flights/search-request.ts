@@ -74,17 +74,77 @@ const whenValid =
     // A root issue (the body is not an object) means no field can be read at all.
     !payload.issues.some((issue) => !issue.path?.length || fields.includes(String(issue.path[0])));
 
+/** A multi-city search takes this many journeys at least and at most (docs/API.md §4.1). */
+export const MIN_JOURNEYS = 2;
+export const MAX_JOURNEYS = 6;
+
+type Issue = (path: PropertyKey[], message: string) => void;
+
+/** A departure day against today at the origin: not before it, at most {@link MAX_DAYS_AHEAD} after. */
+function checkDeparture(clock: Clock, originCode: string, date: string, path: PropertyKey[], issue: Issue) {
+  const origin = findAirport(originCode);
+  if (!origin) return;
+  const today = localDateAt(origin.timeZone, clock.now());
+  const ahead = daysBetween(today, date);
+  if (ahead < 0) issue(path, `must not be before today at the origin (${today})`);
+  else if (ahead > MAX_DAYS_AHEAD)
+    issue(path, `must be at most ${MAX_DAYS_AHEAD} days ahead (${addDays(today, MAX_DAYS_AHEAD)})`);
+}
+
+/** One journey of a multi-city search: the fields of a one-way search. */
+const Journey = z.object({ origin: AirportCode, destination: AirportCode, departure_date: DepartureDate });
+
+/** The fields a multi-city search replaces. */
+const SINGLE_TRIP_FIELDS = ['origin', 'destination', 'departure_date', 'return_date'] as const;
+
+/** Journey by journey: origin ≠ destination, each date in range at its origin and in date order, no repeat. */
+function checkJourneys(
+  clock: Clock,
+  slices: readonly { origin: string; destination: string; departure_date: string }[],
+  issue: Issue,
+) {
+  slices.forEach((journey, i) => {
+    const previous = slices[i - 1];
+    if (journey.origin === journey.destination)
+      issue(['slices', i, 'destination'], 'must differ from origin');
+    checkDeparture(clock, journey.origin, journey.departure_date, ['slices', i, 'departure_date'], issue);
+    if (!previous) return;
+    if (journey.departure_date < previous.departure_date)
+      issue(
+        ['slices', i, 'departure_date'],
+        `must not be before the previous journey's departure_date (${previous.departure_date})`,
+      );
+    else if (
+      journey.departure_date === previous.departure_date &&
+      journey.origin === previous.origin &&
+      journey.destination === previous.destination
+    )
+      issue(['slices', i], 'repeats the previous journey: the same origin and destination on the same day');
+  });
+}
+
 /**
- * The search request (docs/API.md §4.1). The clock decides "today" at the origin, so the schema is made
- * per clock.
+ * The search request (docs/API.md §4.1): one way, a round trip (`return_date`) or multi-city
+ * (`slices`, 2–6 journeys, instead of the single trip's fields). The clock decides "today" at each
+ * origin, so the schema is made per clock.
  */
 export function createSearchRequest(clock: Clock) {
   return z
     .object({
-      origin: AirportCode,
-      destination: AirportCode,
-      departure_date: DepartureDate,
+      origin: z.optional(AirportCode),
+      destination: z.optional(AirportCode),
+      departure_date: z.optional(DepartureDate),
       return_date: z.optional(ReturnDate),
+      slices: z.optional(
+        z.array(Journey).check(
+          z.minLength(MIN_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
+          z.maxLength(MAX_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
+          z.meta({
+            description:
+              'Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date.',
+          }),
+        ),
+      ),
       adults: z._default(Count(1, 9), 1),
       // Their real maximums, so the document states them: with at least one adult, at most 8 children;
       // infants at most one per adult, so at most 9. The cross-field rules below say the rest.
@@ -100,7 +160,20 @@ export function createSearchRequest(clock: Clock) {
       limit: z._default(Count(1, 100), 50),
     })
     .check(
-      z.refine((body) => body.origin !== body.destination, {
+      z.superRefine(
+        (body, ctx) => {
+          const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+          if (body.slices) {
+            for (const field of SINGLE_TRIP_FIELDS)
+              if (body[field] !== undefined) issue([field], 'must be left out when slices are given');
+            return;
+          }
+          for (const field of ['origin', 'destination', 'departure_date'] as const)
+            if (body[field] === undefined) issue([field], 'is required');
+        },
+        { when: whenValid() },
+      ),
+      z.refine((body) => body.slices !== undefined || body.origin !== body.destination, {
         path: ['destination'],
         message: 'must differ from origin',
         when: whenValid('origin', 'destination'),
@@ -117,30 +190,17 @@ export function createSearchRequest(clock: Clock) {
       }),
       z.superRefine(
         (body, ctx) => {
-          const origin = findAirport(body.origin);
-          if (!origin) return;
-          const today = localDateAt(origin.timeZone, clock.now());
-          const ahead = daysBetween(today, body.departure_date);
-          if (ahead < 0) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['departure_date'],
-              message: `must not be before today at the origin (${today})`,
-            });
-          } else if (ahead > MAX_DAYS_AHEAD) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['departure_date'],
-              message: `must be at most ${MAX_DAYS_AHEAD} days ahead (${addDays(today, MAX_DAYS_AHEAD)})`,
-            });
-          }
+          const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+          if (body.slices) checkJourneys(clock, body.slices, issue);
+          else if (body.origin && body.departure_date)
+            checkDeparture(clock, body.origin, body.departure_date, ['departure_date'], issue);
         },
-        { when: whenValid('origin', 'departure_date') },
+        { when: whenValid('origin', 'departure_date', 'slices') },
       ),
       z.superRefine(
         (body, ctx) => {
-          const destination = findAirport(body.destination);
-          if (!destination || body.return_date === undefined) return;
+          const destination = body.destination && findAirport(body.destination);
+          if (!destination || !body.departure_date || body.return_date === undefined) return;
           const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['return_date'], message });
           const today = localDateAt(destination.timeZone, clock.now());
           if (body.return_date < body.departure_date) issue('must not be before departure_date');
@@ -153,3 +213,26 @@ export function createSearchRequest(clock: Clock) {
 }
 
 export type SearchInput = z.output<ReturnType<typeof createSearchRequest>>;
+
+/** One journey of a search: from `origin` to `destination`, leaving on `date` (local at the origin). */
+export interface JourneyRequest {
+  readonly origin: string;
+  readonly destination: string;
+  readonly date: string;
+}
+
+/**
+ * The journeys a valid search asks for, in order: one for one way, two for a round trip (the way back
+ * from the destination), the `slices` for multi-city.
+ */
+export function journeysOf(body: SearchInput): JourneyRequest[] {
+  if (body.slices)
+    return body.slices.map((s) => ({ origin: s.origin, destination: s.destination, date: s.departure_date }));
+  // Validation made these present whenever `slices` is absent.
+  const origin = body.origin ?? '';
+  const destination = body.destination ?? '';
+  const outbound = { origin, destination, date: body.departure_date ?? '' };
+  return body.return_date === undefined
+    ? [outbound]
+    : [outbound, { origin: destination, destination: origin, date: body.return_date }];
+}

@@ -3,35 +3,39 @@ import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import {
+  combined,
   type FlightView,
   flightView,
+  journeyStarts,
   MAX_SEATS_SHOWN,
-  oneWay,
   type PricedItinerary,
   type PricedJourney,
-  roundTrip as roundTripJourney,
 } from './flight-view.ts';
-import { type FlightDate, flightDateKey, readSoldSeats } from './inventory-item.ts';
-import { findItineraries, type Itinerary, MIN_LEAD_MINUTES } from './itineraries.ts';
+import { BATCH_GET_LIMIT, type FlightDate, flightDateKey, readSoldSeats } from './inventory-item.ts';
+import { findItineraries, MIN_LEAD_MINUTES } from './itineraries.ts';
 import { OFFER_TTL_SECONDS, sealOffer } from './offers.ts';
 import { priceItinerary } from './pricing.ts';
 import { rankItineraries, selectForPricing } from './ranking.ts';
-import { bestRoundTrips } from './round-trips.ts';
-import type { SearchInput } from './search-request.ts';
+import { bestCombinations } from './round-trips.ts';
+import { journeysOf, type SearchInput } from './search-request.ts';
 
 export interface SearchDeps extends TableHandle {
   readonly clock: Clock;
   readonly keys: { readonly offer: Uint8Array };
 }
 
-/** Flight-dates priced per direction of a round trip: both directions together stay within two BatchGetItem calls. */
-export const MAX_PRICED_FLIGHT_DATES_PER_DIRECTION = 100;
+/**
+ * Flight-dates priced per journey of a round trip or multi-city search: one BatchGetItem call each at
+ * most (a round trip's two directions together stay within two).
+ */
+export const MAX_PRICED_FLIGHT_DATES_PER_DIRECTION = BATCH_GET_LIMIT;
 
 /**
- * `POST /api/flights/search`. Candidates come from the schedule; their inventory is read with
- * BatchGetItem (one call for up to 100 flight-dates, calls in parallel; none when nothing flies); each
- * result is sealed into an offer bound to the caller's agency for 20 minutes. A round trip prices
- * each direction from its own segments and pairs them with {@link bestRoundTrips}.
+ * `POST /api/flights/search`. Candidates come from the schedule, journey by journey; their inventory is
+ * read with BatchGetItem (one call for up to 100 flight-dates, calls in parallel; none when nothing
+ * flies); each result is sealed into an offer bound to the caller's agency for 20 minutes. A round trip
+ * or multi-city search prices each journey from its own segments and combines them with
+ * {@link bestCombinations}.
  */
 export function searchFlights(deps: SearchDeps) {
   return async (body: SearchInput, session: Session): Promise<FlightView[]> => {
@@ -41,43 +45,32 @@ export function searchFlights(deps: SearchDeps) {
       maxConnections: body.max_connections,
       earliestDeparture: now + MIN_LEAD_MINUTES * 60_000,
     };
-    const roundTrip = body.return_date !== undefined;
-    const perDirection = roundTrip ? MAX_PRICED_FLIGHT_DATES_PER_DIRECTION : undefined;
-
-    const outbound = selectForPricing(
-      findItineraries(body.origin, body.destination, body.departure_date, options),
-      body.sort,
-      body.travel_class,
-      pax,
-      perDirection,
+    const requested = journeysOf(body);
+    const perJourney = requested.length > 1 ? MAX_PRICED_FLIGHT_DATES_PER_DIRECTION : undefined;
+    const candidates = requested.map((j) =>
+      selectForPricing(
+        findItineraries(j.origin, j.destination, j.date, options),
+        body.sort,
+        body.travel_class,
+        pax,
+        perJourney,
+      ),
     );
-    const inbound =
-      body.return_date === undefined
-        ? undefined
-        : selectForPricing(
-            findItineraries(body.destination, body.origin, body.return_date, options),
-            body.sort,
-            body.travel_class,
-            pax,
-            perDirection,
-          );
-    const flightDates = uniqueFlightDates([...outbound.flightDates, ...(inbound?.flightDates ?? [])]);
+    const flightDates = uniqueFlightDates(candidates.flatMap((c) => c.flightDates));
     const sold = flightDates.length
       ? await readSoldSeats(deps, flightDates, body.travel_class)
       : new Map<string, number>();
-    const price = (itineraries: readonly Itinerary[]) =>
-      itineraries
+    const priced = candidates.map((c) =>
+      c.itineraries
         .map((it) => priceItinerary(it, body.travel_class, pax, sold))
-        .filter((p): p is PricedItinerary => p !== undefined);
+        .filter((p): p is PricedItinerary => p !== undefined),
+    );
 
-    const journeys: PricedJourney[] = inbound
-      ? bestRoundTrips(
-          price(outbound.itineraries),
-          price(inbound.itineraries),
-          body.sort,
-          body.limit,
-        ).pairs.map(([out, back]) => roundTripJourney(out, back))
-      : rankItineraries(price(outbound.itineraries), body.sort, body.limit).map(oneWay);
+    const multiCity = body.slices !== undefined;
+    const journeys: PricedJourney[] =
+      priced.length > 1
+        ? bestCombinations(priced, body.sort, body.limit).combinations.map((c) => combined(c, multiCity))
+        : rankItineraries(priced[0] ?? [], body.sort, body.limit).map((it) => combined([it], false));
 
     const expiresAt = Math.floor(now / 1000) + OFFER_TTL_SECONDS;
     return journeys.map((journey) => {
@@ -86,12 +79,12 @@ export function searchFlights(deps: SearchDeps) {
         expiresAt,
         travelClass: body.travel_class,
         passengers: pax,
-        segments: [...journey.outbound, ...(journey.inbound ?? [])].map((f, i) => ({
+        segments: journey.slices.flat().map((f, i) => ({
           flightNumber: f.flightNumber,
           date: f.date,
           bucket: journey.buckets[i] ?? 0,
         })),
-        ...(journey.inbound && { inboundFrom: journey.outbound.length }),
+        ...journeyStarts(journey),
         total: journey.total,
         currency: CURRENCY,
         seatsShown: Math.min(MAX_SEATS_SHOWN, journey.seatsLeft),
@@ -101,7 +94,7 @@ export function searchFlights(deps: SearchDeps) {
   };
 }
 
-/** Each flight-date once: a round trip may fly the same flight-date both ways only in theory. */
+/** Each flight-date once: journeys are hours apart, so one flight-date in two of them is only theory. */
 function uniqueFlightDates(flightDates: readonly FlightDate[]): FlightDate[] {
   return [...new Map(flightDates.map((f) => [flightDateKey(f), f])).values()];
 }

@@ -32,7 +32,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors.ts';
-import { flightView, oneWay, roundTrip } from '../flights/flight-view.ts';
+import { combined, flightView } from '../flights/flight-view.ts';
 import { priceItinerary } from '../flights/pricing.ts';
 import { flightsOn, legBetween } from '../flights/schedule.ts';
 
@@ -57,13 +57,13 @@ const offer = (id: string) => ({
 /** A flight as search returns it: BA London to New York on 1 December, one adult. */
 export const flight = flightView(
   offer('off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd'),
-  oneWay(exampleLeg('LHR', 'JFK', '2026-12-01')),
+  combined([exampleLeg('LHR', 'JFK', '2026-12-01')], false),
 );
 
 /** A round trip: the same outbound, back from New York a week later. */
 export const roundTripFlight = flightView(
   offer('off_9Kd2Wq7LmZ4xR1vB8nT3yH6cF0pS5aJe'),
-  roundTrip(exampleLeg('LHR', 'JFK', '2026-12-01'), exampleLeg('JFK', 'LHR', '2026-12-08')),
+  combined([exampleLeg('LHR', 'JFK', '2026-12-01'), exampleLeg('JFK', 'LHR', '2026-12-08')], false),
 );
 const { passengers, contact } = exampleTraveller;
 export const booking = {

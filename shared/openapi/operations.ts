@@ -88,7 +88,7 @@ export const operations: Record<RouteId, Operation> = {
   search: {
     summary: 'Search flights',
     description:
-      'Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. With return_date, each offer is a round trip: one outbound and one inbound (leaving at least 2 hours after the outbound lands) sold together, priced both ways. Each result is an offer, bound to your agency for 20 minutes.',
+      'Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. With return_date, each offer is a round trip: one outbound and one inbound (leaving at least 2 hours after the outbound lands) sold together, priced both ways. With slices instead (2-6 journeys in date order), each offer is a multi-city trip: one itinerary per journey, each leaving at least 2 hours after the previous one lands, the best combinations by sort. Each result is an offer, bound to your agency for 20 minutes.',
     tag: 'Flights',
     request: createSearchRequest(systemClock()),
     requestExample: {
@@ -110,6 +110,16 @@ export const operations: Record<RouteId, Operation> = {
             destination: 'JFK',
             departure_date: '2026-12-01',
             return_date: '2026-12-08',
+          },
+        },
+        multiCity: {
+          summary: 'A multi-city trip: London, New York, Los Angeles, London',
+          value: {
+            slices: [
+              { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-01' },
+              { origin: 'JFK', destination: 'LAX', departure_date: '2026-12-04' },
+              { origin: 'LAX', destination: 'LHR', departure_date: '2026-12-08' },
+            ],
           },
         },
       },

@@ -76,6 +76,13 @@ export const Flight = z.object({
         'Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands',
       ),
     ),
+  slices: z
+    .array(Direction)
+    .check(
+      z.describe(
+        'Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands.',
+      ),
+    ),
   conditions: FareConditions,
 });
 

@@ -37,7 +37,7 @@ export async function reprice(
     flight: flightView(
       { id, expiresAt, travelClass: quote.travelClass, passengers: quote.passengers },
       {
-        ...splitJourney(flights, quote.inboundFrom),
+        ...splitJourney(flights, quote),
         buckets: priced.buckets,
         total: priced.total,
         seatsLeft: priced.seatsLeft,

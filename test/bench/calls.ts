@@ -68,6 +68,18 @@ export async function calls(bench: Bench): Promise<Section> {
     await measure('search (direct only)', 2, () => agent('search', { ...oneWay, max_connections: 0 }));
     await measure('search (with connections)', 4, () => agent('search', oneWay));
     await measure('search (round trip, with connections)', 3, () => agent('search', roundTrip));
+    // London, New York, Los Angeles, San Francisco, Chicago, Boston, London: at most one batch read per journey.
+    const cities = ['LHR', 'JFK', 'LAX', 'SFO', 'ORD', 'BOS', 'LHR'];
+    const sixJourneys = {
+      slices: cities.slice(1).map((destination, i) => ({
+        origin: cities[i],
+        destination,
+        departure_date: addDays(travelDate, 2 * i),
+      })),
+    };
+    const sixFound = await measure('search (6 journeys, with connections)', 7, () =>
+      agent('search', { ...sixJourneys, limit: 1 }),
+    );
     const created = await measure('booking create', 3, () =>
       agent('booking-create', offerFor(flightAt(10, 0), 0, 'ECONOMY')),
     );
@@ -82,6 +94,16 @@ export async function calls(bench: Bench): Promise<Section> {
         flight_details: roundTripOffer,
         total_price: roundTripOffer.total_price,
         currency: roundTripOffer.currency,
+        ...exampleTraveller,
+      }),
+    );
+    const sixOffer = sixFound.body.data[0];
+    await measure('booking create (6 journeys)', 2, () =>
+      agent('booking-create', {
+        flight_id: sixOffer.id,
+        flight_details: sixOffer,
+        total_price: sixOffer.total_price,
+        currency: sixOffer.currency,
         ...exampleTraveller,
       }),
     );

@@ -19,6 +19,7 @@ import {
   openBooking,
   readyToBook,
   search,
+  searchMultiCity,
   shownPnr,
   showsStatus,
 } from './steps.ts';
@@ -118,6 +119,37 @@ describe.concurrent('browser: search, book, find, cancel', () => {
     expect(booked.status).toBe('CONFIRMED');
     expect(booked.flight.inbound.segments[0].origin).toBe('JFK');
     expect(booked.flight.outbound.segments[0].origin).toBe('LHR');
+  });
+
+  it('searches and books a three-journey trip: every journey on the offer and the booking', async () => {
+    const { admin, page } = await onSearch();
+    const found = await searchMultiCity(page, [
+      { from: 'LHR', to: 'JFK', date: inDays(14) },
+      { from: 'JFK', to: 'LAX', date: inDays(16) },
+      { from: 'LAX', to: 'LHR', date: inDays(18) },
+    ]);
+    await expect
+      .poll(() =>
+        found
+          .first()
+          .getByText(/^Journey \d/)
+          .count(),
+      )
+      .toBe(3);
+
+    await button(found.first(), 'Select').click();
+    await page.waitForURL((url) => url.pathname === '/book');
+    await fillPassenger(page, 1);
+    await fillContact(page);
+    await button(page, 'Book').click();
+    const pnr = await shownPnr(page);
+
+    const booked = await bookingByPnr(server, admin, pnr);
+    expect(booked.status).toBe('CONFIRMED');
+    expect(
+      booked.flight.slices.map((s: { segments: { origin: string }[] }) => s.segments[0]?.origin),
+    ).toEqual(['LHR', 'JFK', 'LAX']);
+    expect(booked.flight).not.toHaveProperty('inbound');
   });
 
   it('holds an offer, shows its deadline, and confirms it at the held price', async () => {

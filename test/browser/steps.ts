@@ -67,6 +67,26 @@ export async function search(page: Page, trip: Trip = {}): Promise<Locator> {
   return found;
 }
 
+/** Fills a multi-city search, journey by journey (adding journeys past the first two), and waits for the offers. */
+export async function searchMultiCity(
+  page: Page,
+  journeys: readonly { from: string; to: string; date: string }[],
+): Promise<Locator> {
+  await page.getByRole('button', { name: named('Search') }).waitFor();
+  await chooseKind(page, 'Multi-city');
+  for (const [index, journey] of journeys.entries()) {
+    if (index >= 2) await button(page, 'Add journey').click();
+    const block = page.getByRole('group', { name: named(`Journey ${index + 1}`) });
+    await chooseAirport(block, 'From', journey.from);
+    await chooseAirport(block, 'To', journey.to);
+    await field(block, 'Date').fill(journey.date);
+  }
+  await page.getByRole('button', { name: named('Search') }).click();
+  const found = offers(page);
+  await found.first().waitFor();
+  return found;
+}
+
 /** The trip kind, a radio group or a select (docs/console.md allows both). */
 async function chooseKind(page: Page, kind: 'One way' | 'Return' | 'Multi-city'): Promise<void> {
   const radio = page.getByRole('radio', { name: named(kind) });

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('e2e: npm run demo', () => {
-  it('signs in, searches a return journey, books it, finds it by PNR, cancels it, holds and confirms another, and signs out', async () => {
+  it('signs in, searches a return journey, books it, finds it by PNR, cancels it, holds and confirms another, books and cancels a multi-city trip, and signs out', async () => {
     const { stdout } = await run(process.execPath, ['infra/local/demo.ts'], {
       env: { ...process.env, DATA_DIR: server.dataDir, API: '' },
     });
@@ -33,6 +33,9 @@ describe('e2e: npm run demo', () => {
       '200',
       '200',
       '200',
+      '201',
+      '200',
+      '200',
     ]);
     const pnr = /PNR ([A-Z]{6})/.exec(stdout)?.[1];
     expect(pnr).toBeDefined();
@@ -47,6 +50,8 @@ describe('e2e: npm run demo', () => {
     expect(stdout).toMatch(new RegExp(`${pnr} is CONFIRMED, 1 passenger\\(s\\), out \\S+Z, back \\S+Z`));
     expect(stdout).toMatch(/HELD: PNR [A-Z]{6} until \S+Z/);
     expect(stdout).toMatch(/[A-Z]{6} is CONFIRMED \(version 2\)/);
+    expect(stdout).toMatch(/EUR {2}\S+ LHR-.* {2}→ {2}\S+ JFK-.* {2}→ {2}\S+ LAX-/);
+    expect(stdout).toMatch(/CONFIRMED: PNR [A-Z]{6}, 3 journeys/);
     expect(stdout.trim().endsWith('Done.')).toBe(true);
   });
 

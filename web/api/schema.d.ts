@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Search flights
-         * @description Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. With return_date, each offer is a round trip: one outbound and one inbound (leaving at least 2 hours after the outbound lands) sold together, priced both ways. Each result is an offer, bound to your agency for 20 minutes.
+         * @description Direct flights and one-stop connections (60 minutes to 6 hours) for a local departure date at the origin, priced from live inventory. With return_date, each offer is a round trip: one outbound and one inbound (leaving at least 2 hours after the outbound lands) sold together, priced both ways. With slices instead (2-6 journeys in date order), each offer is a multi-city trip: one itinerary per journey, each leaving at least 2 hours after the previous one lands, the best combinations by sort. Each result is an offer, bound to your agency for 20 minutes.
          */
         post: operations["search"];
         delete?: never;
@@ -565,16 +565,31 @@ export interface components {
              * @description IATA airport code known to Open Travel Data
              * @example LHR
              */
-            origin: string;
+            origin?: string;
             /**
              * @description IATA airport code known to Open Travel Data
              * @example LHR
              */
-            destination: string;
+            destination?: string;
             /** @description Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead. */
-            departure_date: string;
+            departure_date?: string;
             /** @description Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead. */
             return_date?: string;
+            /** @description Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date. */
+            slices?: {
+                /**
+                 * @description IATA airport code known to Open Travel Data
+                 * @example LHR
+                 */
+                origin: string;
+                /**
+                 * @description IATA airport code known to Open Travel Data
+                 * @example LHR
+                 */
+                destination: string;
+                /** @description Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead. */
+                departure_date: string;
+            }[];
             /** @default 1 */
             adults: number;
             /**
@@ -639,6 +654,16 @@ export interface components {
                         departure_at: string;
                     }[];
                 };
+                /** @description Every journey as search returned it; required for a multi-city offer */
+                slices?: {
+                    segments: {
+                        carrier_name: string;
+                        flight_number: string;
+                        origin: string;
+                        destination: string;
+                        departure_at: string;
+                    }[];
+                }[];
             };
             /** @description Major currency units, at most 2 decimals (EUR: cents) */
             total_price: number;
@@ -798,6 +823,12 @@ export interface components {
                 stops: number;
                 segments: components["schemas"]["Segment"][];
             };
+            /** @description Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands. */
+            slices: {
+                duration_minutes: number;
+                stops: number;
+                segments: components["schemas"]["Segment"][];
+            }[];
             /** @description What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them */
             conditions: {
                 /** @description Null where the supplier does not say */
@@ -1894,7 +1925,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SearchRequest"];
             };
@@ -2236,6 +2267,24 @@ export interface operations {
                  *             }
                  *           ]
                  *         },
+                 *         "slices": [
+                 *           {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           }
+                 *         ],
                  *         "conditions": {
                  *           "refund_before_departure": {
                  *             "allowed": false,
@@ -2321,6 +2370,24 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
                      *           "conditions": {
                      *             "refund_before_departure": {
                      *               "allowed": false,
@@ -2404,6 +2471,24 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
                      *           "conditions": {
                      *             "refund_before_departure": {
                      *               "allowed": false,
@@ -2678,6 +2763,24 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
                      *           "conditions": {
                      *             "refund_before_departure": {
                      *               "allowed": false,
@@ -2904,6 +3007,24 @@ export interface operations {
                      *                 }
                      *               ]
                      *             },
+                     *             "slices": [
+                     *               {
+                     *                 "duration_minutes": 440,
+                     *                 "stops": 0,
+                     *                 "segments": [
+                     *                   {
+                     *                     "carrier_code": "BA",
+                     *                     "carrier_name": "British Airways",
+                     *                     "flight_number": "BA213",
+                     *                     "origin": "LHR",
+                     *                     "destination": "JFK",
+                     *                     "departure_at": "2026-12-01T07:55:00Z",
+                     *                     "arrival_at": "2026-12-01T15:15:00Z",
+                     *                     "duration_minutes": 440
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
                      *             "conditions": {
                      *               "refund_before_departure": {
                      *                 "allowed": false,
@@ -3127,6 +3248,24 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
                      *           "conditions": {
                      *             "refund_before_departure": {
                      *               "allowed": false,
@@ -3402,6 +3541,24 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
                      *           "conditions": {
                      *             "refund_before_departure": {
                      *               "allowed": false,
@@ -5122,6 +5279,24 @@ export interface operations {
                  *               }
                  *             ]
                  *           },
+                 *           "slices": [
+                 *             {
+                 *               "duration_minutes": 440,
+                 *               "stops": 0,
+                 *               "segments": [
+                 *                 {
+                 *                   "carrier_code": "BA",
+                 *                   "carrier_name": "British Airways",
+                 *                   "flight_number": "BA213",
+                 *                   "origin": "LHR",
+                 *                   "destination": "JFK",
+                 *                   "departure_at": "2026-12-01T07:55:00Z",
+                 *                   "arrival_at": "2026-12-01T15:15:00Z",
+                 *                   "duration_minutes": 440
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
                  *           "conditions": {
                  *             "refund_before_departure": {
                  *               "allowed": false,
@@ -5233,6 +5408,24 @@ export interface operations {
                  *               }
                  *             ]
                  *           },
+                 *           "slices": [
+                 *             {
+                 *               "duration_minutes": 440,
+                 *               "stops": 0,
+                 *               "segments": [
+                 *                 {
+                 *                   "carrier_code": "BA",
+                 *                   "carrier_name": "British Airways",
+                 *                   "flight_number": "BA213",
+                 *                   "origin": "LHR",
+                 *                   "destination": "JFK",
+                 *                   "departure_at": "2026-12-01T07:55:00Z",
+                 *                   "arrival_at": "2026-12-01T15:15:00Z",
+                 *                   "duration_minutes": 440
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
                  *           "conditions": {
                  *             "refund_before_departure": {
                  *               "allowed": false,
@@ -5345,6 +5538,24 @@ export interface operations {
                  *               }
                  *             ]
                  *           },
+                 *           "slices": [
+                 *             {
+                 *               "duration_minutes": 440,
+                 *               "stops": 0,
+                 *               "segments": [
+                 *                 {
+                 *                   "carrier_code": "BA",
+                 *                   "carrier_name": "British Airways",
+                 *                   "flight_number": "BA213",
+                 *                   "origin": "LHR",
+                 *                   "destination": "JFK",
+                 *                   "departure_at": "2026-12-01T07:55:00Z",
+                 *                   "arrival_at": "2026-12-01T15:15:00Z",
+                 *                   "duration_minutes": 440
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
                  *           "conditions": {
                  *             "refund_before_departure": {
                  *               "allowed": false,
@@ -5465,6 +5676,24 @@ export interface operations {
                  *               }
                  *             ]
                  *           },
+                 *           "slices": [
+                 *             {
+                 *               "duration_minutes": 440,
+                 *               "stops": 0,
+                 *               "segments": [
+                 *                 {
+                 *                   "carrier_code": "BA",
+                 *                   "carrier_name": "British Airways",
+                 *                   "flight_number": "BA213",
+                 *                   "origin": "LHR",
+                 *                   "destination": "JFK",
+                 *                   "departure_at": "2026-12-01T07:55:00Z",
+                 *                   "arrival_at": "2026-12-01T15:15:00Z",
+                 *                   "duration_minutes": 440
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
                  *           "conditions": {
                  *             "refund_before_departure": {
                  *               "allowed": false,
@@ -5577,6 +5806,24 @@ export interface operations {
                  *               }
                  *             ]
                  *           },
+                 *           "slices": [
+                 *             {
+                 *               "duration_minutes": 440,
+                 *               "stops": 0,
+                 *               "segments": [
+                 *                 {
+                 *                   "carrier_code": "BA",
+                 *                   "carrier_name": "British Airways",
+                 *                   "flight_number": "BA213",
+                 *                   "origin": "LHR",
+                 *                   "destination": "JFK",
+                 *                   "departure_at": "2026-12-01T07:55:00Z",
+                 *                   "arrival_at": "2026-12-01T15:15:00Z",
+                 *                   "duration_minutes": 440
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
                  *           "conditions": {
                  *             "refund_before_departure": {
                  *               "allowed": false,

@@ -77,8 +77,8 @@ export async function settle<T>(
 }
 
 /**
- * A POST of a body the generated types do not have yet (a multi-city search, until openapi.json has
- * `slices`). Same envelope, same handling as {@link settle}.
+ * A POST of a body the generated types do not have yet (a route or field newer than openapi.json).
+ * Same envelope, same handling as {@link settle}.
  */
 export function postUntyped<T>(
   path: string,

@@ -10,10 +10,17 @@ export interface Slice {
   stops: number;
   segments: Segment[];
 }
-export type Offer = Schemas['Flight'] & { slices?: Slice[] };
+export type Offer = Omit<Schemas['Flight'], 'slices'> & { slices?: Slice[] };
 
 export const slicesOf = (offer: Offer): Slice[] =>
   offer.slices ?? [offer.outbound, ...(offer.inbound ? [offer.inbound] : [])];
+
+/** A journey's heading: Outbound and Return for a round trip, Journey 1, 2, … for a multi-city trip. */
+export function journeyName(offer: Offer, index: number): string {
+  const roundTrip = offer.inbound !== undefined;
+  if (index === 0 && slicesOf(offer).length === 1) return 'Outbound';
+  return roundTrip ? (['Outbound', 'Return'][index] ?? `Journey ${index + 1}`) : `Journey ${index + 1}`;
+}
 
 /** Every airport an offer touches, for asking their zones. */
 export function airportsOf(offers: readonly Offer[]): string[] {

@@ -80,20 +80,19 @@ export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
         });
         offers = answer.data.offers ?? [];
       } catch (error) {
-        return fail(error, searchFieldPath);
+        return fail(error, (field) => searchFieldPath(field, body.slices !== undefined));
       }
       const request = {
         agencyId: session.agencyId,
         travelClass: body.travel_class,
         passengers: { adults: body.adults, children: body.children, infants: body.infants },
         now: deps.clock.now(),
+        multiCity: body.slices !== undefined,
       };
       const flights = offers
         .map((offer) => flightFromOffer(offer, request, deps.keys.offer)?.flight)
         .filter((f): f is FlightView => f !== undefined)
-        .filter(
-          (f) => f.outbound.stops <= body.max_connections && (f.inbound?.stops ?? 0) <= body.max_connections,
-        );
+        .filter((f) => f.slices.every((slice) => slice.stops <= body.max_connections));
       return rankFlights(flights, body.sort, body.limit);
     },
 

@@ -15,7 +15,7 @@ import type { PassengerCounts } from '../../flights/fares.ts';
 import type { DirectionView, FlightView } from '../../flights/flight-view.ts';
 import { type LocalDate, zonedTimeToEpoch } from '../../flights/local-time.ts';
 import { OFFER_TTL_SECONDS, openPayload, sealPayload } from '../../flights/offers.ts';
-import type { SearchInput } from '../../flights/search-request.ts';
+import { journeysOf, MAX_JOURNEYS, type SearchInput } from '../../flights/search-request.ts';
 import { minorUnits, toMajor } from '../../money.ts';
 
 /**
@@ -38,7 +38,10 @@ const CABINS: Record<TravelClass, CabinClass> = {
  */
 export const SEARCH_AGE = { child: 8, infant: 1 } as const;
 
-/** One offer request: both slices for a round trip, passengers by type and age, cabin, connections. */
+/**
+ * One offer request: every journey a slice (one way 1, a round trip 2, multi-city 2–6), passengers by
+ * type and age, cabin, connections.
+ */
 export function offerRequestBody(body: SearchInput): CreateOfferRequest {
   const passengers: CreateOfferRequestPassenger[] = [
     ...Array.from({ length: body.adults }, () => ({ type: 'adult' as const })),
@@ -53,10 +56,7 @@ export function offerRequestBody(body: SearchInput): CreateOfferRequest {
     arrival_time: null,
   });
   return {
-    slices: [
-      slice(body.origin, body.destination, body.departure_date),
-      ...(body.return_date ? [slice(body.destination, body.origin, body.return_date)] : []),
-    ],
+    slices: journeysOf(body).map((j) => slice(j.origin, j.destination, j.date)),
     passengers,
     cabin_class: CABINS[body.travel_class],
     max_connections: body.max_connections === 0 ? 0 : 1,
@@ -133,6 +133,8 @@ export interface DuffelQuote {
   readonly travelClass: TravelClass;
   readonly passengers: PassengerCounts;
   readonly firstDepartureDate: LocalDate;
+  /** A multi-city offer: its second slice is a journey of its own, not the way back. */
+  readonly multiCity?: boolean;
 }
 
 interface SealedDuffel {
@@ -145,6 +147,8 @@ interface SealedDuffel {
   c: TravelClass;
   p: [number, number, number];
   f: string;
+  /** Multi-city only. */
+  m?: 1;
 }
 
 export function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
@@ -158,6 +162,7 @@ export function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
     c: quote.travelClass,
     p: [quote.passengers.adults, quote.passengers.children, quote.passengers.infants],
     f: quote.firstDepartureDate,
+    ...(quote.multiCity && { m: 1 as const }),
   };
   return sealPayload(key, sealed);
 }
@@ -180,6 +185,7 @@ export function openDuffelOffer(
     travelClass: sealed.c,
     passengers: { adults: sealed.p[0], children: sealed.p[1], infants: sealed.p[2] },
     firstDepartureDate: sealed.f,
+    ...(sealed.m && { multiCity: true }),
   };
 }
 
@@ -189,16 +195,24 @@ export function openDuffelOffer(
  */
 export function flightFromOffer(
   offer: Offer,
-  request: { agencyId: string; travelClass: TravelClass; passengers: PassengerCounts; now: number },
+  request: {
+    agencyId: string;
+    travelClass: TravelClass;
+    passengers: PassengerCounts;
+    now: number;
+    multiCity?: boolean;
+  },
   key: Uint8Array,
   total = minorUnits(offer.total_amount, offer.total_currency),
 ): { flight: FlightView; quote: DuffelQuote; departsAt: number } | undefined {
-  const [out, back, ...more] = offer.slices;
-  const outbound = out && direction(out);
-  const inbound = back && direction(back);
-  if (total === undefined || !outbound || (back && !inbound) || more.length > 0) return undefined;
+  const slices = offer.slices.map(direction);
+  const mapped = slices.filter((s) => s !== undefined);
+  const [outbound, inbound] = mapped;
+  const most = request.multiCity ? MAX_JOURNEYS : 2;
+  if (total === undefined || !outbound || mapped.length < slices.length || slices.length > most)
+    return undefined;
   const first = outbound.segments[0];
-  const firstSegment = out.segments[0];
+  const firstSegment = offer.slices[0]?.segments[0];
   if (!first || !firstSegment) return undefined;
   const expiresAt = Math.min(
     Math.floor(Date.parse(offer.expires_at) / 1000),
@@ -213,6 +227,7 @@ export function flightFromOffer(
     travelClass: request.travelClass,
     passengers: request.passengers,
     firstDepartureDate: firstSegment.departing_at.slice(0, 10),
+    ...(request.multiCity && { multiCity: true }),
   };
   const flight: FlightView = {
     id: sealDuffelOffer(key, quote),
@@ -223,7 +238,8 @@ export function flightFromOffer(
     expires_at: isoSeconds(expiresAt * 1000),
     passengers: { ...request.passengers },
     outbound,
-    ...(inbound && { inbound }),
+    ...(!request.multiCity && inbound && { inbound }),
+    slices: mapped,
     conditions: conditionsFromOffer(offer.conditions),
   };
   return { flight, quote, departsAt: Date.parse(first.departure_at) };

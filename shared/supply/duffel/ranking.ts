@@ -1,13 +1,12 @@
 import type { FlightView } from '../../flights/flight-view.ts';
 import type { SortOrder } from '../../flights/search-request.ts';
 
-const minutes = (f: FlightView) => f.outbound.duration_minutes + (f.inbound?.duration_minutes ?? 0);
-const departure = (f: FlightView) =>
-  `${f.outbound.segments[0]?.departure_at ?? ''}|${f.inbound?.segments[0]?.departure_at ?? ''}`;
+const minutes = (f: FlightView) => f.slices.reduce((n, s) => n + s.duration_minutes, 0);
+const departure = (f: FlightView) => f.slices.map((s) => s.segments[0]?.departure_at ?? '').join('|');
 
 /**
- * Flights in the search's order (docs/API.md §4.1): PRICE (total), DURATION (both ways together) or
- * DEPARTURE (outbound, then inbound); ties by departure, then by price; cut to `limit`. Prices compare in
+ * Flights in the search's order (docs/API.md §4.1): PRICE (total), DURATION (all journeys together) or
+ * DEPARTURE (journey by journey); ties by departure, then by price; cut to `limit`. Prices compare in
  * one currency, the one Duffel answers in.
  */
 export function rankFlights(flights: readonly FlightView[], sort: SortOrder, limit: number): FlightView[] {

@@ -47,7 +47,12 @@ export function orderFieldPath(field: string | undefined, ourIndex: readonly num
   return ours === undefined || !mapped ? undefined : `passengers.${ours}.${mapped}`;
 }
 
-export const searchFieldPath = (field: string | undefined) => (field ? SEARCH_FIELDS[field] : undefined);
+/** Our search field for a Duffel offer-request field: a multi-city search's slices are ours one for one. */
+export function searchFieldPath(field: string | undefined, multiCity = false): string | undefined {
+  const slice = multiCity && field && /^slices\[(\d)\]\.(origin|destination|departure_date)$/.exec(field);
+  if (slice) return `slices.${slice[1]}.${slice[2]}`;
+  return field ? SEARCH_FIELDS[field] : undefined;
+}
 
 /** The API error for a Duffel refusal; `pathOf` maps Duffel's field names to ours. */
 export function refusalError(

@@ -80,6 +80,7 @@ describe('fn: search', () => {
           stops: expect.any(Number),
           segments: expect.any(Array),
         },
+        slices: [flight.outbound],
         // Nothing sold yet: every offer is in the cheapest bucket, which allows neither.
         conditions: {
           refund_before_departure: { allowed: false, penalty: null },

@@ -153,6 +153,45 @@ describe('duffel mode: booking', () => {
     expect(answer.body.data.flight.inbound.segments[0].origin).toBe('JFK');
   });
 
+  it.each([
+    ['three', ['LHR', 'JFK', 'LAX', 'LHR']],
+    ['six', ['LHR', 'JFK', 'LAX', 'SFO', 'ORD', 'BOS', 'LHR']],
+  ])(
+    'books a %s-journey trip: every slice in one offer request and one order, then cancels it',
+    async (_n, cities) => {
+      const slices = cities.slice(1).map((destination, i) => ({
+        origin: cities[i],
+        destination,
+        departure_date: `2027-02-${String(day + 2 * i).padStart(2, '0')}`,
+      }));
+      const [trip] = await search({
+        origin: undefined,
+        destination: undefined,
+        departure_date: undefined,
+        slices,
+      });
+      const asked = standIn.requests.filter((r) => r.path.startsWith('/air/offer_requests')).at(-1)
+        ?.body as Json;
+
+      const answer = await duffel.book(session, { ...bookingBody(trip), flight_details: trip });
+      const cancelled = await duffel.cancel(session, { booking_id: answer.body.data.booking_id });
+
+      expect(asked.data.slices.map((s: Json) => [s.origin, s.destination, s.departure_date])).toEqual(
+        slices.map((s) => [s.origin, s.destination, s.departure_date]),
+      );
+      expect(trip.slices.map((s: Json) => [s.segments[0].origin, s.segments.at(-1).destination])).toEqual(
+        slices.map((s) => [s.origin, s.destination]),
+      );
+      expect(trip.outbound).toEqual(trip.slices[0]);
+      expect(trip).not.toHaveProperty('inbound');
+      expect(answer.status).toBe(201);
+      expect(answer.body.data.flight).toEqual(trip);
+      const [order] = ordersFor(answer.body.data.booking_id);
+      expect(order?.slices).toHaveLength(slices.length);
+      expect(cancelled.body.data.status).toBe('CANCELLED');
+    },
+  );
+
   it('answers 409 PRICE_CHANGED with a fresh Flight when Duffel re-prices, and the fresh one books', async () => {
     const [offer] = await search();
     standIn.reprice(duffelOfferId(offer), (offer.total_price + 12.5).toFixed(2));

@@ -163,6 +163,27 @@ describe('duffel mode: confirming a hold', () => {
     expect(standIn.orders.get(held.supplier.order_id)?.payment_status.awaiting_payment).toBe(false);
   });
 
+  it('holds and confirms a six-journey trip: one hold order with every slice, paid once', async () => {
+    const cities = ['CDG', 'FCO', 'MAD', 'LHR', 'JFK', 'LAX', 'CDG'];
+    const slices = cities.slice(1).map((destination, i) => ({
+      origin: cities[i],
+      destination,
+      departure_date: `2027-03-${String(day + 2 * i).padStart(2, '0')}`,
+    }));
+    const answer = await duffel.search(session, { slices });
+    const [trip] = answer.body.data as Json[];
+
+    const held = await hold(trip);
+    await later(HOUR);
+    const confirmed = await confirmOf(held);
+
+    expect(held.flight.slices).toHaveLength(6);
+    expect(held.flight).not.toHaveProperty('inbound');
+    expect(standIn.orders.get(held.supplier.order_id)?.slices).toHaveLength(6);
+    expect(confirmed.body.data).toMatchObject({ status: 'CONFIRMED', flight: held.flight });
+    expect(payments(held.supplier.order_id)).toHaveLength(1);
+  });
+
   it('answers 409 PRICE_CHANGED when Duffel moved the held price; confirming at the new price pays that', async () => {
     const held = await hold(await firstOffer());
     const moved = Math.round((held.total_price + 12.5) * 100) / 100;

@@ -3,6 +3,7 @@ import {
   airportsOf,
   carriersOf,
   filterOffers,
+  journeyName,
   NO_FILTERS,
   type Offer,
   passengerTypes,
@@ -83,5 +84,17 @@ describe('console results filters (no new search)', () => {
       'CHILD',
       'INFANT',
     ]);
+  });
+
+  it('names a round trip’s journeys Outbound and Return, a multi-city trip’s by number, even two', () => {
+    const there = direct.outbound;
+    const roundTrip = { ...direct, inbound: there, slices: [there, there] };
+    const twoCities = { ...direct, slices: [there, there] };
+    const threeCities = { ...direct, slices: [there, there, there] };
+
+    expect(journeyName(direct, 0)).toBe('Outbound');
+    expect([0, 1].map((i) => journeyName(roundTrip, i))).toEqual(['Outbound', 'Return']);
+    expect([0, 1].map((i) => journeyName(twoCities, i))).toEqual(['Journey 1', 'Journey 2']);
+    expect(journeyName(threeCities, 2)).toBe('Journey 3');
   });
 });

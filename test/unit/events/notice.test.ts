@@ -40,6 +40,25 @@ describe('traveller notices', () => {
     expect(notice?.html).toContain('<h1>Your booking is confirmed</h1>');
   });
 
+  it('lists every journey of a multi-city booking, each segment of each', () => {
+    const journey = (n: number, origin: string, destination: string) => ({
+      ...booking.flight.outbound,
+      segments: [{ ...booking.flight.outbound.segments[0], flight_number: `BA${n}`, origin, destination }],
+    });
+    const slices = [journey(1, 'LHR', 'JFK'), journey(2, 'JFK', 'LAX'), journey(3, 'LAX', 'LHR')];
+    const multiCity = {
+      ...booking,
+      flight: { ...booking.flight, outbound: slices[0], slices },
+    } as BookingView;
+
+    const notice = renderNotice({ ...event('booking.confirmed'), booking: multiCity }, 'Acme');
+
+    expect(notice?.text).toMatch(
+      /Journey 1:\n {2}BA1 .* LHR to JFK[\s\S]*Journey 2:\n {2}BA2 .* JFK to LAX[\s\S]*Journey 3:\n {2}BA3 .* LAX to LHR/,
+    );
+    expect(notice?.text).not.toContain('Outbound');
+  });
+
   it('gives the deadline of a hold, and a line per event type', () => {
     const held = renderNotice(event('booking.held', { paymentRequiredBy: '2026-11-25T09:32:05Z' }), 'Acme');
     expect(held?.text).toContain('Pay by: 2026-11-25 09:32 UTC');

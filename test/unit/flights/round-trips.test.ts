@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PricedItinerary } from '#shared/flights/flight-view.ts';
 import { findItineraries } from '#shared/flights/itineraries.ts';
 import { priceItinerary } from '#shared/flights/pricing.ts';
-import { bestRoundTrips, MIN_TURNAROUND_MINUTES } from '#shared/flights/round-trips.ts';
+import { bestCombinations, bestRoundTrips, MIN_TURNAROUND_MINUTES } from '#shared/flights/round-trips.ts';
 import type { ScheduledFlight } from '#shared/flights/schedule.ts';
 import { SORTS, type SortOrder } from '#shared/flights/search-request.ts';
 
@@ -132,5 +132,113 @@ describe('bestRoundTrips', () => {
       ),
       { seed: 13, numRuns: 400 },
     );
+  });
+});
+
+describe('bestCombinations', () => {
+  const flight = (n: number, departure: number, minutes: number) =>
+    ({
+      flightNumber: `XX${n}`,
+      departureAt: departure,
+      arrivalAt: departure + minutes * 60_000,
+    }) as ScheduledFlight;
+  const list = (journey: number) =>
+    fc
+      .array(
+        fc.record({
+          departure: fc.integer({ min: 0, max: 30 }),
+          minutes: fc.constantFrom(60, 90, 300),
+          total: fc.constantFrom(10_000, 15_000, 20_000),
+        }),
+        { maxLength: 6 },
+      )
+      .map((items) =>
+        items.map(
+          (x, i): PricedItinerary => ({
+            segments: [flight(journey * 100 + i, (journey * 8 + x.departure) * HOUR, x.minutes)],
+            buckets: [0],
+            total: x.total,
+            seatsLeft: 9,
+          }),
+        ),
+      );
+  const keyOf = (combination: readonly PricedItinerary[]) =>
+    combination.map((it) => it.segments.map((s) => s.flightNumber).join('+')).join('|');
+
+  /** Every combination built, the 2-hour gaps kept, fully sorted. */
+  function bruteForce(journeys: PricedItinerary[][], sort: SortOrder, limit: number) {
+    let all: PricedItinerary[][] = [[]];
+    for (const items of journeys) all = all.flatMap((c) => items.map((it) => [...c, it]));
+    const first = (p: PricedItinerary) => p.segments[0]?.departureAt ?? 0;
+    const last = (p: PricedItinerary) => p.segments.at(-1)?.arrivalAt ?? 0;
+    const valid = all.filter((c) =>
+      c.every((it, j) => j === 0 || first(it) >= last(c[j - 1] as PricedItinerary) + 2 * HOUR),
+    );
+    const total = (c: PricedItinerary[]) => c.reduce((n, it) => n + it.total, 0);
+    const duration = (c: PricedItinerary[]) => c.reduce((n, it) => n + last(it) - first(it), 0);
+    const deps = (a: PricedItinerary[], b: PricedItinerary[]) => {
+      for (let j = 0; j < a.length; j++) {
+        const d = first(a[j] as PricedItinerary) - first(b[j] as PricedItinerary);
+        if (d) return d;
+      }
+      return 0;
+    };
+    const orders: Record<SortOrder, (a: PricedItinerary[], b: PricedItinerary[]) => number> = {
+      PRICE: (a, b) => total(a) - total(b) || duration(a) - duration(b) || deps(a, b),
+      DURATION: (a, b) => duration(a) - duration(b) || total(a) - total(b) || deps(a, b),
+      DEPARTURE: (a, b) => deps(a, b) || total(a) - total(b) || duration(a) - duration(b),
+    };
+    return valid
+      .sort((a, b) => orders[sort](a, b) || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0))
+      .slice(0, limit);
+  }
+
+  it('property: for 2 to 5 journeys, every order and limit, it equals building and sorting them all', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 2, max: 5 })
+          .chain((k) => fc.tuple(...Array.from({ length: k }, (_, j) => list(j)))),
+        fc.constantFrom(...SORTS),
+        fc.integer({ min: 1, max: 40 }),
+        (journeys, sort, limit) => {
+          const found = bestCombinations(journeys, sort, limit);
+
+          expect(found.combinations.map(keyOf)).toEqual(bruteForce(journeys, sort, limit).map(keyOf));
+          expect(found.stats.examined).toBeLessThanOrEqual(found.stats.combinations);
+          expect(found.stats.pushed).toBeLessThanOrEqual(found.stats.examined * journeys.length + 1);
+        },
+      ),
+      { seed: 33, numRuns: 500 },
+    );
+  });
+
+  it('examines a sliver of a six-journey trip on the real schedule, building only the limit', () => {
+    const legs: [string, string, string][] = [
+      ['LHR', 'JFK', '2026-12-01'],
+      ['JFK', 'LAX', '2026-12-03'],
+      ['LAX', 'SFO', '2026-12-05'],
+      ['SFO', 'ORD', '2026-12-07'],
+      ['ORD', 'BOS', '2026-12-09'],
+      ['BOS', 'LHR', '2026-12-11'],
+    ];
+    const journeys = legs.map(([from, to, date]) => priced(from, to, date));
+
+    const found = bestCombinations(journeys, 'PRICE', 50);
+
+    expect(found.combinations).toHaveLength(50);
+    expect(found.stats.combinations).toBeGreaterThan(1e8);
+    expect(found.stats.examined).toBeLessThan(1000);
+  });
+
+  it('proves at once that six same-day transatlantic journeys cannot be flown, without walking their combinations', () => {
+    const day = '2026-12-10';
+    const cities = ['LHR', 'JFK', 'LHR', 'JFK', 'LHR', 'JFK', 'LHR'];
+    const journeys = cities.slice(1).map((to, i) => priced(cities[i] as string, to, day));
+
+    const found = bestCombinations(journeys, 'PRICE', 50);
+
+    expect(found.combinations).toEqual([]);
+    expect(found.stats.examined).toBeLessThan(100);
   });
 });

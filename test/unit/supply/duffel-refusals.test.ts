@@ -56,6 +56,9 @@ describe('Duffel refusals as the API’s errors', () => {
       code: 'SUPPLIER_REJECTED',
       details: [{ path: 'return_date', message: 'invalid_date' }, { message: 'unsupported' }],
     });
+    expect(refusalError(mixed, (field) => searchFieldPath(field, true), log)).toMatchObject({
+      details: [{ path: 'slices.1.departure_date', message: 'invalid_date' }, { message: 'unsupported' }],
+    });
   });
 
   it('answers a refused token 503 (our configuration, not the client’s), logging it for the operator', () => {

@@ -11,7 +11,7 @@ import {
   validationSummary,
 } from '../api.ts';
 import { Countdown, ErrorNotice, Link, Progress } from '../components.tsx';
-import { formatMoney, type Offer, passengerTypes, slicesOf } from '../offers.ts';
+import { formatMoney, journeyName, type Offer, passengerTypes, slicesOf } from '../offers.ts';
 import { navigate } from '../router.ts';
 import { readStored, useDraft, writeStored } from '../storage.ts';
 import { todayHere } from '../time.ts';
@@ -203,7 +203,7 @@ export function BookScreen() {
             {types.length > 1 ? 's' : ''}
           </h2>
           {slicesOf(offer).map((slice, index) => (
-            <SliceView key={index} slice={slice} name={`Journey ${index + 1}`} />
+            <SliceView key={index} slice={slice} name={journeyName(offer, index)} />
           ))}
         </div>
         <p class="side meta">

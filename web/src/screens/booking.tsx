@@ -10,7 +10,7 @@ import {
   type PriceChanged,
 } from '../bookings.ts';
 import { Countdown, ErrorNotice, Link, Progress, useNow } from '../components.tsx';
-import { formatMoney } from '../offers.ts';
+import { formatMoney, journeyName, type Offer } from '../offers.ts';
 import { useCall } from '../use-call.ts';
 import { StatusBadge } from './bookings.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
@@ -18,8 +18,6 @@ import { SliceView } from './results.tsx';
 
 /** How often a PENDING booking is asked about until the supplier's answer settles it. */
 const PENDING_POLL_MS = 2000;
-
-const JOURNEY_NAMES = ['Outbound', 'Return'];
 
 /**
  * One booking (docs/console.md, Booking): status, PNR, journeys at local times, passengers, conditions;
@@ -102,13 +100,7 @@ function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; 
       <section aria-labelledby="journeys-title">
         <h2 id="journeys-title">Flights</h2>
         {journeys.map((journey, index) => (
-          <SliceView
-            key={index}
-            slice={journey}
-            name={
-              journeys.length > 2 ? `Journey ${index + 1}` : (JOURNEY_NAMES[index] ?? `Journey ${index + 1}`)
-            }
-          />
+          <SliceView key={index} slice={journey} name={journeyName(booking.flight as Offer, index)} />
         ))}
         <p class="meta">
           {booking.flight.travel_class.replace('_', ' ').toLowerCase()} · {conditionsSentence(booking)}

@@ -8,6 +8,7 @@ import {
   type Filters,
   filterOffers,
   formatMoney,
+  journeyName,
   NO_FILTERS,
   type Offer,
   type Slice,
@@ -136,8 +137,6 @@ function CheckList(props: {
   );
 }
 
-const JOURNEY_NAMES = ['Outbound', 'Return'];
-
 /** One offer: price and carriers (its name), each journey, seats, conditions, Select. */
 function OfferCard(props: { offer: Offer; expired: boolean; onSelect: (offer: Offer) => void }) {
   const { offer, expired, onSelect } = props;
@@ -145,7 +144,6 @@ function OfferCard(props: { offer: Offer; expired: boolean; onSelect: (offer: Of
   const price = formatMoney(offer.total_price, offer.currency);
   const carriers = [...new Set(slices.flatMap((slice) => slice.segments.map((s) => s.carrier_name)))];
   const titleId = `offer-${offer.id}`;
-  const multi = slices.length > 2;
   return (
     <article class="offer" aria-labelledby={titleId}>
       <div>
@@ -153,11 +151,7 @@ function OfferCard(props: { offer: Offer; expired: boolean; onSelect: (offer: Of
           {price} · {carriers.join(', ')}
         </h3>
         {slices.map((slice, index) => (
-          <SliceView
-            key={index}
-            slice={slice}
-            name={multi ? `Journey ${index + 1}` : (JOURNEY_NAMES[index] ?? `Journey ${index + 1}`)}
-          />
+          <SliceView key={index} slice={slice} name={journeyName(offer, index)} />
         ))}
       </div>
       <div class="side">

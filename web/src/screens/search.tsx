@@ -6,7 +6,6 @@ import {
   type Failure,
   fieldErrors,
   type Outcome,
-  postUntyped,
   type Schemas,
   settle,
   validationSummary,
@@ -90,8 +89,8 @@ const tripRequest = (form: SearchForm): SearchRequest => ({
   ...preferencesOf(form),
 });
 
-/** A multi-city search: `slices` (docs/API.md §4.1), not in openapi.json yet, so sent untyped. */
-const multiCityRequest = (form: SearchForm) => ({
+/** A multi-city search: `slices` (docs/API.md §4.1), 2–6 journeys. */
+const multiCityRequest = (form: SearchForm): SearchRequest => ({
   slices: form.journeys.map((j) => ({
     origin: code(j.from),
     destination: code(j.to),
@@ -175,10 +174,8 @@ export function SearchScreen(_props: { place: Place }) {
     const searched =
       form.kind === 'multi-city' ? form.journeys.flatMap((j) => [j.from, j.to]) : [form.from, form.to];
     void loadZones(searched.map(code));
-    const outcome: Outcome<{ data: Offer[] }> =
-      form.kind === 'multi-city'
-        ? await postUntyped('/api/flights/search', multiCityRequest(form))
-        : await settle(client.POST('/api/flights/search', { body: tripRequest(form) }));
+    const body = form.kind === 'multi-city' ? multiCityRequest(form) : tripRequest(form);
+    const outcome: Outcome<{ data: Offer[] }> = await settle(client.POST('/api/flights/search', { body }));
     setPending(false);
     if (!outcome.ok) {
       const fields = fieldErrors(outcome.failure);
@@ -393,10 +390,7 @@ export function SearchScreen(_props: { place: Place }) {
       <ErrorNotice failure={failure}>
         {failure?.code !== 'VALIDATION_ERROR'
           ? undefined
-          : form.kind === 'multi-city' && errors.has('origin')
-            ? // A service that asks for `origin` did not read `slices`: it has no multi-city search yet.
-              'This service does not take multi-city searches yet: search each journey as a one-way trip.'
-            : validationSummary(errors, (path) => shownPaths(form).has(path))}
+          : validationSummary(errors, (path) => shownPaths(form).has(path))}
       </ErrorNotice>
       {results && !pending && <Results offers={results.offers} onSelect={select} />}
     </main>
