@@ -16,9 +16,10 @@ if (!process.env.FLIGHT_BOOKING_TEST_TMP) {
 }
 
 /**
- * Four suites, one run: unit (pure logic), integration (real handlers against one DynamoDB Local
- * started per run, a fresh table per file), infra (the synthesised CDK template) and e2e (the dev
- * server as `npm start` runs it, over HTTP). `npm run test:<suite>` runs one of them.
+ * Five suites, one run: unit (pure logic), integration (real handlers against one DynamoDB Local
+ * started per run, a fresh table per file), infra (the synthesised CDK template), e2e (the dev
+ * server as `npm start` runs it, over HTTP) and browser (the console in one headless Chromium against
+ * one `npm start` per run, test/browser/global-setup.ts). `npm run test:<suite>` runs one of them.
  */
 export default defineConfig({
   test: {
@@ -56,6 +57,15 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },

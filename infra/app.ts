@@ -5,14 +5,21 @@
  * spend limit and delivery-status logging): never part of a stage's deploy. The environment and the
  * context are read here and only here.
  */
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { FlightBookingAccountStack } from './account-stack.ts';
+import { folderHash } from './bundling.ts';
 import { FlightBookingStack } from './stack.ts';
 import { loadAccountConfig, loadStageConfig } from './stage-config.ts';
+import { buildConsole } from './web/build.ts';
 
-/** Builds the stacks the context asks for: one stage, or the account's settings. */
-export function buildApp(app: App): App {
+/**
+ * Builds the stacks the context asks for: one stage, serving the console built in `consoleBuild`, or
+ * the account's settings.
+ */
+export function buildApp(app: App, consoleBuild: string): App {
   if (String(app.node.tryGetContext('account') ?? '') === 'true') {
     new FlightBookingAccountStack(app, 'FlightBooking-account', {
       description: 'Flight booking API: account-wide SMS settings',
@@ -25,10 +32,27 @@ export function buildApp(app: App): App {
       terminationProtection: config.dataProtection.terminationProtection,
       ...(config.environment && { env: config.environment }),
       config,
+      consoleBuild,
     });
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return app;
 }
 
-if (import.meta.main) buildApp(new App());
+/**
+ * The console, built on every synth (esbuild takes well under a second) into `cdk.out/console/<hash of
+ * its files>`: a place in the repository that depends on nothing but the files, so the function's asset
+ * hash does not either (infra/route-function.ts), and two synths at once never write one folder.
+ */
+async function buildConsoleForSynth(): Promise<string> {
+  const builds = join(import.meta.dirname, '..', 'cdk.out', 'console');
+  await mkdir(builds, { recursive: true });
+  const scratch = await mkdtemp(join(builds, 'build-'));
+  await buildConsole(scratch);
+  const dir = join(builds, folderHash(scratch));
+  // Already there: the same files, from an earlier or a concurrent synth.
+  await rename(scratch, dir).catch(() => rm(scratch, { recursive: true, force: true }));
+  return dir;
+}
+
+if (import.meta.main) buildApp(new App(), await buildConsoleForSynth());

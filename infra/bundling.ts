@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 /**
  * How every function is bundled, in one place: the stack hands these to NodejsFunction, the benchmarks
@@ -70,6 +70,17 @@ export function sourceAssetHash(root: string, entry: string): string {
     treeHashes.set(root, treeHash);
   }
   return createHash('sha256').update(treeHash).update(entry).digest('hex');
+}
+
+/** A hash of every file under `dir` (names and contents): what a function bundles from outside the code. */
+export function folderHash(dir: string): string {
+  const hash = createHash('sha256');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+  for (const file of files) hash.update(file).update(readFileSync(join(dir, file)));
+  return hash.digest('hex');
 }
 
 /**

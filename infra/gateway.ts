@@ -139,8 +139,11 @@ export function corsHeaders(origins: readonly string[]): Record<string, string> 
   };
 }
 
-/** Any method but POST on a route's path: 405 METHOD_NOT_ALLOWED with `Allow: POST`, answered by the gateway. */
-export function addMethodNotAllowed(resource: IResource): void {
+/**
+ * Any method but `allow` on a path (POST on a route's): 405 METHOD_NOT_ALLOWED with `Allow`, answered
+ * by the gateway.
+ */
+export function addMethodNotAllowed(resource: IResource, allow: string = ROUTE_METHOD): void {
   resource.addMethod(
     'ANY',
     new MockIntegration({
@@ -149,11 +152,9 @@ export function addMethodNotAllowed(resource: IResource): void {
       integrationResponses: [
         {
           statusCode: '405',
-          responseTemplates: json(
-            envelopeTemplate('METHOD_NOT_ALLOWED', `Use ${ROUTE_METHOD} for this path.`),
-          ),
+          responseTemplates: json(envelopeTemplate('METHOD_NOT_ALLOWED', `Use ${allow} for this path.`)),
           responseParameters: {
-            'method.response.header.Allow': `'${ROUTE_METHOD}'`,
+            'method.response.header.Allow': `'${allow}'`,
             'method.response.header.Cache-Control': "'no-store'",
           },
         },

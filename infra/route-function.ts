@@ -1,16 +1,16 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { type FunctionSpec, functionSettings, iamTableAction } from '../shared/function-spec.ts';
-import { bundleAliases, bundling, sourceAssetHash, supplierDefine } from './bundling.ts';
+import { bundleAliases, bundling, folderHash, sourceAssetHash, supplierDefine } from './bundling.ts';
 import type { FlightBookingConfig } from './stack.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
@@ -28,6 +28,11 @@ export interface RouteFunctionProps {
   readonly deliveryQueue?: IQueue;
   /** For functions granted `supplier` or `supplier-catalog`: the stage's supplier (docs/API.md §4.5). */
   readonly supplier?: FlightBookingConfig['supplier'];
+  /**
+   * A folder the bundle carries beside `index.mjs`, copied into `into` (the console's build): its
+   * files are part of the asset hash, so a change to any of them deploys.
+   */
+  readonly bundledFolder?: { readonly from: string; readonly into: string };
 }
 
 /**
@@ -87,8 +92,13 @@ export class RouteFunction extends Construct {
         ),
         assetHash: sourceAssetHash(
           repositoryRoot,
-          bundledFor ? `${route.entry}#${bundledFor.name}` : route.entry,
+          [
+            route.entry,
+            ...(bundledFor ? [bundledFor.name] : []),
+            ...(props.bundledFolder ? [folderHash(props.bundledFolder.from)] : []),
+          ].join('#'),
         ),
+        ...(props.bundledFolder && { commandHooks: copyIntoBundle(props.bundledFolder) }),
       },
     });
     this.grant(props);
@@ -168,6 +178,23 @@ export class RouteFunction extends Construct {
       );
     }
   }
+}
+
+/**
+ * Bundling hooks that copy `from` into the bundle's folder `into`, after esbuild wrote `index.mjs`.
+ * The command names `from` below the bundling input (the repository), never by its absolute path:
+ * CDK hashes the command into the asset hash, which must not depend on where the repository is.
+ */
+function copyIntoBundle({ from, into }: { from: string; into: string }): ICommandHooks {
+  const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (input, output) => [
+      `mkdir -p ${quote(join(output, into))}`,
+      `cp -R ${quote(`${join(input, relative(repositoryRoot, from))}/.`)} ${quote(join(output, into))}`,
+    ],
+  };
 }
 
 /** The supplier's settings in a function's environment: its name, and for Duffel the token's secret. */

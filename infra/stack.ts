@@ -1,4 +1,13 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Size,
+  Stack,
+  type StackProps,
+  Tags,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   EndpointType,
   LambdaIntegration,
@@ -15,6 +24,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { documentRoute, type Route, routes, SWEEP_EVERY_SECONDS, sweepJob } from '../shared/routes.ts';
+import { ConsoleSite, consoleFunction } from './console.ts';
 import { SignInEmail } from './email.ts';
 import { EventPipeline } from './events.ts';
 import { Firewall } from './firewall.ts';
@@ -80,6 +90,8 @@ export const SERVICE_TAG = 'flight-booking';
 
 export interface FlightBookingStackProps extends StackProps {
   readonly config: FlightBookingConfig;
+  /** A finished build of the agent console (infra/web/build.ts), which the stack serves at `/`. */
+  readonly consoleBuild: string;
 }
 
 /**
@@ -147,6 +159,9 @@ export class FlightBookingStack extends Stack {
       restApiName: `flight-booking-${config.stage}`,
       description: `Flight booking API for travel agencies (${config.stage})`,
       endpointTypes: [EndpointType.REGIONAL],
+      // Answers of 1 KiB and more are gzipped for clients that accept it: the console's script and
+      // styles, and the API's larger JSON (a search's offers) alike (docs/decisions.md).
+      minCompressionSize: Size.kibibytes(1),
       // API Gateway's CloudWatch role is an account-wide setting: every stage sets the same one, and
       // the role outlives its stack so that deleting one stage never breaks another stage's logging.
       cloudWatchRole: true,
@@ -227,6 +242,17 @@ export class FlightBookingStack extends Stack {
     });
     this.api.root.resourceForPath(documentRoute.path).addMethod('GET', new LambdaIntegration(docs.fn));
     this.functions.set(documentRoute.id, docs.fn);
+
+    // The agent console: its page at every screen address and its assets, same origin as the API.
+    const site = new ConsoleSite(this, 'Console', {
+      api: this.api,
+      build: props.consoleBuild,
+      table: this.table,
+      signingKey,
+      logRetention: config.logRetention,
+      ses: { fromAddress: config.sesFromAddress },
+    });
+    this.functions.set(consoleFunction.id, site.fn);
 
     // The sweep, on a schedule: late holds expire and free their seats (docs/API.md §4.4), and a remote
     // supplier's PENDING bookings are settled by finding their orders (§4.5).

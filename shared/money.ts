@@ -60,3 +60,8 @@ export function decimalAmount(minor: number, currency: string): string {
   if (exponent === 0) return String(minor);
   return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
 }
+
+/** Whether two amounts in major units are the same money: same currency, same minor units (never floats). */
+export const sameMoney = (a: { amount: number; currency: string }, b: { amount: number; currency: string }) =>
+  a.currency === b.currency &&
+  minorUnits(String(a.amount), a.currency) === minorUnits(String(b.amount), b.currency);

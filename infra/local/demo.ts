@@ -167,6 +167,15 @@ const segments = (direction: Json) =>
   direction.segments
     .map((s: Json) => `${s.flight_number} ${s.origin}-${s.destination} ${s.departure_at}`)
     .join(' + ');
+/** What a fare allows before departure, in a few words (docs/API.md §4.1, `conditions`). */
+const refundTerms = (conditions: Json) => {
+  const refund = conditions.refund_before_departure;
+  if (!refund) return 'refund not stated';
+  if (!refund.allowed) return 'non-refundable';
+  return refund.penalty?.amount
+    ? `refundable, fee ${refund.penalty.amount} ${refund.penalty.currency}`
+    : 'refundable';
+};
 const search = await call(
   '/api/flights/search',
   { origin: 'LHR', destination: 'JFK', departure_date: day(7), return_date: day(14), limit: 5 },
@@ -174,7 +183,8 @@ const search = await call(
     [
       `${data.length} round trips, cheapest first:`,
       ...data.map(
-        (f) => `    ${f.total_price} ${f.currency}  ${segments(f.outbound)}  ⇄  ${segments(f.inbound)}`,
+        (f) =>
+          `    ${f.total_price} ${f.currency}  ${segments(f.outbound)}  ⇄  ${segments(f.inbound)}  (${refundTerms(f.conditions)})`,
       ),
     ].join('\n'),
 );
@@ -199,17 +209,23 @@ const booked = await call(
 );
 const booking = booked.answer.data;
 
-// 4. Retrieve it by PNR, 5. cancel it.
+// 4. Retrieve it by PNR, 5. ask what a cancel would refund, and cancel at exactly that refund.
 await call(
   '/api/flights/booking/get',
   { pnr: booking.pnr },
   (d) =>
     `${d.pnr} is ${d.status}, ${d.passengers.length} passenger(s), out ${d.flight.outbound.segments[0].departure_at}, back ${d.flight.inbound.segments[0].departure_at}`,
 );
+const quoted = await call(
+  '/api/flights/booking/refund-quote',
+  { booking_id: booking.booking_id },
+  (d) =>
+    `a cancel now refunds ${d.refund.amount} ${d.refund.currency}${d.penalty ? ` (penalty ${d.penalty.amount} ${d.penalty.currency})` : ''}`,
+);
 await call(
   '/api/flights/booking/cancel',
-  { booking_id: booking.booking_id },
-  (d) => `${d.pnr} is ${d.status} at ${d.cancelled_at}`,
+  { booking_id: booking.booking_id, refund: quoted.answer.data.refund },
+  (d) => `${d.pnr} is ${d.status} at ${d.cancelled_at}, refunded ${d.refund?.amount} ${d.refund?.currency}`,
 );
 // 6. Hold the next-cheapest return journey while the customer decides, then confirm it at its price.
 const second = search.answer.data[1];

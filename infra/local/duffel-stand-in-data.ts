@@ -91,7 +91,7 @@ function sliceOptions(
   request: CreateOfferRequest['slices'][number],
   passengers: OfferPassenger[],
   cabin: CabinClass,
-): { slice: OfferSlice; minutes: number }[] {
+): { slice: OfferSlice; minutes: number; evening: boolean }[] {
   const origin = duffelAirport(request.origin);
   const destination = duffelAirport(request.destination);
   if (!origin || !destination) return [];
@@ -142,8 +142,26 @@ function sliceOptions(
       ngs_shelf: null,
       comparison_key: duffelId('cmp'),
     };
-    return { slice, minutes };
+    return { slice, minutes, evening: i === DEPARTURES.length - 1 };
   });
+}
+
+/**
+ * An offer's conditions, as an airline states them through Duffel: refundable at the 10 % its
+ * cancellations keep ({@link cancellationFor}), changeable at 5 %; a trip with an evening flight says
+ * nothing (null), as airlines often do.
+ */
+function offerConditions(total: number, currency: string, stated: boolean): Offer['conditions'] {
+  if (!stated) return NO_CONDITIONS;
+  const penalty = (minor: number) => ({
+    allowed: true as const,
+    penalty_amount: decimalAmount(minor, currency),
+    penalty_currency: currency,
+  });
+  return {
+    refund_before_departure: penalty(total - Math.floor((total * 9) / 10)),
+    change_before_departure: penalty(Math.round(total / 20)),
+  };
 }
 
 /** A passenger's share of the fare: children 75 %, infants on a lap 10 %. */
@@ -188,7 +206,11 @@ export function offersFor(
       tax_currency: options.currency,
       total_emissions_kg: '180',
       available_services: [],
-      conditions: NO_CONDITIONS,
+      conditions: offerConditions(
+        total,
+        options.currency,
+        journey.every(({ evening }) => !evening),
+      ),
       passenger_identity_documents_required: false,
       payment_requirements: {
         requires_instant_payment: false,
@@ -264,7 +286,7 @@ export function orderFrom(
           },
         ],
     content: 'managed',
-    conditions: NO_CONDITIONS,
+    conditions: offer.conditions,
     cancelled_at: null,
     cancellation: null,
     airline_initiated_changes: [],

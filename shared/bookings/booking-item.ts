@@ -6,6 +6,7 @@ import { agencyPartition, GSI1 } from '../db/table.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
 import { GENDERS, PAX_TYPES, TITLES } from './passenger-fields.ts';
+import { Flight, soldFlight } from './stored-flight.ts';
 
 /**
  * The booking item (`BOOKING#<booking id>` / `BOOKING`): the booking as stored, and what the API
@@ -39,29 +40,6 @@ export function readListPosition(text: string): ListPosition | undefined {
 }
 
 const Actor = z.object({ id: z.string(), name: z.string() });
-const Segment = z.object({
-  carrier_code: z.string(),
-  carrier_name: z.string(),
-  flight_number: z.string(),
-  origin: z.string(),
-  destination: z.string(),
-  departure_at: z.string(),
-  arrival_at: z.string(),
-  duration_minutes: z.number(),
-});
-const Direction = z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment) });
-const Flight = z.object({
-  id: z.string(),
-  total_price: z.number(),
-  currency: z.string(),
-  travel_class: z.enum(TRAVEL_CLASSES),
-  /** Null where the supplier does not publish it (docs/API.md §4.5). */
-  seats_available: z.nullable(z.number()),
-  expires_at: z.string(),
-  passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
-  outbound: Direction,
-  inbound: z.optional(Direction),
-});
 const Passenger = z.object({
   title: z.enum(TITLES),
   first_name: z.string(),
@@ -142,6 +120,7 @@ const BookingViewItem = z.pipe(
   }),
   z.transform((view) => ({
     ...view,
+    flight: soldFlight(view.flight),
     version: view.version ?? 1,
     updated_at: view.updated_at ?? view.created_at,
   })),

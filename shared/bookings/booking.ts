@@ -3,6 +3,7 @@ import type { TableHandle } from '../db/client.ts';
 import { toMajor } from '../money.ts';
 import type { SupplierName } from '../supply/port.ts';
 import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
+import { soldFlight } from './stored-flight.ts';
 
 /**
  * What booking code needs: the table, the clock, and the supplier flights come from — each route takes
@@ -81,7 +82,7 @@ export function bookingView(record: BookingRecord): BookingView {
     ...(record.cancelled_at && { cancelled_at: record.cancelled_at }),
     ...(record.created_by && { created_by: record.created_by }),
     ...(record.cancelled_by && { cancelled_by: record.cancelled_by }),
-    flight: record.flight,
+    flight: soldFlight(record.flight),
     passengers: record.passengers,
     contact: record.contact,
     ...(record.supplier && { supplier: record.supplier }),

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
-import { minorUnits } from '../money.ts';
+import { sameMoney } from '../money.ts';
 import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { listAgencyBookings } from './agency-listing.ts';
@@ -187,7 +187,7 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
     const { cancelling } = deps.supplier;
     try {
       if (cancelling.kind === 'in-table') {
-        // The built-in network refunds the full price of a confirmed booking; a hold was never paid.
+        // What the fare's conditions, as sold, give back of a confirmed booking; a hold was never paid.
         const refund = own?.refund;
         const update = cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund });
         const held = record.payment_required_by;
@@ -245,7 +245,3 @@ const stamped = (record: BookingRecord, status: 'CONFIRMED' | 'HELD') => ({
   status,
   ...changeStamp(record),
 });
-
-const sameMoney = (a: { amount: number; currency: string }, b: { amount: number; currency: string }) =>
-  a.currency === b.currency &&
-  minorUnits(String(a.amount), a.currency) === minorUnits(String(b.amount), b.currency);

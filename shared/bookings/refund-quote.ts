@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import { NotCancellableError, NotFoundError, RefundChangedError } from '../errors.ts';
+import { refundUnder } from '../flights/fare-conditions.ts';
 import { toMajor } from '../money.ts';
 import type { CancellationQuote, CancellingSupplier, Refund } from '../supply/port.ts';
 import '../zod-locale.ts';
@@ -10,10 +11,11 @@ import { type BookingRecord, findBooking } from './booking-item.ts';
 import { BookingId } from './ids.ts';
 
 /**
- * The refund quote (docs/API.md §4.3): what a cancel now would give back, changing nothing. Until fares
- * carry conditions, the rule is today's: the built-in network refunds the full price; a remote supplier
- * refunds what its own cancellation quote says (asked for, never confirmed here); a HELD booking was
- * never paid and refunds 0. A cancel sent with the quote's `refund` cancels only if it still holds.
+ * The refund quote (docs/API.md §4.3): what a cancel now would give back, changing nothing. A booking in
+ * our own table refunds by the fare conditions it was sold with, as the booking keeps them (the price
+ * less the penalty, or 0 for a fare that allows no refund); a remote supplier refunds what its own
+ * cancellation quote says (asked for, never confirmed here); a HELD booking was never paid and refunds
+ * 0. A cancel sent with the quote's `refund` cancels only if it still holds.
  */
 export const RefundQuoteRequest = z.object({ booking_id: BookingId });
 
@@ -57,8 +59,8 @@ export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote)
   quoteOf(record, quote.refund, Date.parse(quote.expiresAt));
 /**
  * The quote our own rule gives, without asking anyone: a hold refunds 0 until its deadline; a booking
- * in the table refunds its full price until its first departure. Undefined for a remote CONFIRMED
- * booking, whose supplier quotes.
+ * in the table refunds what the conditions it was sold with allow, until its first departure.
+ * Undefined for a remote CONFIRMED booking, whose supplier quotes.
  */
 export function ownRefundQuote(
   record: BookingRecord,
@@ -69,7 +71,8 @@ export function ownRefundQuote(
     return quoteOf(record, { amount: 0, currency: record.currency }, deadline);
   }
   if (supplier.cancelling.kind !== 'in-table') return undefined;
-  return quoteOf(record, { amount: record.total, currency: record.currency }, record.departs_at);
+  const refund = refundUnder(record.flight.conditions, record.total, record.currency);
+  return quoteOf(record, { amount: refund, currency: record.currency }, record.departs_at);
 }
 
 /** `POST /api/flights/booking/refund-quote`: 409 NOT_CANCELLABLE unless a cancel now would cancel. */

@@ -10,19 +10,63 @@ import { LONG_HAUL_KM, type TravelClass } from './cabins.ts';
  */
 export const CURRENCY = 'EUR';
 
+/** Not allowed at all (no refund, no change), in the fare conditions table below. */
+export const NOT_ALLOWED = null;
+
 interface BucketPlan {
   /** Share of the cabin each bucket adds, cheapest first; sums to 1. */
   shares: readonly number[];
   /** Fare of each bucket relative to the cabin's base fare. */
   multipliers: readonly number[];
+  /**
+   * The fare conditions table (docs/flights.md, "Fare conditions"): each bucket's penalty in whole euros
+   * per passenger with a seat and per journey, for a refund and for a change before departure; 0 is
+   * free, {@link NOT_ALLOWED} is not allowed.
+   */
+  refund: readonly (number | typeof NOT_ALLOWED)[];
+  change: readonly (number | typeof NOT_ALLOWED)[];
 }
 
 const bucketPlans: Record<TravelClass, BucketPlan> = {
-  ECONOMY: { shares: [0.2, 0.2, 0.2, 0.15, 0.15, 0.1], multipliers: [1, 1.2, 1.45, 1.75, 2.15, 2.7] },
-  PREMIUM_ECONOMY: { shares: [0.25, 0.25, 0.2, 0.15, 0.15], multipliers: [1, 1.2, 1.45, 1.75, 2.1] },
-  BUSINESS: { shares: [0.25, 0.25, 0.2, 0.15, 0.15], multipliers: [1, 1.2, 1.45, 1.75, 2.1] },
-  FIRST: { shares: [0.25, 0.25, 0.25, 0.25], multipliers: [1, 1.25, 1.55, 1.9] },
+  ECONOMY: {
+    shares: [0.2, 0.2, 0.2, 0.15, 0.15, 0.1],
+    multipliers: [1, 1.2, 1.45, 1.75, 2.15, 2.7],
+    refund: [NOT_ALLOWED, NOT_ALLOWED, 40, 30, 20, 0],
+    change: [NOT_ALLOWED, 30, 25, 20, 15, 0],
+  },
+  PREMIUM_ECONOMY: {
+    shares: [0.25, 0.25, 0.2, 0.15, 0.15],
+    multipliers: [1, 1.2, 1.45, 1.75, 2.1],
+    refund: [NOT_ALLOWED, 80, 60, 40, 0],
+    change: [60, 45, 30, 15, 0],
+  },
+  BUSINESS: {
+    shares: [0.25, 0.25, 0.2, 0.15, 0.15],
+    multipliers: [1, 1.2, 1.45, 1.75, 2.1],
+    refund: [NOT_ALLOWED, 100, 75, 50, 0],
+    change: [75, 50, 25, 0, 0],
+  },
+  FIRST: {
+    shares: [0.25, 0.25, 0.25, 0.25],
+    multipliers: [1, 1.25, 1.55, 1.9],
+    refund: [0, 0, 0, 0],
+    change: [0, 0, 0, 0],
+  },
 };
+
+/** What bucket `index` of a cabin allows before departure: penalties in cents per seated passenger and journey. */
+export interface BucketConditions {
+  readonly refund: number | typeof NOT_ALLOWED;
+  readonly change: number | typeof NOT_ALLOWED;
+}
+
+/** A bucket's row of the fare conditions table, in cents; a bucket past the table's end is not allowed. */
+export function bucketConditions(travelClass: TravelClass, index: number): BucketConditions {
+  const plan = bucketPlans[travelClass];
+  const cents = (euros: number | typeof NOT_ALLOWED | undefined) =>
+    euros === undefined || euros === NOT_ALLOWED ? NOT_ALLOWED : euros * 100;
+  return { refund: cents(plan.refund[index]), change: cents(plan.change[index]) };
+}
 
 /** Cabin fare relative to economy. */
 function cabinFactor(travelClass: TravelClass, distanceKm: number): number {

@@ -1,5 +1,6 @@
 import { isoSeconds } from '../clock.ts';
 import type { TravelClass } from './cabins.ts';
+import { type FareConditionsView, networkConditions } from './fare-conditions.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import type { OfferQuote } from './offers.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
@@ -69,6 +70,13 @@ function directionView(segments: readonly ScheduledFlight[]) {
 
 export type DirectionView = ReturnType<typeof directionView>;
 
+/** Each journey's buckets, outbound first: a journey's fare conditions come from its own segments. */
+export const journeyBuckets = (journey: PricedJourney): number[][] => {
+  const split = journey.outbound.length;
+  const inbound = journey.buckets.slice(split);
+  return [journey.buckets.slice(0, split), ...(inbound.length > 0 ? [inbound] : [])];
+};
+
 /** The Flight resource of docs/API.md §4.1 for an offer; `inbound` only for a round trip. */
 export function flightView(
   offer: { id: string; expiresAt: number; travelClass: TravelClass; passengers: PassengerCounts },
@@ -88,6 +96,7 @@ export function flightView(
     },
     outbound: directionView(journey.outbound),
     ...(journey.inbound && { inbound: directionView(journey.inbound) }),
+    conditions: networkConditions(offer.travelClass, journeyBuckets(journey), offer.passengers),
   };
 }
 
@@ -101,6 +110,8 @@ export interface FlightView {
   passengers: PassengerCounts;
   outbound: DirectionView;
   inbound?: DirectionView;
+  /** What the fare allows before departure (docs/API.md §4.1). */
+  conditions: FareConditionsView;
 }
 
 /** The flights of a journey split into its directions, as a quote's `inboundFrom` says. */

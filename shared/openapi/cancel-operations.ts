@@ -1,21 +1,26 @@
 import { CancelBookingRequest } from '../bookings/manage.ts';
 import { RefundQuoteRequest } from '../bookings/refund-quote.ts';
+import { refundUnder } from '../flights/fare-conditions.ts';
+import { minorUnits, toMajor } from '../money.ts';
 import { booking } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, RefundQuote, success } from './responses.ts';
+
+/** The example booking's refund under its fare's conditions (its bucket allows none: 0). */
+const paid = minorUnits(String(booking.total_price), booking.currency) ?? 0;
+const refunded = refundUnder(booking.flight.conditions, paid, booking.currency);
+const refund = { amount: toMajor(refunded, booking.currency), currency: booking.currency };
+const kept = paid - refunded;
 
 /** Cancelling and its refund quote (docs/API.md §4.3). */
 export const cancelOperations = {
   'booking-cancel': {
     summary: 'Cancel a booking',
     description:
-      'Cancels and returns the seats; the cancelled booking carries its refund. With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).',
+      'Cancels and returns the seats; the cancelled booking carries its refund (built-in network: the price less the penalty of the conditions it was sold with, 0 where they allow no refund). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).',
     tag: 'Bookings',
     request: CancelBookingRequest,
-    requestExample: {
-      booking_id: booking.booking_id,
-      refund: { amount: booking.total_price, currency: booking.currency },
-    },
+    requestExample: { booking_id: booking.booking_id, refund },
     status: 200,
     response: success(Booking),
     responseExample: {
@@ -25,7 +30,7 @@ export const cancelOperations = {
         status: 'CANCELLED',
         cancelled_at: '2026-11-24T10:02:41Z',
         cancelled_by: booking.created_by,
-        refund: { amount: booking.total_price, currency: booking.currency },
+        refund,
         updated_at: '2026-11-24T10:02:41Z',
         version: 2,
       },
@@ -35,7 +40,7 @@ export const cancelOperations = {
   'booking-refund-quote': {
     summary: 'Quote the refund of a cancel',
     description:
-      'What a cancel now would give back, changing nothing: the built-in network refunds the full price; an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.',
+      'What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with (the price less the refund penalty, or 0 where the fare allows no refund; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.',
     tag: 'Bookings',
     request: RefundQuoteRequest,
     requestExample: { booking_id: booking.booking_id },
@@ -45,8 +50,8 @@ export const cancelOperations = {
       success: true,
       data: {
         booking_id: booking.booking_id,
-        refund: { amount: booking.total_price, currency: booking.currency },
-        penalty: null,
+        refund,
+        penalty: kept > 0 ? { amount: toMajor(kept, booking.currency), currency: booking.currency } : null,
         expires_at: booking.flight.outbound.segments[0]?.departure_at ?? '2026-12-24T08:05:00Z',
       },
     },

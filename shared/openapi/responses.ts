@@ -29,6 +29,29 @@ const Direction = z.object({
   segments: z.array(Segment).check(z.minLength(1), z.maxLength(2)),
 });
 
+const Condition = z
+  .nullable(
+    z.object({
+      allowed: z.boolean(),
+      penalty: z
+        .nullable(z.object({ amount: Money, currency: z.string() }))
+        .check(
+          z.describe(
+            'For all passengers together (0: free); null where it is not allowed or the supplier does not state it',
+          ),
+        ),
+    }),
+  )
+  .check(z.describe('Null where the supplier does not say'));
+
+export const FareConditions = z
+  .object({ refund_before_departure: Condition, change_before_departure: Condition })
+  .check(
+    z.describe(
+      'What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them',
+    ),
+  );
+
 export const Flight = z.object({
   id: z.string().check(z.describe('Opaque offer id, bound to your agency, valid until expires_at')),
   total_price: z
@@ -53,6 +76,7 @@ export const Flight = z.object({
         'Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands',
       ),
     ),
+  conditions: FareConditions,
 });
 
 export const Agent = z.object({
@@ -116,7 +140,7 @@ export const Booking = z.object({
     .optional(z.object({ amount: Money, currency: z.string() }))
     .check(
       z.describe(
-        'Once cancelled: what was given back (0 for a hold, which was never paid; the full price from the built-in network; the supplier’s refund otherwise)',
+        'Once cancelled: what was given back (0 for a hold, which was never paid; from the built-in network the price less the penalty of the conditions it was sold with, or 0 where they allow no refund; the supplier’s refund otherwise)',
       ),
     ),
   payment_required_by: z

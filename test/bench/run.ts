@@ -7,11 +7,12 @@
  * the order given) and prints their sections to stdout, progress to stderr; BENCHMARKS.md is not
  * touched. Alone, a benchmark runs in a fresher process than in the full run (README, Benchmarks).
  * Names: cold-start (P1), size (P2), warm-overhead (P3), calls (P4), scale (P5), contention (P6),
- * throughput (P7), memory (memory sizing), airports (airport search lookups). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0
- * (P1 without cachegrind), BENCH_COLD_ROWS (P1 and memory: only these rows, comma-separated),
- * SCALE_SAMPLES (P5 searches per table, 1000), BENCH_HTTP_SECONDS (P7 seconds per run, 8),
- * BENCH_MEMORY_RUNS (cold starts per function and size, 6), BENCH_MEMORY_WARM (warm requests after
- * each, 5).
+ * throughput (P7), memory (memory sizing), airports (airport search lookups), console (the console's
+ * budgets in Chromium). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0 (P1 without
+ * cachegrind), BENCH_COLD_ROWS (P1 and memory: only these rows, comma-separated), SCALE_SAMPLES (P5
+ * searches per table, 1000), BENCH_HTTP_SECONDS (P7 seconds per run, 8), BENCH_MEMORY_RUNS (cold starts
+ * per function and size, 6), BENCH_MEMORY_WARM (warm requests after each, 5), BENCH_CONSOLE_RUNS
+ * (console page loads, 15).
  *
  * Each benchmark is a module exporting one function that takes the shared setup (setup.ts) and returns
  * its section; lib.ts holds the pure helpers.
@@ -32,6 +33,7 @@ const benchmarks: readonly { name: string; load: () => Promise<(bench: Bench) =>
   { name: 'throughput', load: async () => (await import('./throughput.ts')).throughput },
   { name: 'memory', load: async () => (await import('./memory.ts')).memory },
   { name: 'airports', load: async () => (await import('./airport-search.ts')).airportSearch },
+  { name: 'console', load: async () => (await import('./console.ts')).consoleBudgets },
 ];
 
 const usage = `usage: npm run bench [-- --only NAME[,NAME…]]; names: ${benchmarks.map((b) => b.name).join(', ')}`;

@@ -28,6 +28,7 @@ describe('e2e: npm run demo', () => {
       '201',
       '200',
       '200',
+      '200',
       '201',
       '200',
       '200',
@@ -37,6 +38,11 @@ describe('e2e: npm run demo', () => {
     expect(pnr).toBeDefined();
     expect(stdout).toContain(`${pnr} is CONFIRMED`);
     expect(stdout).toContain(`${pnr} is CANCELLED`);
+    // The fare's conditions in the results, then the quoted refund is the one the cancel gives.
+    expect(stdout).toMatch(/ JFK-LHR \S+Z {2}\((non-refundable|refundable[^)]*)\)/);
+    const quoted = /a cancel now refunds (\S+ EUR)/.exec(stdout)?.[1];
+    expect(quoted).toBeDefined();
+    expect(stdout).toMatch(new RegExp(`${pnr} is CANCELLED at \\S+Z, refunded ${quoted}`));
     expect(stdout).toMatch(/EUR {2}[A-Z0-9]{2}\d+ LHR-.* ⇄ {2}[A-Z0-9]{2}\d+ JFK-/);
     expect(stdout).toMatch(new RegExp(`${pnr} is CONFIRMED, 1 passenger\\(s\\), out \\S+Z, back \\S+Z`));
     expect(stdout).toMatch(/HELD: PNR [A-Z]{6} until \S+Z/);

@@ -51,7 +51,7 @@ describe('e2e: README walkthrough', () => {
       status: 'CANCELLED',
       cancelled_at: expect.any(String),
       cancelled_by: booked.data.created_by,
-      refund: { amount: booked.data.total_price, currency: booked.data.currency },
+      refund: { amount: refundUnderConditions(booked.data), currency: booked.data.currency },
       updated_at: cancelled.data.cancelled_at,
       version: 2,
     });
@@ -158,3 +158,16 @@ describe('e2e: contract errors over HTTP', () => {
     }
   });
 });
+
+/** What the booking's fare conditions give back: the price less the penalty, or 0 (docs/flights.md). */
+function refundUnderConditions(booking: {
+  total_price: number;
+  flight: {
+    conditions: { refund_before_departure: { allowed: boolean; penalty: { amount: number } | null } };
+  };
+}): number {
+  const refund = booking.flight.conditions.refund_before_departure;
+  if (!refund.allowed) return 0;
+  const penalty = refund.penalty?.amount ?? 0;
+  return Math.max(0, Math.round(booking.total_price * 100 - penalty * 100) / 100);
+}

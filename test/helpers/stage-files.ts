@@ -10,6 +10,7 @@ import {
   parseStageConfig,
   type StageFile,
 } from '../../infra/stage-config.ts';
+import { fixtureConsoleBuild } from './console-build.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is read field by field
 export type Json = Record<string, any>;
@@ -52,13 +53,13 @@ export const PRODUCTION: FlightBookingConfig = parseStageConfig('prod', PRODUCTI
 export const DEVELOPMENT: FlightBookingConfig = loadStageConfig('dev');
 
 /**
- * Synthesises one stage's stack as `cdk synth` would (cdk.json's feature flags), without bundling;
- * with `nag`, cdk-nag's packs run as validation plugins.
+ * Synthesises one stage's stack as `cdk synth` would (cdk.json's feature flags), without bundling,
+ * serving a fixture console build unless given one; with `nag`, cdk-nag's packs run as validation plugins.
  */
-export function synthStage(config: FlightBookingConfig, nag = false) {
+export function synthStage(config: FlightBookingConfig, nag = false, consoleBuild = fixtureConsoleBuild()) {
   const context = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new FlightBookingStack(app, 'Test', { config });
+  const stack = new FlightBookingStack(app, 'Test', { config, consoleBuild });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, stack, template: Template.fromStack(stack) };
 }
@@ -86,4 +87,20 @@ export function accountTemplate(): Template {
   return Template.fromStack(
     new FlightBookingAccountStack(new App(), 'Account', { sms: parseAccountConfig({ sms }) }),
   );
+}
+
+/** Every method of the REST API: its resource's full path (the root is `/`), method and integration. */
+export function apiMethods(template: Template): { path: string; method: string; integration: Json }[] {
+  const all = template.findResources('AWS::ApiGateway::Resource');
+  const pathOf = (id: string): string => {
+    const resource = all[id];
+    if (!resource) return '';
+    const parent = resource.Properties.ParentId;
+    return `${parent.Ref ? pathOf(parent.Ref) : ''}/${resource.Properties.PathPart}`;
+  };
+  return resourcesOf(template, 'AWS::ApiGateway::Method').map(([, m]) => ({
+    path: m.Properties.ResourceId.Ref ? pathOf(m.Properties.ResourceId.Ref) : '/',
+    method: m.Properties.HttpMethod,
+    integration: m.Properties.Integration,
+  }));
 }

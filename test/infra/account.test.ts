@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
+import { fixtureConsoleBuild } from '#test/helpers/console-build.ts';
 import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
 import { buildApp } from '../../infra/app.ts';
 import { parseAccountConfig } from '../../infra/stage-config.ts';
@@ -24,7 +25,7 @@ function synthAccount(nag = false) {
 
 const stackNames = (context: Record<string, string>) => {
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  return buildApp(app)
+  return buildApp(app, fixtureConsoleBuild())
     .node.children.map((child) => child.node.id)
     .filter((id) => id.startsWith('FlightBooking-'));
 };

@@ -54,6 +54,7 @@ describe('infra: cdk-nag’s wildcard finding is acknowledged where the wildcard
       [
         ...[...routes, documentRoute].map((r) => `Test/Route-${r.id}/Role/DefaultPolicy`),
         `Test/Job-${sweepJob.id}/Role/DefaultPolicy`,
+        'Test/Console/Function/Role/DefaultPolicy',
         ...eventFunctions.map((f) => `Test/Events/Function-${f.id}/Role/DefaultPolicy`),
       ].sort(),
     );

@@ -7,10 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { functionSettings, iamTableAction } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
-import { PRODUCTION_FILE, resourcesOf, roleStatements } from '#test/helpers/stage-files.ts';
+import { fixtureConsoleBuild } from '#test/helpers/console-build.ts';
+import { apiMethods, PRODUCTION_FILE, resourcesOf, roleStatements } from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
+import { CONSOLE_RESOURCES } from '../../infra/console.ts';
 import { type FlightBookingConfig, FlightBookingStack } from '../../infra/stack.ts';
 import { knownStages, loadStageConfig, parseStageConfig, type StageFile } from '../../infra/stage-config.ts';
 
@@ -30,7 +32,7 @@ const CDK_CONTEXT = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Reco
 /** Synthesises the stack as the CLI would, feature flags included, without bundling (synth.test.ts bundles). */
 function synth(config: FlightBookingConfig = DEV, nag = false) {
   const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new FlightBookingStack(app, 'Test', { config });
+  const stack = new FlightBookingStack(app, 'Test', { config, consoleBuild: fixtureConsoleBuild() });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, template: Template.fromStack(stack) };
 }
@@ -58,8 +60,8 @@ const allowed = (routeId: string) =>
 
 describe('infra: functions', () => {
   it('creates one Node.js 24 arm64 function per route, plus the one serving the OpenAPI document', () => {
-    // …the sweep, and the event pipeline's.
-    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 2 + eventFunctions.length);
+    // …the console's, the sweep, and the event pipeline's.
+    expect(resources('AWS::Lambda::Function')).toHaveLength(routes.length + 3 + eventFunctions.length);
     const [, docs] = functionOf(documentRoute.id);
     expect(docs.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
     for (const route of routes) {
@@ -274,24 +276,11 @@ function renderGatewayTemplate(template: string): string {
 }
 
 describe('infra: API', () => {
-  /** Full path of every API resource, from the resource tree. */
-  function resourcePaths(): Map<string, string> {
-    const all = template.findResources('AWS::ApiGateway::Resource');
-    const path = (id: string): string => {
-      const resource = all[id];
-      if (!resource) return '';
-      const parent = resource.Properties.ParentId;
-      return `${parent.Ref ? path(parent.Ref) : ''}/${resource.Properties.PathPart}`;
-    };
-    return new Map(Object.keys(all).map((id) => [id, path(id)]));
-  }
-
   it('has exactly the route table: POST to the function, any other method 405 from the gateway', () => {
-    const paths = resourcePaths();
-    const methods = resources('AWS::ApiGateway::Method').map(([, m]) => ({
-      path: paths.get(m.Properties.ResourceId.Ref),
-      method: m.Properties.HttpMethod,
-      type: m.Properties.Integration.Type,
+    const methods = apiMethods(template).map(({ path, method, integration }) => ({
+      path,
+      method,
+      type: integration.Type,
     }));
     const expected = [
       ...routes.flatMap((r) => [
@@ -299,6 +288,12 @@ describe('infra: API', () => {
         { path: r.path, method: 'ANY', type: 'MOCK' },
       ]),
       { path: documentRoute.path, method: 'GET', type: 'AWS_PROXY' },
+      // The console's addresses (test/infra/console.test.ts).
+      ...CONSOLE_RESOURCES.flatMap((path) => [
+        { path, method: 'GET', type: 'AWS_PROXY' },
+        { path, method: 'HEAD', type: 'AWS_PROXY' },
+        { path, method: 'ANY', type: 'MOCK' },
+      ]),
     ];
     expect(methods.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`))).toEqual(
       expected.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`)),
@@ -499,10 +494,10 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    // 2 per function (the docs', the sweep's and the events ones too), then: 6 of the event pipeline
-    // (new dead letters twice, delivery backlog, stream stopped, iterator age) and the sweep stopped,
-    // the last 5 abuse.
-    expect(alarms).toHaveLength(1 + 2 * (routes.length + 2 + eventFunctions.length) + 2 + 1 + 6 + 5);
+    // 2 per function (the docs', the console's, the sweep's and the events ones too), then: 6 of the
+    // event pipeline (new dead letters twice, delivery backlog, stream stopped, iterator age) and the
+    // sweep stopped, the last 5 abuse.
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + 3 + eventFunctions.length) + 2 + 1 + 6 + 5);
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',

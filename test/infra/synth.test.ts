@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,10 +44,13 @@ describe('infra: npm run synth', () => {
   it('synthesises offline without credentials, bundling every function as an ESM Node 24 bundle, cdk-nag included', () => {
     const { out, template, functions } = shallow;
 
-    expect(functions).toHaveLength(routes.length + 2 + eventFunctions.length); // and the OpenAPI document, the sweep
+    // and the OpenAPI document, the console, the sweep
+    expect(functions).toHaveLength(routes.length + 3 + eventFunctions.length);
     for (const fn of functions) {
       const asset = join(out, fn.Metadata['aws:asset:path'] ?? '');
-      expect(readdirSync(asset).sort()).toEqual(['index.mjs']); // no source map ships (infra/bundling.ts)
+      // No source map ships (infra/bundling.ts); the console's function carries the console's build.
+      const carried = existsSync(join(asset, 'console')) ? ['console'] : [];
+      expect(readdirSync(asset).sort()).toEqual([...carried, 'index.mjs']);
       const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
       expect(
         bundle.startsWith(
@@ -57,7 +60,8 @@ describe('infra: npm run synth', () => {
       expect(bundle).not.toMatch(/from\s*["']@aws-sdk\//);
       // An ES import of node:http loads undici at every cold start (infra/bundling.ts, alias).
       expect(/from\s*["'](node:)?http["']/.test(bundle)).toBe(false);
-      expect(statSync(join(asset, 'index.mjs')).size).toBeGreaterThan(10_000);
+      // The console's function is the page server alone (about 5 KB); every other carries the SDK.
+      expect(statSync(join(asset, 'index.mjs')).size).toBeGreaterThan(carried.length > 0 ? 2_000 : 10_000);
     }
     expect(JSON.stringify(template)).not.toContain('enable-source-maps');
   });
@@ -67,6 +71,20 @@ describe('infra: npm run synth', () => {
       functions.map((r) => r.Metadata['aws:asset:path']).sort();
 
     expect(assets(deep)).toEqual(assets(shallow));
-    expect(new Set(assets(shallow)).size).toBe(routes.length + 2 + eventFunctions.length);
+    expect(new Set(assets(shallow)).size).toBe(routes.length + 3 + eventFunctions.length);
+  });
+
+  it('bundles the console’s build beside its function: the page and the hashed assets it names', () => {
+    const { out, functions } = shallow;
+    const withConsole = functions
+      .map((fn) => join(out, fn.Metadata['aws:asset:path'] ?? '', 'console'))
+      .filter((dir) => existsSync(dir));
+
+    expect(withConsole).toHaveLength(1);
+    const [dir = ''] = withConsole;
+    const page = readFileSync(join(dir, 'index.html'), 'utf8');
+    const assets = readdirSync(join(dir, 'assets'));
+    expect(assets.some((name) => /^[\w-]+-[A-Z0-9]{8}\.js$/.test(name))).toBe(true);
+    for (const name of assets) expect(page).toContain(`/assets/${name}`);
   });
 });

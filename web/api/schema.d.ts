@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking
-         * @description Cancels and returns the seats; the cancelled booking carries its refund. With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).
+         * @description Cancels and returns the seats; the cancelled booking carries its refund (built-in network: the price less the penalty of the conditions it was sold with, 0 where they allow no refund). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).
          */
         post: operations["bookingCancel"];
         delete?: never;
@@ -235,7 +235,7 @@ export interface paths {
         put?: never;
         /**
          * Quote the refund of a cancel
-         * @description What a cancel now would give back, changing nothing: the built-in network refunds the full price; an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.
+         * @description What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with (the price less the refund penalty, or 0 where the fare allows no refund; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.
          */
         post: operations["bookingRefundQuote"];
         delete?: never;
@@ -798,6 +798,29 @@ export interface components {
                 stops: number;
                 segments: components["schemas"]["Segment"][];
             };
+            /** @description What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them */
+            conditions: {
+                /** @description Null where the supplier does not say */
+                refund_before_departure: {
+                    allowed: boolean;
+                    /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                    penalty: {
+                        /** @description Major currency units, at most 2 decimals */
+                        amount: number;
+                        currency: string;
+                    } | null;
+                } | null;
+                /** @description Null where the supplier does not say */
+                change_before_departure: {
+                    allowed: boolean;
+                    /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                    penalty: {
+                        /** @description Major currency units, at most 2 decimals */
+                        amount: number;
+                        currency: string;
+                    } | null;
+                } | null;
+            };
         };
         BookedPassenger: {
             /** @enum {string} */
@@ -867,7 +890,7 @@ export interface components {
                 name: string;
                 order_id?: string;
             };
-            /** @description Once cancelled: what was given back (0 for a hold, which was never paid; the full price from the built-in network; the supplier’s refund otherwise) */
+            /** @description Once cancelled: what was given back (0 for a hold, which was never paid; from the built-in network the price less the penalty of the conditions it was sold with, or 0 where they allow no refund; the supplier’s refund otherwise) */
             refund?: {
                 /** @description Major currency units, at most 2 decimals */
                 amount: number;
@@ -2212,6 +2235,16 @@ export interface operations {
                  *               "duration_minutes": 440
                  *             }
                  *           ]
+                 *         },
+                 *         "conditions": {
+                 *           "refund_before_departure": {
+                 *             "allowed": false,
+                 *             "penalty": null
+                 *           },
+                 *           "change_before_departure": {
+                 *             "allowed": false,
+                 *             "penalty": null
+                 *           }
                  *         }
                  *       },
                  *       "total_price": 394,
@@ -2287,6 +2320,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -2360,6 +2403,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -2624,6 +2677,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -2840,6 +2903,16 @@ export interface operations {
                      *                   "duration_minutes": 440
                      *                 }
                      *               ]
+                     *             },
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
                      *             }
                      *           },
                      *           "passengers": [
@@ -3053,6 +3126,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -3259,7 +3342,7 @@ export interface operations {
                  * @example {
                  *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *       "refund": {
-                 *         "amount": 394,
+                 *         "amount": 0,
                  *         "currency": "EUR"
                  *       }
                  *     }
@@ -3318,6 +3401,16 @@ export interface operations {
                      *                 "duration_minutes": 440
                      *               }
                      *             ]
+                     *           },
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
                      *           }
                      *         },
                      *         "passengers": [
@@ -3340,7 +3433,7 @@ export interface operations {
                      *           "name": "Ada Agent"
                      *         },
                      *         "refund": {
-                     *           "amount": 394,
+                     *           "amount": 0,
                      *           "currency": "EUR"
                      *         }
                      *       }
@@ -3520,10 +3613,13 @@ export interface operations {
                      *       "data": {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "refund": {
+                     *           "amount": 0,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "penalty": {
                      *           "amount": 394,
                      *           "currency": "EUR"
                      *         },
-                     *         "penalty": null,
                      *         "expires_at": "2026-12-01T07:55:00Z"
                      *       }
                      *     }
@@ -5025,6 +5121,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5126,6 +5232,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5228,6 +5344,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5338,6 +5464,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [
@@ -5440,6 +5576,16 @@ export interface operations {
                  *                 "duration_minutes": 440
                  *               }
                  *             ]
+                 *           },
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
                  *           }
                  *         },
                  *         "passengers": [

@@ -1,8 +1,8 @@
 import type { Schemas } from './api.ts';
 
 /**
- * An offer as search answers it. `slices` (one per journey) and `conditions` are in the contract
- * (docs/API.md §4.1) ahead of openapi.json; where they are absent, `outbound`/`inbound` are the journeys.
+ * An offer as search answers it. `slices` (one per journey) is in the contract (docs/API.md §4.1) ahead
+ * of openapi.json; where it is absent, `outbound`/`inbound` are the journeys.
  */
 export type Segment = Schemas['Segment'];
 export interface Slice {
@@ -10,14 +10,7 @@ export interface Slice {
   stops: number;
   segments: Segment[];
 }
-interface Condition {
-  allowed: boolean;
-  penalty: { amount: number; currency: string } | null;
-}
-export type Offer = Schemas['Flight'] & {
-  slices?: Slice[];
-  conditions?: { refund_before_departure: Condition | null; change_before_departure: Condition | null };
-};
+export type Offer = Schemas['Flight'] & { slices?: Slice[] };
 
 export const slicesOf = (offer: Offer): Slice[] =>
   offer.slices ?? [offer.outbound, ...(offer.inbound ? [offer.inbound] : [])];

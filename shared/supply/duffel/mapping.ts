@@ -3,11 +3,14 @@ import type {
   CabinClass,
   CreateOfferRequest,
   CreateOfferRequestPassenger,
+  FlightsCondition,
+  FlightsConditions,
   Offer,
   OfferSlice,
 } from '@duffel/api/types';
 import { isoSeconds } from '../../clock.ts';
 import type { TravelClass } from '../../flights/cabins.ts';
+import type { ConditionView, FareConditionsView } from '../../flights/fare-conditions.ts';
 import type { PassengerCounts } from '../../flights/fares.ts';
 import type { DirectionView, FlightView } from '../../flights/flight-view.ts';
 import { type LocalDate, zonedTimeToEpoch } from '../../flights/local-time.ts';
@@ -96,6 +99,28 @@ function direction(slice: OfferSlice): DirectionView | undefined {
   const last = Date.parse(segments.at(-1)?.arrival_at ?? '');
   return { duration_minutes: Math.round((last - first) / 60_000), stops: segments.length - 1, segments };
 }
+
+/**
+ * One of Duffel's conditions in our shape: null where Duffel says nothing; a penalty only where Duffel
+ * states one it is allowed at ("0.00" is free), in the penalty's own currency (the airline's, not
+ * necessarily the offer's); a penalty our money cannot carry is left unstated (null).
+ */
+function conditionView(condition: FlightsCondition | null | undefined): ConditionView | null {
+  if (!condition) return null;
+  const { penalty_amount: amount, penalty_currency: currency } = condition;
+  const minor = condition.allowed && amount && currency ? minorUnits(amount, currency) : undefined;
+  return {
+    allowed: condition.allowed,
+    penalty: minor === undefined || !currency ? null : { amount: toMajor(minor, currency), currency },
+  };
+}
+
+/** Duffel's offer-level `conditions` (every slice and passenger) as a Flight's. */
+export const conditionsFromOffer = (conditions: Partial<FlightsConditions> | null | undefined) =>
+  ({
+    refund_before_departure: conditionView(conditions?.refund_before_departure),
+    change_before_departure: conditionView(conditions?.change_before_departure),
+  }) satisfies FareConditionsView;
 
 /** What a Duffel offer id seals: enough to re-read the offer and check the price it was quoted at. */
 export interface DuffelQuote {
@@ -199,6 +224,7 @@ export function flightFromOffer(
     passengers: { ...request.passengers },
     outbound,
     ...(inbound && { inbound }),
+    conditions: conditionsFromOffer(offer.conditions),
   };
   return { flight, quote, departsAt: Date.parse(first.departure_at) };
 }

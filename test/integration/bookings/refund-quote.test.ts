@@ -7,6 +7,7 @@ import {
   type Json,
   searchOffers,
   seatsSold,
+  sellSeats,
   startBookingTest,
 } from '#test/helpers/bookings.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
@@ -16,8 +17,10 @@ import { signIn, type TestSession } from '#test/helpers/session.ts';
 
 /**
  * The refund quote and cancel at an expected refund on the built-in network (docs/API.md §4.3): the
- * network refunds the full price, a hold 0; a cancel sent with a refund that no longer holds is 409
- * REFUND_CHANGED and changes nothing.
+ * network refunds the price less the penalty of the fare's conditions, a hold 0; a cancel sent with a
+ * refund that no longer holds is 409 REFUND_CHANGED and changes nothing. Confirmed bookings here are
+ * sold in LHR-JFK's third economy bucket (84 seats gone): refundable at 40 € (fare-conditions.test.ts
+ * covers the other rows).
  */
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
 let session: TestSession;
@@ -37,9 +40,17 @@ const quoteOf = (booking: Json, who = session) =>
   call(refundQuote, 'refund-quote', { booking_id: booking.booking_id }, who);
 const read = async (booking: Json) => (await call(get, 'get', { booking_id: booking.booking_id })).body.data;
 
+/** Seats already gone on the day's first flight before each confirmed booking here. */
+const SOLD = 84;
+const PENALTY = 40;
+/** The price less the penalty, in cents as the service computes it. */
+const lessPenalty = (price: number) => Math.round(price * 100 - PENALTY * 100) / 100;
+
 async function bookOne(hold = false): Promise<Json> {
   // Holds need a departure more than 49 hours away.
-  const offers = await searchOffers(session, { departure_date: hold ? addDays(date, 10) : date });
+  const search = () => searchOffers(session, { departure_date: hold ? addDays(date, 10) : date });
+  if (!hold) await sellSeats((await search())[0].outbound.segments[0].flight_number, date, SOLD);
+  const offers = await search();
   const answer = await book(session, { ...bookingBody(offers[0]), ...(hold && { hold: true }) });
   if (answer.status !== 201) throw new Error(JSON.stringify(answer.body));
   return answer.body.data;
@@ -48,7 +59,7 @@ const departure = (booking: Json) => booking.flight.outbound.segments[0].departu
 const soldSeats = (booking: Json) => seatsSold(booking.flight.outbound.segments[0].flight_number, date);
 
 describe('fn: booking refund-quote', () => {
-  it('quotes the full price of a confirmed booking until its first departure, and changes nothing', async () => {
+  it('quotes the price less the penalty of a confirmed booking until its first departure, and changes nothing', async () => {
     const booking = await bookOne();
 
     const quote = await quoteOf(booking);
@@ -56,8 +67,8 @@ describe('fn: booking refund-quote', () => {
     expect(quote.status).toBe(200);
     expect(quote.body.data).toEqual({
       booking_id: booking.booking_id,
-      refund: { amount: booking.total_price, currency: booking.currency },
-      penalty: null,
+      refund: { amount: lessPenalty(booking.total_price), currency: booking.currency },
+      penalty: { amount: PENALTY, currency: booking.currency },
       expires_at: departure(booking),
     });
     expect(await read(booking)).toEqual(booking);
@@ -109,12 +120,13 @@ describe('fn: booking cancel at an expected refund', () => {
 
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ status: 'CANCELLED', refund, version: 2 });
-    expect(await soldSeats(booking)).toBe(0);
+    expect(await soldSeats(booking)).toBe(SOLD);
   });
 
   it('answers 409 REFUND_CHANGED for a refund that no longer holds, with the fresh quote, and changes nothing', async () => {
     const booking = await bookOne();
-    const stale = { amount: booking.total_price - 10, currency: booking.currency };
+    // The full price: what the network refunded before fares carried conditions.
+    const stale = { amount: booking.total_price, currency: booking.currency };
 
     const answer = await call(cancel, 'cancel', { booking_id: booking.booking_id, refund: stale });
 
@@ -123,12 +135,12 @@ describe('fn: booking cancel at an expected refund', () => {
       code: 'REFUND_CHANGED',
       details: {
         previous_refund: stale,
-        refund: { amount: booking.total_price, currency: booking.currency },
+        refund: { amount: lessPenalty(booking.total_price), currency: booking.currency },
         quote: (await quoteOf(booking)).body.data,
       },
     });
     expect(await read(booking)).toEqual(booking);
-    expect(await soldSeats(booking)).toBe(1);
+    expect(await soldSeats(booking)).toBe(SOLD + 1);
   });
 
   it('a refund in another currency is changed too; a hold cancels at 0 and says so', async () => {

@@ -80,6 +80,11 @@ describe('fn: search', () => {
           stops: expect.any(Number),
           segments: expect.any(Array),
         },
+        // Nothing sold yet: every offer is in the cheapest bucket, which allows neither.
+        conditions: {
+          refund_before_departure: { allowed: false, penalty: null },
+          change_before_departure: { allowed: false, penalty: null },
+        },
       });
       expect(Math.round(flight.total_price * 100)).toBe(flight.total_price * 100);
       const segments = flight.outbound.segments;

@@ -93,6 +93,29 @@ describe('duffel mode: booking', () => {
     expect(standIn.orders.get(booked.supplier.order_id)?.cancelled_at).toEqual(expect.any(String));
   });
 
+  it('answers Duffel’s conditions on every Flight, null where it says nothing, and the booking keeps them', async () => {
+    const offers = await search();
+    const stated = offers.find((f) => f.conditions.refund_before_departure !== null);
+    const silent = offers.find((f) => f.conditions.refund_before_departure === null);
+
+    const bookedStated = (await duffel.book(session, bookingBody(stated))).body.data;
+    const bookedSilent = (await duffel.book(session, bookingBody(silent))).body.data;
+    const quote = await duffel.refundQuote(session, { booking_id: bookedStated.booking_id });
+
+    expect(stated.conditions).toEqual({
+      refund_before_departure: { allowed: true, penalty: { amount: expect.any(Number), currency: 'GBP' } },
+      change_before_departure: { allowed: true, penalty: { amount: expect.any(Number), currency: 'GBP' } },
+    });
+    expect(silent.conditions).toEqual({ refund_before_departure: null, change_before_departure: null });
+    expect(bookedStated.flight.conditions).toEqual(stated.conditions);
+    expect(bookedSilent.flight.conditions).toEqual(silent.conditions);
+    expect(
+      (await duffel.get(session, { booking_id: bookedSilent.booking_id })).body.data.flight.conditions,
+    ).toEqual(silent.conditions);
+    // The refund is Duffel's own cancellation quote; the stand-in's keeps what the conditions state.
+    expect(quote.body.data.penalty).toEqual(stated.conditions.refund_before_departure.penalty);
+  });
+
   it('is version 1 in the first state a client sees: PENDING to a read while the order is under way, then CONFIRMED 2', async () => {
     const [offer] = await search();
     let seen: Json;

@@ -100,7 +100,7 @@ describe('duffel mode: a cancellation whose answer is lost', () => {
     const read = await getOf(booking);
 
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ status: 'CANCELLED', refund: refundOf(booking), version: 3 });
+    expect(answer.body.data).toMatchObject({ status: 'CANCELLED', refund: refundOf(booking), version: 2 });
     expect(read).toEqual(answer.body.data);
     expect(confirmations(booking.supplier.order_id)).toHaveLength(1);
   });
@@ -117,7 +117,7 @@ describe('duffel mode: a cancellation whose answer is lost', () => {
     expect(lost.status).toBe(503);
     expect(lost.headers['Retry-After']).toEqual(expect.any(String));
     expect(retried.status).toBe(200);
-    expect(retried.body.data).toMatchObject({ status: 'CANCELLED', refund: refundOf(booking), version: 3 });
+    expect(retried.body.data).toMatchObject({ status: 'CANCELLED', refund: refundOf(booking), version: 2 });
     expect(cancellationConfirms() - before).toBe(1);
   });
 
@@ -135,7 +135,7 @@ describe('duffel mode: a cancellation whose answer is lost', () => {
       status: 'CANCELLED',
       refund: refundOf(booking),
       cancelled_by: { id: session.agent.id },
-      version: 3,
+      version: 2,
     });
     expect(confirmations(booking.supplier.order_id)).toHaveLength(1);
   });
@@ -160,7 +160,7 @@ describe('duffel mode: a cancellation whose answer is lost', () => {
     expect(await getOf(booking)).toMatchObject({
       status: 'CANCELLED',
       refund: refundOf(booking),
-      version: 3,
+      version: 2,
     });
     expect(cancellationConfirms()).toBeGreaterThan(0);
     expect(confirmations(booking.supplier.order_id)).toHaveLength(1);
@@ -176,8 +176,8 @@ describe('duffel mode: a cancellation whose answer is lost', () => {
     const swept = await getOf(booking);
     const cancelled = await cancelOf(booking);
 
-    expect(swept).toMatchObject({ status: 'CONFIRMED', version: 2 });
-    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
+    expect(swept).toMatchObject({ status: 'CONFIRMED', version: 1 });
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', version: 2 });
     expect(confirmations(booking.supplier.order_id)).toHaveLength(1);
   });
 });
@@ -206,7 +206,7 @@ describe('duffel mode: a payment whose answer is lost', () => {
     advance(2 * 60_000);
     await duffel.settleCalls();
 
-    expect(await getOf(hold)).toMatchObject({ status: 'CONFIRMED', version: 3 });
+    expect(await getOf(hold)).toMatchObject({ status: 'CONFIRMED', version: 2 });
     expect(payments(hold.supplier.order_id)).toHaveLength(1);
   });
 
@@ -222,7 +222,7 @@ describe('duffel mode: a payment whose answer is lost', () => {
     advance(2 * 60_000);
     await duffel.settleCalls();
 
-    expect(await getOf(hold)).toMatchObject({ status: 'CONFIRMED', version: 3 });
+    expect(await getOf(hold)).toMatchObject({ status: 'CONFIRMED', version: 2 });
     expect(payments(hold.supplier.order_id)).toHaveLength(1);
   });
 
@@ -237,8 +237,8 @@ describe('duffel mode: a payment whose answer is lost', () => {
     const swept = await getOf(hold);
     const confirmed = await confirmOf(hold);
 
-    expect(swept).toMatchObject({ status: 'HELD', version: 2 });
-    expect(confirmed.body.data).toMatchObject({ status: 'CONFIRMED', version: 3 });
+    expect(swept).toMatchObject({ status: 'HELD', version: 1 });
+    expect(confirmed.body.data).toMatchObject({ status: 'CONFIRMED', version: 2 });
   });
 });
 
@@ -261,7 +261,7 @@ describe('duffel mode: parallel cancels and confirms', () => {
 
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => JSON.stringify(a.body.data))).size).toBe(1);
-    expect(answers[0]?.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
+    expect(answers[0]?.body.data).toMatchObject({ status: 'CANCELLED', version: 2 });
     const confirmed = slow.standIn.requests.filter((r) => r.path.endsWith('/actions/confirm'));
     expect(confirmed).toHaveLength(1);
   });
@@ -343,7 +343,7 @@ describe('duffel mode: the refund quote and cancel at a refund', () => {
     expect(unchanged).toEqual(booking);
     expect(confirmsAfterStale).toBe(0);
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', refund, version: 3 });
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', refund, version: 2 });
     expect(confirmations(booking.supplier.order_id)).toHaveLength(1);
   });
 

@@ -28,6 +28,7 @@ const offer = (id: string, segments: ReturnType<typeof segment>[]): Offer => ({
   expires_at: '2026-12-01T10:00:00Z',
   passengers: { adults: 1, children: 0, infants: 0 },
   outbound: { duration_minutes: 60, stops: segments.length - 1, segments },
+  conditions: { refund_before_departure: null, change_before_departure: null },
 });
 
 const direct = offer('direct', [segment('BA', 'LHR', 'JFK', '2026-12-01T07:00:00Z')]);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createSearchRequest } from '#shared/flights/search-request.ts';
 import { currencyExponent, decimalAmount, minorUnits, toMajor } from '#shared/money.ts';
 import {
+  conditionsFromOffer,
   flightFromOffer,
   offerRequestBody,
   openDuffelOffer,
@@ -189,5 +190,75 @@ describe('Duffel fields to ours', () => {
     expect(orderFieldPath('passengers[0].email', [0])).toBe('contact.email');
     expect(orderFieldPath('passengers[3].born_on', [0])).toBeUndefined();
     expect(orderFieldPath('payments[0].amount', [0])).toBeUndefined();
+  });
+});
+
+describe('Duffel mapping: fare conditions', () => {
+  const allowed = (amount: string | null, currency: string | null) => ({
+    allowed: true as const,
+    penalty_amount: amount,
+    penalty_currency: currency,
+  });
+  const refused = { allowed: false as const, penalty_amount: null, penalty_currency: null };
+
+  it('maps Duffel’s offer conditions into ours: a penalty in its own currency, 0 for free, none when refused', () => {
+    expect(
+      conditionsFromOffer({
+        refund_before_departure: allowed('45.50', 'USD'),
+        change_before_departure: refused,
+      }),
+    ).toEqual({
+      refund_before_departure: { allowed: true, penalty: { amount: 45.5, currency: 'USD' } },
+      change_before_departure: { allowed: false, penalty: null },
+    });
+    expect(
+      conditionsFromOffer({ refund_before_departure: allowed('0.00', 'GBP'), change_before_departure: null }),
+    ).toEqual({
+      refund_before_departure: { allowed: true, penalty: { amount: 0, currency: 'GBP' } },
+      change_before_departure: null,
+    });
+  });
+
+  it('answers null where Duffel says nothing, and an unknown or unreadable penalty as none stated', () => {
+    expect(conditionsFromOffer({ refund_before_departure: null, change_before_departure: null })).toEqual({
+      refund_before_departure: null,
+      change_before_departure: null,
+    });
+    expect(conditionsFromOffer(undefined)).toEqual({
+      refund_before_departure: null,
+      change_before_departure: null,
+    });
+    expect(
+      conditionsFromOffer({
+        refund_before_departure: allowed(null, null),
+        change_before_departure: allowed('1.234', 'KWD'),
+      }),
+    ).toEqual({
+      refund_before_departure: { allowed: true, penalty: null },
+      change_before_departure: { allowed: true, penalty: null },
+    });
+  });
+
+  it('gives every Flight the stand-in’s offer conditions: stated by day, unstated (null) with an evening flight', () => {
+    const offers = duffelOffers({ return_date: '2027-04-04' });
+    const flights = offers.map((offer) => flightFromOffer(offer, request, key)?.flight);
+    const stated = flights.filter((f) => f?.conditions.refund_before_departure !== null);
+
+    // Three departures each way: the four pairs without an evening flight state their conditions.
+    expect(stated).toHaveLength(4);
+    for (const [i, flight] of flights.entries()) {
+      const offer = offers[i];
+      const total = offer && minorUnits(offer.total_amount, offer.total_currency);
+      if (!flight || total === undefined) throw new Error('offer not mapped');
+      if (flight.conditions.refund_before_departure === null) {
+        expect(flight.conditions.change_before_departure).toBeNull();
+        continue;
+      }
+      // The penalty is what the stand-in's cancellation keeps: the price less its 90 % refund.
+      expect(flight.conditions.refund_before_departure).toEqual({
+        allowed: true,
+        penalty: { amount: toMajor(total - Math.floor((total * 9) / 10), 'GBP'), currency: 'GBP' },
+      });
+    }
   });
 });

@@ -1,10 +1,290 @@
+import { useEffect, useState } from 'preact/hooks';
+import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
+import { ErrorNotice, Progress } from '../components.tsx';
 import type { Agent } from '../session.ts';
+import { useCall } from '../use-call.ts';
+import './manage.css';
 
-/** The agency's agents, ADMIN only (CONSOLE.md): built on the console-stack branch. */
-export function AgentsScreen(_props: { agent: Agent }) {
+type AgencyAgent = Schemas['AgencyAgentsListResponse']['data'][number];
+type Role = AgencyAgent['role'];
+
+const ROLES: { value: Role; label: string }[] = [
+  { value: 'AGENT', label: 'Agent: search, book, manage bookings' },
+  { value: 'ADMIN', label: 'Admin: also agents and webhooks' },
+];
+
+/** Every refusal of the agency routes (docs/API.md §3.4), said plainly. */
+const PLAIN: Record<string, string> = {
+  IDENTIFIER_TAKEN:
+    'That e-mail or phone already signs in an agent (of this agency or another). Use another, or ask the operator to release it.',
+  LAST_ADMIN:
+    'This is the agency’s last active admin. Make another agent an admin first, so someone can still run the agency.',
+  LIMIT_REACHED:
+    'The agency has as many agents as it may have. Deactivated agents count too; ask the operator to raise the limit.',
+  FORBIDDEN: 'Only an admin of the agency can change its agents. Your role may have changed: sign in again.',
+  NOT_FOUND: 'That agent is not in your agency any more. The list is shown as it is now.',
+};
+
+/** `+` then digits is a phone number (E.164), anything else an e-mail address. */
+const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
+
+/**
+ * The agency's agents, ADMIN only (CONSOLE.md, Agents): list (more pages on demand), add, rename,
+ * change role, deactivate and re-activate, each refusal said plainly next to what was tried.
+ */
+export function AgentsScreen({ agent: me }: { agent: Agent }) {
+  const [agents, setAgents] = useState<AgencyAgent[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure>();
+  const [pending, setPending] = useState(true);
+
+  const load = async (after?: string) => {
+    setPending(true);
+    const outcome = await settle(
+      client.POST('/api/agency/agents/list', { body: { limit: 50, ...(after && { cursor: after }) } }),
+    );
+    setPending(false);
+    if (!outcome.ok) return setFailure(outcome.failure);
+    setFailure(undefined);
+    setAgents((shown) => (after ? [...shown, ...outcome.body.data] : outcome.body.data));
+    setCursor(outcome.body.meta.next_cursor);
+  };
+  useEffect(() => void load(), []);
+
+  const replace = (changed: AgencyAgent) =>
+    setAgents((shown) => shown.map((a) => (a.id === changed.id ? changed : a)));
+
   return (
     <main id="main">
       <h1 tabIndex={-1}>Agents</h1>
+      <AddAgent onAdded={(added) => setAgents((shown) => [...shown, added])} />
+      <ErrorNotice failure={failure}>{failure && PLAIN[failure.code]}</ErrorNotice>
+      {agents.length > 0 && (
+        <table class="manage">
+          <caption class="visually-hidden">The agency's agents</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Signs in with</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Changes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {agents.map((agent) => (
+              <AgentRow
+                key={agent.id}
+                agent={agent}
+                isMe={agent.id === me.id}
+                onChanged={replace}
+                onGone={load}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Progress pending={pending} label="Loading agents…" />
+      {cursor && !pending && (
+        <button type="button" class="secondary" onClick={() => load(cursor)}>
+          More agents
+        </button>
+      )}
     </main>
+  );
+}
+
+/** Registers an agent: it can sign in at once with the e-mail or phone given. */
+function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
+  const [name, setName] = useState('');
+  const [identifier, setIdentifier] = useState('');
+  const [role, setRole] = useState<Role>('AGENT');
+  const [added, setAdded] = useState<string>();
+  const { pending, failure, run } = useCall();
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    setAdded(undefined);
+    const outcome = await run(() =>
+      settle(
+        client.POST('/api/agency/agents/create', {
+          body: { name: name.trim(), identifier: identifier.trim(), type: typeOf(identifier), role },
+        }),
+      ),
+    );
+    if (!outcome?.ok) return;
+    onAdded(outcome.body.data as AgencyAgent);
+    setAdded(`${outcome.body.data.name} can sign in now with ${outcome.body.data.identifier}.`);
+    setName('');
+    setIdentifier('');
+    setRole('AGENT');
+  };
+
+  const fields = fieldErrors(failure);
+  const identifierError = fields.get('identifier') ?? fields.get('type');
+  const shown = failure && fields.size === 0 ? failure : undefined;
+  return (
+    <form class="add" onSubmit={add} noValidate aria-labelledby="add-agent-title">
+      <h2 id="add-agent-title">Add an agent</h2>
+      <div class="row">
+        <div>
+          <label for="agent-name">Name</label>
+          <input
+            id="agent-name"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-invalid={fields.has('name') ? 'true' : undefined}
+            aria-describedby="agent-name-error"
+          />
+          <p id="agent-name-error" class="field-error">
+            {fields.get('name') ?? ''}
+          </p>
+        </div>
+        <div>
+          <label for="agent-identifier">E-mail or phone</label>
+          <input
+            id="agent-identifier"
+            value={identifier}
+            autoComplete="off"
+            onInput={(e) => setIdentifier(e.currentTarget.value)}
+            aria-invalid={identifierError ? 'true' : undefined}
+            aria-describedby="agent-identifier-hint agent-identifier-error"
+          />
+          <p id="agent-identifier-hint" class="hint">
+            A phone number starts with its country code (+44…).
+          </p>
+          <p id="agent-identifier-error" class="field-error">
+            {identifierError ?? ''}
+          </p>
+        </div>
+        <div>
+          <label for="agent-role">Role</label>
+          <select id="agent-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" disabled={pending || name.trim() === '' || identifier.trim() === ''}>
+          Add agent
+        </button>
+      </div>
+      <ErrorNotice failure={shown}>{shown && PLAIN[shown.code]}</ErrorNotice>
+      {added && (
+        <p class="notice" role="status">
+          {added}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** One agent: rename, change role, deactivate or activate; a refusal is said in the row. */
+function AgentRow(props: {
+  agent: AgencyAgent;
+  isMe: boolean;
+  onChanged: (agent: AgencyAgent) => void;
+  onGone: () => void;
+}) {
+  const { agent, isMe, onChanged, onGone } = props;
+  const [renaming, setRenaming] = useState(false);
+  const [newName, setNewName] = useState(agent.name);
+  const { pending, failure, run } = useCall();
+
+  const update = async (change: { name?: string; role?: Role; active?: boolean }) => {
+    const outcome = await run(() =>
+      settle(client.POST('/api/agency/agents/update', { body: { agent_id: agent.id, ...change } })),
+    );
+    if (outcome?.ok) onChanged(outcome.body.data as AgencyAgent);
+    else if (outcome?.failure.code === 'NOT_FOUND') onGone();
+    return outcome?.ok === true;
+  };
+
+  const rename = async (event: Event) => {
+    event.preventDefault();
+    if (await update({ name: newName.trim() })) setRenaming(false);
+  };
+  const nameError = fieldErrors(failure).get('name');
+  const who = agent.name;
+  return (
+    <tr class={agent.active ? undefined : 'inactive'}>
+      <th scope="row">
+        {renaming ? (
+          <form onSubmit={rename} class="inline-form">
+            <label class="visually-hidden" for={`rename-${agent.id}`}>
+              New name for {who}
+            </label>
+            <input
+              id={`rename-${agent.id}`}
+              value={newName}
+              onInput={(e) => setNewName(e.currentTarget.value)}
+              aria-invalid={nameError ? 'true' : undefined}
+            />
+            <button type="submit" disabled={pending}>
+              Save
+            </button>
+            <button type="button" class="secondary" onClick={() => setRenaming(false)}>
+              Keep the name
+            </button>
+          </form>
+        ) : (
+          <>
+            {who}
+            {isMe && ' (you)'}
+          </>
+        )}
+      </th>
+      <td>{agent.identifier}</td>
+      <td>
+        <select
+          aria-label={`${who}: role`}
+          value={agent.role}
+          disabled={pending}
+          onChange={(e) => void update({ role: e.currentTarget.value as Role })}
+        >
+          <option value="AGENT">Agent</option>
+          <option value="ADMIN">Admin</option>
+        </select>
+      </td>
+      <td>{agent.active ? 'Active' : 'Deactivated'}</td>
+      <td>
+        {!renaming && (
+          <button
+            type="button"
+            class="secondary"
+            aria-label={`Rename ${who}`}
+            onClick={() => setRenaming(true)}
+          >
+            Rename
+          </button>
+        )}{' '}
+        {agent.active ? (
+          <button
+            type="button"
+            class="danger"
+            aria-label={`Deactivate ${who}`}
+            disabled={pending}
+            onClick={() => update({ active: false })}
+          >
+            Deactivate
+          </button>
+        ) : (
+          <button
+            type="button"
+            aria-label={`Activate ${who}`}
+            disabled={pending}
+            onClick={() => update({ active: true })}
+          >
+            Activate
+          </button>
+        )}
+        {nameError && <p class="field-error">{nameError}</p>}
+        <ErrorNotice failure={failure && !nameError ? failure : undefined}>
+          {failure && PLAIN[failure.code]}
+        </ErrorNotice>
+      </td>
+    </tr>
   );
 }

@@ -1,8 +1,272 @@
-/** One booking (CONSOLE.md): built on the console-stack branch. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useZones } from '../airports.ts';
+import type { Failure } from '../api.ts';
+import {
+  type Booking,
+  confirmBooking,
+  firstDeparture,
+  getBooking,
+  journeysOf,
+  type PriceChanged,
+} from '../bookings.ts';
+import { Countdown, ErrorNotice, Link, Progress, useNow } from '../components.tsx';
+import { formatMoney } from '../offers.ts';
+import { useCall } from '../use-call.ts';
+import { StatusBadge } from './bookings.tsx';
+import { CancelDialog } from './cancel-dialog.tsx';
+import { SliceView } from './results.tsx';
+
+/** How often a PENDING booking is asked about until the supplier's answer settles it. */
+const PENDING_POLL_MS = 2000;
+
+const JOURNEY_NAMES = ['Outbound', 'Return'];
+
+/**
+ * One booking (CONSOLE.md, Booking): status, PNR, journeys at local times, passengers, conditions;
+ * a hold's deadline counting down with Confirm at the held price; Cancel through the refund quote,
+ * never after the first departure.
+ */
 export function BookingScreen({ bookingId }: { bookingId: string }) {
+  const [booking, setBooking] = useState<Booking>();
+  const [failure, setFailure] = useState<Failure>();
+  const [pending, setPending] = useState(true);
+
+  const reload = async () => {
+    setPending(true);
+    const outcome = await getBooking({ booking_id: bookingId });
+    setPending(false);
+    if (outcome.ok) {
+      setBooking(outcome.body.data);
+      setFailure(undefined);
+    } else setFailure(outcome.failure);
+  };
+
+  useEffect(() => {
+    setBooking(undefined);
+    void reload();
+  }, [bookingId]);
+
+  // A PENDING booking (an outside supplier's answer not known yet) updates itself until it settles,
+  // and so does a hold past its deadline until it reads EXPIRED (or the confirm that won, CONFIRMED).
+  useEffect(() => {
+    const lapsing =
+      booking?.status === 'HELD' &&
+      booking.payment_required_by !== undefined &&
+      Date.parse(booking.payment_required_by) <= Date.now();
+    if (booking?.status !== 'PENDING' && !lapsing) return;
+    const timer = setTimeout(reload, PENDING_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [booking]);
+
+  if (!booking)
+    return (
+      <main id="main">
+        <h1 tabIndex={-1}>Booking</h1>
+        {failure?.code === 'NOT_FOUND' ? (
+          <p class="notice" role="status">
+            Your agency has no booking {bookingId}. <Link href="/bookings">All bookings</Link>
+          </p>
+        ) : (
+          <ErrorNotice failure={failure} />
+        )}
+        <Progress pending={pending} label="Loading the booking…" />
+      </main>
+    );
+  return <BookingView booking={booking} onChange={setBooking} onStale={reload} />;
+}
+
+function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; onStale: () => void }) {
+  const { booking, onChange, onStale } = props;
+  const journeys = journeysOf(booking);
+  useZones(journeys.flatMap((j) => j.segments.flatMap((s) => [s.origin, s.destination])));
+  const now = useNow(30_000);
+  const departure = firstDeparture(booking);
+  const departed = departure !== undefined && Date.parse(departure) <= now;
+  const cancellable = (booking.status === 'CONFIRMED' || booking.status === 'HELD') && !departed;
+  const [cancelling, setCancelling] = useState(false);
+
   return (
     <main id="main">
-      <h1 tabIndex={-1}>Booking {bookingId}</h1>
+      <h1 tabIndex={-1}>
+        Booking <span class="pnr">PNR {booking.pnr ?? '(not issued yet)'}</span>
+      </h1>
+      <p class="booking-status">
+        <StatusBadge status={booking.status} /> {statusSentence(booking)}
+      </p>
+      {booking.status === 'PENDING' && (
+        <p class="notice" role="status">
+          Being confirmed by the airline: this page updates itself when the answer comes.
+        </p>
+      )}
+      {booking.status === 'HELD' && <HoldPanel booking={booking} onChange={onChange} onStale={onStale} />}
+      <section aria-labelledby="journeys-title">
+        <h2 id="journeys-title">Flights</h2>
+        {journeys.map((journey, index) => (
+          <SliceView
+            key={index}
+            slice={journey}
+            name={
+              journeys.length > 2 ? `Journey ${index + 1}` : (JOURNEY_NAMES[index] ?? `Journey ${index + 1}`)
+            }
+          />
+        ))}
+        <p class="meta">
+          {booking.flight.travel_class.replace('_', ' ').toLowerCase()} · {conditionsSentence(booking)}
+        </p>
+      </section>
+      <section aria-labelledby="passengers-title">
+        <h2 id="passengers-title">Passengers</h2>
+        <ul>
+          {booking.passengers.map((p, index) => (
+            <li key={index}>
+              {p.title} {p.first_name} {p.last_name} · {p.pax_type.toLowerCase()} · born {p.born_on}
+            </li>
+          ))}
+        </ul>
+        <p>
+          Contact: {booking.contact.email} · {booking.contact.phone}
+        </p>
+      </section>
+      <section aria-labelledby="price-title">
+        <h2 id="price-title">Price</h2>
+        <p class="money">{formatMoney(booking.total_price, booking.currency)}</p>
+        {booking.refund && <p>Refunded: {formatMoney(booking.refund.amount, booking.refund.currency)}</p>}
+        <p class="meta">
+          Booked {new Date(booking.created_at).toLocaleString('en-GB')}
+          {booking.created_by && ` by ${booking.created_by.name}`}
+          {booking.cancelled_at &&
+            ` · cancelled ${new Date(booking.cancelled_at).toLocaleString('en-GB')}${
+              booking.cancelled_by ? ` by ${booking.cancelled_by.name}` : ''
+            }`}
+          {booking.supplier?.order_id && ` · supplier order ${booking.supplier.order_id}`}
+        </p>
+      </section>
+      {cancellable && (
+        <button type="button" class="danger" onClick={() => setCancelling(true)}>
+          Cancel booking
+        </button>
+      )}
+      {(booking.status === 'CONFIRMED' || booking.status === 'HELD') && departed && (
+        <p class="hint">The first flight has departed: this booking can no longer be cancelled here.</p>
+      )}
+      {cancelling && (
+        <CancelDialog
+          booking={booking}
+          onClose={() => setCancelling(false)}
+          onCancelled={(cancelled) => {
+            setCancelling(false);
+            onChange(cancelled);
+          }}
+          onStale={() => {
+            setCancelling(false);
+            onStale();
+          }}
+        />
+      )}
+      <p>
+        <Link href="/bookings">All bookings</Link>
+      </p>
     </main>
+  );
+}
+
+function statusSentence(booking: Booking): string {
+  switch (booking.status) {
+    case 'CONFIRMED':
+      return 'Ticketed.';
+    case 'HELD':
+      return 'Seats held, not paid: confirm before the deadline.';
+    case 'PENDING':
+      return 'Waiting for the airline.';
+    case 'CANCELLED':
+      return 'Cancelled; its seats are back on sale.';
+    case 'EXPIRED':
+      return 'The hold lapsed unpaid; its seats are back on sale.';
+    case 'FAILED':
+      return 'The airline did not accept the booking; nothing was charged.';
+  }
+}
+
+/** The fare's conditions when the booking carries them (the fare conditions it was sold with). */
+function conditionsSentence(booking: Booking): string {
+  const { conditions } = booking.flight as { conditions?: Record<string, { allowed: boolean } | null> };
+  const refund = conditions?.refund_before_departure;
+  const change = conditions?.change_before_departure;
+  if (!refund && !change) return 'fare conditions as sold';
+  return [
+    refund ? (refund.allowed ? 'refundable' : 'not refundable') : '',
+    change ? (change.allowed ? 'changes allowed' : 'no changes') : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** What a refused confirm means for the agent, said plainly. */
+const CONFIRM_REFUSALS: Record<string, string> = {
+  HOLD_EXPIRED: 'The hold expired before it was confirmed: its seats are back on sale. Search again to book.',
+  NOT_HELD:
+    'This booking is no longer held: it was confirmed, cancelled or lapsed meanwhile. Shown as it is now.',
+};
+
+/** A hold: its deadline counting down, Confirm at the held price (or at a new one the supplier set). */
+function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; onStale: () => void }) {
+  const { booking, onChange, onStale } = props;
+  const [price, setPrice] = useState({ total_price: booking.total_price, currency: booking.currency });
+  const [changed, setChanged] = useState<PriceChanged>();
+  const { pending, failure, setFailure, run } = useCall();
+  const [lapsed, setLapsed] = useState(false);
+  // One Idempotency-Key per attempt at one price: a double click or a retry confirms once.
+  const attempt = useRef<{ price: string; key: string } | undefined>(undefined);
+
+  const confirm = async () => {
+    const priceKey = `${price.total_price} ${price.currency}`;
+    if (attempt.current?.price !== priceKey) attempt.current = { price: priceKey, key: crypto.randomUUID() };
+    const key = attempt.current.key;
+    const outcome = await run(() => confirmBooking(booking, price, key));
+    if (!outcome) return;
+    if (outcome.ok) return onChange(outcome.body.data);
+    const { failure: refused } = outcome;
+    if (refused.code === 'PRICE_CHANGED') {
+      // Said in the notice, with the new price on the button: not an error to show.
+      setFailure(undefined);
+      const details = refused.details as PriceChanged;
+      setChanged(details);
+      setPrice({ total_price: details.total_price, currency: details.currency });
+    } else if (refused.code === 'HOLD_EXPIRED' || refused.code === 'NOT_HELD') onStale();
+  };
+
+  const deadline = booking.payment_required_by;
+  return (
+    <section class="hold" aria-labelledby="hold-title">
+      <h2 id="hold-title">Hold</h2>
+      {deadline && (
+        // Not a live region: a countdown would be read out every second.
+        <p>
+          Confirm by {new Date(deadline).toLocaleString('en-GB', { timeZoneName: 'short' })}:{' '}
+          <Countdown
+            until={deadline}
+            expired="the deadline has passed"
+            onExpired={() => {
+              setLapsed(true);
+              onStale();
+            }}
+          />{' '}
+          left.
+        </p>
+      )}
+      {changed && (
+        <p class="notice" role="status">
+          The price changed from {formatMoney(changed.previous_total_price, changed.currency)} to{' '}
+          {formatMoney(changed.total_price, changed.currency)}. Confirm again to pay the new price.
+        </p>
+      )}
+      {!lapsed && (
+        <button type="button" onClick={confirm} disabled={pending}>
+          Confirm{changed ? ` at ${formatMoney(price.total_price, price.currency)}` : ''}
+        </button>
+      )}
+      <Progress pending={pending} label="Confirming…" />
+      <ErrorNotice failure={failure}>{failure && CONFIRM_REFUSALS[failure.code]}</ErrorNotice>
+    </section>
   );
 }

@@ -1,0 +1,56 @@
+import * as z from 'zod/mini';
+import { TRAVEL_CLASSES } from '../flights/cabins.ts';
+import type { FareConditionsView } from '../flights/fare-conditions.ts';
+
+/**
+ * The Flight as a booking stores it (booking-item.ts), with the fare conditions it was sold with
+ * (`flight.conditions`): the refund quote and the cancel read them there, never today's table
+ * (docs/bookings.md, "Refunds"). Absent on bookings stored before fares carried conditions.
+ */
+const Condition = z.nullable(
+  z.object({
+    allowed: z.boolean(),
+    penalty: z.nullable(z.object({ amount: z.number(), currency: z.string() })),
+  }),
+);
+const SoldConditions = z.object({
+  refund_before_departure: Condition,
+  change_before_departure: Condition,
+});
+
+const Segment = z.object({
+  carrier_code: z.string(),
+  carrier_name: z.string(),
+  flight_number: z.string(),
+  origin: z.string(),
+  destination: z.string(),
+  departure_at: z.string(),
+  arrival_at: z.string(),
+  duration_minutes: z.number(),
+});
+const Direction = z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment) });
+export const Flight = z.object({
+  id: z.string(),
+  total_price: z.number(),
+  currency: z.string(),
+  travel_class: z.enum(TRAVEL_CLASSES),
+  /** Null where the supplier does not publish it (docs/API.md §4.5). */
+  seats_available: z.nullable(z.number()),
+  expires_at: z.string(),
+  passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
+  outbound: Direction,
+  inbound: z.optional(Direction),
+  /** As sold: refunds read them here, never today's table (absent on bookings stored before them). */
+  conditions: z.optional(SoldConditions),
+});
+
+/** The conditions of a booking stored before fares carried them: nothing was stated when it was sold. */
+const NOT_STATED: FareConditionsView = { refund_before_departure: null, change_before_departure: null };
+
+/** A stored Flight as answered: every Booking's flight carries `conditions` (docs/API.md §4.1). */
+export const soldFlight = <Flight extends { conditions?: FareConditionsView | undefined }>(
+  flight: Flight,
+) => ({
+  ...flight,
+  conditions: flight.conditions ?? NOT_STATED,
+});

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
+import { errorResponse } from '../http/response.ts';
+import { ASSETS_PREFIX, type ConsoleFiles, consoleResponse, isScreenPath } from './serve.ts';
+
+/** The methods the console's addresses answer; any other is 405. */
+export const CONSOLE_METHODS = ['GET', 'HEAD'] as const;
+
+/** A stage or base-path prefix the page may be told about: path segments of URL-safe characters only. */
+const SAFE_PREFIX = /^(?:\/[A-Za-z0-9._~-]+)+$/;
+
+/**
+ * What API Gateway put before the console's own address: the stage on the default endpoint
+ * (`/dev`), a custom domain's base path, or nothing. `requestContext.path` is the address as the
+ * browser asked for it, `path` the part the resource matched.
+ */
+export function addressPrefix(event: Pick<APIGatewayProxyEvent, 'path' | 'requestContext'>): string {
+  const full = event.requestContext?.path ?? event.path;
+  const own = event.path === '/' ? '' : event.path;
+  if (!full.endsWith(own)) return '';
+  const prefix = full.slice(0, full.length - own.length).replace(/\/$/, '');
+  return SAFE_PREFIX.test(prefix) ? prefix : '';
+}
+
+/**
+ * The page as served below `prefix`: its asset addresses carry the prefix, and a `console-base` meta
+ * tells the application where its addresses and the API start (`/dev/bookings`, `/dev/api/…`).
+ */
+export function pageBelow(page: string, prefix: string): string {
+  if (!prefix) return page;
+  return page
+    .replaceAll(`"${ASSETS_PREFIX}`, `"${prefix}${ASSETS_PREFIX}`)
+    .replace('<head>', `<head><meta name="console-base" content="${prefix}">`);
+}
+
+/**
+ * The deployed console function: GET (and HEAD) of a screen address or an asset of `files`, with the
+ * serving rules of serve.ts and the request id every answer carries; 404 and 405 in the contract's
+ * envelope, as the gateway answers its own.
+ */
+export function consoleHandler(files: ConsoleFiles) {
+  return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const requestId = event.requestContext?.requestId || randomUUID();
+    if (!(CONSOLE_METHODS as readonly string[]).includes(event.httpMethod))
+      return errorResponse(new MethodNotAllowedError(CONSOLE_METHODS.join(', ')), requestId);
+    const answer = consoleResponse(event.path, files);
+    if (!answer) return errorResponse(new NotFoundError('No endpoint at this path.'), requestId);
+    const body = isScreenPath(event.path) ? pageBelow(answer.body, addressPrefix(event)) : answer.body;
+    return {
+      statusCode: answer.statusCode,
+      headers: { ...answer.headers, 'X-Request-Id': requestId },
+      body: event.httpMethod === 'HEAD' ? '' : body,
+    };
+  };
+}

@@ -1,0 +1,138 @@
+import { minorUnits, toMajor } from '../money.ts';
+import type { TravelClass } from './cabins.ts';
+import { bucketConditions, CURRENCY, NOT_ALLOWED, type PassengerCounts, seatsFor } from './fares.ts';
+
+/**
+ * Fare conditions (docs/API.md §4.1, docs/flights.md "Fare conditions"): what a fare allows before
+ * departure, a refund and a change, and at what penalty. The built-in network reads them from the fare
+ * conditions table beside the fare buckets (fares.ts); a supplier states its own (Duffel's mapping).
+ */
+
+/** One condition as a Flight answers it: a penalty of 0 is free; null where none applies or none is stated. */
+export interface ConditionView {
+  allowed: boolean;
+  penalty: { amount: number; currency: string } | null;
+}
+
+/** A Flight's `conditions`; a condition is null where the supplier does not say. */
+export interface FareConditionsView {
+  refund_before_departure: ConditionView | null;
+  change_before_departure: ConditionView | null;
+}
+
+/**
+ * One condition in minor units: not allowed; allowed at a penalty (0 = free, undefined = not stated);
+ * or not stated at all (null).
+ */
+export type Term = { readonly allowed: false } | { readonly allowed: true; readonly penalty?: number } | null;
+
+/** A journey's (or a whole trip's) conditions, penalties in minor units of `currency`. */
+export interface Conditions {
+  readonly refund: Term;
+  readonly change: Term;
+  readonly currency: string;
+}
+
+/**
+ * The most restrictive of `terms`: not allowed if any is not; else not stated if any is not; else
+ * allowed, the penalties merged by `merge` (unknown if any is unknown).
+ */
+function mostRestrictive(terms: readonly Term[], merge: (a: number, b: number) => number): Term {
+  if (terms.some((term) => term?.allowed === false)) return { allowed: false };
+  let penalty: number | undefined = 0;
+  for (const term of terms) {
+    if (term === null) return null;
+    if (!term.allowed) return { allowed: false };
+    penalty = penalty === undefined || term.penalty === undefined ? undefined : merge(penalty, term.penalty);
+  }
+  return penalty === undefined ? { allowed: true } : { allowed: true, penalty };
+}
+
+const tableTerm = (cents: number | typeof NOT_ALLOWED, seats: number): Term =>
+  cents === NOT_ALLOWED ? { allowed: false } : { allowed: true, penalty: cents * seats };
+
+/**
+ * One journey's conditions on the network, from the buckets of its segments: one fare per journey, so
+ * the most restrictive segment's row applies (not allowed if any is not; the largest penalty), times
+ * the passengers with a seat (infants on a lap pay none).
+ */
+export function journeyConditions(
+  travelClass: TravelClass,
+  buckets: readonly number[],
+  pax: PassengerCounts,
+): Conditions {
+  const rows = buckets.map((bucket) => bucketConditions(travelClass, bucket));
+  const seats = seatsFor(pax);
+  return {
+    refund: mostRestrictive(
+      rows.map((row) => tableTerm(row.refund, seats)),
+      Math.max,
+    ),
+    change: mostRestrictive(
+      rows.map((row) => tableTerm(row.change, seats)),
+      Math.max,
+    ),
+    currency: CURRENCY,
+  };
+}
+
+/**
+ * A trip's conditions from its journeys' (a return's two directions, or every journey of a multi-city
+ * trip): the most restrictive of all — not allowed if any journey is not, not stated if any is not —
+ * and the penalties summed, since each journey's fare charges its own. Every journey is in `currency`.
+ *
+ * @example tripConditions([outbound, inbound]) // refund allowed only if both are, penalty out + in
+ */
+export function tripConditions(journeys: readonly Conditions[]): Conditions {
+  const sum = (a: number, b: number) => a + b;
+  return {
+    refund: mostRestrictive(
+      journeys.map((journey) => journey.refund),
+      sum,
+    ),
+    change: mostRestrictive(
+      journeys.map((journey) => journey.change),
+      sum,
+    ),
+    currency: journeys[0]?.currency ?? CURRENCY,
+  };
+}
+
+const termView = (term: Term, currency: string): ConditionView | null => {
+  if (term === null) return null;
+  if (!term.allowed || term.penalty === undefined) return { allowed: term.allowed, penalty: null };
+  return { allowed: true, penalty: { amount: toMajor(term.penalty, currency), currency } };
+};
+
+/** Conditions as a Flight answers them. */
+export const conditionsView = (conditions: Conditions): FareConditionsView => ({
+  refund_before_departure: termView(conditions.refund, conditions.currency),
+  change_before_departure: termView(conditions.change, conditions.currency),
+});
+
+/** A network offer's conditions: each journey's from its segments' buckets, then the trip's. */
+export const networkConditions = (
+  travelClass: TravelClass,
+  journeys: readonly (readonly number[])[],
+  pax: PassengerCounts,
+): FareConditionsView =>
+  conditionsView(tripConditions(journeys.map((buckets) => journeyConditions(travelClass, buckets, pax))));
+
+/**
+ * What a cancel refunds of `paid` (minor units of `currency`) under the conditions a booking was sold
+ * with: 0 where the fare allows no refund; the price less the penalty (never below 0) where it does;
+ * the full price where the conditions say nothing or were never stored (bookings sold before fares
+ * carried conditions were sold under the rule "the network refunds the full price").
+ */
+export function refundUnder(
+  conditions: FareConditionsView | undefined,
+  paid: number,
+  currency: string,
+): number {
+  const refund = conditions?.refund_before_departure;
+  if (!refund) return paid;
+  if (!refund.allowed) return 0;
+  const penalty =
+    refund.penalty?.currency === currency ? minorUnits(String(refund.penalty.amount), currency) : undefined;
+  return Math.max(0, paid - (penalty ?? 0));
+}

@@ -1,0 +1,281 @@
+/**
+ * The console's budgets (CONSOLE.md), measured in Debian's Chromium against a fresh `npm start`:
+ * JavaScript and CSS of the first screen (gzip) and no request to another origin; `GET /` to an
+ * interactive sign-in form; the search answer to 100 offers on screen; typing in an airport field
+ * (every keystroke's next frame, long tasks, requests per word). `npm run bench -- --only console`.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { search } from '../browser/steps.ts';
+import {
+  CHROMIUM,
+  CHROMIUM_MISSING,
+  inDays,
+  newAgency,
+  type Served,
+  sessionCookie,
+} from '../helpers/console-agents.ts';
+import { startLocalServer } from '../helpers/local-server.ts';
+import { median, percentile, round, type Section, table, verdict } from './lib.ts';
+import type { Bench } from './setup.ts';
+
+const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 15);
+const BUDGET = { firstScreenKb: 50, interactiveMs: 300, offersMs: 100, keystrokeMs: 50 };
+
+/** The JavaScript and CSS `/` loads before the sign-in form is interactive, and every origin asked. */
+async function firstScreen(browser: Browser, server: Served) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const assets: { url: string; type: string; bytes: number; gzip: number }[] = [];
+  const origins = new Set<string>();
+  page.on('request', (request) => {
+    origins.add(new URL(request.url()).origin);
+  });
+  page.on('response', async (response) => {
+    const type = response.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    const body = await response.body();
+    assets.push({
+      url: new URL(response.url()).pathname,
+      type,
+      bytes: body.length,
+      gzip: gzipSync(body).length,
+    });
+  });
+  await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+  await page.getByLabel('E-mail or phone').waitFor();
+  await context.close();
+  return { assets, origins: [...origins] };
+}
+
+/**
+ * Set before any page script runs (an init script, which the CSP does not govern): notes when the
+ * field labelled `E-mail or phone` is in the DOM and enabled, and when the frame after it is painted.
+ */
+const WATCH_SIGN_IN = `(() => {
+  const field = () => [...document.querySelectorAll('label')].find((l) => /^\\W*e-mail or phone\\b/i.test(l.textContent ?? ''))?.control;
+  window.__signIn = {};
+  new MutationObserver((_, observer) => {
+    const input = field();
+    if (!input || input.disabled) return;
+    observer.disconnect();
+    window.__signIn.ready = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { window.__signIn.painted = performance.now(); }, 0));
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+interface SignInTiming {
+  /** The page's HTML fully received. */
+  html: number;
+  /** The script fully received. */
+  script: number;
+  /** `POST /api/auth/session` answered (401: signed out). */
+  session: number;
+  /** The field in the DOM and enabled, then painted. */
+  ready: number;
+  painted: number;
+}
+
+/** One visit of `/` in a fresh context (no cache, no cookie), its milestones read in the page. */
+async function timeToSignIn(browser: Browser, server: Served): Promise<SignInTiming> {
+  const context = await browser.newContext();
+  await context.addInitScript(WATCH_SIGN_IN);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/`, { waitUntil: 'commit' });
+  await page.waitForFunction(
+    () => (globalThis as unknown as { __signIn: { painted?: number } }).__signIn.painted !== undefined,
+  );
+  const timing = (await page.evaluate(`(() => {
+    const end = (suffix) => performance.getEntriesByType('resource').find((e) => e.name.includes(suffix))?.responseEnd ?? NaN;
+    return {
+      html: performance.getEntriesByType('navigation')[0].responseEnd,
+      script: end('/assets/main-'),
+      session: end('/api/auth/session'),
+      ready: window.__signIn.ready,
+      painted: window.__signIn.painted,
+    };
+  })()`)) as SignInTiming;
+  await context.close();
+  return timing;
+}
+
+/** Counts offers (elements holding a Select button) and notes when 100 are in the DOM and painted. */
+const WATCH_OFFERS = `(() => {
+  const count = () => [...document.querySelectorAll('button')].filter((b) => /^\\W*select\\b/i.test(b.textContent ?? '')).length;
+  window.__offers = {};
+  new MutationObserver((_, observer) => {
+    if (count() < 100) return;
+    observer.disconnect();
+    window.__offers.dom = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { window.__offers.painted = performance.now(); }, 0));
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+/**
+ * One return search answered with 100 offers, in a new tab (the search screen shows the tab's last
+ * results again, which must not count): ms from the answer's last byte to 100 offers in the DOM and
+ * painted.
+ */
+async function hundredOffers(context: BrowserContext, server: Served) {
+  const page = await context.newPage();
+  await page.goto(`${server.url}/search`);
+  // A return trip: its outbound and inbound combinations give the 100 offers a one-way day lacks.
+  await page.getByRole('button', { name: /^\W*search\b/i }).waitFor();
+  await page.evaluate(WATCH_OFFERS);
+  await search(page, { from: 'LHR', to: 'JFK', date: inDays(9), returnDate: inDays(16) });
+  await page.waitForFunction(
+    () => (globalThis as unknown as { __offers: { painted?: number } }).__offers.painted !== undefined,
+    undefined,
+    { timeout: 20_000 },
+  );
+  const timing = (await page.evaluate(`(() => {
+    const answer = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/flights/search')).at(-1);
+    return { dom: window.__offers.dom - answer.responseEnd, painted: window.__offers.painted - answer.responseEnd };
+  })()`)) as { dom: number; painted: number };
+  await page.close();
+  return timing;
+}
+
+/** Records, for every keydown, the time to the frame after it; and every long task. */
+const WATCH_KEYS = `(() => {
+  window.__keys = []; window.__long = [];
+  document.addEventListener('keydown', (event) => {
+    const at = event.timeStamp;
+    requestAnimationFrame(() => setTimeout(() => window.__keys.push(performance.now() - at), 0));
+  }, true);
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
+})()`;
+
+interface Typed {
+  keys: number[];
+  long: number[];
+  lookups: number;
+}
+const readKeys = (page: Page) =>
+  page.evaluate('({ keys: window.__keys, long: window.__long })') as Promise<Omit<Typed, 'lookups'>>;
+
+/** Types `text` into the From field at a fast typist's pace (60 ms a key), counting airport lookups. */
+async function typeAirport(page: Page, server: Served, text: string): Promise<Typed> {
+  await page.goto(`${server.url}/search`);
+  const from = page.getByRole('combobox', { name: /^\W*from\b/i });
+  await from.waitFor();
+  await page.evaluate(WATCH_KEYS);
+  let lookups = 0;
+  const count = (request: { url(): string }) => {
+    if (request.url().endsWith('/api/airports/search')) lookups += 1;
+  };
+  page.on('request', count);
+  // The search form keeps its draft across visits: the field starts empty.
+  await from.fill('');
+  await page.keyboard.type(text, { delay: 60 });
+  await page
+    .getByRole('listbox', { name: /^\W*from\b/i })
+    .getByRole('option')
+    .first()
+    .waitFor();
+  page.off('request', count);
+  return { ...(await readKeys(page)), lookups };
+}
+
+/** The floor: the same typing into a bare input on a blank page (no script of ours at all). */
+async function typeBare(browser: Browser, text: string): Promise<Typed> {
+  const page = await browser.newPage();
+  await page.setContent('<label>From <input id="from"></label>');
+  await page.evaluate(WATCH_KEYS);
+  await page.focus('#from');
+  await page.keyboard.type(text, { delay: 60 });
+  const keys = await readKeys(page);
+  await page.close();
+  return { ...keys, lookups: 0 };
+}
+
+export async function consoleBudgets(bench: Bench): Promise<Section> {
+  if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);
+  bench.log('console: npm start and Chromium');
+  const server = await startLocalServer(join(bench.work, 'console-data'));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  try {
+    // One load first: the server's first answers (cold module loads) are not the console's.
+    await timeToSignIn(browser, server);
+    const { assets, origins } = await firstScreen(browser, server);
+    const gzipTotal = assets.reduce((sum, asset) => sum + asset.gzip, 0) / 1024;
+    bench.log(`console: GET / to sign-in, ${RUNS} runs`);
+    const visits: SignInTiming[] = [];
+    for (let run = 0; run < RUNS; run++) visits.push(await timeToSignIn(browser, server));
+    const interactive = visits.map((visit) => visit.painted);
+    const p50 = (pick: (visit: SignInTiming) => number) => round(median(visits.map(pick)), 0);
+
+    const admin = await newAgency(server, 'Bench Admin');
+    const context = await browser.newContext({ locale: 'en-US' });
+    await context.addCookies([sessionCookie(server, admin)]);
+    bench.log('console: 100 offers');
+    const offers: { dom: number; painted: number }[] = [];
+    for (let run = 0; run < Math.min(RUNS, 8); run++) offers.push(await hundredOffers(context, server));
+    bench.log('console: typing in an airport field');
+    const page = await context.newPage();
+    const typed = await typeAirport(page, server, 'heathrow');
+    const typedAgain = await typeAirport(page, server, 'new york');
+    const keys = [...typed.keys, ...typedAgain.keys];
+    const longTasks = [...typed.long, ...typedAgain.long];
+    const bare = [
+      ...(await typeBare(browser, 'heathrow')).keys,
+      ...(await typeBare(browser, 'new york')).keys,
+    ];
+
+    const first = table(
+      ['asset', 'type', 'bytes', 'gzip (KB)'],
+      assets.map((asset) => [asset.url, asset.type, asset.bytes, round(asset.gzip / 1024, 1)]),
+    );
+    const otherOrigins = origins.filter((origin) => origin !== server.url);
+    const painted = offers.map((o) => o.painted);
+    const rows = [
+      [
+        'first screen: JS + CSS, gzip',
+        `${round(gzipTotal, 1)} KB in ${assets.length} files`,
+        `≤ ${BUDGET.firstScreenKb} KB`,
+        verdict(gzipTotal <= BUDGET.firstScreenKb),
+      ],
+      [
+        'requests to another origin',
+        otherOrigins.length ? otherOrigins.join(', ') : 'none',
+        'none',
+        verdict(otherOrigins.length === 0),
+      ],
+      [
+        `GET / → interactive sign-in (fresh context, ${RUNS} runs)`,
+        `p50 ${round(median(interactive), 0)} ms, p95 ${round(percentile(interactive, 95), 0)} ms (p50 milestones: page ${p50((v) => v.html)}, script ${p50((v) => v.script)}, session answer ${p50((v) => v.session)}, field ${p50((v) => v.ready)} ms)`,
+        `≤ ${BUDGET.interactiveMs} ms`,
+        verdict(median(interactive) <= BUDGET.interactiveMs),
+      ],
+      [
+        `search answer → 100 offers painted (${offers.length} runs)`,
+        `p50 ${round(median(painted), 0)} ms (in the DOM: ${round(median(offers.map((o) => o.dom)), 0)} ms), max ${round(Math.max(...painted), 0)} ms`,
+        `≤ ${BUDGET.offersMs} ms`,
+        verdict(median(painted) <= BUDGET.offersMs),
+      ],
+      [
+        `airport typing: keystroke → next frame (${keys.length} keys at 60 ms)`,
+        `p50 ${round(median(keys), 0)} ms, p95 ${round(percentile(keys, 95), 0)} ms, max ${round(Math.max(...keys), 0)} ms (a bare input on a blank page, the floor: p50 ${round(median(bare), 0)}, p95 ${round(percentile(bare, 95), 0)}, max ${round(Math.max(...bare), 0)} ms); ${longTasks.length} long tasks; ${typed.lookups} and ${typedAgain.lookups} lookups for 8 keys`,
+        `no long task; p95 within ${BUDGET.keystrokeMs} ms of the floor`,
+        verdict(longTasks.length === 0 && percentile(keys, 95) - percentile(bare, 95) <= BUDGET.keystrokeMs),
+      ],
+    ];
+    return {
+      title: 'Console budgets (CONSOLE.md)',
+      lines: [
+        `Chromium ${browser.version()} (Debian, headless) against a fresh \`npm start\` on this machine; each figure is read in the page (performance.now(), resource timing), so Playwright's own round trips are not in it. Gzip is Node's zlib at its default level.`,
+        '',
+        table(['measure', 'figure', 'budget', 'verdict'], rows),
+        '',
+        'First screen, file by file:',
+        '',
+        first,
+      ],
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

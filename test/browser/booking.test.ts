@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import {
+  api,
+  expectAccessible,
+  inDays,
+  newAgency,
+  readableByScript,
+  shared,
+  signedInPage,
+} from './harness.ts';
+import {
+  agencyBookings,
+  bookingByPnr,
+  button,
+  field,
+  fillContact,
+  fillPassenger,
+  openBooking,
+  readyToBook,
+  search,
+  shownPnr,
+  showsStatus,
+} from './steps.ts';
+
+const server = shared();
+
+/** A fresh agency's ADMIN on the search screen. */
+async function onSearch() {
+  const admin = await newAgency(server);
+  const watched = await signedInPage(server, admin);
+  await watched.page.goto(`${server.url}/search`);
+  return { admin, ...watched };
+}
+
+describe.concurrent('browser: search, book, find, cancel', () => {
+  it('books a one-way offer, finds it by PNR in any case, and cancels it at the quoted refund', async () => {
+    const { admin, page, errors } = await onSearch();
+    await expectAccessible(page, 'search');
+    const found = await search(page);
+    await expectAccessible(page, 'results');
+    expect(await found.first().textContent()).toMatch(/\d/);
+    await button(found.first(), 'Select').click();
+    await page.waitForURL((url) => url.pathname === '/book');
+    await fillPassenger(page, 1);
+    await fillContact(page);
+    await expectAccessible(page, 'book');
+
+    await button(page, 'Book').click();
+    const pnr = await shownPnr(page);
+    const booked = await bookingByPnr(server, admin, pnr);
+    expect(booked).toMatchObject({
+      status: 'CONFIRMED',
+      passengers: [{ first_name: 'Grace', last_name: 'Hopper' }],
+    });
+
+    await page.getByRole('link', { name: /^\W*Bookings\b/i }).click();
+    await page.waitForURL((url) => url.pathname === '/bookings');
+    await field(page, 'PNR').fill(pnr.toLowerCase());
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('link', { name: new RegExp(pnr) })
+      .first()
+      .click();
+    await page.waitForURL((url) => url.pathname === `/bookings/${booked.booking_id}`);
+    await showsStatus(page, 'CONFIRMED');
+    await expectAccessible(page, 'booking');
+
+    await button(page, 'Cancel booking').click();
+    const dialog = page.getByRole('dialog');
+    await button(dialog, 'Cancel and refund').waitFor();
+    const quote = await api(server, admin, '/api/flights/booking/refund-quote', {
+      booking_id: booked.booking_id,
+    });
+    // The refund follows the fare's conditions: the cheapest fares give none, and the dialog says so.
+    const { refund } = quote.body.data;
+    // The quote's words come once the dialog has asked for it.
+    await expect
+      .poll(async () => (await dialog.textContent())?.replaceAll(',', ''))
+      .toContain(refund.amount > 0 ? refund.amount.toFixed(2) : 'This fare gives no refund');
+    await expectAccessible(page, 'cancel dialog');
+    await button(dialog, 'Cancel and refund').click();
+    await showsStatus(page, 'CANCELLED');
+
+    expect(await bookingByPnr(server, admin, pnr)).toMatchObject({
+      status: 'CANCELLED',
+      refund: quote.body.data.refund,
+    });
+    expect(await readableByScript(page)).not.toContain(admin.token);
+    expect(errors).toEqual([]);
+  });
+
+  it('lists the agency bookings newest first with status badges', async () => {
+    const { admin, page } = await onSearch();
+    await readyToBook(page);
+    await button(page, 'Book').click();
+    const pnr = await shownPnr(page);
+
+    await page.goto(`${server.url}/bookings`);
+    await page
+      .getByRole('link', { name: new RegExp(pnr) })
+      .first()
+      .waitFor();
+
+    await expectAccessible(page, 'bookings');
+    const [newest] = await agencyBookings(server, admin);
+    expect(newest?.pnr).toBe(pnr);
+    await showsStatus(page, 'CONFIRMED');
+  });
+
+  it('books a return trip: both directions on the booking', async () => {
+    const { admin, page } = await onSearch();
+    await readyToBook(page, { date: inDays(12), returnDate: inDays(19) });
+
+    await button(page, 'Book').click();
+    const pnr = await shownPnr(page);
+
+    const booked = await bookingByPnr(server, admin, pnr);
+    expect(booked.status).toBe('CONFIRMED');
+    expect(booked.flight.inbound.segments[0].origin).toBe('JFK');
+    expect(booked.flight.outbound.segments[0].origin).toBe('LHR');
+  });
+
+  it('holds an offer, shows its deadline, and confirms it at the held price', async () => {
+    const { admin, page } = await onSearch();
+    await readyToBook(page, { date: inDays(14) });
+
+    await button(page, 'Hold').click();
+    const pnr = await shownPnr(page);
+    const held = await openBooking(page, server, admin, pnr);
+    await showsStatus(page, 'HELD');
+    expect(held.status).toBe('HELD');
+    await expectAccessible(page, 'held booking');
+    await button(page, 'Confirm').click();
+    await showsStatus(page, 'CONFIRMED');
+
+    expect(await bookingByPnr(server, admin, pnr)).toMatchObject({
+      status: 'CONFIRMED',
+      total_price: held.total_price,
+    });
+  });
+
+  it('books once when Book is double-clicked', async () => {
+    const { admin, page } = await onSearch();
+    await readyToBook(page);
+
+    await button(page, 'Book').dblclick();
+    const pnr = await shownPnr(page);
+    await page.waitForLoadState('networkidle');
+
+    const bookings = await agencyBookings(server, admin);
+    expect(bookings.map((booking) => booking.pnr)).toEqual([pnr]);
+  });
+});

@@ -1,0 +1,113 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, expect, inject } from 'vitest';
+import { type Served, type SignedIn, sessionCookie } from '../helpers/console-agents.ts';
+import { readOutbox } from '../helpers/outbox.ts';
+
+export * from '../helpers/console-agents.ts';
+
+/**
+ * The browser suite's harness: the run's one Chromium (global-setup.ts) reached over its WebSocket, the
+ * run's `npm start`, agencies and agents of a test's own (so throttles, bookings, agents and webhooks
+ * never cross between tests), pages already signed in through the `__Host-session` cookie, the
+ * sign-in form as a person fills it, and the axe-core check every screen passes.
+ */
+
+/** The run's shared `npm start`. */
+export const shared = (): Served => ({ url: inject('consoleUrl'), dataDir: inject('consoleDataDir') });
+
+let connected: Promise<Browser> | undefined;
+/** The run's Chromium, connected once per test file. */
+export function browser(): Promise<Browser> {
+  connected ??= chromium.connect(inject('browserWsEndpoint'));
+  return connected;
+}
+afterAll(async () => {
+  await (await connected)?.close();
+});
+
+export interface Watched {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** Uncaught errors thrown in the page, console errors (a CSP refusal is one), answers of 400 and above. */
+  readonly errors: string[];
+}
+
+/** A page in a fresh context (no cookie, no storage) that records its errors. */
+export async function newPage(): Promise<Watched> {
+  // en-US: a date field takes its digits as month, day, year when typed.
+  const context = await (await browser()).newContext({ locale: 'en-US' });
+  // A UI state that has not come in 20 s (on a loaded machine) will not come: fail with the locator's own message first.
+  context.setDefaultTimeout(20_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // A failed load is recorded below with its address, which the console message lacks.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    // 401 is how a signed-out page learns it is signed out (/api/auth/session): not an error.
+    if (response.status() >= 400 && response.status() !== 401)
+      errors.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  return { page, context, errors };
+}
+
+/** A page whose context holds `who`'s session cookie, exactly as a sign-in would have left it. */
+export async function signedInPage(server: Served, who: SignedIn): Promise<Watched> {
+  const watched = await newPage();
+  await watched.context.addCookies([sessionCookie(server, who)]);
+  return watched;
+}
+
+/** Fills the sign-in form as a person does, with the code the outbox received; waits until it leaves. */
+export async function signInThroughForm(page: Page, server: Served, identifier: string): Promise<void> {
+  const before = (await readOutbox(server.dataDir)).length;
+  await page.getByLabel('E-mail or phone').fill(identifier);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByLabel('Code', { exact: true }).waitFor();
+  const code = await eventually(async () => {
+    const entries = await readOutbox(server.dataDir);
+    return entries.slice(before).findLast((entry) => entry.to === identifier)?.code;
+  });
+  await page.getByLabel('Code', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname !== '/sign-in');
+}
+
+/** Polls `read` every 25 ms until it gives a value (at most `ms`). */
+export async function eventually<T>(read: () => Promise<T | undefined>, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * axe-core on the page as it is now: zero serious or critical violations, each named when one fails.
+ * Of a long list only the first five items are checked: every item is the same component, and 100
+ * offer cards took axe 10 s on a loaded machine against 1 s for the rest of the screen.
+ */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).exclude('li:nth-child(n+6)').analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${screen}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(serious).toEqual([]);
+}
+
+/** What page script can read of the session: storage and cookies. None may hold the token. */
+export async function readableByScript(page: Page): Promise<string> {
+  // A string, evaluated in the page: the test code is type-checked without the DOM library.
+  return page.evaluate(
+    'JSON.stringify({ cookie: document.cookie, local: Object.entries(localStorage), session: Object.entries(sessionStorage) })',
+  );
+}

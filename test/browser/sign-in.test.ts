@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import {
+  expectAccessible,
+  newAgency,
+  newPage,
+  readableByScript,
+  shared,
+  signInThroughForm,
+} from './harness.ts';
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+describe('browser: the console page and sign-in', () => {
+  it('serves / with the strict CSP and shows the sign-in form by its accessible names', async () => {
+    const { page, errors } = await newPage();
+
+    const response = await page.goto(`${shared().url}/`);
+
+    expect(response?.status()).toBe(200);
+    const headers = response?.headers() ?? {};
+    expect(headers['content-security-policy']).toBe(CSP);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('no-referrer');
+    expect(headers['cache-control']).toBe('no-cache');
+    await page.getByLabel('E-mail or phone').waitFor();
+    expect(await page.getByRole('textbox', { name: 'E-mail or phone' }).isEditable()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send code' }).count()).toBe(1);
+    await expectAccessible(page, 'sign-in');
+    expect(errors).toEqual([]);
+  });
+
+  it('signs in with the code from the outbox, lands on search, and no token is readable by the page', async () => {
+    const server = shared();
+    const admin = await newAgency(server);
+    const { page, errors } = await newPage();
+    await page.goto(`${server.url}/sign-in`);
+
+    await signInThroughForm(page, server, admin.identifier);
+
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/search');
+    const readable = await readableByScript(page);
+    expect(readable).not.toContain(admin.token);
+    expect(readable).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    await expectAccessible(page, 'code step and search');
+    expect(errors).toEqual([]);
+  });
+});

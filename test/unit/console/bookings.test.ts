@@ -1,0 +1,80 @@
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** Every request the console's booking calls send, answered 200 with an empty page. */
+const sent: { url: string; body: unknown }[] = [];
+vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
+  const request =
+    input instanceof Request ? input : new Request(String(new URL(String(input), 'http://console')), init);
+  sent.push({ url: new URL(request.url, 'http://console').pathname, body: await request.json() });
+  return new Response(JSON.stringify({ success: true, data: [], meta: { next_cursor: null } }), {
+    headers: { 'Content-Type': 'application/json' },
+  });
+});
+afterAll(() => vi.unstubAllGlobals());
+
+// Imported once fetch is stubbed.
+const { firstDeparture, isStatus, listBookings, normalPnr, routeOf } = await import(
+  '../../../web/src/bookings.ts'
+);
+type Booking = Parameters<typeof routeOf>[0];
+
+const journey = (...legs: [string, string, string][]) => ({
+  duration_minutes: 60,
+  stops: legs.length - 1,
+  segments: legs.map(([origin, destination, departure_at]) => ({
+    carrier_code: 'VS',
+    carrier_name: 'Virgin Atlantic',
+    flight_number: 'VS1',
+    origin,
+    destination,
+    departure_at,
+    arrival_at: departure_at,
+    duration_minutes: 60,
+  })),
+});
+const bookingOf = (flight: Record<string, unknown>) => ({ flight }) as unknown as Booking;
+
+beforeEach(() => {
+  sent.length = 0;
+});
+
+describe('console: the booking calls', () => {
+  it('lists by status as the contract’s one-status list, and walks pages by cursor', async () => {
+    await listBookings({ status: 'HELD' });
+    await listBookings({ cursor: 'c1', status: 'HELD' });
+    await listBookings({});
+
+    expect(sent).toEqual([
+      { url: '/api/flights/booking/list', body: { limit: 20, status: ['HELD'] } },
+      { url: '/api/flights/booking/list', body: { limit: 20, cursor: 'c1', status: ['HELD'] } },
+      { url: '/api/flights/booking/list', body: { limit: 20 } },
+    ]);
+  });
+
+  it('finds a PNR typed in any case and with spaces around it', () => {
+    expect(normalPnr(' qxbtrv ')).toBe('QXBTRV');
+  });
+
+  it('accepts only the contract’s statuses from the address', () => {
+    expect(['HELD', 'CONFIRMED', 'held', 'PAID', null].map(isStatus)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe('console: a booking’s route and first departure', () => {
+  it('says a one-way, a return and a multi-city journey apart', () => {
+    const out = journey(['LHR', 'CDG', '2026-12-01T08:00:00Z'], ['CDG', 'JFK', '2026-12-01T11:00:00Z']);
+    const back = journey(['JFK', 'LHR', '2026-12-08T20:00:00Z']);
+    const onward = journey(['JFK', 'SFO', '2026-12-05T15:00:00Z']);
+
+    expect(routeOf(bookingOf({ outbound: out }))).toBe('LHR → JFK');
+    expect(routeOf(bookingOf({ outbound: out, inbound: back }))).toBe('LHR ⇄ JFK');
+    expect(routeOf(bookingOf({ outbound: out, slices: [out, onward] }))).toBe('LHR → JFK → SFO');
+    expect(firstDeparture(bookingOf({ outbound: out, inbound: back }))).toBe('2026-12-01T08:00:00Z');
+  });
+});

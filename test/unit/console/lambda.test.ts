@@ -1,0 +1,120 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { consoleHandler } from '#shared/console/lambda.ts';
+import { readConsoleFiles } from '#shared/console/serve.ts';
+import { FIXTURE_CONSOLE, writeFixtureConsoleBuild } from '#test/helpers/console-build.ts';
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; " +
+  "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+const handler = consoleHandler(readConsoleFiles(writeFixtureConsoleBuild()));
+
+/** The REST proxy event API Gateway sends for `path` on the default endpoint's stage `dev`. */
+function request(path: string, httpMethod = 'GET', stagePath = `/dev${path}`): APIGatewayProxyEvent {
+  return {
+    httpMethod,
+    path,
+    requestContext: { requestId: 'req-1', path: stagePath },
+  } as unknown as APIGatewayProxyEvent;
+}
+
+describe('fn: console', () => {
+  it.each([
+    '/',
+    '/sign-in',
+    '/search',
+    '/book',
+    '/bookings',
+    '/bookings/bkg_01KB2Z7Y3Q8W9X0V1T2S3R4P5N',
+    '/agency/agents',
+    '/agency/webhooks',
+  ])('answers the page at the screen address %s, no-cache, with the console’s headers', async (path) => {
+    const answer = await handler(request(path));
+
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers).toEqual({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'Content-Security-Policy': CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'X-Request-Id': 'req-1',
+    });
+    expect(answer.body).toContain('<div id="app"></div>');
+  });
+
+  it('answers a hashed asset for a year, immutable, with its type and the same headers', async () => {
+    const script = await handler(request('/assets/app-7D2C9F04.js'));
+    const style = await handler(request('/assets/app-5EC0A3B1.css'));
+
+    expect(script).toEqual({
+      statusCode: 200,
+      headers: {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Content-Security-Policy': CSP,
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+        'X-Request-Id': 'req-1',
+      },
+      body: FIXTURE_CONSOLE['assets/app-7D2C9F04.js'],
+    });
+    expect(style.headers?.['Content-Type']).toBe('text/css; charset=utf-8');
+    expect(style.body).toBe(FIXTURE_CONSOLE['assets/app-5EC0A3B1.css']);
+  });
+
+  it('points the page’s assets below the stage and tells the page its base; at a domain’s root, as built', async () => {
+    const staged = (await handler(request('/bookings/bkg_1'))).body;
+    const atRoot = (await handler(request('/bookings/bkg_1', 'GET', '/bookings/bkg_1'))).body;
+    const home = (await handler(request('/', 'GET', '/dev/'))).body;
+
+    expect(staged).toContain('src="/dev/assets/app-7D2C9F04.js"');
+    expect(staged).toContain('href="/dev/assets/app-5EC0A3B1.css"');
+    expect(staged).toContain('<meta name="console-base" content="/dev">');
+    expect(home).toContain('<meta name="console-base" content="/dev">');
+    expect(atRoot).toBe(FIXTURE_CONSOLE['index.html']);
+  });
+
+  it('never writes a prefix it did not recognise into the page', async () => {
+    const odd = (await handler(request('/search', 'GET', '/"><script>x</script>/search'))).body;
+
+    expect(odd).toBe(FIXTURE_CONSOLE['index.html']);
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const answer = await handler(request('/bookings', 'HEAD'));
+
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers?.['Cache-Control']).toBe('no-cache');
+    expect(answer.body).toBe('');
+  });
+
+  it.each([
+    '/assets/app-0000.js',
+    '/assets/../index.html',
+    '/assets/nested/app-7D2C9F04.js',
+    '/index.html',
+    '/bookings/',
+    '/bookings/a/b',
+    '/agency',
+    '/search/',
+  ])('answers %s 404 NOT_FOUND in the envelope', async (path) => {
+    const answer = await handler(request(path));
+
+    expect(answer.statusCode).toBe(404);
+    expect(JSON.parse(answer.body)).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'No endpoint at this path.', request_id: 'req-1' },
+    });
+    expect(answer.headers?.['Cache-Control']).toBe('no-store');
+  });
+
+  it('answers any other method 405 with Allow: GET, HEAD', async () => {
+    const answer = await handler(request('/', 'POST'));
+
+    expect(answer.statusCode).toBe(405);
+    expect(answer.headers?.Allow).toBe('GET, HEAD');
+    expect(JSON.parse(answer.body).error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+});

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { TRAVEL_CLASSES } from '#shared/flights/cabins.ts';
+import {
+  type Conditions,
+  conditionsView,
+  journeyConditions,
+  networkConditions,
+  refundUnder,
+  tripConditions,
+} from '#shared/flights/fare-conditions.ts';
+import {
+  baseFare,
+  bucketConditions,
+  CHILD_SHARE,
+  fareBuckets,
+  NOT_ALLOWED,
+  seatsFor,
+} from '#shared/flights/fares.ts';
+import { networkRoutes } from '#shared/flights/network.ts';
+import { legBetween } from '#shared/flights/schedule.ts';
+
+const one = { adults: 1, children: 0, infants: 0 };
+const family = { adults: 2, children: 1, infants: 1 };
+const bucketCount = (travelClass: (typeof TRAVEL_CLASSES)[number]) =>
+  fareBuckets(travelClass, 100, 10_000).length;
+
+describe('fare conditions: the table', () => {
+  it('has a row for every bucket of every cabin, and none past the last', () => {
+    for (const travelClass of TRAVEL_CLASSES) {
+      const count = bucketCount(travelClass);
+      for (let i = 0; i < count; i++) {
+        const row = bucketConditions(travelClass, i);
+        for (const penalty of [row.refund, row.change]) {
+          if (penalty !== NOT_ALLOWED) expect(penalty).toBeGreaterThanOrEqual(0);
+        }
+      }
+      expect(bucketConditions(travelClass, count)).toEqual({ refund: NOT_ALLOWED, change: NOT_ALLOWED });
+    }
+  });
+
+  it('makes the cheapest buckets non-refundable, the others refundable at a penalty, FIRST and the top free', () => {
+    for (const travelClass of ['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS'] as const) {
+      const count = bucketCount(travelClass);
+      const refunds = Array.from({ length: count }, (_, i) => bucketConditions(travelClass, i).refund);
+      expect(refunds[0]).toBe(NOT_ALLOWED);
+      expect(refunds.at(-1)).toBe(0);
+      const refundable = refunds.filter((r) => r !== NOT_ALLOWED);
+      expect(refundable.slice(0, -1).every((r) => (r ?? 0) > 0)).toBe(true);
+      // Dearer buckets never cost more to refund.
+      for (let i = 1; i < refundable.length; i++) {
+        expect(refundable[i] ?? 0).toBeLessThanOrEqual(refundable[i - 1] ?? 0);
+      }
+    }
+    for (let i = 0; i < bucketCount('FIRST'); i++) {
+      expect(bucketConditions('FIRST', i)).toEqual({ refund: 0, change: 0 });
+    }
+  });
+
+  it('never charges a refund penalty above what a child pays for one flight of the bucket, on any route', () => {
+    for (const route of networkRoutes()) {
+      const leg = legBetween(route.a, route.b);
+      if (!leg) continue;
+      for (const travelClass of TRAVEL_CLASSES) {
+        const capacity = leg.aircraft.seats[travelClass];
+        if (!capacity) continue;
+        for (const { carrier } of route.carriers) {
+          const base = baseFare(leg.distanceKm, travelClass, carrier);
+          for (const bucket of fareBuckets(travelClass, capacity, base)) {
+            const { refund } = bucketConditions(travelClass, bucket.index);
+            if (refund !== NOT_ALLOWED) expect(refund).toBeLessThan(Math.round(bucket.fare * CHILD_SHARE));
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('fare conditions: journeys and trips', () => {
+  it('gives a journey its most restrictive segment, the penalty per passenger with a seat', () => {
+    // Economy buckets 2 and 4: refund 40 € and 20 €, change 25 € and 15 €; the family has 3 seats.
+    expect(journeyConditions('ECONOMY', [4, 2], family)).toEqual({
+      refund: { allowed: true, penalty: 40_00 * seatsFor(family) },
+      change: { allowed: true, penalty: 25_00 * 3 },
+      currency: 'EUR',
+    });
+    // A non-refundable segment makes the journey non-refundable.
+    expect(journeyConditions('ECONOMY', [5, 0], one).refund).toEqual({ allowed: false });
+  });
+
+  it('combines a trip as the most restrictive of its journeys, penalties summed', () => {
+    const out = journeyConditions('ECONOMY', [2], one);
+    const back = journeyConditions('ECONOMY', [3], one);
+    expect(tripConditions([out, back])).toEqual({
+      refund: { allowed: true, penalty: 40_00 + 30_00 },
+      change: { allowed: true, penalty: 25_00 + 20_00 },
+      currency: 'EUR',
+    });
+    const nonRefundable = journeyConditions('ECONOMY', [0], one);
+    expect(tripConditions([out, nonRefundable, back]).refund).toEqual({ allowed: false });
+    // Any number of journeys: six economy bucket-3 journeys cost six penalties.
+    expect(tripConditions(Array.from({ length: 6 }, () => back)).refund).toEqual({
+      allowed: true,
+      penalty: 6 * 30_00,
+    });
+  });
+
+  it('keeps not allowed over not stated, and not stated over allowed; an unstated penalty stays unstated', () => {
+    const stated = journeyConditions('ECONOMY', [2], one);
+    const silent: Conditions = { refund: null, change: { allowed: true }, currency: 'EUR' };
+    const refusing: Conditions = { refund: { allowed: false }, change: null, currency: 'EUR' };
+    expect(tripConditions([stated, silent])).toEqual({
+      refund: null,
+      change: { allowed: true },
+      currency: 'EUR',
+    });
+    expect(tripConditions([silent, refusing])).toEqual({
+      refund: { allowed: false },
+      change: null,
+      currency: 'EUR',
+    });
+  });
+
+  it('answers the Flight shape in major units, a free condition at 0 and a refused one without a penalty', () => {
+    expect(networkConditions('ECONOMY', [[0], [5]], family)).toEqual({
+      refund_before_departure: { allowed: false, penalty: null },
+      change_before_departure: { allowed: false, penalty: null },
+    });
+    expect(networkConditions('FIRST', [[0, 3]], one)).toEqual({
+      refund_before_departure: { allowed: true, penalty: { amount: 0, currency: 'EUR' } },
+      change_before_departure: { allowed: true, penalty: { amount: 0, currency: 'EUR' } },
+    });
+    expect(conditionsView({ refund: { allowed: true }, change: null, currency: 'GBP' })).toEqual({
+      refund_before_departure: { allowed: true, penalty: null },
+      change_before_departure: null,
+    });
+  });
+});
+
+describe('fare conditions: what a cancel refunds', () => {
+  it('refunds the price less the penalty, 0 where no refund is allowed, all where nothing was stated', () => {
+    const penalty = networkConditions('ECONOMY', [[2]], one);
+    expect(refundUnder(penalty, 100_00, 'EUR')).toBe(60_00);
+    expect(refundUnder(penalty, 30_00, 'EUR')).toBe(0);
+    expect(refundUnder(networkConditions('ECONOMY', [[1]], one), 100_00, 'EUR')).toBe(0);
+    expect(refundUnder(networkConditions('FIRST', [[1]], one), 100_00, 'EUR')).toBe(100_00);
+    const silent = { refund_before_departure: null, change_before_departure: null };
+    expect(refundUnder(silent, 100_00, 'EUR')).toBe(100_00);
+    expect(refundUnder(undefined, 100_00, 'EUR')).toBe(100_00);
+  });
+});

@@ -1,0 +1,117 @@
+import { client, type Outcome, postUntyped, type Schemas, settle } from './api.ts';
+import { type Offer, slicesOf } from './offers.ts';
+
+/**
+ * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). The
+ * status filter, the refund quote and cancel at a refund are in the contract ahead of openapi.json:
+ * those calls go untyped, with their shapes written here from the contract.
+ */
+export type Booking = Schemas['Booking'];
+export type BookingStatus = Booking['status'];
+
+export const STATUSES: readonly BookingStatus[] = [
+  'CONFIRMED',
+  'HELD',
+  'PENDING',
+  'CANCELLED',
+  'EXPIRED',
+  'FAILED',
+];
+
+export const isStatus = (value: string | null): value is BookingStatus =>
+  STATUSES.includes(value as BookingStatus);
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+/** What a cancel now would give back (`POST /api/flights/booking/refund-quote`). */
+export interface RefundQuote {
+  booking_id: string;
+  refund: Money;
+  penalty: Money | null;
+  expires_at: string;
+}
+
+/** `REFUND_CHANGED`'s details: the refund the cancel expected, and the one it would give now. */
+export interface RefundChanged {
+  previous_refund: Money;
+  refund: Money;
+  quote: RefundQuote;
+}
+
+/** `PRICE_CHANGED`'s details on confirm: the hold's new price, to confirm at. */
+export interface PriceChanged {
+  previous_total_price: number;
+  total_price: number;
+  currency: string;
+}
+
+/** One page of the agency's bookings, newest first, only those in `status` when given. */
+export function listBookings(
+  page: { cursor?: string; status?: BookingStatus },
+  limit = 20,
+): Promise<Outcome<{ data: Booking[]; meta: { next_cursor: string | null } }>> {
+  return postUntyped('/api/flights/booking/list', {
+    limit,
+    ...(page.cursor && { cursor: page.cursor }),
+    ...(page.status && { status: [page.status] }),
+  });
+}
+
+/** A PNR as agents type it (any case, spaces around) as the service stores it. */
+export const normalPnr = (typed: string): string => typed.trim().toUpperCase();
+
+/** A booking by its id, or by its PNR in any letter case. */
+export function getBooking(
+  by: { booking_id: string } | { pnr: string },
+): Promise<Outcome<{ data: Booking }>> {
+  const body = 'pnr' in by ? { pnr: normalPnr(by.pnr) } : by;
+  return settle(client.POST('/api/flights/booking/get', { body: body as { booking_id: string } }));
+}
+
+export function refundQuote(bookingId: string): Promise<Outcome<{ data: RefundQuote }>> {
+  return postUntyped('/api/flights/booking/refund-quote', { booking_id: bookingId });
+}
+
+/** Cancels at exactly `refund` (the quote the agent saw): otherwise 409 `REFUND_CHANGED`, nothing changed. */
+export function cancelBooking(bookingId: string, refund: Money): Promise<Outcome<{ data: Booking }>> {
+  return postUntyped('/api/flights/booking/cancel', { booking_id: bookingId, refund });
+}
+
+/** Confirms a hold at `price`; `idempotencyKey` is one per attempt, so a double click confirms once. */
+export function confirmBooking(
+  booking: Pick<Booking, 'booking_id'>,
+  price: { total_price: number; currency: string },
+  idempotencyKey: string,
+): Promise<Outcome<{ data: Booking }>> {
+  return settle(
+    client.POST('/api/flights/booking/confirm', {
+      body: { booking_id: booking.booking_id, ...price },
+      params: { header: { 'Idempotency-Key': idempotencyKey } },
+    }),
+  );
+}
+
+/** The booking's journeys (one-way, return or multi-city), as search gave them. */
+export const journeysOf = (booking: Booking) => slicesOf(booking.flight as Offer);
+
+/** The first departure (UTC): no cancel from then on. */
+export function firstDeparture(booking: Booking): string | undefined {
+  return journeysOf(booking)[0]?.segments[0]?.departure_at;
+}
+
+/** `LHR → JFK` for a one-way, `LHR ⇄ JFK` for a return, `LHR → CDG → JFK` for a multi-city. */
+export function routeOf(booking: Booking): string {
+  const journeys = journeysOf(booking);
+  const ends = journeys.map((journey) => [
+    journey.segments[0]?.origin ?? '',
+    journey.segments.at(-1)?.destination ?? '',
+  ]);
+  const [first, second] = ends;
+  if (!first) return '';
+  if (ends.length === 2 && second && second[0] === first[1] && second[1] === first[0])
+    return `${first[0]} ⇄ ${first[1]}`;
+  return [first[0], ...ends.map(([, to]) => to)].join(' → ');
+}
