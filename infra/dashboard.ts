@@ -13,6 +13,8 @@ export interface DashboardParts {
   readonly signIn: Record<string, IMetric>;
   /** SES's delivery events (sends, bounces, complaints), when the stage has a configuration set. */
   readonly email: readonly IMetric[];
+  /** The traveller notices' configuration set's sends, bounces and complaints (none without one). */
+  readonly notices: readonly IMetric[];
   readonly firewall: { readonly webAclName: string; readonly ruleNames: readonly string[] };
   /** The event pipeline: new dead letters, the delivery queue's oldest message, stream reads, lag. */
   readonly events: readonly IMetric[];
@@ -110,6 +112,9 @@ export function addDashboard(scope: Construct, parts: DashboardParts): Dashboard
       ],
       ...(parts.email.length > 0
         ? [[wide('Sign-in e-mail: sends, bounces, complaints (SES)', [...parts.email])]]
+        : []),
+      ...(parts.notices.length > 0
+        ? [[wide('Traveller notices: sends, bounces, complaints (SES)', [...parts.notices])]]
         : []),
     ],
   });

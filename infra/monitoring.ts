@@ -16,7 +16,7 @@ import { Construct } from 'constructs';
 import { sweepJob } from '../shared/routes.ts';
 import { AlarmTopic } from './alarm-topic.ts';
 import { addDashboard } from './dashboard.ts';
-import { EMAIL_EVENT_DIMENSION } from './email.ts';
+import { EMAIL_EVENT_DIMENSION, noticeEmailDimension } from './email.ts';
 import type { EventPipeline } from './events.ts';
 
 export interface MonitoringProps {
@@ -32,6 +32,8 @@ export interface MonitoringProps {
   readonly firewall: { readonly webAclName: string; readonly ruleNames: readonly string[] };
   /** Whether the stage has an SES configuration set publishing delivery events (bounce and complaint alarms). */
   readonly emailEvents: boolean;
+  /** Whether traveller notices have their own configuration set (their bounce and complaint alarms). */
+  readonly noticeEmailEvents: boolean;
   /** Names the alarms and dimensions the stack's own metrics, so one stage's failures page only its own. */
   readonly stage: string;
   /** Where abuse shows: wrong codes in verify-otp's log, throttled sends, WAF blocks, delivered codes. */
@@ -96,7 +98,13 @@ export class Monitoring extends Construct {
       label: 'API 5xx rate (%)',
       period: FIVE_MINUTES,
     });
-    this.alarm('Api5xxRate', serverErrorRate, 1, 'More than 1 % of API requests answered 5xx', 2);
+    this.alarm(
+      'Api5xxRate',
+      serverErrorRate,
+      1,
+      'At least 1 % of API requests answered 5xx in two 5-minute periods in a row',
+      2,
+    );
 
     for (const [routeId, fn] of props.functions) {
       this.alarm(
@@ -139,7 +147,10 @@ export class Monitoring extends Construct {
     const events = this.eventAlarms(props.events, table);
     this.sweepAlarm(props.functions.get(sweepJob.id));
     const abuse = this.abuseAlarms(props);
-    const email = props.emailEvents ? this.emailAlarms() : [];
+    const email = props.emailEvents ? this.emailAlarms('Email', this.stage, 'sign-in e-mail') : [];
+    const notices = props.noticeEmailEvents
+      ? this.emailAlarms('Notice', noticeEmailDimension(this.stage), 'traveller notice')
+      : [];
 
     this.dashboardName = `flight-booking-${props.stage}`;
     addDashboard(this, {
@@ -149,6 +160,7 @@ export class Monitoring extends Construct {
       dynamo: { throttles: dynamoThrottles, errors: dynamoErrors },
       signIn: { deliveryFailures, ...abuse },
       email,
+      notices,
       firewall: props.firewall,
       events,
     });
@@ -339,29 +351,32 @@ export class Monitoring extends Construct {
     );
   }
 
-  /** What SES reports about the sign-in e-mails after sending: bounces and complaints (its reputation). */
-  private emailAlarms(): IMetric[] {
+  /**
+   * What SES reports about one configuration set's e-mails after sending (`dimension` tells the sets
+   * apart): bounces and complaints, its reputation. `prefix` names the alarms, `what` the e-mail.
+   */
+  private emailAlarms(prefix: string, dimension: string, what: string): IMetric[] {
     const ses = (metricName: string) =>
       new Metric({
         namespace: 'AWS/SES',
         metricName,
-        dimensionsMap: { [EMAIL_EVENT_DIMENSION]: this.stage },
+        dimensionsMap: { [EMAIL_EVENT_DIMENSION]: dimension },
         period: ONE_HOUR,
         statistic: 'Sum',
       });
     const [sends, bounces, complaints] = [ses('Send'), ses('Bounce'), ses('Complaint')];
     this.alarm(
-      'EmailBounceRate',
+      `${prefix}BounceRate`,
       new MathExpression({
         expression: `IF(sends >= ${MIN_SENDS_FOR_BOUNCE_RATE}, 100 * bounces / sends, 0)`,
         usingMetrics: { sends, bounces },
-        label: 'Sign-in e-mail bounce rate (%)',
+        label: `${what[0]?.toUpperCase()}${what.slice(1)} bounce rate (%)`,
         period: ONE_HOUR,
       }),
       BOUNCE_RATE_PERCENT,
-      `At least ${BOUNCE_RATE_PERCENT} % of sign-in e-mails bounced in an hour: SES reviews the account from 5 %`,
+      `At least ${BOUNCE_RATE_PERCENT} % of ${what}s bounced in an hour: SES reviews the account from 5 %`,
     );
-    this.alarm('EmailComplaints', complaints, 1, 'A recipient marked a sign-in e-mail as spam');
+    this.alarm(`${prefix}Complaints`, complaints, 1, `A recipient marked a ${what} as spam`);
     return [sends, bounces, complaints];
   }
 

@@ -89,6 +89,8 @@ const StageFile = z.strictObject({
   sesFromAddress: Email.describe('Verified SES identity codes are sent from'),
   /** Created by the stack, with an event destination for bounces and complaints. */
   sesConfigurationSet: ConfigurationSetName.optional(),
+  /** The traveller notices' own set (the events function's), so their bounces never pause sign-in's. */
+  sesNoticesConfigurationSet: ConfigurationSetName.optional(),
   smsSenderId: SenderId.optional(),
   corsOrigins: z.array(HttpsOrigin),
   logRetentionDays: Retention,
@@ -179,6 +181,13 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
           path: ['waf', key],
           message: `is more than the stage throttle allows in 5 minutes (${capacity}): one client could spend it all`,
         });
+    if (file.sesNoticesConfigurationSet && file.sesNoticesConfigurationSet === file.sesConfigurationSet)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sesNoticesConfigurationSet'],
+        message:
+          'must differ from sesConfigurationSet: traveller bounces would count against sign-in e-mails',
+      });
     if (SANDBOX_STAGES.has(stage)) return;
     if (!file.account)
       ctx.addIssue({ code: 'custom', path: ['account'], message: `is required for stage ${stage}` });
@@ -211,6 +220,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     supplier: file.supplier,
     sesFromAddress: file.sesFromAddress,
     sesConfigurationSet: file.sesConfigurationSet,
+    sesNoticesConfigurationSet: file.sesNoticesConfigurationSet,
     smsSenderId: file.smsSenderId,
     corsOrigins: file.corsOrigins,
     logRetention: file.logRetentionDays as RetentionDays,

@@ -10,7 +10,9 @@
  * local database in DATA_DIR, through the running `npm start` if there is one, or a DynamoDB Local
  * started for the duration of the command. Prints JSON. A usage error (exit 2) touches no table.
  */
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AgencyName, agencyNameUpdate, setAgentLimit } from '#shared/agency/agency-counters-item.ts';
@@ -40,8 +42,11 @@ Registers and manages agents and agencies. Works on the local database in DATA_D
 through the running npm start or a DynamoDB Local of its own; on AWS when TABLE_NAME is set. Prints JSON.
 
 Commands:
-  add <identifier> --name "<name>" --agency <agency_id> [--role AGENT|ADMIN]
-                                   register an agent: an e-mail address or an E.164 phone number
+  add <identifier> --name "<name>" --agency <agency_id> [--role AGENT|ADMIN] [--stage <stage>]
+                                   register an agent: an e-mail address or an E.164 phone number, in
+                                   a country the stage allows (--stage reads infra/stages/<stage>.json,
+                                   or a stage file's path; or ALLOWED_PHONE_COUNTRY_CODES; one of them
+                                   is required with TABLE_NAME)
   list                             every agent
   deactivate <identifier> [--force]
                                    end its sessions, no more codes (--force: even an agency's last ADMIN)
@@ -109,6 +114,8 @@ function parseCommandLine(args: string[]): Task {
     throw new UsageError(`unknown command ${JSON.stringify(command)} ${seeHelp}`);
   if (values.force && command !== 'deactivate')
     throw new UsageError(`--force is for deactivate only ${seeHelp}`);
+  if (values.stage !== undefined && command !== 'add')
+    throw new UsageError(`--stage is for add only ${seeHelp}`);
   const identifierOf = (raw: string | undefined) => {
     const identifier = raw === undefined ? undefined : normalizeIdentifier(raw);
     if (!identifier) throw new UsageError(`${command} needs an identifier ${seeHelp}`);
@@ -163,7 +170,7 @@ function parseCommandLine(args: string[]): Task {
       const identifier = identifierOf(subject);
       const problem =
         identifier.type === 'PHONE'
-          ? phoneNumberProblem(identifier.identifier, readAgencyBounds().ALLOWED_PHONE_COUNTRY_CODES)
+          ? phoneNumberProblem(identifier.identifier, allowedCountryCodes(values.stage))
           : undefined;
       if (problem) throw new UsageError(`identifier ${problem}`);
       const name = AgentName.safeParse(values.name);
@@ -185,6 +192,36 @@ function parseCommandLine(args: string[]): Task {
   }
 }
 
+const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'stages');
+
+/**
+ * The country calling codes an agent's phone number may have: the stage file's with `--stage`, else
+ * ALLOWED_PHONE_COUNTRY_CODES; on AWS (TABLE_NAME) one of them is required, since a deployed stage
+ * allows only its own; locally every country `npm start` allows (all of them, as it sets none).
+ */
+function allowedCountryCodes(stage: string | undefined): readonly string[] {
+  const fromEnv = process.env.ALLOWED_PHONE_COUNTRY_CODES || undefined;
+  let codes = fromEnv;
+  if (stage !== undefined) {
+    // A stage's name, or the path of a stage file kept elsewhere.
+    const file = stage.endsWith('.json') ? stage : join(STAGES_DIR, `${stage}.json`);
+    if (!(stage.endsWith('.json') || /^[a-z][a-z0-9-]{0,20}$/.test(stage)) || !existsSync(file))
+      throw new UsageError(`--stage: no ${stage.endsWith('.json') ? stage : `infra/stages/${stage}.json`}`);
+    const listed = JSON.parse(readFileSync(file, 'utf8'))?.agencyBounds?.allowedPhoneCountryCodes;
+    if (!Array.isArray(listed))
+      throw new UsageError(`--stage: ${file} has no agencyBounds.allowedPhoneCountryCodes`);
+    codes = listed.join(',');
+  } else if (codes === undefined && process.env.TABLE_NAME)
+    throw new UsageError(
+      'a phone number is checked against the stage’s allowed country codes: add --stage <stage> (infra/stages/<stage>.json) or set ALLOWED_PHONE_COUNTRY_CODES',
+    );
+  try {
+    return readAgencyBounds({ ALLOWED_PHONE_COUNTRY_CODES: codes }).ALLOWED_PHONE_COUNTRY_CODES;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 const parseOptions = (args: string[]) =>
   parseArgs({
     args,
@@ -194,6 +231,7 @@ const parseOptions = (args: string[]) =>
       agency: { type: 'string' },
       role: { type: 'string' },
       force: { type: 'boolean' },
+      stage: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -21,7 +21,7 @@ export interface ConsoleResponse {
   body: string;
 }
 
-/** The page's Content-Security-Policy (CONSOLE.md, Serving): nothing inline, nothing from elsewhere. */
+/** The page's Content-Security-Policy (docs/console.md, Serving): nothing inline, nothing from elsewhere. */
 export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
@@ -50,7 +50,7 @@ export function consoleContentType(file: string): string | undefined {
 }
 
 /**
- * The screen addresses (CONSOLE.md, Screens and addresses): each answers the one page, whose script
+ * The screen addresses (docs/console.md, Screens and addresses): each answers the one page, whose script
  * shows the screen, so a reload or a shared link keeps the screen.
  */
 const SCREEN_PATHS = new Set([

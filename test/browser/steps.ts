@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { api, inDays, type Served, type SignedIn } from '../helpers/console-agents.ts';
 
 /**
- * What an agent does on the console, step by step, found only by CONSOLE.md's accessible names (case
+ * What an agent does on the console, step by step, found only by docs/console.md's accessible names (case
  * ignored, more words around them allowed): the tests read as the agent's day and never depend on
  * markup or class names.
  */
@@ -67,7 +67,7 @@ export async function search(page: Page, trip: Trip = {}): Promise<Locator> {
   return found;
 }
 
-/** The trip kind, a radio group or a select (CONSOLE.md allows both). */
+/** The trip kind, a radio group or a select (docs/console.md allows both). */
 async function chooseKind(page: Page, kind: 'One way' | 'Return' | 'Multi-city'): Promise<void> {
   const radio = page.getByRole('radio', { name: named(kind) });
   if ((await radio.count()) > 0) return radio.check();
@@ -114,6 +114,15 @@ export async function readyToBook(page: Page, trip: Trip = {}): Promise<void> {
   await fillPassenger(page, 1);
   await fillContact(page);
 }
+
+/** An amount as the console writes it, with or without thousands separators: 1366 → `1,?366.00`. */
+export const amountText = (amount: number) =>
+  new RegExp(
+    `\\b${amount
+      .toFixed(2)
+      .replace(/\B(?=(\d{3})+\.)/g, ',?')
+      .replace('.', '\\.')}\\b`,
+  );
 
 const PNR = /PNR\W*([A-Z0-9]{5,8})\b/;
 /** Waits for `PNR <reference>` on the screen and returns the reference. */

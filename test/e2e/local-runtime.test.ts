@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +111,40 @@ describe('e2e: local runtime and agents CLI', () => {
     expect(JSON.parse(missingTable.stderr).error).toBe(
       'could not reach the agents table: ResourceNotFoundException',
     );
+  });
+
+  it('checks a phone number against the stage’s allowed country codes, not every country, on AWS', async () => {
+    const stageFile = join(newDataDir(), 'staging.json');
+    const devFile = JSON.parse(readFileSync('infra/stages/dev.json', 'utf8'));
+    writeFileSync(
+      stageFile,
+      JSON.stringify({ ...devFile, agencyBounds: { allowedPhoneCountryCodes: ['353'] } }),
+    );
+    const onAws = {
+      TABLE_NAME: 'flight-booking-dev',
+      DATA_DIR: '/nonexistent',
+      ALLOWED_PHONE_COUNTRY_CODES: '',
+    };
+    const add = (env: Record<string, string>, ...more: string[]) =>
+      agentsCliWithEnv(env, 'add', '+447400123456', '--name', 'P', '--agency', 'acme', ...more);
+
+    const unchecked = await add(onAws);
+    const stage = await add(onAws, '--stage', stageFile);
+    const unknownStage = await add(onAws, '--stage', 'nowhere');
+    const fromEnv = await add({ ...onAws, ALLOWED_PHONE_COUNTRY_CODES: '1,353' });
+
+    expect(unchecked.code).toBe(2);
+    expect(JSON.parse(unchecked.stderr).error).toBe(
+      'a phone number is checked against the stage’s allowed country codes: add --stage <stage> (infra/stages/<stage>.json) or set ALLOWED_PHONE_COUNTRY_CODES',
+    );
+    expect(stage.code).toBe(2);
+    expect(JSON.parse(stage.stderr).error).toBe(
+      'identifier must be a phone number in a country this service texts (+353)',
+    );
+    expect(unknownStage.code).toBe(2);
+    expect(JSON.parse(unknownStage.stderr).error).toBe('--stage: no infra/stages/nowhere.json');
+    expect(fromEnv.code).toBe(2);
+    expect(JSON.parse(fromEnv.stderr).error).toContain('country this service texts (+1, +353)');
   });
 
   it('validates identifiers as send-otp does, refuses duplicates, and prints JSON errors', async () => {

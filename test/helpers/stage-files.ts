@@ -20,6 +20,7 @@ export const PRODUCTION_FILE: StageFile = {
   supplier: { name: 'network' },
   sesFromAddress: 'no-reply@flights.acme-travel.co.uk',
   sesConfigurationSet: 'sign-in',
+  sesNoticesConfigurationSet: 'notices',
   smsSenderId: 'FlightBook',
   corsOrigins: ['https://agents.acme-travel.co.uk'],
   logRetentionDays: 90,

@@ -42,7 +42,7 @@ describe('infra: the console, served through the API', () => {
     );
   });
 
-  it('reaches every address CONSOLE.md lists, and each is a screen address of the serving rules', () => {
+  it('reaches every address docs/console.md lists, and each is a screen address of the serving rules', () => {
     const addresses = [
       '/',
       '/sign-in',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { sweepJob } from '#shared/routes.ts';
@@ -136,5 +137,16 @@ describe('infra: what a first deploy and on-call need', () => {
         ],
       }),
     });
+  });
+});
+
+describe('infra: reserved concurrency', () => {
+  it('reserves none for any function, as docs/decisions.md reasons for the event functions and the sweep', () => {
+    const functions = resourcesOf(template, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(3);
+    expect(functions.filter(([, f]) => f.Properties.ReservedConcurrentExecutions !== undefined)).toEqual([]);
+    const decisions = readFileSync('docs/decisions.md', 'utf8');
+    expect(decisions).toContain('*Reserved concurrency: none, for the event functions and the sweep alike.*');
+    expect(readFileSync('docs/runbook.md', 'utf8')).toContain('docs/decisions.md (*Reserved concurrency*)');
   });
 });

@@ -100,7 +100,8 @@ describe('infra: events', () => {
     const full = synthStage(PRODUCTION).template;
     const prodSes = statementsOf('events', full).find((s) => s.Action === 'ses:SendEmail');
     expect(prodSes?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': PRODUCTION.sesFromAddress } });
-    expect(JSON.stringify(prodSes?.Resource)).toContain(':configuration-set/sign-in');
+    expect(JSON.stringify(prodSes?.Resource)).toContain(':configuration-set/notices');
+    expect(JSON.stringify(prodSes?.Resource)).not.toContain(':configuration-set/sign-in');
   });
 
   it('grants the events function its Query on the table alone, not the index', () => {

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { documentRoute, eventFunctions, routes } from '#shared/routes.ts';
+import {
+  FUNCTION_DEFAULTS,
+  functionSettings,
+  REMOTE_SUPPLIER_TIMEOUT_SECONDS,
+} from '#shared/function-spec.ts';
+import { documentRoute, eventFunctions, routes, sweepJob } from '#shared/routes.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
@@ -8,6 +13,8 @@ import {
   resourcesOf,
   synthStage,
 } from '#test/helpers/stage-files.ts';
+import { consoleFunction } from '../../infra/console.ts';
+import { DELIVERY_MAX_RECEIVES, STREAM_RETRY_ATTEMPTS } from '../../infra/events.ts';
 
 const runbook = readFileSync('docs/runbook.md', 'utf8');
 
@@ -56,5 +63,126 @@ describe('docs/runbook.md', () => {
 
   it('is linked from the README', () => {
     expect(readFileSync('README.md', 'utf8')).toContain('(docs/runbook.md)');
+  });
+});
+
+describe('docs/runbook.md: what it says of the alarms matches the code', () => {
+  const section = (heading: string) => (sections.get(heading) ?? '').replace(/\s+/g, ' ');
+  const defaults = FUNCTION_DEFAULTS.timeoutSeconds;
+
+  it('names each function’s real timeout, in a network and in a Duffel stage', () => {
+    const errors = section('<route>-Errors');
+    expect(errors).toContain(`${defaults} s for each route;`);
+    for (const route of [...routes, documentRoute])
+      expect(functionSettings(route).timeoutSeconds, route.id).toBe(defaults);
+    const duffel = [...routes, documentRoute].filter(
+      (r) => functionSettings(r, 'duffel').timeoutSeconds !== defaults,
+    );
+    const named = /in a Duffel stage (\d+) s for ((?:`[^`]+`(?:, |\s+and\s+)?)+)/.exec(errors);
+    expect(Number(named?.[1])).toBe(REMOTE_SUPPLIER_TIMEOUT_SECONDS);
+    expect([...(named?.[2] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort()).toEqual(
+      duffel.map((r) => r.id).sort(),
+    );
+    for (const fn of eventFunctions)
+      expect(errors).toContain(`\`${fn.id}\` ${functionSettings(fn).timeoutSeconds} s`);
+    expect(section('sweep-Errors')).toContain(
+      `a timeout (${functionSettings(sweepJob).timeoutSeconds} s; in a Duffel stage ${functionSettings(sweepJob, 'duffel').timeoutSeconds} s`,
+    );
+    expect(section('DeliveryBacklog')).toContain(
+      `${functionSettings(eventFunctions[1]).timeoutSeconds}-second timeout`,
+    );
+    expect(section('EventsIteratorAge')).toContain(
+      `${functionSettings(eventFunctions[0]).timeoutSeconds}-second timeout`,
+    );
+  });
+
+  it('covers the event functions in the Throttles entry, each with what a throttle does to it', () => {
+    const throttles = section('<route>-Throttles');
+    for (const fn of eventFunctions) expect(throttles).toContain(`\`${fn.id}-Throttles\``);
+    expect(throttles).toContain(`without counting it against its ${STREAM_RETRY_ATTEMPTS} retries`);
+    expect(throttles).toContain(`after ${DELIVERY_MAX_RECEIVES}, a message goes to the dead-letter queue`);
+  });
+
+  it('words Api5xxRate as its threshold, comparison and periods are', () => {
+    const alarm = resourcesOf(synthStage(PRODUCTION).template, 'AWS::CloudWatch::Alarm').find(
+      ([, a]) => a.Properties.AlarmName === 'flight-booking-prod-Api5xxRate',
+    )?.[1].Properties;
+    expect(alarm).toMatchObject({
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+      EvaluationPeriods: 2,
+    });
+    expect(alarm?.AlarmDescription).toMatch(/^At least 1 % /);
+    expect(section('Api5xxRate')).toContain(
+      "at least 1 % of the API's requests answered 5xx in each of two 5-minute periods in a row",
+    );
+  });
+});
+
+describe('README: the timeouts table matches the code', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const rows = new Map(
+    [...readme.slice(readme.indexOf('**Timeouts**')).matchAll(/^\| (.+?) \| (\d+) s\b(.*)\|$/gm)].map((m) => [
+      m[1] ?? '',
+      `${m[2]} s${m[3]?.match(/; (\d+) s in a Duffel stage/)?.[0] ?? ''}`,
+    ]),
+  );
+  const all = [...routes, documentRoute, consoleFunction];
+
+  it('gives each function the timeout it deploys with', () => {
+    expect(rows.get('each route')).toBe(`${FUNCTION_DEFAULTS.timeoutSeconds} s`);
+    const duffelRow = [...rows].find(([name]) => name.endsWith('in a Duffel stage'));
+    const named = [...(duffelRow?.[0] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
+    const slower = all.filter(
+      (r) => functionSettings(r, 'duffel').timeoutSeconds !== FUNCTION_DEFAULTS.timeoutSeconds,
+    );
+    expect(named).toEqual(slower.map((r) => r.id).sort());
+    expect(duffelRow?.[1]).toBe(`${REMOTE_SUPPLIER_TIMEOUT_SECONDS} s`);
+    for (const fn of eventFunctions)
+      expect(rows.get([...rows.keys()].find((k) => k.startsWith(`\`${fn.id}\``)) ?? '')).toBe(
+        `${functionSettings(fn).timeoutSeconds} s`,
+      );
+    expect(rows.get('`sweep` (every minute)')).toBe(
+      `${functionSettings(sweepJob).timeoutSeconds} s; ${functionSettings(sweepJob, 'duffel').timeoutSeconds} s in a Duffel stage`,
+    );
+    for (const fn of [...all, ...eventFunctions, sweepJob]) expect(functionSettings(fn).memoryMb).toBe(512);
+  });
+});
+
+describe('docs/runbook.md: WAF logging', () => {
+  it('turns logging on and off with commands that name the stack’s real output and a name WAF accepts', () => {
+    const outputs = Object.keys(synthStage(PRODUCTION).template.findOutputs('*'));
+    const procedure = runbook.slice(runbook.indexOf('aws-waf-logs-flight-booking-$STAGE'));
+    const output = /OutputKey=='(\w+)'/.exec(procedure)?.[1];
+    expect(outputs).toContain(output);
+    expect(output).toBe('WebAclArn');
+    for (const command of [
+      'aws logs create-log-group --log-group-name "$GROUP"',
+      'aws wafv2 put-logging-configuration',
+      'LogDestinationConfigs=$' + '{GROUP_ARN%:*}', // the ARN without describe-log-groups' ":*"
+      'aws wafv2 delete-logging-configuration --resource-arn "$ACL_ARN"',
+      'aws logs delete-log-group --log-group-name "$GROUP"',
+    ])
+      expect(procedure).toContain(command);
+  });
+});
+
+describe('README: what a first deploy needs to know', () => {
+  const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+
+  it('says plainly that dev sends from the example address dev.json has', () => {
+    const dev = JSON.parse(readFileSync('infra/stages/dev.json', 'utf8'));
+    expect(readme).toContain(
+      `**\`dev\` sends from an example address.** \`infra/stages/dev.json\` keeps \`"sesFromAddress": "${dev.sesFromAddress}"\``,
+    );
+  });
+
+  it('deploys with npx cdk only, and says why not a global cdk', () => {
+    expect(readme).toContain('Always `npx cdk`, never a global `cdk`');
+    const commands = [...readme.matchAll(/(?:^|[\s`(])((?:npx )?cdk (?:deploy|destroy|bootstrap)\b)/g)].map(
+      (m) => m[1],
+    );
+    expect(commands.length).toBeGreaterThan(3);
+    expect(commands.filter((c) => !c?.startsWith('npx '))).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from '../api/schema.d.ts';
+import { address, BASE } from './base.ts';
 
 /**
- * The typed client (types generated from openapi.json: `npm run openapi`). Same origin, and the
- * `__Host-session` cookie is the only credential: no token is ever read, kept or sent by this code.
+ * The typed client (types generated from openapi.json: `npm run openapi`). Same origin, below the
+ * page's base (`/dev/api/…` on a stage), and the `__Host-session` cookie is the only credential: no
+ * token is ever read, kept or sent by this code.
  */
-export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+export const client = createClient<paths>({ baseUrl: BASE, credentials: 'same-origin' });
 
 export type Schemas = components['schemas'];
 
@@ -83,7 +85,7 @@ export function postUntyped<T>(
   body: unknown,
   options: { quiet?: boolean; signal?: AbortSignal } = {},
 ): Promise<Outcome<T>> {
-  const call = fetch(path, {
+  const call = fetch(address(path), {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json' },

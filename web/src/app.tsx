@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.ts';
+import { appPath } from './base.ts';
 import { Link } from './components.tsx';
 import { currentAddress, navigate, type Place, safeNext, usePlace } from './router.ts';
 import { AgentsScreen } from './screens/agents.tsx';
@@ -11,7 +12,7 @@ import { SignIn } from './screens/sign-in.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
 import { type Agent, currentAgent, isAdmin, signOut } from './session.ts';
 
-/** The screen for a signed-in agent at `place` (CONSOLE.md, Screens and addresses). */
+/** The screen for a signed-in agent at `place` (docs/console.md, Screens and addresses). */
 function screenFor(place: Place, agent: Agent) {
   const { path } = place;
   if (path === '/search') return <SearchScreen place={place} />;
@@ -35,7 +36,7 @@ export function App() {
     // A 401 anywhere: back to sign-in, then back here (the forms keep their drafts).
     onSessionEnded(() => {
       setAgent(null);
-      if (location.pathname !== '/sign-in')
+      if (appPath() !== '/sign-in')
         navigate(`/sign-in?next=${encodeURIComponent(currentAddress())}`, { replace: true });
     });
   }, []);

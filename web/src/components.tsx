@@ -1,16 +1,20 @@
 import type { AnchorHTMLAttributes, ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Failure } from './api.ts';
+import { address } from './base.ts';
 import { navigate } from './router.ts';
 
-/** An in-app link: a real `<a href>` (new tab, copy link work) that navigates without a reload. */
+/**
+ * An in-app link to the app address `href`: a real `<a href>` below the page's base (new tab, copy
+ * link work) that navigates without a reload.
+ */
 export function Link({ href, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
   const onClick = (event: MouseEvent) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     navigate(href);
   };
-  return <a {...props} href={href} onClick={onClick} />;
+  return <a {...props} href={address(href)} onClick={onClick} />;
 }
 
 /** A failed call, said plainly, with the request id support needs. */

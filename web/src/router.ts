@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { address, appPath } from './base.ts';
 
 /**
- * Real addresses for every screen (CONSOLE.md): `history.pushState` on navigation, `popstate` for
+ * Real addresses for every screen (docs/console.md): `history.pushState` on navigation, `popstate` for
  * back and forward, and the page served at every screen address, so a reload keeps the screen.
  */
 const listeners = new Set<() => void>();
@@ -11,15 +12,16 @@ export interface Place {
   query: URLSearchParams;
 }
 
-const here = (): Place => ({ path: location.pathname, query: new URLSearchParams(location.search) });
+const here = (): Place => ({ path: appPath(), query: new URLSearchParams(location.search) });
 
-/** The address as the browser shows it (path and query), to come back to after signing in. */
-export const currentAddress = (): string => location.pathname + location.search;
+/** The app's address of this screen (path below the page's base, and query), to come back to after signing in. */
+export const currentAddress = (): string => appPath() + location.search;
 
+/** Goes to the app address `to` (`/bookings?status=HELD`), below the page's base in the browser. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (to === currentAddress()) return;
-  if (options.replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
+  if (options.replace) history.replaceState(null, '', address(to));
+  else history.pushState(null, '', address(to));
   notify();
 }
 

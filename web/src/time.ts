@@ -1,6 +1,6 @@
 /**
  * Times as agents read them: in the airport's own zone, labelled, with `+1` where the day changes
- * (CONSOLE.md). Pure: the zone comes from the caller (zones.ts); without one, UTC, labelled so.
+ * (docs/console.md). Pure: the zone comes from the caller (zones.ts); without one, UTC, labelled so.
  * One Intl.DateTimeFormat per zone, made once: 100 offers render without building formatters.
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -41,7 +41,7 @@ describe('the console build', () => {
     expect(page).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=/i);
   });
 
-  it('keeps the first screen under 50 KB of JavaScript and CSS after gzip (CONSOLE.md budget)', () => {
+  it('keeps the first screen under 50 KB of JavaScript and CSS after gzip (docs/console.md budget)', () => {
     const gzipped = build.files
       .filter((file) => /\.(js|css)$/.test(file.path))
       .reduce((sum, file) => sum + gzipSync(readFileSync(join(build.outdir, file.path))).length, 0);

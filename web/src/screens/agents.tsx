@@ -29,7 +29,7 @@ const PLAIN: Record<string, string> = {
 const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
 
 /**
- * The agency's agents, ADMIN only (CONSOLE.md, Agents): list (more pages on demand), add, rename,
+ * The agency's agents, ADMIN only (docs/console.md, Agents): list (more pages on demand), add, rename,
  * change role, deactivate and re-activate, each refusal said plainly next to what was tried.
  */
 export function AgentsScreen({ agent: me }: { agent: Agent }) {

@@ -22,7 +22,7 @@ const PENDING_POLL_MS = 2000;
 const JOURNEY_NAMES = ['Outbound', 'Return'];
 
 /**
- * One booking (CONSOLE.md, Booking): status, PNR, journeys at local times, passengers, conditions;
+ * One booking (docs/console.md, Booking): status, PNR, journeys at local times, passengers, conditions;
  * a hold's deadline counting down with Confirm at the held price; Cancel through the refund quote,
  * never after the first departure.
  */

@@ -33,7 +33,7 @@ const STATUS_NAMES: Record<BookingStatus, string> = {
   FAILED: 'Failed',
 };
 
-/** A status as a badge: its text is the status itself (CONSOLE.md: tests and screen readers read it). */
+/** A status as a badge: its text is the status itself (docs/console.md: tests and screen readers read it). */
 export function StatusBadge({ status }: { status: BookingStatus }) {
   return <span class={`badge status status-${status.toLowerCase()}`}>{status}</span>;
 }
@@ -51,7 +51,7 @@ function Departure({ booking }: { booking: Booking }) {
 }
 
 /**
- * The agency's bookings, newest first (CONSOLE.md, Bookings): a status filter kept in the address
+ * The agency's bookings, newest first (docs/console.md, Bookings): a status filter kept in the address
  * (`?status=HELD`, so back, forward and reload keep it), a PNR finder in any letter case, and more
  * pages on demand.
  */

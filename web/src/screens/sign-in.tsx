@@ -3,7 +3,7 @@ import { client, type Failure, fieldErrors, settle } from '../api.ts';
 import { Countdown, ErrorNotice, Progress } from '../components.tsx';
 import { type Agent, codeDigits } from '../session.ts';
 
-/** What each sign-in refusal means for the agent, said plainly (CONSOLE.md, Sign-in). */
+/** What each sign-in refusal means for the agent, said plainly (docs/console.md, Sign-in). */
 const PLAIN: Record<string, string> = {
   INVALID_CODE: 'That code is not right, or it has expired. Check it, or ask for a new one.',
   TOO_MANY_ATTEMPTS: 'Too many wrong codes: this code no longer works. Ask for a new one.',

@@ -30,7 +30,7 @@ const PLAIN: Record<string, string> = {
 };
 
 /**
- * The agency's webhook endpoints, ADMIN only (CONSOLE.md, Webhooks): list with each endpoint's last
+ * The agency's webhook endpoints, ADMIN only (docs/console.md, Webhooks): list with each endpoint's last
  * delivery, add (the signing secret shown once, with a copy button), ping (its delivery's outcome
  * shown when it arrives), delete.
  */
