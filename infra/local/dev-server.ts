@@ -29,6 +29,9 @@ type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<
 /** API Gateway refuses bodies over 10 MB before any function runs; so does the dev server. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/** How long past its advertised keep-alive timeout the dev server keeps an idle connection open. */
+const IDLE_CONNECTION_GRACE_MS = 60_000;
+
 /**
  * How often `npm start` runs the sweep: a quarter of the deployed schedule, so a hold that lapses
  * locally (HOLD_MINUTES=1) frees its seats well within the minute the contract promises.
@@ -101,6 +104,11 @@ export function createDevServer(
     }
   });
   server.on('clientError', answerUnparsedRequest);
+  // A keep-alive client counts the idle time advertised in `Keep-Alive: timeout=5` from when it reads
+  // an answer, the server from when it sent it; on a loaded machine the client reads late, and a server
+  // closing soon after 5 s closes the connection the client is reusing ("other side closed"). So the
+  // server waits a minute past what it advertises: the client, which trusts the advertisement, closes first.
+  server.keepAliveTimeoutBuffer = IDLE_CONNECTION_GRACE_MS;
   return server;
 }
 

@@ -80,14 +80,26 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const isoDateTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 const around = (ms: number) => fc.integer({ min: ms - 3650 * DAY, max: ms + 330 * DAY });
 
+/**
+ * Built once per pattern: building a `stringMatching` arbitrary is costly (fast-check maps every
+ * character the pattern allows), and was most of the fuzzer's CPU when built anew for every case.
+ */
+const matchingByPattern = new Map<string, fc.Arbitrary<string>>();
+
 /** A string matching `pattern`; fast-check cannot generate lookaheads, so they are filtered for. */
 function matching(regex: RegExp): fc.Arbitrary<string> {
-  try {
-    return fc.stringMatching(regex);
-  } catch {
-    const withoutLookarounds = regex.source.replace(/\(\?<?[=!](?:[^()\\]|\\.)*\)/g, '');
-    return fc.stringMatching(new RegExp(withoutLookarounds, 'u')).filter((s) => regex.test(s));
+  const key = `${regex.flags}/${regex.source}`;
+  let arbitrary = matchingByPattern.get(key);
+  if (!arbitrary) {
+    try {
+      arbitrary = fc.stringMatching(regex);
+    } catch {
+      const withoutLookarounds = regex.source.replace(/\(\?<?[=!](?:[^()\\]|\\.)*\)/g, '');
+      arbitrary = fc.stringMatching(new RegExp(withoutLookarounds, 'u')).filter((s) => regex.test(s));
+    }
+    matchingByPattern.set(key, arbitrary);
   }
+  return arbitrary;
 }
 
 function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
