@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { Clock } from '../clock.ts';
 import { findAirport } from './airports.ts';
 import { TRAVEL_CLASSES } from './cabins.ts';
+import { MAX_JOURNEYS, MIN_JOURNEYS } from './journeys.ts';
 import { addDays, daysBetween, isCalendarDate, localDateAt } from './local-time.ts';
 import '../zod-locale.ts';
 
@@ -73,10 +74,6 @@ const whenValid =
   (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
     // A root issue (the body is not an object) means no field can be read at all.
     !payload.issues.some((issue) => !issue.path?.length || fields.includes(String(issue.path[0])));
-
-/** A multi-city search takes this many journeys at least and at most (docs/API.md §4.1). */
-export const MIN_JOURNEYS = 2;
-export const MAX_JOURNEYS = 6;
 
 type Issue = (path: PropertyKey[], message: string) => void;
 
@@ -213,26 +210,3 @@ export function createSearchRequest(clock: Clock) {
 }
 
 export type SearchInput = z.output<ReturnType<typeof createSearchRequest>>;
-
-/** One journey of a search: from `origin` to `destination`, leaving on `date` (local at the origin). */
-export interface JourneyRequest {
-  readonly origin: string;
-  readonly destination: string;
-  readonly date: string;
-}
-
-/**
- * The journeys a valid search asks for, in order: one for one way, two for a round trip (the way back
- * from the destination), the `slices` for multi-city.
- */
-export function journeysOf(body: SearchInput): JourneyRequest[] {
-  if (body.slices)
-    return body.slices.map((s) => ({ origin: s.origin, destination: s.destination, date: s.departure_date }));
-  // Validation made these present whenever `slices` is absent.
-  const origin = body.origin ?? '';
-  const destination = body.destination ?? '';
-  const outbound = { origin, destination, date: body.departure_date ?? '' };
-  return body.return_date === undefined
-    ? [outbound]
-    : [outbound, { origin: destination, destination: origin, date: body.return_date }];
-}

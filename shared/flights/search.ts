@@ -13,11 +13,12 @@ import {
 } from './flight-view.ts';
 import { BATCH_GET_LIMIT, type FlightDate, flightDateKey, readSoldSeats } from './inventory-item.ts';
 import { findItineraries, MIN_LEAD_MINUTES } from './itineraries.ts';
+import { journeysOf } from './journeys.ts';
 import { OFFER_TTL_SECONDS, sealOffer } from './offers.ts';
 import { priceItinerary } from './pricing.ts';
 import { rankItineraries, selectForPricing } from './ranking.ts';
 import { bestCombinations } from './round-trips.ts';
-import { journeysOf, type SearchInput } from './search-request.ts';
+import type { SearchInput } from './search-request.ts';
 
 export interface SearchDeps extends TableHandle {
   readonly clock: Clock;

@@ -13,9 +13,10 @@ import type { TravelClass } from '../../flights/cabins.ts';
 import type { ConditionView, FareConditionsView } from '../../flights/fare-conditions.ts';
 import type { PassengerCounts } from '../../flights/fares.ts';
 import type { DirectionView, FlightView } from '../../flights/flight-view.ts';
+import { journeysOf, MAX_JOURNEYS } from '../../flights/journeys.ts';
 import { type LocalDate, zonedTimeToEpoch } from '../../flights/local-time.ts';
 import { OFFER_TTL_SECONDS, openPayload, sealPayload } from '../../flights/offers.ts';
-import { journeysOf, MAX_JOURNEYS, type SearchInput } from '../../flights/search-request.ts';
+import type { SearchInput } from '../../flights/search-request.ts';
 import { minorUnits, toMajor } from '../../money.ts';
 
 /**
