@@ -138,7 +138,7 @@ export function createSearchRequest(clock: Clock) {
           z.maxLength(MAX_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
           z.meta({
             description:
-              'Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date.',
+              'Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, never the previous journey again on the same day, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date, which are required without it.',
           }),
         ),
       ),

@@ -192,6 +192,31 @@ export const EXEMPTIONS: readonly Exemption[] = [
     prose: /today .*\d+ days ahead/i,
     when: (body, path) => typeof at(body, path) === 'string' && isCalendarDate(at(body, path) as string),
   },
+  // Multi-city: "Given instead of origin, destination, departure_date and return_date, which are
+  // required without it": which of two field sets a request uses, something no JSON Schema here states.
+  {
+    operation: 'search',
+    detail: /^(origin|destination|departure_date|return_date)$/,
+    prose:
+      /Given instead of origin, destination, departure_date and return_date, which are required without it/i,
+    when: (body, path) => at(body, 'slices') !== undefined || at(body, path) === undefined,
+  },
+  // Each journey "as a one-way search": a known airport, origin ≠ destination.
+  { operation: 'search', detail: /^slices\.\d+\.(origin|destination)$/, prose: /known to Open Travel Data/i },
+  // Each journey's date relative to today at its origin, and "in date order".
+  {
+    operation: 'search',
+    detail: /^slices\.\d+\.departure_date$/,
+    prose: /in date order/i,
+    when: (body, path) =>
+      typeof at(body, path) === 'string' && isCalendarDate(String(at(body, path)).slice(0, 10)),
+  },
+  // "Never the previous journey again on the same day": a rule across two journeys.
+  {
+    operation: 'search',
+    detail: /^slices\.\d+$/,
+    prose: /never the previous journey again on the same day/i,
+  },
   // "Aged 2-11; adults + children at most 9": a sum of two fields.
   { operation: 'search', detail: /^(adults|children)$/, prose: /adults \+ children at most 9/i },
   // "Under 2, on an adult’s lap; at most one per adult": infants ≤ adults.

@@ -575,7 +575,7 @@ export interface components {
             departure_date?: string;
             /** @description Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead. */
             return_date?: string;
-            /** @description Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date. */
+            /** @description Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, never the previous journey again on the same day, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date, which are required without it. */
             slices?: {
                 /**
                  * @description IATA airport code known to Open Travel Data

@@ -48,7 +48,12 @@ afterEach(() => {
 
 describe('operator CLI: usage', () => {
   it('prints a readable usage naming every command for --help and -h, exit 0, touching no table', async () => {
-    const unreachable = { TABLE_NAME: 'no-such-table', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' };
+    // The stage's countries as a deployed stage's operator gives them (ALLOWED_PHONE_COUNTRY_CODES).
+    const unreachable = {
+      TABLE_NAME: 'no-such-table',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+      ALLOWED_PHONE_COUNTRY_CODES: '1,44',
+    };
 
     const answers = await Promise.all(
       [['--help'], ['-h'], ['add', '--help']].map((a) => cli(a, unreachable)),
@@ -69,7 +74,12 @@ describe('operator CLI: usage', () => {
 
   it('exits 2 with one JSON error line for a usage error, touching no table', async () => {
     // A table nobody can reach: any attempt would exit 1 with "could not reach the agents table".
-    const unreachable = { TABLE_NAME: 'no-such-table', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' };
+    // The stage's countries as a deployed stage's operator gives them (ALLOWED_PHONE_COUNTRY_CODES).
+    const unreachable = {
+      TABLE_NAME: 'no-such-table',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+      ALLOWED_PHONE_COUNTRY_CODES: '1,44',
+    };
     const cases: [string[], RegExp][] = [
       [['add', 'a@example.com', '--agency', 'acme', '--name'], /--name/],
       [['list', '--agency'], /--agency/],
