@@ -125,6 +125,7 @@ export async function prepareEvents(
       case 'booking-create':
         return [offerFor(flightAt(9, i), 5, 'ECONOMY'), auth];
       case 'booking-get':
+      case 'booking-refund-quote': // quotes the booking get reads: it changes nothing
         return [{ booking_id: toGet?.booking_id }, auth];
       case 'booking-list':
         return [{ limit: 20 }, auth];
