@@ -770,3 +770,87 @@ export function networkRoutes(): readonly NetworkRoute[] {
   parsedRoutes = routes;
   return routes;
 }
+
+/** A carrier's service on a route as the schedule numbers it (schedule.ts): `firstNumber`, `+ 2`, … a → b. */
+export interface NumberedService {
+  readonly carrier: string;
+  readonly daily: number;
+  readonly firstNumber: number;
+  /** The route's ends in the order its line gives them. */
+  readonly a: string;
+  readonly b: string;
+}
+
+/** Flights a day on the carrier token at `at` (`XX:n`), read up to the next space or line end. */
+function dailyAt(at: number): number {
+  let end = at + 3;
+  while (end < routeLines.length && routeLines[end] !== ' ' && routeLines[end] !== '\n') end++;
+  return Number(routeLines.slice(at + 3, end));
+}
+
+/** The start of the line holding position `at`. */
+const lineStart = (at: number) => routeLines.lastIndexOf('\n', at) + 1;
+
+/** `carrier`'s first flight number on the line starting at `start`: 101 plus two per daily flight before it. */
+function firstNumberAt(carrier: string, start: number): number {
+  let number = 101;
+  for (
+    let at = routeLines.indexOf(` ${carrier}:`);
+    at !== -1 && at < start;
+    at = routeLines.indexOf(` ${carrier}:`, at + 1)
+  ) {
+    if (routeLines[lineStart(at)] !== '#') number += 2 * dailyAt(at + 1);
+  }
+  return number;
+}
+
+/** Every service on the line starting at `start`, in the line's order. */
+function servicesOfLine(start: number): NumberedService[] {
+  const end = routeLines.indexOf('\n', start);
+  const a = routeLines.slice(start, start + 3);
+  const b = routeLines.slice(start + 4, start + 7);
+  const services: NumberedService[] = [];
+  for (let at = start + 8; at < end; at = routeLines.indexOf(' ', at) + 1 || end) {
+    const carrier = routeLines.slice(at, at + 2);
+    services.push({ carrier, daily: dailyAt(at), firstNumber: firstNumberAt(carrier, start), a, b });
+  }
+  return services;
+}
+
+/**
+ * The services flown between `x` and `y` (either way), in route order, with their first flight numbers,
+ * found in the route lines by position without parsing the others (what {@link networkRoutes} and the
+ * schedule's index would give them): for a booking, which needs only the flights it books.
+ */
+export function servicesBetween(x: string, y: string): NumberedService[] {
+  const starts: number[] = [];
+  for (const pair of [`\n${x}-${y} `, `\n${y}-${x} `]) {
+    for (let at = routeLines.indexOf(pair); at !== -1; at = routeLines.indexOf(pair, at + 1))
+      starts.push(at + 1);
+  }
+  return starts.sort((p, q) => p - q).flatMap(servicesOfLine);
+}
+
+/**
+ * The service that numbers `outbound` (the odd number of its a → b flight) for `carrier`, found by
+ * walking that carrier's tokens in the route lines: no route is parsed, no index built.
+ */
+export function serviceNumbering(carrier: string, outbound: number): NumberedService | undefined {
+  let first = 101;
+  for (
+    let at = routeLines.indexOf(` ${carrier}:`);
+    at !== -1;
+    at = routeLines.indexOf(` ${carrier}:`, at + 1)
+  ) {
+    const start = lineStart(at);
+    if (routeLines[start] === '#') continue;
+    const daily = dailyAt(at + 1);
+    if (outbound >= first && outbound < first + 2 * daily) {
+      const a = routeLines.slice(start, start + 3);
+      const b = routeLines.slice(start + 4, start + 7);
+      return { carrier, daily, firstNumber: first, a, b };
+    }
+    first += 2 * daily;
+  }
+  return undefined;
+}

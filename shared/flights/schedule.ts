@@ -1,7 +1,7 @@
 import { type Airport, airport, greatCircleKm } from './airports.ts';
 import { type Aircraft, aircraftFor } from './cabins.ts';
 import { type LocalDate, zonedTimeToEpoch } from './local-time.ts';
-import { type Airline, airlines, networkRoutes } from './network.ts';
+import { type Airline, airlines, networkRoutes, serviceNumbering, servicesBetween } from './network.ts';
 
 /**
  * The schedule: a pure function of the network and the date. Every day the same flight numbers
@@ -77,13 +77,12 @@ interface Service {
  * Where every flight number sits: built on the first request of a container from the route table,
  * one entry per carrier and route (numbers depend on the order of every route, so they are counted
  * for all at once, but only as integers). Legs and flights are built from it for the pairs a
- * request asks about ({@link legBetween}), never for the whole network.
+ * request asks about ({@link legBetween}), never for the whole network. A flight looked up by number
+ * ({@link scheduledFlight}, a booking's) does not build it.
  */
 interface NetworkIndex {
   /** The services from each airport, by destination, in route order. */
   readonly byOrigin: Map<string, Map<string, Service[]>>;
-  /** Each carrier's outbound services in number order. */
-  readonly byCarrier: Map<string, Service[]>;
 }
 
 let index: NetworkIndex | undefined;
@@ -93,7 +92,6 @@ function networkIndex(): NetworkIndex {
   const carriers = new Map(airlines.map((a) => [a.code, a]));
   const nextNumber = new Map<string, number>();
   const byOrigin = new Map<string, Map<string, Service[]>>();
-  const byCarrier = new Map<string, Service[]>();
   // Runs once, on a cold start's first request, in the interpreter: no spread, no helper closures.
   const add = (service: Service) => {
     let destinations = byOrigin.get(service.from);
@@ -112,15 +110,11 @@ function networkIndex(): NetworkIndex {
       // Outbound odd, return the next even number: BA117 out, BA118 back.
       const firstNumber = nextNumber.get(code) ?? 101;
       nextNumber.set(code, firstNumber + 2 * daily);
-      const outbound: Service = { carrier, daily, firstNumber, back: 0, from: route.a, to: route.b };
-      add(outbound);
+      add({ carrier, daily, firstNumber, back: 0, from: route.a, to: route.b });
       add({ carrier, daily, firstNumber, back: 1, from: route.b, to: route.a });
-      const own = byCarrier.get(code);
-      if (own) own.push(outbound);
-      else byCarrier.set(code, [outbound]);
     }
   }
-  index = { byOrigin, byCarrier };
+  index = { byOrigin };
   return index;
 }
 
@@ -134,6 +128,12 @@ export function legBetween(origin: string, destination: string): Leg | undefined
   if (built) return built;
   const services = networkIndex().byOrigin.get(origin)?.get(destination);
   if (!services) return undefined;
+  const leg = buildLeg(origin, destination, services);
+  legs.set(key, leg);
+  return leg;
+}
+
+function buildLeg(origin: string, destination: string, services: readonly Service[]): Leg {
   const from = airport(origin);
   const to = airport(destination);
   const distanceKm = greatCircleKm(from, to);
@@ -147,7 +147,7 @@ export function legBetween(origin: string, destination: string): Leg | undefined
       };
     }),
   );
-  const leg: Leg = {
+  return {
     origin: from,
     destination: to,
     distanceKm,
@@ -155,8 +155,45 @@ export function legBetween(origin: string, destination: string): Leg | undefined
     aircraft: aircraftFor(distanceKm),
     flights: flights.sort((x, y) => x.departureMinute - y.departureMinute),
   };
-  legs.set(key, leg);
-  return leg;
+}
+
+/** Where `flightNumber` flies from and to, by the schedule's spelling and numbering; undefined if never flown. */
+function flownBetween(flightNumber: string): { origin: string; destination: string } | undefined {
+  const code = flightNumber.slice(0, 2);
+  const number = Number(flightNumber.slice(2));
+  if (!Number.isSafeInteger(number) || `${code}${number}` !== flightNumber) return undefined;
+  const back = number % 2 === 0 ? 1 : 0;
+  const service = serviceNumbering(code, number - back);
+  if (!service) return undefined;
+  return back ? { origin: service.b, destination: service.a } : { origin: service.a, destination: service.b };
+}
+
+/**
+ * The leg flying `flightNumber`, built from its own route's lines alone (network.ts servicesBetween):
+ * the same leg as {@link legBetween}'s without building the network index, so that a booking, which
+ * knows its flight numbers, builds only the legs it books. Not kept: see {@link scheduledFlight}.
+ */
+export function legFlying(flightNumber: string): Leg | undefined {
+  const pair = flownBetween(flightNumber);
+  return pair && legOfPair(pair.origin, pair.destination);
+}
+
+function legOfPair(origin: string, destination: string): Leg | undefined {
+  const services: Service[] = [];
+  for (const s of servicesBetween(origin, destination)) {
+    const carrier = airlines.find((a) => a.code === s.carrier);
+    if (!carrier) throw new Error(`route ${s.a}-${s.b}: unknown carrier ${s.carrier}`);
+    const back = s.a === origin ? 0 : 1;
+    services.push({
+      carrier,
+      daily: s.daily,
+      firstNumber: s.firstNumber,
+      back,
+      from: origin,
+      to: destination,
+    });
+  }
+  return services.length > 0 ? buildLeg(origin, destination, services) : undefined;
 }
 
 /** The airports flown to from `origin`, in route order; no leg is built. */
@@ -186,16 +223,20 @@ export function flightsOn(leg: Leg, date: LocalDate): ScheduledFlight[] {
   return leg.flights.map((flight) => onDate(leg, flight, date));
 }
 
-/** Flight `flightNumber` on local date `date`, if it exists (only in the spelling the schedule gives it). */
+/**
+ * Flight `flightNumber` on local date `date`, if it exists (only in the spelling the schedule gives it).
+ * Found from the flight number's own route ({@link legFlying}), never through the network index: a
+ * booking's cold start builds only the legs it books.
+ */
 export function scheduledFlight(flightNumber: string, date: LocalDate): ScheduledFlight | undefined {
-  const code = flightNumber.slice(0, 2);
-  const number = Number(flightNumber.slice(2));
-  if (!Number.isSafeInteger(number) || `${code}${number}` !== flightNumber) return undefined;
-  const back = number % 2 === 0 ? 1 : 0;
-  const service = networkIndex()
-    .byCarrier.get(code)
-    ?.find((s) => number - back >= s.firstNumber && number - back < s.firstNumber + 2 * s.daily);
-  const leg = service && (back ? legBetween(service.to, service.from) : legBetween(service.from, service.to));
+  const pair = flownBetween(flightNumber);
+  if (!pair) return undefined;
+  const key = `${pair.origin}-${pair.destination}`;
+  let leg = legs.get(key);
+  if (!leg) {
+    leg = legOfPair(pair.origin, pair.destination);
+    if (leg) legs.set(key, leg);
+  }
   const flight = leg?.flights.find((f) => f.flightNumber === flightNumber);
   return leg && flight ? onDate(leg, flight, date) : undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
-import { blockMinutes, flightsOn, legBetween, scheduledFlight } from '#shared/flights/schedule.ts';
+import { blockMinutes, flightsOn, legBetween, legFlying, scheduledFlight } from '#shared/flights/schedule.ts';
 import { legsFrom, servedAirports } from '#test/helpers/network.ts';
 
 const leg = (origin: string, destination: string) => {
@@ -185,5 +185,25 @@ describe('schedule', () => {
       return localDateAt('Australia/Sydney', flight.arrivalAt);
     });
     expect(arrivals).toContain('2026-12-03');
+  });
+
+  it('finds every flight number from its own route alone, the same leg and flight as the full index', () => {
+    let checked = 0;
+    for (const origin of servedAirports()) {
+      for (const indexed of legsFrom(origin)) {
+        for (const { flightNumber } of indexed.flights) {
+          expect(legFlying(flightNumber), flightNumber).toEqual(indexed);
+          expect(scheduledFlight(flightNumber, '2026-12-07')).toEqual(
+            flightsOn(indexed, '2026-12-07').find((f) => f.flightNumber === flightNumber),
+          );
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(2000);
+    for (const unknown of ['BA100', 'BA99999', 'XX101', 'BA0117', 'BA117 ', 'ba117', 'B', '', 'Q:101']) {
+      expect(legFlying(unknown), unknown).toBeUndefined();
+      expect(scheduledFlight(unknown, '2026-12-07'), unknown).toBeUndefined();
+    }
   });
 });
