@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { sweepJob } from '#shared/routes.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
@@ -89,7 +88,6 @@ describe('infra: what a first deploy and on-call need', () => {
       ComparisonOperator: 'LessThanThreshold',
       TreatMissingData: 'breaching',
     });
-    expect(sweepJob.id).toBe('sweep');
   });
 
   it('alarms on dead letters as they arrive, a delivery backlog and a stream mapping that stopped reading', () => {
