@@ -128,14 +128,11 @@ describe.concurrent('browser: search, book, find, cancel', () => {
       { from: 'JFK', to: 'LAX', date: inDays(16) },
       { from: 'LAX', to: 'LHR', date: inDays(18) },
     ]);
-    await expect
-      .poll(() =>
-        found
-          .first()
-          .getByText(/^Journey \d/)
-          .count(),
-      )
-      .toBe(3);
+    // The third journey shown means all three are: Playwright waits for it (expect.poll needs the
+    // test's own expect when tests run concurrently, and the shared one fails at random there).
+    const journeys = found.first().getByText(/^Journey \d/);
+    await journeys.nth(2).waitFor();
+    expect(await journeys.count()).toBe(3);
 
     await button(found.first(), 'Select').click();
     await page.waitForURL((url) => url.pathname === '/book');
