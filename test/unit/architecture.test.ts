@@ -83,9 +83,11 @@ function importsOf(file: string, code: string): string[] {
   return [...new Set(paths)];
 }
 
-const graph = new Map(
-  TREE.flatMap(sources).map((file) => [file, importsOf(file, readFileSync(file, 'utf8'))]),
-);
+/** The imports of every file under `folders`. */
+const graphOf = (folders: string[]) =>
+  new Map(folders.flatMap(sources).map((file) => [file, importsOf(file, readFileSync(file, 'utf8'))]));
+
+const graph = graphOf(TREE);
 
 /** The room, floor and house of `file`, from the longest pattern naming it. */
 function placeOf(file: string) {
@@ -150,13 +152,16 @@ describe('importsOf', () => {
 
 describe('architecture of the whole tree', () => {
   it('reads the imports of every file of shared/, functions/, infra/ and web/', () => {
-    const arrows = [...graph.values()].flat();
+    const files = [...graph.keys()];
+    // Every handler composes from shared/ (mostly through `#shared/…`): one that seems to import nothing
+    // means the reading missed a form.
+    const handlersImportingNothing = files.filter(
+      (file) => file.startsWith('functions/') && graph.get(file)?.length === 0,
+    );
 
-    expect(
-      new Set(TREE.map((top) => [...graph.keys()].filter((file) => file.startsWith(`${top}/`)).length > 0)),
-    ).toEqual(new Set([true]));
-    expect(arrows.length).toBeGreaterThan(900);
-    expect(arrows.filter((target) => !existsSync(target))).toEqual([]);
+    expect(TREE.filter((top) => !files.some((file) => file.startsWith(`${top}/`)))).toEqual([]);
+    expect(handlersImportingNothing).toEqual([]);
+    expect([...graph.values()].flat().filter((target) => !existsSync(target))).toEqual([]);
   });
 
   it('puts every file, and everything imported, in a room of a house', () => {
@@ -180,19 +185,21 @@ describe('architecture of the whole tree', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('has no import circle', () => {
+  it('has no import circle, the tests included', () => {
+    // The tests have no floor (they may import anything) but a circle among them is one all the same.
+    const all = graphOf([...TREE, 'test']);
     // Depth first: an arrow to a file still on the path closes a circle.
     const circles: string[] = [];
     const done = new Set<string>();
     const visit = (file: string, path: string[]) => {
-      for (const target of graph.get(file) ?? []) {
+      for (const target of all.get(file) ?? []) {
         const at = path.indexOf(target);
         if (at >= 0) circles.push([...path.slice(at), target].join(' → '));
         else if (!done.has(target)) visit(target, [...path, target]);
       }
       done.add(file);
     };
-    for (const file of graph.keys()) if (!done.has(file)) visit(file, [file]);
+    for (const file of all.keys()) if (!done.has(file)) visit(file, [file]);
 
     expect(circles).toEqual([]);
   });
