@@ -11,7 +11,7 @@ import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { type FunctionSpec, functionSettings, iamTableAction } from '../shared/function-spec.ts';
 import { bundleAliases, bundling, folderHash, sourceAssetHash, supplierDefine } from './bundling.ts';
-import type { FlightBookingConfig } from './stack.ts';
+import type { FlightBookingConfig } from './stage-config.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
 

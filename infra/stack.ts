@@ -19,7 +19,7 @@ import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
@@ -31,61 +31,7 @@ import { Firewall } from './firewall.ts';
 import { accessLogFormat, addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
 import { Monitoring } from './monitoring.ts';
 import { RouteFunction } from './route-function.ts';
-
-/** Everything the stack is told from outside: one stage's `infra/stages/<stage>.json`, validated. */
-export interface FlightBookingConfig {
-  /** Names the stack, the API stage and the alarms, so stages in one account do not collide. */
-  readonly stage: string;
-  /** Where flights come from: the built-in network, or Duffel with its token's secret (docs/API.md §4.5). */
-  readonly supplier:
-    | { readonly name: 'network' }
-    | { readonly name: 'duffel'; readonly tokenSecretName: string; readonly sellsLive: boolean };
-  /** Verified SES identity (address, or an address of a verified domain) codes are sent from. */
-  readonly sesFromAddress: string;
-  /** SES configuration set the stack creates for the codes' delivery events (bounces, complaints). */
-  readonly sesConfigurationSet?: string;
-  /** The traveller notices' SES configuration set (the events function sends through it). */
-  readonly sesNoticesConfigurationSet?: string;
-  /** SNS sender id for SMS, where the destination country supports one. */
-  readonly smsSenderId?: string;
-  /** Browser origins allowed to call the API; none means no CORS at all. */
-  readonly corsOrigins: readonly string[];
-  readonly logRetention: RetentionDays;
-  /** Receives the alarms (a subscription to confirm); none means the topic only. */
-  readonly alarmEmail?: string;
-  /** Stage-wide API Gateway throttle. */
-  readonly throttle: { readonly ratePerSecond: number; readonly burst: number };
-  /** WAF rate limits (requests per 5 minutes) and the common rule set's mode. */
-  readonly waf: {
-    readonly authRequestsPer5Minutes: number;
-    readonly requestsPerAddressPer5Minutes: number;
-    readonly requestsPerSessionPer5Minutes: number;
-    readonly commonRuleSet: 'COUNT' | 'BLOCK';
-  };
-  /** CIDR ranges the firewall refuses before any other rule (validated: infra/cidr.ts). */
-  readonly blockedAddresses: readonly string[];
-  /** Thresholds of the abuse alarms (sign-in guessing, throttling, WAF blocks, code sends). */
-  readonly abuseAlarms: {
-    readonly wrongCodesPer5Minutes: number;
-    readonly rateLimitedPer5Minutes: number;
-    readonly wafBlocksPer5Minutes: number;
-    readonly codeSendsPerHour: number;
-  };
-  /** What an agency may make the service send: phone countries, codes per agency per hour. */
-  readonly agencyBounds: {
-    readonly allowedPhoneCountryCodes: readonly string[];
-    readonly codesPerHour: number;
-  };
-  /** What a deletion or a mistake may not take: set per stage, never inferred from its name. */
-  readonly dataProtection: {
-    readonly deletionProtection: boolean;
-    readonly retainOnDelete: boolean;
-    readonly pointInTimeRecovery: boolean;
-    readonly terminationProtection: boolean;
-  };
-  /** The account and region the stage is pinned to (every stage but dev has them: infra/stage-config.ts). */
-  readonly environment?: { readonly account: string; readonly region: string };
-}
+import type { FlightBookingConfig } from './stage-config.ts';
 
 /** Every resource of a stage carries these tags: cost reports and IAM conditions tell stages apart. */
 export const SERVICE_TAG = 'flight-booking';

@@ -3,14 +3,68 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
-import { KNOWN_COUNTRY_CODES } from '../shared/auth/phone-ranges.ts';
 import { SMS_SENDER_ID_PATTERN, SMS_SENDER_ID_RULE } from '../shared/config.ts';
+import { KNOWN_COUNTRY_CODES } from '../shared/phone-ranges.ts';
 import type { AccountSmsConfig } from './account-stack.ts';
 import { cidrProblem } from './cidr.ts';
-import type { FlightBookingConfig } from './stack.ts';
 
 /** Where each stage's configuration lives: `infra/stages/<stage>.json`, committed. */
 export const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'stages');
+
+/** Everything the stack is told from outside: one stage's `infra/stages/<stage>.json`, validated. */
+export interface FlightBookingConfig {
+  /** Names the stack, the API stage and the alarms, so stages in one account do not collide. */
+  readonly stage: string;
+  /** Where flights come from: the built-in network, or Duffel with its token's secret (docs/API.md §4.5). */
+  readonly supplier:
+    | { readonly name: 'network' }
+    | { readonly name: 'duffel'; readonly tokenSecretName: string; readonly sellsLive: boolean };
+  /** Verified SES identity (address, or an address of a verified domain) codes are sent from. */
+  readonly sesFromAddress: string;
+  /** SES configuration set the stack creates for the codes' delivery events (bounces, complaints). */
+  readonly sesConfigurationSet?: string;
+  /** The traveller notices' SES configuration set (the events function sends through it). */
+  readonly sesNoticesConfigurationSet?: string;
+  /** SNS sender id for SMS, where the destination country supports one. */
+  readonly smsSenderId?: string;
+  /** Browser origins allowed to call the API; none means no CORS at all. */
+  readonly corsOrigins: readonly string[];
+  readonly logRetention: RetentionDays;
+  /** Receives the alarms (a subscription to confirm); none means the topic only. */
+  readonly alarmEmail?: string;
+  /** Stage-wide API Gateway throttle. */
+  readonly throttle: { readonly ratePerSecond: number; readonly burst: number };
+  /** WAF rate limits (requests per 5 minutes) and the common rule set's mode. */
+  readonly waf: {
+    readonly authRequestsPer5Minutes: number;
+    readonly requestsPerAddressPer5Minutes: number;
+    readonly requestsPerSessionPer5Minutes: number;
+    readonly commonRuleSet: 'COUNT' | 'BLOCK';
+  };
+  /** CIDR ranges the firewall refuses before any other rule (validated: infra/cidr.ts). */
+  readonly blockedAddresses: readonly string[];
+  /** Thresholds of the abuse alarms (sign-in guessing, throttling, WAF blocks, code sends). */
+  readonly abuseAlarms: {
+    readonly wrongCodesPer5Minutes: number;
+    readonly rateLimitedPer5Minutes: number;
+    readonly wafBlocksPer5Minutes: number;
+    readonly codeSendsPerHour: number;
+  };
+  /** What an agency may make the service send: phone countries, codes per agency per hour. */
+  readonly agencyBounds: {
+    readonly allowedPhoneCountryCodes: readonly string[];
+    readonly codesPerHour: number;
+  };
+  /** What a deletion or a mistake may not take: set per stage, never inferred from its name. */
+  readonly dataProtection: {
+    readonly deletionProtection: boolean;
+    readonly retainOnDelete: boolean;
+    readonly pointInTimeRecovery: boolean;
+    readonly terminationProtection: boolean;
+  };
+  /** The account and region the stage is pinned to (every stage but dev has them: parseStageConfig). */
+  readonly environment?: { readonly account: string; readonly region: string };
+}
 
 /** Addresses and domains that only ever appear in examples: a real stage must not send from them. */
 const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$/i;
@@ -113,11 +167,11 @@ const StageFile = z.strictObject({
   blockedAddresses: z.array(Cidr).max(10_000, 'must list at most 10,000 ranges (a WAF IP set’s limit)'),
   /** What an agency may make the service send (docs/API.md §3.4). */
   agencyBounds: z.strictObject({
-    /** Country calling codes agents' phone numbers may have: each one shared/auth/phone-ranges.ts lists. */
+    /** Country calling codes agents' phone numbers may have: each one shared/phone-ranges.ts lists. */
     allowedPhoneCountryCodes: z
       .array(
         z.string().refine((code) => KNOWN_COUNTRY_CODES.includes(code), {
-          message: `must be a country calling code among ${KNOWN_COUNTRY_CODES.join(', ')} (each needs its premium-rate ranges listed in shared/auth/phone-ranges.ts)`,
+          message: `must be a country calling code among ${KNOWN_COUNTRY_CODES.join(', ')} (each needs its premium-rate ranges listed in shared/phone-ranges.ts)`,
         }),
       )
       .min(1, 'must allow at least one country')

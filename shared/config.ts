@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { KNOWN_COUNTRY_CODES } from './auth/phone-ranges.ts';
+import { KNOWN_COUNTRY_CODES } from './phone-ranges.ts';
 import './zod-locale.ts';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 
 /**
  * Agency bounds (docs/API.md §3.4), deployed from the stage file: the country calling codes agents'
- * phone numbers may have (comma-separated, each one shared/auth/phone-ranges.ts lists; default: all
+ * phone numbers may have (comma-separated, each one shared/phone-ranges.ts lists; default: all
  * of them, locally) and how many codes one agency's agents may be sent in an hour.
  */
 const AgencyBoundsConfig = z.object({

@@ -1,6 +1,6 @@
 /**
  * `npm run phone-metadata`: regenerates shared/auth/phone-metadata.ts from libphonenumber-js's full
- * ("max") metadata, keeping only the country calling codes shared/auth/phone-ranges.ts lists: the only
+ * ("max") metadata, keeping only the country calling codes shared/phone-ranges.ts lists: the only
  * countries a stage may allow. Functions that judge phone numbers carry this snapshot (types included,
  * which the package's "min" metadata lacks) instead of every country's; a test fails when it no longer
  * matches the installed package.
@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { MetadataJson } from 'libphonenumber-js/core';
-import { KNOWN_COUNTRY_CODES } from '#shared/auth/phone-ranges.ts';
+import { KNOWN_COUNTRY_CODES } from '#shared/phone-ranges.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -41,7 +41,7 @@ export function phoneMetadataSource(): string {
     "import type { MetadataJson } from 'libphonenumber-js/core';",
     '',
     '/**',
-    ' * libphonenumber-js metadata for the country calling codes shared/auth/phone-ranges.ts lists. Marked',
+    ' * libphonenumber-js metadata for the country calling codes shared/phone-ranges.ts lists. Marked',
     ' * pure: a function that imports this module but never judges a number leaves it out of its bundle.',
     ' */',
     'export const PHONE_METADATA: MetadataJson = /* @__PURE__ */ JSON.parse(',

@@ -2,7 +2,7 @@
 import type { MetadataJson } from 'libphonenumber-js/core';
 
 /**
- * libphonenumber-js metadata for the country calling codes shared/auth/phone-ranges.ts lists. Marked
+ * libphonenumber-js metadata for the country calling codes shared/phone-ranges.ts lists. Marked
  * pure: a function that imports this module but never judges a number leaves it out of its bundle.
  */
 export const PHONE_METADATA: MetadataJson = /* @__PURE__ */ JSON.parse(

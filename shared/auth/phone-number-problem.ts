@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/core';
+import { PHONE_RANGES } from '../phone-ranges.ts';
 import { PHONE_METADATA } from './phone-metadata.ts';
-import { PHONE_RANGES } from './phone-ranges.ts';
 
 /** The number types a code may be texted to: numbers that exist and reach a person's line. */
 const TEXTABLE_TYPES = /* @__PURE__ */ new Set(['MOBILE', 'FIXED_LINE', 'FIXED_LINE_OR_MOBILE']);

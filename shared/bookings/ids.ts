@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -28,11 +28,4 @@ export function newBookingId(epochMillis: number): string {
   const bytes = randomBytes(16);
   for (let i = 0; i < 16; i++) random += CROCKFORD[(bytes[i] ?? 0) % 32];
   return `bkg_${time}${random}`;
-}
-
-/** Six upper-case letters from a CSPRNG (308 million possibilities); uniqueness is enforced on write. */
-export function newPnr(): string {
-  let pnr = '';
-  for (let i = 0; i < 6; i++) pnr += String.fromCharCode(65 + randomInt(26));
-  return pnr;
 }

@@ -1,5 +1,4 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { newPnr } from '../bookings/ids.ts';
 import { retrying, TRY_AGAIN } from '../db/retry.ts';
 import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
@@ -9,6 +8,7 @@ import { takeSeatsUpdate } from '../flights/inventory-item.ts';
 import { type OpenedOffer, openOffer } from '../flights/offers.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
+import { newPnr } from './network-pnr.ts';
 import { reprice } from './network-reprice.ts';
 import {
   type BookingSupplier,

@@ -243,7 +243,7 @@ export const EXEMPTIONS: readonly Exemption[] = [
       typeof at(body, path) === 'number' && decimalPlaces(at(body, path) as number) > 2,
   })),
   // "Phone numbers only in the countries this service texts, never premium-rate …": the stage's countries
-  // and the ranges of shared/auth/phone-ranges.ts, which no pattern states.
+  // and the ranges of shared/phone-ranges.ts, which no pattern states.
   {
     operation: 'agencyAgentsCreate',
     detail: /^identifier$/,

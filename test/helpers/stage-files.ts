@@ -3,8 +3,9 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
-import { type FlightBookingConfig, FlightBookingStack } from '../../infra/stack.ts';
+import { FlightBookingStack } from '../../infra/stack.ts';
 import {
+  type FlightBookingConfig,
   loadStageConfig,
   parseAccountConfig,
   parseStageConfig,

@@ -13,8 +13,14 @@ import { apiMethods, PRODUCTION_FILE, resourcesOf, roleStatements } from '#test/
 const routes: readonly Route[] = routeTable;
 
 import { CONSOLE_RESOURCES } from '../../infra/console.ts';
-import { type FlightBookingConfig, FlightBookingStack } from '../../infra/stack.ts';
-import { knownStages, loadStageConfig, parseStageConfig, type StageFile } from '../../infra/stage-config.ts';
+import { FlightBookingStack } from '../../infra/stack.ts';
+import {
+  type FlightBookingConfig,
+  knownStages,
+  loadStageConfig,
+  parseStageConfig,
+  type StageFile,
+} from '../../infra/stage-config.ts';
 
 const STAGE_FIXTURES = 'test/infra/fixtures/stages';
 

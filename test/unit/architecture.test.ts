@@ -1,57 +1,217 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** Every TypeScript file under `dir`, recursively. */
+/**
+ * The floors of each house, bottom first. A room is a folder (`shared/db/`), the loose files of a
+ * folder (`shared/*`), one file, or each folder of a folder on its own (`functions/*` then `/`: every
+ * handler folder is a room); a file belongs to the longest pattern that names it. A file may import
+ * its own room and the rooms of lower floors of its house: anything else is an arrow back up, or
+ * across (the rooms of one floor know nothing of each other), or out of its house. The order is the
+ * one the code follows: plain values, then storage, then the domain from who is calling up to what
+ * happens after a booking, then the doors (HTTP, the document, the console), the handlers, and the
+ * infrastructure that deploys or runs them. A file of no room fails below: a new folder takes a floor.
+ */
+const houses: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  service: [
+    // Values with no domain: errors, clock, money, config, encodings; and the generated API document.
+    ['shared/*', 'openapi.json'],
+    ['shared/db/'],
+    // The code senders' port and adapters, which sign-in uses.
+    ['shared/notify/'],
+    ['shared/auth/'],
+    // Who may call what (the route table), the function's context, agencies, and the flights themselves.
+    ['shared/routes.ts', 'shared/context.ts', 'shared/agency/', 'shared/flights/'],
+    // Where flights are bought: the port, the built-in network and Duffel.
+    ['shared/supply/'],
+    ['shared/bookings/'],
+    ['shared/events/'],
+    // The doors: HTTP replies and the OpenAPI document know the domain, never the other way round.
+    ['shared/http/', 'shared/openapi/'],
+    ['shared/console/'],
+    ['functions/*/'],
+    // The console's build is used both by the stack and by the dev server.
+    ['infra/web/'],
+    ['infra/*', 'infra/local/', 'infra/data/', 'infra/openapi/'],
+    ['infra/cli/'],
+  ],
+  // The agent console, browser code typed from openapi.json: the service never imports it, nor it the service.
+  console: [['web/api/'], ['web/src/']],
+};
+
+/** The folders the houses cover, each walked whole. */
+const TREE = ['shared', 'functions', 'infra', 'web'];
+
+/** Every source file under `dir`, recursively (dependencies' folders aside). */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sources(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
+    entry.name === 'node_modules'
+      ? []
+      : entry.isDirectory()
+        ? sources(join(dir, entry.name))
+        : /\.(ts|tsx|js|mjs|cjs)$/.test(entry.name)
+          ? [join(dir, entry.name)]
+          : [],
   );
 }
 
-/** The relative imports of each file of `shared/` (type-only ones too: they are arrows all the same). */
-const graph = new Map(
-  sources('shared').map((file) => [
-    file,
-    [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map((m) =>
-      normalize(join(dirname(file), m[1] ?? '')),
-    ),
-  ]),
+/** package.json `imports` (`#shared/*` → `./shared/*`): an alias is an arrow like a relative path. */
+const aliases = Object.entries(
+  (JSON.parse(readFileSync('package.json', 'utf8')) as { imports: Record<string, string> }).imports,
 );
 
-describe('architecture of shared/', () => {
-  it('has no arrow from a domain folder up into http/', () => {
-    const upward = [...graph].flatMap(([file, imports]) =>
-      /^shared\/(agency|auth|flights|bookings|notify|db|events)\//.test(file)
-        ? imports.filter((target) => target.startsWith('shared/http/')).map((target) => `${file} → ${target}`)
-        : [],
+/**
+ * What `code` (the text of `file`) imports from the tree, as paths from the repository's root: static
+ * imports and re-exports (type-only ones too: they are arrows all the same), side-effect imports,
+ * `import()` (dynamic, or in a type) and `require()`; packages left out.
+ */
+function importsOf(file: string, code: string): string[] {
+  const specifiers = [
+    /^\s*(?:import|export)\b[\w$\s{},*]*?\bfrom\s*['"]([^'"]+)['"]/gm,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ].flatMap((pattern) => [...code.matchAll(pattern)].map((m) => m[1] ?? ''));
+  const paths = specifiers.flatMap((specifier) => {
+    if (specifier.startsWith('.')) return [normalize(join(dirname(file), specifier))];
+    for (const [alias, target] of aliases) {
+      const prefix = alias.replace('*', '');
+      if (specifier.startsWith(prefix))
+        return [normalize(target.replace('*', specifier.slice(prefix.length)))];
+    }
+    return [];
+  });
+  return [...new Set(paths)];
+}
+
+/** The imports of every file under `folders`. */
+const graphOf = (folders: string[]) =>
+  new Map(folders.flatMap(sources).map((file) => [file, importsOf(file, readFileSync(file, 'utf8'))]));
+
+const graph = graphOf(TREE);
+
+/** The room, floor and house of `file`, from the longest pattern naming it. */
+function placeOf(file: string) {
+  let best: { room: string; floor: number; house: string; length: number } | undefined;
+  for (const [house, floors] of Object.entries(houses)) {
+    floors.forEach((rooms, floor) => {
+      for (const pattern of rooms) {
+        const room = roomOf(pattern, file);
+        if (room && (!best || pattern.length > best.length))
+          best = { room, floor, house, length: pattern.length };
+      }
+    });
+  }
+  return best;
+}
+
+/** The room `pattern` puts `file` in, if it names it. */
+function roomOf(pattern: string, file: string): string | undefined {
+  if (pattern.endsWith('*/')) {
+    const parent = pattern.slice(0, -2);
+    const sub = file.startsWith(parent) ? file.slice(parent.length).split('/') : [];
+    return sub.length > 1 ? `${parent}${sub[0]}/` : undefined;
+  }
+  if (pattern.endsWith('/*')) return dirname(file) === pattern.slice(0, -2) ? pattern : undefined;
+  if (pattern.endsWith('/')) return file.startsWith(pattern) ? pattern : undefined;
+  return file === pattern ? pattern : undefined;
+}
+
+describe('importsOf', () => {
+  it('reads every kind of import, through relative paths and package.json aliases alike', () => {
+    const code = [
+      "import { a } from './a.ts';",
+      "import type { B } from '../b.ts';",
+      'import {',
+      '  c,',
+      '  type C,',
+      "} from '#shared/c.ts';",
+      "export { d } from './d.ts';",
+      "export * from './e.ts';",
+      "import './f.ts';",
+      "const { g } = await import('./g.ts');",
+      "type H = typeof import('./h.ts');",
+      "const i = require('./i.cjs');",
+      "import { z } from 'zod';",
+      "// import { j } from './j.ts';",
+      " * import { k } from './k.ts';",
+    ].join('\n');
+
+    expect(importsOf('shared/x/y.ts', code).sort()).toEqual([
+      'shared/b.ts',
+      'shared/c.ts',
+      'shared/x/a.ts',
+      'shared/x/d.ts',
+      'shared/x/e.ts',
+      'shared/x/f.ts',
+      'shared/x/g.ts',
+      'shared/x/h.ts',
+      'shared/x/i.cjs',
+    ]);
+  });
+});
+
+describe('architecture of the whole tree', () => {
+  it('reads the imports of every file of shared/, functions/, infra/ and web/', () => {
+    const files = [...graph.keys()];
+    // Every handler composes from shared/ (mostly through `#shared/…`): one that seems to import nothing
+    // means the reading missed a form.
+    const handlersImportingNothing = files.filter(
+      (file) => file.startsWith('functions/') && graph.get(file)?.length === 0,
     );
 
-    expect(upward).toEqual([]);
+    expect(TREE.filter((top) => !files.some((file) => file.startsWith(`${top}/`)))).toEqual([]);
+    expect(handlersImportingNothing).toEqual([]);
+    expect([...graph.values()].flat().filter((target) => !existsSync(target))).toEqual([]);
   });
 
-  it('has no import circle', () => {
+  it('puts every file, and everything imported, in a room of a house', () => {
+    const files = new Set([...graph.keys(), ...[...graph.values()].flat()]);
+
+    expect([...files].filter((file) => !placeOf(file))).toEqual([]);
+  });
+
+  it('has no arrow back up, across a floor, or out of its house', () => {
+    const wrong = [...graph].flatMap(([file, imports]) => {
+      const from = placeOf(file);
+      return imports.flatMap((target) => {
+        const to = placeOf(target);
+        if (!from || !to || from.room === to.room || (from.house === to.house && to.floor < from.floor))
+          return [];
+        const way = from.house !== to.house ? 'out of its house' : to.floor > from.floor ? 'up' : 'across';
+        return [`${file} → ${target}: ${way}, ${from.room} (${from.floor}) → ${to.room} (${to.floor})`];
+      });
+    });
+
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no import circle, the tests included', () => {
+    // The tests have no floor (they may import anything) but a circle among them is one all the same.
+    const all = graphOf([...TREE, 'test']);
+    // Depth first: an arrow to a file still on the path closes a circle.
     const circles: string[] = [];
+    const done = new Set<string>();
     const visit = (file: string, path: string[]) => {
-      for (const target of graph.get(file) ?? []) {
+      for (const target of all.get(file) ?? []) {
         const at = path.indexOf(target);
         if (at >= 0) circles.push([...path.slice(at), target].join(' → '));
-        else visit(target, [...path, target]);
+        else if (!done.has(target)) visit(target, [...path, target]);
       }
+      done.add(file);
     };
-    for (const file of graph.keys()) visit(file, [file]);
+    for (const file of all.keys()) if (!done.has(file)) visit(file, [file]);
 
     expect(circles).toEqual([]);
   });
+});
+
+describe('architecture of shared/', () => {
+  const shared = [...graph.keys()].filter((file) => file.startsWith('shared/') && file.endsWith('.ts'));
 
   it('writes each key format of the table once, in the module of its item', () => {
     // Key prefixes (`BOOKING#`) and sort keys (`sk: 'PROFILE'`) as the code writes them, comments aside.
     const writers = new Map<string, Set<string>>();
-    for (const file of graph.keys()) {
+    for (const file of shared) {
       const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const formats = [...code.matchAll(/[`'"]([A-Z]+#)|\bsk: '([A-Z]+)'/g)].map((m) => m[1] ?? m[2] ?? '');
       for (const format of formats) writers.set(format, new Set([...(writers.get(format) ?? []), file]));
@@ -67,7 +227,7 @@ describe('architecture of shared/', () => {
 
   it('keeps every file under 250 lines but the data tables', () => {
     // The route table is plain data too: one entry per route, nothing else (shared/routes.ts).
-    const long = [...graph.keys()]
+    const long = shared
       .filter((file) => !/(network|airport-data|world-airport-data|shared\/routes)\.ts$/.test(file))
       .map((file) => [file, readFileSync(file, 'utf8').split('\n').length] as const)
       .filter(([, lines]) => lines > 250);

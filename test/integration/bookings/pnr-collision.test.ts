@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { newPnr } from '#shared/bookings/ids.ts';
+import { newPnr } from '#shared/supply/network-pnr.ts';
 import { book, bookingBody, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';
 import type { TestSession } from '#test/helpers/session.ts';
 
@@ -9,8 +9,8 @@ import type { TestSession } from '#test/helpers/session.ts';
  * fresh PNR are production's, against DynamoDB Local.
  */
 const draws: string[] = [];
-vi.mock('#shared/bookings/ids.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('#shared/bookings/ids.ts')>();
+vi.mock('#shared/supply/network-pnr.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('#shared/supply/network-pnr.ts')>();
   return { ...original, newPnr: vi.fn(() => draws.shift() ?? original.newPnr()) };
 });
 

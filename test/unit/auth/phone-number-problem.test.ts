@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PHONE_METADATA } from '#shared/auth/phone-metadata.ts';
 import { phoneNumberProblem } from '#shared/auth/phone-number-problem.ts';
-import { KNOWN_COUNTRY_CODES } from '#shared/auth/phone-ranges.ts';
+import { KNOWN_COUNTRY_CODES } from '#shared/phone-ranges.ts';
 import { phoneMetadataSource } from '../../../infra/data/phone-metadata.ts';
 
 describe('phoneNumberProblem: numbers that exist in an allowed country', () => {

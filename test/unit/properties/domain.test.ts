@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newPnr } from '#shared/bookings/ids.ts';
 import { TRAVEL_CLASSES } from '#shared/flights/cabins.ts';
 import { fareBuckets, quoteBucket } from '#shared/flights/fares.ts';
 import { addDays, localDateAt, localTimeAt } from '#shared/flights/local-time.ts';
 import { flightsOn } from '#shared/flights/schedule.ts';
+import { newPnr } from '#shared/supply/network-pnr.ts';
 import { legsFrom, servedAirports } from '#test/helpers/network.ts';
 
 describe('property: fares', () => {

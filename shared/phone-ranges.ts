@@ -5,7 +5,8 @@
  * Every country the service can allow is in this table, with the ranges it refuses; a stage may allow
  * only countries listed here (infra/stage-config.ts, shared/config.ts), so no allowed country lacks
  * its list. Ranges are prefixes of the national significant number (after the country code, without
- * the trunk 0): `+44 9…` is the UK's `09…`.
+ * the trunk 0): `+44 9…` is the UK's `09…`. Plain data with the plain values of `shared/`, below `auth/`:
+ * the configuration checks the stage's countries against it without reaching up into sign-in.
  */
 export interface CountryRanges {
   readonly country: string;
