@@ -88,9 +88,9 @@ export interface FlightBookingConfig {
 }
 
 /** Every resource of a stage carries these tags: cost reports and IAM conditions tell stages apart. */
-export const SERVICE_TAG = 'flight-booking';
+const SERVICE_TAG = 'flight-booking';
 
-export interface FlightBookingStackProps extends StackProps {
+interface FlightBookingStackProps extends StackProps {
   readonly config: FlightBookingConfig;
   /** A finished build of the agent console (infra/web/build.ts), which the stack serves at `/`. */
   readonly consoleBuild: string;

@@ -10,7 +10,7 @@ import { cidrProblem } from './cidr.ts';
 import type { FlightBookingConfig } from './stack.ts';
 
 /** Where each stage's configuration lives: `infra/stages/<stage>.json`, committed. */
-export const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'stages');
+const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'stages');
 
 /** Addresses and domains that only ever appear in examples: a real stage must not send from them. */
 const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$/i;

@@ -7,7 +7,7 @@
  * its list. Ranges are prefixes of the national significant number (after the country code, without
  * the trunk 0): `+44 9…` is the UK's `09…`.
  */
-export interface CountryRanges {
+interface CountryRanges {
   readonly country: string;
   /** National-number prefixes refused, each with what it is. */
   readonly refused: Readonly<Record<string, string>>;

@@ -5,7 +5,7 @@ import { DeliveryMessage } from './delivery-item.ts';
 import { type EventsDeps, handleStreamRecords } from './publish.ts';
 
 /** Lambda's answer to a batch with ReportBatchItemFailures: the records (or messages) to hand over again. */
-export interface BatchResponse {
+interface BatchResponse {
   batchItemFailures: { itemIdentifier: string }[];
 }
 

@@ -15,7 +15,7 @@ import { successResponse } from './response.ts';
 import { validateBody } from './validate.ts';
 
 /** What the HTTP stack itself needs: the session check (token settings, clock, table), the log and CORS. */
-export interface HttpDeps extends TokenDeps, TableHandle {
+interface HttpDeps extends TokenDeps, TableHandle {
   readonly config: { readonly CORS_ALLOWED_ORIGINS: readonly string[] };
   readonly log: Logger;
 }
@@ -30,7 +30,7 @@ function requireRole(roles: readonly Role[]): MiddlewareObj<ApiEvent, ApiResult>
 }
 
 /** The caller an action of `route` is sure to have: a session on authenticated routes, none otherwise. */
-export type SessionOf<R extends Route> = R['auth'] extends true ? Session : undefined;
+type SessionOf<R extends Route> = R['auth'] extends true ? Session : undefined;
 
 /**
  * The one HTTP stack every function uses: request id → JSON body → auth (when the route table says
