@@ -4,15 +4,17 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Every export of shared/, functions/, infra/ and web/ has an importer in another file. Tests count as
- * importers: a unit test that checks a module's rule through its export is that export's honest user.
- * What the tests may not have is a hook in production code that only they use to reach inside (a log
- * sink, a schema hung on a handler); those are gone, and the tests use the real means.
+ * importers: a test that checks a rule through the function, constant or item key that states it
+ * (`blockMinutes`, `DEFAULT_AGENT_LIMIT`, `agentKey`), or builds a route's handler over its own
+ * context (`createHandler`, as the deployed `handler` is built over the process's), uses the module
+ * as production does. A hook does not: production code that exists for tests to reach inside or
+ * rewrite (a log sink they swap, a schema hung on a handler). None is left, and no test may rewrite
+ * what production exports.
  *
  * TypeScript 7's package has no JavaScript compiler API (only the native compiler behind an
  * unstable IPC), so this reads the source the way Biome formats it: one `export` declaration per line
  * start, imports with quoted specifiers (relative or `#shared/`, `#test/`, as package.json maps them).
  */
-
 const EXPORTERS = ['shared', 'functions', 'infra', 'web'];
 const IMPORTERS = [...EXPORTERS, 'test'];
 
@@ -151,6 +153,41 @@ function importedPairs(
   return pairs;
 }
 
+/**
+ * The lines of `source` that assign to a property of a value it imports from production code
+ * (`logSink.write = …`, `Object.assign(handler, …)`): a hook, production changed from outside.
+ */
+function rewrites(file: string, source: string): string[] {
+  const locals = [...source.matchAll(/^import\s+(?!type\s)([^;]*?)\s+from\s+'([^']+)'/gm)].flatMap(
+    (match) => {
+      const target = resolveSpecifier(file, match[2] ?? '');
+      if (!target || !EXPORTERS.some((dir) => target.startsWith(`${dir}/`))) return [];
+      const clause = match[1] ?? '';
+      const named = (/\{([\s\S]*)\}/.exec(clause)?.[1]?.split(',') ?? [])
+        .filter((part) => !/^\s*type\s/.test(part))
+        .map(
+          (part) =>
+            part
+              .trim()
+              .split(/\s+as\s+/)
+              .at(-1) ?? '',
+        );
+      const whole = [/^([\w$]+)\s*(?:,|$)/.exec(clause.trim())?.[1], /\*\s+as\s+([\w$]+)/.exec(clause)?.[1]];
+      return [...named, ...whole].filter((name): name is string => Boolean(name));
+    },
+  );
+  return locals.flatMap((name) =>
+    [
+      ...source.matchAll(
+        new RegExp(
+          `^.*(?:(?<![\\w$.])${literal(name)}(?:\\.[\\w$]+)+\\s*=(?![=>])|Object\\.assign\\(\\s*${literal(name)}\\b).*$`,
+          'gm',
+        ),
+      ),
+    ].map((match) => `${file}: ${match[0].trim()}`),
+  );
+}
+
 const allowed = (file: string, name: string) =>
   AFTER_ENTITY_REFACTOR.includes(`${file}:${name}`) ||
   Object.keys(ENTRY_POINTS).some((key) => {
@@ -202,6 +239,20 @@ describe('exports', () => {
 
     expect(exported.size).toBeGreaterThan(200);
     expect(unused).toEqual([]);
+  });
+
+  it('finds a hook where a test rewrites what production exports', () => {
+    const hook = "import { logSink } from '#shared/log.ts';\nlogSink.write = (line) => lines.push(line);";
+    const read = "import { logSink } from '#shared/log.ts';\nconst same = logSink.write === write;";
+
+    expect(rewrites('test/a.test.ts', hook)).toEqual([
+      'test/a.test.ts: logSink.write = (line) => lines.push(line);',
+    ]);
+    expect(rewrites('test/a.test.ts', read)).toEqual([]);
+  });
+
+  it('has no test rewriting production code: tests use its exports as they are', () => {
+    expect(sourcesUnder('test').flatMap((file) => rewrites(file, code(file)))).toEqual([]);
   });
 
   it('allows only what is still exported and still unimported', () => {
