@@ -36,18 +36,14 @@ export function httpEnvelope(
 
   return {
     before: ({ event, context }) => {
-      event.requestId =
-        event.requestContext?.requestId || (context as Context | undefined)?.awsRequestId || randomUUID();
-      event.lambdaRequestId = (context as Context | undefined)?.awsRequestId;
+      const lambdaRequestId = (context as Context | undefined)?.awsRequestId;
+      event.requestId = event.requestContext?.requestId || lambdaRequestId || randomUUID();
       event.startedAt = performance.now();
       // What an operator searches by, on every line of this request: both request ids, whether this
       // invocation paid the cold start, and the X-Ray trace.
-      const fields = invocationFields({
-        request_id: event.requestId,
-        lambda_request_id: event.lambdaRequestId,
-      });
-      event.coldStart = fields.cold_start === true;
-      requestFields.enterWith(fields);
+      requestFields.enterWith(
+        invocationFields({ request_id: event.requestId, lambda_request_id: lambdaRequestId }),
+      );
     },
     after: ({ event, response }) => {
       if (!response) return;
