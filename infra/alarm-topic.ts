@@ -7,7 +7,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 
-export interface AlarmTopicProps {
+interface AlarmTopicProps {
   readonly displayName: string;
   /** Subscribed by e-mail (a subscription to confirm); none means the topic only. */
   readonly email?: string;

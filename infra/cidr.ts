@@ -2,7 +2,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 
 /** The IP versions WAF keeps in separate IP sets, with their address width in bits. */
 const WIDTH = { IPV4: 32, IPV6: 128 } as const;
-export type IpVersion = keyof typeof WIDTH;
+type IpVersion = keyof typeof WIDTH;
 
 /** An address as a number: IPv4 dotted quads, IPv6 groups with `::` expanded. */
 function addressBits(address: string, version: IpVersion): bigint {

@@ -34,8 +34,7 @@ export const CONSOLE_RESOURCES = [
   '/assets/{file}',
 ] as const;
 
-export interface ConsoleSiteProps
-  extends Pick<RouteFunctionProps, 'table' | 'signingKey' | 'logRetention' | 'ses'> {
+interface ConsoleSiteProps extends Pick<RouteFunctionProps, 'table' | 'signingKey' | 'logRetention' | 'ses'> {
   readonly api: RestApi;
   /** A finished console build (infra/web/build.ts): `index.html` and `assets/`. */
   readonly build: string;

@@ -4,7 +4,7 @@ import { Dashboard, GraphWidget, type IMetric, Metric } from 'aws-cdk-lib/aws-cl
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 
-export interface DashboardParts {
+interface DashboardParts {
   readonly name: string;
   readonly api: RestApi;
   readonly functions: readonly NodejsFunction[];

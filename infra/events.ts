@@ -14,7 +14,7 @@ import { functionSettings } from '../shared/function-spec.ts';
 import { eventFunctions } from '../shared/routes.ts';
 import { RouteFunction } from './route-function.ts';
 
-export interface EventPipelineProps {
+interface EventPipelineProps {
   readonly table: TableV2;
   readonly signingKey: ISecret;
   readonly logRetention: RetentionDays;

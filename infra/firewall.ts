@@ -8,7 +8,7 @@ import { type Route, routes } from '../shared/routes.ts';
 import { ipVersionOf } from './cidr.ts';
 import { corsHeaders, envelopeTemplate } from './gateway.ts';
 
-export interface FirewallProps {
+interface FirewallProps {
   readonly stage: Stage;
   readonly stageName: string;
   readonly limits: {
@@ -35,14 +35,14 @@ const none = transformations('NONE');
  * Lower-casing also folds re-spellings of the token's own letters (which the service refuses) into one
  * key. A trailing space the front end keeps is the one variation left: at most two keys per token.
  */
-export const SESSION_KEY_TRANSFORMATIONS = transformations('COMPRESS_WHITE_SPACE', 'LOWERCASE');
+const SESSION_KEY_TRANSFORMATIONS = transformations('COMPRESS_WHITE_SPACE', 'LOWERCASE');
 
 /**
  * Request data WAF keeps (sampled requests, logs, rate-rule details) must never hold a live credential:
  * sampling is off on every rule, and should anyone turn it or logging on, data protection replaces
  * these headers with `REDACTED`.
  */
-export const PROTECTED_HEADERS = ['authorization', 'cookie'];
+const PROTECTED_HEADERS = ['authorization', 'cookie'];
 
 /** WAF regular expressions are at most 512 characters. */
 const MAX_WAF_REGEX = 512;
@@ -51,7 +51,7 @@ const MAX_WAF_REGEX = 512;
  * The paths of every route that needs a session, as one WAF regex on the end of the URI path (a REST
  * API's default endpoint puts the stage first, a custom domain its base path).
  */
-export function authenticatedPathPattern(table: readonly Route[] = routes): string {
+function authenticatedPathPattern(table: readonly Route[] = routes): string {
   const paths = table
     .filter((route) => route.auth)
     .map((route) => route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));

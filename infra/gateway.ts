@@ -119,7 +119,7 @@ export function addGatewayResponses(api: RestApi, corsOrigins: readonly string[]
  * `Origin` came, which would allow every site), so with more than one allowed origin they go without;
  * the functions' own answers always carry CORS for an allowed origin.
  */
-export function gatewayCorsHeaders(origins: readonly string[]): Record<string, string> {
+function gatewayCorsHeaders(origins: readonly string[]): Record<string, string> {
   return Object.fromEntries(
     Object.entries(corsHeaders(origins)).map(([name, value]) => [name, `'${value}'`]),
   );

@@ -19,7 +19,7 @@ import { addDashboard } from './dashboard.ts';
 import { EMAIL_EVENT_DIMENSION, noticeEmailDimension } from './email.ts';
 import type { EventPipeline } from './events.ts';
 
-export interface MonitoringProps {
+interface MonitoringProps {
   readonly api: RestApi;
   readonly functions: ReadonlyMap<string, NodejsFunction>;
   readonly table: TableV2;

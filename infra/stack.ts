@@ -34,9 +34,9 @@ import { RouteFunction } from './route-function.ts';
 import type { FlightBookingConfig } from './stage-config.ts';
 
 /** Every resource of a stage carries these tags: cost reports and IAM conditions tell stages apart. */
-export const SERVICE_TAG = 'flight-booking';
+const SERVICE_TAG = 'flight-booking';
 
-export interface FlightBookingStackProps extends StackProps {
+interface FlightBookingStackProps extends StackProps {
   readonly config: FlightBookingConfig;
   /** A finished build of the agent console (infra/web/build.ts), which the stack serves at `/`. */
   readonly consoleBuild: string;

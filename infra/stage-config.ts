@@ -9,7 +9,7 @@ import type { AccountSmsConfig } from './account-stack.ts';
 import { cidrProblem } from './cidr.ts';
 
 /** Where each stage's configuration lives: `infra/stages/<stage>.json`, committed. */
-export const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'stages');
+const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'stages');
 
 /** Everything the stack is told from outside: one stage's `infra/stages/<stage>.json`, validated. */
 export interface FlightBookingConfig {

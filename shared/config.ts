@@ -27,7 +27,7 @@ const AgencyBoundsConfig = z.object({
   AGENCY_CODES_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 100),
 });
 
-export type AgencyBoundsConfig = z.output<typeof AgencyBoundsConfig>;
+type AgencyBoundsConfig = z.output<typeof AgencyBoundsConfig>;
 
 /** The agency bounds alone: the operator's CLI reads them without the rest of a function's settings. */
 export const readAgencyBounds = (env: NodeJS.ProcessEnv = process.env): AgencyBoundsConfig =>
@@ -162,7 +162,7 @@ const senderConfig = () =>
       }),
     );
 
-export type SenderConfig = z.output<ReturnType<typeof senderConfig>>;
+type SenderConfig = z.output<ReturnType<typeof senderConfig>>;
 
 export function readSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderConfig {
   return readEnv(senderConfig(), env);

@@ -18,7 +18,7 @@ export interface AppContext {
   readonly log: Logger;
 }
 
-export async function createAppContext(config: CoreConfig): Promise<AppContext> {
+async function createAppContext(config: CoreConfig): Promise<AppContext> {
   const db = createDocumentClient(config.DYNAMODB_ENDPOINT, config.AWS_REGION);
   // The key is read through the DynamoDB client's SDK core: no second client (shared/secret-value.ts).
   const keys = await loadSigningKeys(

@@ -9,7 +9,7 @@
  * `Query` queries the GSI (and is granted on the table and the index); `QueryTable` queries the table
  * itself and is granted on the table only.
  */
-export type TableAction =
+type TableAction =
   | 'GetItem'
   | 'BatchGetItem'
   | 'Query'
@@ -24,7 +24,7 @@ export const iamTableAction = (action: TableAction) =>
   `dynamodb:${action === 'QueryTable' ? 'Query' : action}`;
 
 /** Grants beyond the table, named by what they allow. */
-export type ExtraGrant =
+type ExtraGrant =
   | 'signing-key'
   | 'send-email'
   | 'send-sms'

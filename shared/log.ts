@@ -8,7 +8,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -28,13 +28,6 @@ export interface Logger {
  */
 export const requestFields = new AsyncLocalStorage<LogFields>();
 
-/** Where log lines go; replaced in tests to capture them. */
-export const logSink: { write: (line: string) => void } = {
-  write: (line) => {
-    process.stdout.write(`${line}\n`);
-  },
-};
-
 /**
  * A logger writing lines at `level` and above; `base` fields (such as the stage) are on every line, so
  * log metric filters and searches can tell stages apart.
@@ -44,8 +37,9 @@ export function createLogger(level: LogLevel = 'info', base: LogFields = {}): Lo
   const emit = (lvl: LogLevel, message: string, fields?: LogFields) => {
     if (rank[lvl] < threshold) return;
     const request = requestFields.getStore();
-    logSink.write(
-      JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, ...request, message, ...fields }),
+    // One write per line, `level` first: tests read lines off stdout (test/helpers/log-capture.ts).
+    process.stdout.write(
+      `${JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, ...request, message, ...fields })}\n`,
     );
   };
   return {

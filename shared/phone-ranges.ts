@@ -8,7 +8,7 @@
  * the trunk 0): `+44 9…` is the UK's `09…`. Plain data with the plain values of `shared/`, below `auth/`:
  * the configuration checks the stage's countries against it without reaching up into sign-in.
  */
-export interface CountryRanges {
+interface CountryRanges {
   readonly country: string;
   /** National-number prefixes refused, each with what it is. */
   readonly refused: Readonly<Record<string, string>>;

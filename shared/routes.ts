@@ -216,7 +216,7 @@ export const eventFunctions = [
 ] as const satisfies readonly FunctionSpec[];
 
 export type RouteId = (typeof routes)[number]['id'];
-export type RouteOf<I extends RouteId> = Extract<(typeof routes)[number], { id: I }>;
+type RouteOf<I extends RouteId> = Extract<(typeof routes)[number], { id: I }>;
 
 /**
  * The route-table entry named `id`: a function file names its route, and the HTTP stack takes the

@@ -1,6 +1,7 @@
 import { expireLateHolds } from '#shared/bookings/holds.ts';
 import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
 import { context } from '#shared/context.ts';
+import { withInvocationFields } from '#shared/invocation.ts';
 import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
 
 /**
@@ -12,7 +13,8 @@ import { type CancellingContext, cancellingSupplier } from '#shared/supply/conte
  * tries again (every step is conditional, so nothing is done twice).
  */
 export function createHandler(ctx: CancellingContext) {
-  return async () => {
+  // Its lines, and those of the code it runs, carry the invocation's request id and cold-start flag.
+  return withInvocationFields(async () => {
     const expired = await expireLateHolds(ctx);
     const settled = await sweepPendingBookings(ctx);
     // Cancellations and payments whose answers were lost: settled by asking the supplier (logged by it).
@@ -24,7 +26,7 @@ export function createHandler(ctx: CancellingContext) {
     if (expired > 0 || settled.confirmed + settled.held + settled.failed > 0)
       ctx.log.info('sweep', { expired_holds: expired, ...settled });
     return { expired, ...settled };
-  };
+  });
 }
 
 export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });

@@ -15,7 +15,7 @@ import { KNOWN_COUNTRY_CODES } from '#shared/phone-ranges.ts';
 const require = createRequire(import.meta.url);
 
 /** The installed package's metadata for the known country calling codes only. */
-export function phoneMetadata(): MetadataJson {
+function phoneMetadata(): MetadataJson {
   const full = require('libphonenumber-js/metadata.max.json') as MetadataJson & {
     countries: Record<string, unknown>;
     country_calling_codes: Record<string, string[]>;

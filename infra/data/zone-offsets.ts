@@ -19,7 +19,7 @@ const DAY = 86_400_000;
  * `<minutes after the window's start, base 36>=<new offset in minutes>`, space-separated.
  * Changes are found by a daily scan, then narrowed to the minute.
  */
-export function zoneOffsets(timeZone: string): string {
+function zoneOffsets(timeZone: string): string {
   const at = (t: number) => Math.round(intlOffset(timeZone, t) / MINUTE);
   let current = at(ZONE_WINDOW.from);
   const entries = [String(current)];

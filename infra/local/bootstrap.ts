@@ -27,7 +27,7 @@ export const DEMO_AGENT = {
 } as const;
 
 /** CreateTable input from the shared table definition (the CDK stack reads the same one). */
-export function createTableInput(tableName: string): CreateTableCommandInput {
+function createTableInput(tableName: string): CreateTableCommandInput {
   const { partitionKey, sortKey, indexes } = tableDefinition;
   const keyNames = [
     partitionKey,

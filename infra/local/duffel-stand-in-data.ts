@@ -30,7 +30,7 @@ export function duffelId(prefix: string): string {
   return `${prefix}_0000${id}`;
 }
 
-export const DUFFEL_AIRWAYS: Airline = {
+const DUFFEL_AIRWAYS: Airline = {
   id: 'arl_00009VME7DAGiJjwomhv32',
   name: 'Duffel Airways',
   iata_code: 'ZZ',
@@ -42,7 +42,7 @@ export const DUFFEL_AIRWAYS: Airline = {
 const NO_CONDITIONS = { change_before_departure: null, refund_before_departure: null };
 
 /** Duffel's airport object for an IATA code, with its IANA zone; undefined for a code nobody knows. */
-export function duffelAirport(code: string): Airport | undefined {
+function duffelAirport(code: string): Airport | undefined {
   const known = findAirport(code);
   if (!known) return undefined;
   const served = 'latitude' in known ? (known as ServedAirport) : undefined;
@@ -234,7 +234,7 @@ export function offersFor(
 }
 
 /** A six-character record locator, as Duffel Airways issues them. */
-export function bookingReference(): string {
+function bookingReference(): string {
   let reference = '';
   for (const byte of randomBytes(6)) reference += 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32];
   return reference;

@@ -28,7 +28,7 @@ import type {
 import { minorUnits } from '#shared/money.ts';
 import { cancellationFor, duffelId, offersFor, orderFrom } from './duffel-stand-in-data.ts';
 
-export type Endpoint =
+type Endpoint =
   | 'offer_requests.create'
   | 'offers.get'
   | 'orders.create'
@@ -39,7 +39,7 @@ export type Endpoint =
   | 'payments.create';
 
 /** What can go wrong at Duffel, injected for the next call(s) of an endpoint. */
-export type Fault =
+type Fault =
   /** Answer this status with Duffel's error body, acting on nothing. */
   | { kind: 'status'; status: 429 | 500 | 502 | 503 | 504 }
   /** Never answer, having done nothing. */
@@ -53,7 +53,7 @@ export type Fault =
   /** Refuse with this Duffel error (422 unless said). */
   | { kind: 'refuse'; status?: number; error: Partial<DuffelError> };
 
-export interface DuffelError extends ApiResponseError {
+interface DuffelError extends ApiResponseError {
   source?: { field?: string; pointer?: string };
 }
 

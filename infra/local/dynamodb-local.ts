@@ -14,7 +14,7 @@ export interface DynamoDbLocal {
 }
 
 /** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -68,7 +68,7 @@ async function compiledLauncher(jar: string): Promise<string> {
 }
 
 /** Starts DynamoDB Local listening on 127.0.0.1 only (see LoopbackDynamoDbLocal.java for why and how). */
-export async function spawnLoopbackDynamoDbLocal(port: number, dataDir?: string): Promise<ChildProcess> {
+async function spawnLoopbackDynamoDbLocal(port: number, dataDir?: string): Promise<ChildProcess> {
   const { jar, libraries } = dynamoDbLocalJar();
   const classes = await compiledLauncher(jar);
   return spawn(

@@ -44,7 +44,7 @@ async function readPosition(file: string, streamArn: string): Promise<StreamPosi
   }
 }
 
-export interface EventsPipelineOptions {
+interface EventsPipelineOptions {
   readonly endpoint: string;
   readonly tableName: string;
   /** Where records that kept failing are written (`events-dead-letters.jsonl`), like the deployed DLQ. */
@@ -53,7 +53,7 @@ export interface EventsPipelineOptions {
   readonly deliveries: Omit<DeliveryDeps, 'queue'>;
 }
 
-export interface EventsPipeline {
+interface EventsPipeline {
   /** Records read from the stream so far (events or not). */
   recordsRead(): number;
   /** Delivery messages waiting in the in-process queue. */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
 /** What a running `npm start` tells other local tools (the agents CLI) about itself. */
-export interface LocalStackInfo {
+interface LocalStackInfo {
   dynamodb_endpoint: string;
   api_url: string;
   pid: number;

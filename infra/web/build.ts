@@ -12,7 +12,7 @@ const webDir = join(root, 'web');
  * hashed file names (so the assets can be cached for a year), Preact's JSX, browsers of the last years.
  * No source map ships: the console is served to browsers that have no use for our sources.
  */
-export const consoleBundling: BuildOptions = {
+const consoleBundling: BuildOptions = {
   entryPoints: [join(webDir, 'src', 'main.tsx')],
   bundle: true,
   format: 'esm',
@@ -27,7 +27,7 @@ export const consoleBundling: BuildOptions = {
   tsconfig: join(webDir, 'tsconfig.json'),
 };
 
-export interface ConsoleBuildFile {
+interface ConsoleBuildFile {
   /** The path under the build folder: `index.html` or `assets/<name>-<hash>.<ext>`. */
   readonly path: string;
   readonly contentType: string;
@@ -108,7 +108,7 @@ export async function currentConsoleBuild(outdir: string): Promise<{ outdir: str
 }
 
 /** A hash of every file under web/, the lock file, this file and the bundling settings. */
-export async function consoleSourceHash(): Promise<string> {
+async function consoleSourceHash(): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify(consoleBundling));
   const files = (await readdir(webDir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())

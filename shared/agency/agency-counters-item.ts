@@ -23,7 +23,7 @@ export const DEFAULT_AGENT_LIMIT = 50;
 const HAS_ROOM =
   '((attribute_not_exists(agent_limit) AND (attribute_not_exists(agents) OR agents < :defaultLimit)) OR (attribute_not_exists(agents) AND agent_limit > :zero) OR agents < agent_limit)';
 
-export interface CountChange {
+interface CountChange {
   /** +1 registers an agent (within the limit), -1 releases one. */
   readonly agents?: number;
   /** The change in active ADMINs. */

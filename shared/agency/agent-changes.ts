@@ -35,13 +35,13 @@ import {
 } from './agent-item.ts';
 
 /** The operator's CLI, as it appears in `created_by` / `updated_by`. */
-export const OPERATOR: Actor = { id: 'operator', name: 'Operator (CLI)' };
+const OPERATOR: Actor = { id: 'operator', name: 'Operator (CLI)' };
 
 /**
  * Who makes a change: an ADMIN through the API (its session: the change is conditioned on the
  * session's right to make it, in the same transaction), or the operator's CLI.
  */
-export type ChangeMaker = { session: Session } | { operator: true };
+type ChangeMaker = { session: Session } | { operator: true };
 
 const actorOf = (by: ChangeMaker): Actor =>
   'session' in by ? { id: by.session.agentId, name: by.session.agentName } : OPERATOR;

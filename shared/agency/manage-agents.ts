@@ -12,7 +12,7 @@ import { type AgentChanges, registerAgent, updateAgent } from './agent-changes.t
 import { type Agent, AgentName, listAgencyAgents } from './agent-item.ts';
 
 /** What agency administration needs: the table and the clock. */
-export interface AgencyDeps extends TableHandle {
+interface AgencyDeps extends TableHandle {
   readonly clock: Clock;
 }
 
@@ -70,7 +70,7 @@ export const UpdateAgentRequest = z
   );
 
 /** The Agent resource of docs/API.md §3.4. */
-export function agentView(agent: Agent) {
+function agentView(agent: Agent) {
   return {
     id: agent.id,
     name: agent.name,
@@ -84,7 +84,7 @@ export function agentView(agent: Agent) {
     ...(agent.updated_by && { updated_by: agent.updated_by }),
   };
 }
-export type AgentView = ReturnType<typeof agentView>;
+type AgentView = ReturnType<typeof agentView>;
 
 /** `POST /api/agency/agents/list`: the caller's agency's agents, by identifier, a page at a time. */
 export function listAgents(deps: AgencyDeps) {
@@ -109,7 +109,7 @@ function agentPosition(identifier: string): string | undefined {
 }
 
 /** What adding agents needs beyond the table: the country codes phone identifiers may have. */
-export interface CreateAgentDeps extends AgencyDeps {
+interface CreateAgentDeps extends AgencyDeps {
   readonly allowedPhoneCountryCodes: readonly string[];
 }
 

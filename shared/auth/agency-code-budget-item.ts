@@ -8,12 +8,12 @@ import { HOUR_MS } from './otp-challenge-item.ts';
  * the agency's agents were sent in that clock hour. One per agency and hour, expiring a day later;
  * written only by send-otp, before a code is delivered (docs/API.md §3.4: an hourly budget per agency).
  */
-export const agencyCodeBudgetKey = (agencyId: string, hour: number) => ({
+const agencyCodeBudgetKey = (agencyId: string, hour: number) => ({
   pk: agencyPartition(agencyId),
   sk: `CODES#${hour}`,
 });
 
-export type BudgetResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+type BudgetResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /**
  * Spends one code of the agency's budget for the hour of `now`, unless `perHour` are spent already:

@@ -43,7 +43,7 @@ export const IDENTIFIER_FORMS = {
   },
 } as const;
 
-export type IdentifierResult =
+type IdentifierResult =
   | { ok: true; identifier: string; type: IdentifierType }
   | { ok: false; message: string };
 

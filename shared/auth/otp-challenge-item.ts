@@ -13,7 +13,7 @@ import { type Role, roleOf } from './roles.ts';
  */
 export const otpChallengeKey = (identifier: string) => ({ pk: `OTP#${identifier}`, sk: 'CHALLENGE' });
 
-export interface Challenge {
+interface Challenge {
   challengeId: string;
   codeHash: string;
   expiresAt: number;
@@ -41,7 +41,7 @@ export interface AgentSnapshot {
  * registered, and any unknown identifier alike, so the two cannot be told apart: codes to numbers
  * nobody has shown they control stay few. An agent that has signed in once gets MAX_SENDS_PER_HOUR.
  */
-export const NEW_IDENTIFIER_SENDS_PER_HOUR = 2;
+const NEW_IDENTIFIER_SENDS_PER_HOUR = 2;
 
 export const HOUR_MS = 3_600_000;
 
@@ -65,7 +65,7 @@ const THROTTLE_CONDITION = `(attribute_not_exists(${NEWEST}) OR ${NEWEST} <= :re
 /** The attributes of the live code: removed when it is used, voided or the agent deactivated. */
 export const CHALLENGE_FIELDS = 'challengeId, codeHash, expiresAt, attempts';
 
-export type ReplaceResult =
+type ReplaceResult =
   | { ok: true; agent: AgentSnapshot | undefined }
   | { ok: false; retryAfterSeconds: number };
 
@@ -110,7 +110,7 @@ export async function replaceChallenge(
   }
 }
 
-export type ReserveResult = { ok: true; challenge: Challenge } | { ok: false; reason: 'invalid' | 'void' };
+type ReserveResult = { ok: true; challenge: Challenge } | { ok: false; reason: 'invalid' | 'void' };
 
 /**
  * Reserves one attempt on the live challenge with a conditional increment: however many requests run
@@ -206,7 +206,7 @@ function challengeOf(item: Record<string, unknown>): Challenge {
 }
 
 /** The sign-in snapshot as stored; undefined for an identifier nobody registered. */
-export function snapshotOf(stored: unknown): AgentSnapshot | undefined {
+function snapshotOf(stored: unknown): AgentSnapshot | undefined {
   if (stored === undefined) return undefined;
   const { id, name, agency_id, active, role } = attributesOf(stored) ?? {};
   if (

@@ -40,7 +40,7 @@ export const SendOtpRequest = z.pipe(
   ),
 );
 
-export interface SendOtpDeps extends TableHandle {
+interface SendOtpDeps extends TableHandle {
   readonly clock: Clock;
   readonly keys: { readonly otp: Uint8Array };
   readonly sender: CodeSender;
@@ -52,7 +52,7 @@ export interface SendOtpDeps extends TableHandle {
 }
 
 /** What send-otp promises, registered identifier or not: how long a code lives, when to ask again. */
-export interface CodeSent {
+interface CodeSent {
   readonly expiresIn: number;
   readonly resendAfter: number;
 }

@@ -26,7 +26,7 @@ export interface SessionState {
 }
 
 /** The agent as its session state mirrors it. */
-export interface StateOfAgent {
+interface StateOfAgent {
   readonly id: string;
   readonly agency_id: string;
   readonly identifier: string;
@@ -110,7 +110,7 @@ export function newSessionState(tableName: string, agent: StateOfAgent) {
 }
 
 /** The fields of an agent a change may set, each only when it is part of the change. */
-export interface MirroredChanges {
+interface MirroredChanges {
   readonly name?: string;
   readonly role?: Role;
   readonly active?: boolean;

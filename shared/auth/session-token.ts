@@ -35,7 +35,7 @@ export interface TokenDeps {
 }
 
 /** The claims of a token whose signature, type, issuer, audience and times were verified. */
-export interface VerifiedClaims {
+interface VerifiedClaims {
   agentId: string;
   agencyId: string;
   tokenId: string;
@@ -43,7 +43,7 @@ export interface VerifiedClaims {
   expiresAt: number;
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   expiresAt: number;
 }

@@ -17,7 +17,7 @@ export interface SigningKeys {
 }
 
 /** A master secret shorter than this cannot carry 256 bits (43 base64url characters). */
-export const MIN_MASTER_KEY_LENGTH = 43;
+const MIN_MASTER_KEY_LENGTH = 43;
 
 export class SigningKeyError extends Error {
   override name = 'SigningKeyError';

@@ -30,7 +30,7 @@ export const VerifyOtpRequest = z.pipe(
   }),
 );
 
-export interface VerifyOtpDeps extends TableHandle, TokenDeps {
+interface VerifyOtpDeps extends TableHandle, TokenDeps {
   readonly keys: { readonly otp: Uint8Array };
 }
 

@@ -15,7 +15,7 @@ const SAFE_PREFIX = /^(?:\/[A-Za-z0-9._~-]+)+$/;
  * (`/dev`), a custom domain's base path, or nothing. `requestContext.path` is the address as the
  * browser asked for it, `path` the part the resource matched.
  */
-export function addressPrefix(event: Pick<APIGatewayProxyEvent, 'path' | 'requestContext'>): string {
+function addressPrefix(event: Pick<APIGatewayProxyEvent, 'path' | 'requestContext'>): string {
   const full = event.requestContext?.path ?? event.path;
   const own = event.path === '/' ? '' : event.path;
   if (!full.endsWith(own)) return '';

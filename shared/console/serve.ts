@@ -7,7 +7,7 @@ import { extname, join } from 'node:path';
  */
 
 /** One file of a console build, as served: its content type and text (every file is text). */
-export interface ConsoleFile {
+interface ConsoleFile {
   readonly contentType: string;
   readonly body: string;
 }
@@ -15,7 +15,7 @@ export interface ConsoleFile {
 /** A build's files by their path under the build folder: `index.html`, `assets/<name>-<hash>.js`. */
 export type ConsoleFiles = ReadonlyMap<string, ConsoleFile>;
 
-export interface ConsoleResponse {
+interface ConsoleResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;

@@ -6,7 +6,7 @@ import { ServiceUnavailableError } from '../errors.ts';
  * that lost a race (another change of the same items, a PNR already taken, a conflict) or a batch read
  * whose keys DynamoDB held back. After that the request answers 503 with `Retry-After: 1`.
  */
-export const MAX_TRIES = 4;
+const MAX_TRIES = 4;
 
 /** What a try answers to be tried again. */
 export const TRY_AGAIN: unique symbol = Symbol('try again');

@@ -30,13 +30,13 @@ export interface DeliveryDeps extends TableHandle {
 }
 
 /** How one message ended: `retry-later` asks the queue to hand it over again (a live claim holds it). */
-export type MessageResult = 'done' | 'retry-later';
+type MessageResult = 'done' | 'retry-later';
 
 /**
  * The body every attempt of a delivery sends, byte for byte: `{type, timestamp, data}` with the
  * event's time and the Booking as of the event (docs/API.md §4.6).
  */
-export const deliveryBody = (delivery: Delivery) =>
+const deliveryBody = (delivery: Delivery) =>
   JSON.stringify({ type: delivery.type, timestamp: delivery.occurred_at, data: delivery.data });
 
 /**
@@ -45,12 +45,7 @@ export const deliveryBody = (delivery: Delivery) =>
  * `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint's secret, by the specification's
  * own library.
  */
-export function signedHeaders(
-  secret: Buffer,
-  eventId: string,
-  at: number,
-  body: string,
-): Record<string, string> {
+function signedHeaders(secret: Buffer, eventId: string, at: number, body: string): Record<string, string> {
   const timestamp = new Date(Math.floor(at / 1000) * 1000);
   return {
     'webhook-id': eventId,

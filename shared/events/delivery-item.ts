@@ -89,7 +89,7 @@ export async function createDelivery(
  * message again later); `behind` (the message's attempt is done and the next one is due: its message
  * may have been lost, so enqueue `next` again, a duplicate being harmless); `stale` (drop it).
  */
-export type AttemptClaim =
+type AttemptClaim =
   | { readonly kind: 'claimed'; readonly delivery: Delivery }
   | { readonly kind: 'busy' }
   | { readonly kind: 'behind'; readonly next: DeliveryMessage }

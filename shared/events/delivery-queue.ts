@@ -12,7 +12,7 @@ export interface DeliveryQueue {
 }
 
 /** Seconds to hold `message` back now: what remains of its wait, at most SQS's 15 minutes. */
-export const queueDelaySeconds = (message: DeliveryMessage, now: number) =>
+const queueDelaySeconds = (message: DeliveryMessage, now: number) =>
   Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((message.due_at - now) / 1000)));
 
 export function sqsDeliveryQueue(client: SQSClient, queueUrl: string): DeliveryQueue {

@@ -11,7 +11,7 @@ import type { EventsDeps } from './publish.ts';
 import { systemResolver } from './webhook-url.ts';
 
 /** Where notices go: SES from the stage's sender, or `<DATA_DIR>/notices.jsonl` locally. */
-export async function createNoticeSender(config: EventsConfig): Promise<NoticeSender> {
+async function createNoticeSender(config: EventsConfig): Promise<NoticeSender> {
   if (config.NOTICE_SENDER === 'file' && config.DATA_DIR) {
     const { fileNoticeSender } = await import('./notice-sender.ts');
     return fileNoticeSender(config.DATA_DIR);

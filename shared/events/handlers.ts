@@ -1,11 +1,12 @@
 import type { DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
+import { withInvocationFields } from '../invocation.ts';
 import { type DeliveryDeps, handleDeliveryMessage } from './deliver.ts';
 import { DeliveryMessage } from './delivery-item.ts';
 import { type EventsDeps, handleStreamRecords } from './publish.ts';
 
 /** Lambda's answer to a batch with ReportBatchItemFailures: the records (or messages) to hand over again. */
-export interface BatchResponse {
+interface BatchResponse {
   batchItemFailures: { itemIdentifier: string }[];
 }
 
@@ -14,10 +15,10 @@ export interface BatchResponse {
  * reported (Lambda retries from it, bisects, and after its retry limit sends it to the dead-letter queue).
  */
 export function streamHandler(deps: EventsDeps) {
-  return async (event: DynamoDBStreamEvent): Promise<BatchResponse> => {
+  return withInvocationFields(async (event: DynamoDBStreamEvent): Promise<BatchResponse> => {
     const failed = await handleStreamRecords(event.Records, deps);
     return { batchItemFailures: failed === undefined ? [] : [{ itemIdentifier: failed }] };
-  };
+  });
 }
 
 /**
@@ -26,7 +27,7 @@ export function streamHandler(deps: EventsDeps) {
  * over again after its visibility timeout (after five receives, to the delivery dead-letter queue).
  */
 export function deliveryHandler(deps: DeliveryDeps) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  return withInvocationFields(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const results = await Promise.all(
       event.Records.map(async (record) => {
         let message: DeliveryMessage;
@@ -50,5 +51,5 @@ export function deliveryHandler(deps: DeliveryDeps) {
         .filter((id) => id !== undefined)
         .map((itemIdentifier) => ({ itemIdentifier })),
     };
-  };
+  });
 }

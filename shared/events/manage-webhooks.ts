@@ -30,7 +30,7 @@ import {
 } from './webhook-url.ts';
 
 /** What the webhook routes need: the table, the clock, the key secrets are sealed with, the URL rules. */
-export interface WebhookDeps extends TableHandle {
+interface WebhookDeps extends TableHandle {
   readonly clock: Clock;
   readonly keys: { readonly webhook: Uint8Array };
   readonly urlPolicy: WebhookUrlPolicy;
@@ -63,7 +63,7 @@ export const DeleteWebhookRequest = z.object({
 });
 
 /** The Webhook resource of docs/API.md §4.6 (never with its secret). */
-export function webhookView(webhook: Webhook) {
+function webhookView(webhook: Webhook) {
   return {
     id: webhook.id,
     url: webhook.url,
@@ -73,7 +73,7 @@ export function webhookView(webhook: Webhook) {
     last_delivery: webhook.last_delivery ?? null,
   };
 }
-export type WebhookView = ReturnType<typeof webhookView>;
+type WebhookView = ReturnType<typeof webhookView>;
 
 /**
  * `POST /api/agency/webhooks/create`: checks the URL (scheme, credentials, length, every address its

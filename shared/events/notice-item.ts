@@ -7,10 +7,10 @@ import { eventPartition, ttlFromMillis } from '../db/table.ts';
  * and this makes the traveller's e-mail go out once per event. Sending is claimed for a short lease
  * first (a crashed send can be taken over after it), then recorded as sent.
  */
-export const noticeKey = (eventId: string) => ({ pk: eventPartition(eventId), sk: 'NOTICE' });
+const noticeKey = (eventId: string) => ({ pk: eventPartition(eventId), sk: 'NOTICE' });
 
 /** Longer than an SES call with its retries; a claim older than this is taken to have crashed. */
-export const NOTICE_LEASE_MS = 60_000;
+const NOTICE_LEASE_MS = 60_000;
 /** Kept well past the stream's 24-hour retention, within which a record can come back. */
 const KEEP_MS = 7 * 86_400_000;
 
@@ -18,7 +18,7 @@ const KEEP_MS = 7 * 86_400_000;
  * `claimed`: send it now. `sent`: already done (sent, or refused by SES for good). `busy`: another
  * invocation holds a live claim.
  */
-export type NoticeClaim = 'claimed' | 'sent' | 'busy';
+type NoticeClaim = 'claimed' | 'sent' | 'busy';
 
 export async function claimNotice(store: TableHandle, eventId: string, now: number): Promise<NoticeClaim> {
   try {

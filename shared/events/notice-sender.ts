@@ -18,7 +18,7 @@ const THROTTLES = new Set(['Throttling', 'ThrottlingException', 'TooManyRequests
  * Whether an SES error is a refusal for good: a client fault that is not a throttle. Server faults,
  * throttles and errors with no answer (the network) are worth trying again.
  */
-export function isPermanentSesRefusal(error: unknown): boolean {
+function isPermanentSesRefusal(error: unknown): boolean {
   const { name, $fault } = (error ?? {}) as { name?: string; $fault?: string };
   return $fault === 'client' && !THROTTLES.has(name ?? '');
 }

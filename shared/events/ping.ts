@@ -51,7 +51,7 @@ const PING_RETRIES: RetryPolicy = {
 };
 
 /** What the ping route needs: the table and the clock. */
-export interface PingDeps extends TableHandle {
+interface PingDeps extends TableHandle {
   readonly clock: Clock;
 }
 

@@ -20,7 +20,7 @@ export interface EventsDeps extends TableHandle {
 }
 
 /** A notice another invocation is sending right now: the record is tried again later. */
-export class NoticeBusyError extends Error {
+class NoticeBusyError extends Error {
   override name = 'NoticeBusyError';
 }
 
@@ -32,7 +32,7 @@ export class NoticeBusyError extends Error {
  * that failed otherwise (a throttle) fails the record, whose retry finds the deliveries already made
  * and sends only the notice.
  */
-export async function publishEvent(event: BookingEvent, deps: EventsDeps): Promise<void> {
+async function publishEvent(event: BookingEvent, deps: EventsDeps): Promise<void> {
   const now = deps.clock.now();
   const fields = { event_id: event.id, type: event.type, booking_id: event.booking.booking_id };
   const endpoints = (await listAgencyWebhooks(deps, event.agencyId)).filter(
@@ -79,7 +79,7 @@ async function deliverOnce(deps: EventsDeps, delivery: Parameters<typeof createD
  * Publishes a `webhook.ping` (ping.ts): one delivery to the endpoint pinged, through the same delivery
  * item, queue, signing and retries as a booking event; nothing when the endpoint is gone since.
  */
-export async function publishPing(ping: PingEvent, deps: EventsDeps): Promise<void> {
+async function publishPing(ping: PingEvent, deps: EventsDeps): Promise<void> {
   const endpoint = await findWebhook(deps, ping.agencyId, ping.webhookId);
   const fields = { event_id: ping.id, type: PING_EVENT_TYPE, webhooks: endpoint?.active ? 1 : 0 };
   if (endpoint?.active)

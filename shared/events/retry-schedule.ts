@@ -4,7 +4,7 @@
  * about 27.6 hours after the first, so retries last at least 24 hours (docs/API.md §4.6); if it fails
  * too, the delivery is recorded as failed.
  */
-export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
+const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
 
 /** SQS holds a message back at most 15 minutes; a longer wait is taken in several hops. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;

@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { ResolvedAddress } from './webhook-url.ts';
 
 /** Any 2xx within this is delivered (docs/API.md §4.6). */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 /** A receiver's answer is read up to this many bytes, then the connection is dropped. */
 export const MAX_RESPONSE_BYTES = 4096;
 

@@ -123,7 +123,7 @@ export function isAllowedAddress(address: string, policy: WebhookUrlPolicy): boo
  * The one refusal for a host that does not resolve and for one that resolves to an address a webhook
  * may not reach: two messages would let an ADMIN probe the service's DNS (which internal names exist).
  */
-export const ADDRESS_REFUSED = 'must resolve to public addresses only';
+const ADDRESS_REFUSED = 'must resolve to public addresses only';
 
 /** A webhook URL the service refuses, with the reason given to the caller (400 on `url`). */
 export class WebhookUrlError extends Error {

@@ -12,8 +12,8 @@ export interface SellableAirport {
   readonly time_zone: string;
 }
 
-export const AIRPORT_QUERY_MAX = 64;
-export const AIRPORT_LIMIT_MAX = 20;
+const AIRPORT_QUERY_MAX = 64;
+const AIRPORT_LIMIT_MAX = 20;
 
 /** `{"query", "limit"?}`: the query counts code points after NFC, as every text limit does. */
 export const AirportSearchRequest = z.object({

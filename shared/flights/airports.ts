@@ -2,7 +2,7 @@ import { airportCodesByZone, servedAirportDetails } from './airport-data.ts';
 import type { SellableAirport } from './airport-search.ts';
 
 /** Any airport Open Travel Data knows: enough to validate a code and find "today" there. */
-export interface KnownAirport {
+interface KnownAirport {
   readonly code: string;
   /** IANA time zone, e.g. `Europe/London`. */
   readonly timeZone: string;

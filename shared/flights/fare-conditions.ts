@@ -24,7 +24,7 @@ export interface FareConditionsView {
  * One condition in minor units: not allowed; allowed at a penalty (0 = free, undefined = not stated);
  * or not stated at all (null).
  */
-export type Term = { readonly allowed: false } | { readonly allowed: true; readonly penalty?: number } | null;
+type Term = { readonly allowed: false } | { readonly allowed: true; readonly penalty?: number } | null;
 
 /** A journey's (or a whole trip's) conditions, penalties in minor units of `currency`. */
 export interface Conditions {

@@ -55,7 +55,7 @@ const bucketPlans: Record<TravelClass, BucketPlan> = {
 };
 
 /** What bucket `index` of a cabin allows before departure: penalties in cents per seated passenger and journey. */
-export interface BucketConditions {
+interface BucketConditions {
   readonly refund: number | typeof NOT_ALLOWED;
   readonly change: number | typeof NOT_ALLOWED;
 }
@@ -97,7 +97,7 @@ export function baseFare(distanceKm: number, travelClass: TravelClass, carrier: 
   return Math.round(economy * cabinFactor(travelClass, distanceKm) * carrierFactor) * 100;
 }
 
-export interface FareBucket {
+interface FareBucket {
   /** Bucket index, 0 = cheapest. */
   readonly index: number;
   /** Cumulative limit: this bucket sells while sold seats stay at or below it. */

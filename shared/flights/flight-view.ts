@@ -64,7 +64,7 @@ function directionView(segments: readonly ScheduledFlight[]) {
 export type DirectionView = ReturnType<typeof directionView>;
 
 /** Each journey's buckets, in journey order: a journey's fare conditions come from its own segments. */
-export function journeyBuckets(journey: PricedJourney): number[][] {
+function journeyBuckets(journey: PricedJourney): number[][] {
   const buckets: number[][] = [];
   let at = 0;
   for (const slice of journey.slices) {

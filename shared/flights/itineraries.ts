@@ -3,9 +3,9 @@ import { type LocalDate, localDateAt } from './local-time.ts';
 import { destinationsFrom, flightsOn, isFlown, legBetween, type ScheduledFlight } from './schedule.ts';
 
 /** A connection needs at least this long at the connecting airport… */
-export const MIN_CONNECTION_MINUTES = 60;
+const MIN_CONNECTION_MINUTES = 60;
 /** …and at most this long. */
-export const MAX_CONNECTION_MINUTES = 6 * 60;
+const MAX_CONNECTION_MINUTES = 6 * 60;
 /** A connecting airport is considered when going through it is at most this much longer. */
 export const MAX_DETOUR = 1.5;
 /** Flights leaving sooner than this are no longer offered. */

@@ -8,7 +8,7 @@ export const MIN_JOURNEYS = 2;
 export const MAX_JOURNEYS = 6;
 
 /** What a journey list is read from: a validated search request's trip fields. */
-export interface TripFields {
+interface TripFields {
   readonly origin?: string | undefined;
   readonly destination?: string | undefined;
   readonly departure_date?: string | undefined;
@@ -17,7 +17,7 @@ export interface TripFields {
 }
 
 /** One journey of a search: from `origin` to `destination`, leaving on `date` (local at the origin). */
-export interface JourneyRequest {
+interface JourneyRequest {
   readonly origin: string;
   readonly destination: string;
   readonly date: string;

@@ -733,13 +733,13 @@ CMN-LOS AT:1
 CMN-GRU AT:1
 `;
 
-export interface RouteCarrier {
+interface RouteCarrier {
   readonly carrier: string;
   /** Flights a day in each direction. */
   readonly daily: number;
 }
 
-export interface NetworkRoute {
+interface NetworkRoute {
   readonly a: string;
   readonly b: string;
   readonly carriers: readonly RouteCarrier[];
@@ -772,7 +772,7 @@ export function networkRoutes(): readonly NetworkRoute[] {
 }
 
 /** A carrier's service on a route as the schedule numbers it (schedule.ts): `firstNumber`, `+ 2`, … a → b. */
-export interface NumberedService {
+interface NumberedService {
   readonly carrier: string;
   readonly daily: number;
   readonly firstNumber: number;

@@ -6,7 +6,7 @@ import type { Itinerary } from './itineraries.ts';
 import type { SortOrder } from './search-request.ts';
 
 /** Flight-dates priced per search at most: three BatchGetItem calls, so search stays within 4 round trips. */
-export const MAX_PRICED_FLIGHT_DATES = 300;
+const MAX_PRICED_FLIGHT_DATES = 300;
 
 /** The cheapest a party could pay, before inventory is read: what PRICE ranks candidates by. */
 function floorPrice(itinerary: Itinerary, travelClass: TravelClass, pax: PassengerCounts): number {

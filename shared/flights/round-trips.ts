@@ -128,7 +128,7 @@ class Frontier<T> {
 }
 
 /** What a search of combinations did: taken, examined (popped), pushed, and how many there were in all. */
-export interface CombinationStats {
+interface CombinationStats {
   examined: number;
   pushed: number;
   combinations: number;

@@ -7,7 +7,7 @@ import { addDays, daysBetween, isCalendarDate, localDateAt } from './local-time.
 import '../zod-locale.ts';
 
 /** Searches reach this many days ahead at most. */
-export const MAX_DAYS_AHEAD = 330;
+const MAX_DAYS_AHEAD = 330;
 export const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
 export type SortOrder = (typeof SORTS)[number];
 

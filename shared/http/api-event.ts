@@ -4,10 +4,6 @@ import type { Session } from '../auth/session.ts';
 /** The API Gateway event as the middlewares enrich it. */
 export interface ApiEvent extends APIGatewayProxyEvent {
   requestId?: string;
-  /** The Lambda invocation's own id (the gateway's request id is `requestId`). */
-  lambdaRequestId?: string;
-  /** Whether this invocation started the container. */
-  coldStart?: boolean;
   startedAt?: number;
   jsonBody?: Record<string, unknown>;
   session?: Session;

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { currentTraceId } from '../config.ts';
+import { invocationFields } from '../invocation.ts';
 import { type Logger, requestFields } from '../log.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { toApiError } from './failures.ts';
 import { readHeader } from './headers.ts';
 import { errorResponse } from './response.ts';
-
-/** True until this container has handled its first request. */
-let coldStart = true;
 
 /**
  * The outermost middleware: assigns the request id, turns every error into the contract's envelope
@@ -39,20 +36,14 @@ export function httpEnvelope(
 
   return {
     before: ({ event, context }) => {
-      event.requestId =
-        event.requestContext?.requestId || (context as Context | undefined)?.awsRequestId || randomUUID();
-      event.lambdaRequestId = (context as Context | undefined)?.awsRequestId;
-      event.coldStart = coldStart;
-      coldStart = false;
+      const lambdaRequestId = (context as Context | undefined)?.awsRequestId;
+      event.requestId = event.requestContext?.requestId || lambdaRequestId || randomUUID();
       event.startedAt = performance.now();
       // What an operator searches by, on every line of this request: both request ids, whether this
       // invocation paid the cold start, and the X-Ray trace.
-      requestFields.enterWith({
-        request_id: event.requestId,
-        lambda_request_id: event.lambdaRequestId,
-        cold_start: event.coldStart,
-        trace_id: currentTraceId(),
-      });
+      requestFields.enterWith(
+        invocationFields({ request_id: event.requestId, lambda_request_id: lambdaRequestId }),
+      );
     },
     after: ({ event, response }) => {
       if (!response) return;

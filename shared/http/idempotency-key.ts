@@ -15,7 +15,7 @@ export function idempotencyKeyOf(headers: HeaderMap): string | undefined {
 }
 
 /** What a reply adds when it answers a stored outcome again. */
-export const REPLAYED = { headers: { 'Idempotent-Replayed': 'true' } } as const;
+const REPLAYED = { headers: { 'Idempotent-Replayed': 'true' } } as const;
 
 /** The reply to a request that may be an Idempotency-Key replay: a replay says so in its headers. */
 export function idempotentReply(status: number, outcome: { booking: unknown; replayed: boolean }): Reply {

@@ -8,7 +8,7 @@ import '../zod-locale.ts';
 const errorMap = (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : undefined);
 
 /** One detail per problem, with the dotted path into the body (`passengers.0.born_on`). */
-export function toDetails(error: z.core.$ZodError): ErrorDetail[] {
+function toDetails(error: z.core.$ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 

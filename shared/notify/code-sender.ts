@@ -1,5 +1,5 @@
 /** A sign-in code on its way to an agent. */
-export interface CodeMessage {
+interface CodeMessage {
   channel: 'EMAIL' | 'SMS';
   /** Normalised e-mail address or E.164 number. */
   to: string;
@@ -14,7 +14,7 @@ export interface CodeSender {
   send(message: CodeMessage): Promise<void>;
 }
 
-export const PRODUCT_NAME = 'Flight Booking';
+const PRODUCT_NAME = 'Flight Booking';
 
 /** The words an agent reads, the same on every channel. */
 export function codeText(code: string, validMinutes: number) {

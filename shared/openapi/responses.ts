@@ -44,7 +44,7 @@ const Condition = z
   )
   .check(z.describe('Null where the supplier does not say'));
 
-export const FareConditions = z
+const FareConditions = z
   .object({ refund_before_departure: Condition, change_before_departure: Condition })
   .check(
     z.describe(
@@ -97,7 +97,7 @@ export const Agent = z.object({
 });
 
 /** Who made a change: an agent of the agency, or the operator's CLI (`operator`). */
-export const Actor = z.object({ id: z.string(), name: z.string() });
+const Actor = z.object({ id: z.string(), name: z.string() });
 
 /** An agent as agency administration shows it (docs/API.md §3.4). */
 export const AgencyAgent = z.object({
@@ -203,7 +203,7 @@ export const AirportData = z.object({
 export const success = <D extends z.ZodMiniType, M extends z.ZodMiniType>(data: D, meta?: M) =>
   meta ? z.object({ success: z.literal(true), data, meta }) : z.object({ success: z.literal(true), data });
 
-export const ErrorDetail = z.object({
+const ErrorDetail = z.object({
   path: z.optional(z.string()),
   message: z.optional(z.string()),
   expected: z.optional(z.unknown()),

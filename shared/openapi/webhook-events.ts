@@ -31,7 +31,7 @@ const bookingEvent = (type: (typeof EVENT_TYPES)[number]) =>
   });
 
 /** The body of a `webhook.ping` delivery (`POST /api/agency/webhooks/ping`). */
-export const WebhookPingEvent = zod.object({
+const WebhookPingEvent = zod.object({
   type: zod.literal('webhook.ping'),
   timestamp: EventTimestamp,
   data: zod.object({
@@ -82,7 +82,7 @@ const exampleData = {
 } as const;
 
 /** One event the webhooks section describes: its payload schema's component id, wording and example. */
-export interface WebhookEvent {
+interface WebhookEvent {
   readonly schemaId: string;
   readonly schema: zod.ZodMiniType;
   readonly summary: string;

@@ -21,7 +21,7 @@ const WebhookFields = {
 };
 
 /** A webhook endpoint as list shows it: never its secret; its last delivery attempt, if any. */
-export const WebhookEndpoint = zod.object({
+const WebhookEndpoint = zod.object({
   ...WebhookFields,
   last_delivery: zod.nullable(
     zod.object({
@@ -34,7 +34,7 @@ export const WebhookEndpoint = zod.object({
 });
 
 /** The created endpoint, with its signing secret: shown in this answer only. */
-export const CreatedWebhookEndpoint = zod.object({
+const CreatedWebhookEndpoint = zod.object({
   ...WebhookFields,
   secret: zod.string().check(zod.describe('whsec_ + base64 of 32 random bytes; shown only once')),
 });

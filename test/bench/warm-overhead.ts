@@ -26,9 +26,10 @@ import { CreateBookingRequest } from '../../shared/bookings/request.ts';
 import { addDays } from '../../shared/flights/local-time.ts';
 import { createSearchRequest } from '../../shared/flights/search-request.ts';
 import { httpHandler } from '../../shared/http/handler.ts';
-import { createLogger, logSink } from '../../shared/log.ts';
+import { createLogger } from '../../shared/log.ts';
 import { type RouteId, route as routeEntry } from '../../shared/routes.ts';
 import { apiEvent } from '../helpers/api.ts';
+import { captureLogLines } from '../helpers/log-capture.ts';
 import { median, percentile, round, type Section, table, verdict } from './lib.ts';
 import type { Bench, Handler } from './setup.ts';
 
@@ -95,10 +96,9 @@ export async function warmOverhead(bench: Bench): Promise<Section> {
   );
   // Access logging on at info, into a sink that serialises (and counts) instead of writing to stdout.
   let loggedBytes = 0;
-  const stdoutSink = logSink.write;
-  logSink.write = (line) => {
+  const release = captureLogLines((line) => {
     loggedBytes += Buffer.byteLength(line);
-  };
+  });
   try {
     const warmContext = { ...context, db: cannedDb, log: createLogger('info', { stage: 'bench' }) };
     const stacked = httpHandler(
@@ -278,6 +278,6 @@ export async function warmOverhead(bench: Bench): Promise<Section> {
       ],
     };
   } finally {
-    logSink.write = stdoutSink;
+    release();
   }
 }

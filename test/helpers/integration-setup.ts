@@ -32,7 +32,8 @@ Object.assign(process.env, {
 });
 delete process.env.SIGNING_KEY_SECRET_ID;
 
-await import('./log-capture.ts');
+const { captureLogLines, capturedLogLines } = await import('./log-capture.ts');
+captureLogLines((line) => capturedLogLines.push(line));
 
 const db = createDocumentClient(endpoint);
 await ensureTable(db, tableName);
@@ -43,7 +44,6 @@ db.destroy();
  * Duffel's), the signing key or the table name (the outbox file itself is the only place codes appear).
  */
 afterAll(async () => {
-  const { capturedLogLines } = await import('./log-capture.ts');
   const { readOutbox } = await import('./outbox.ts');
   const codes = new Set((await readOutbox(dataDir)).map((entry) => entry.code));
   const key = readFileSync(keyFile, 'utf8').trim();

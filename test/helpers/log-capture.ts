@@ -1,8 +1,25 @@
-import { logSink } from '#shared/log.ts';
+/**
+ * The logger's lines as it really writes them: one JSON object per write to process.stdout, its first
+ * key `level` (shared/log.ts). Lines are taken from the real stream, not through a hook in the logger.
+ */
 
-/** Every log line written while this test file runs, in order. */
+/** Every log line written while this test file runs, in order (integration-setup.ts fills it). */
 export const capturedLogLines: string[] = [];
 
-logSink.write = (line) => {
-  capturedLogLines.push(line);
-};
+/**
+ * Hands every log line written to stdout to `take` instead of printing it (other output passes)
+ * until the returned function is called.
+ */
+export function captureLogLines(take: (line: string) => void): () => void {
+  const write = process.stdout.write;
+  process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+    if (typeof chunk === 'string' && chunk.startsWith('{"level":')) {
+      take(chunk.replace(/\n$/, ''));
+      return true;
+    }
+    return Reflect.apply(write, this, [chunk, ...rest]);
+  } as typeof process.stdout.write;
+  return () => {
+    process.stdout.write = write;
+  };
+}

@@ -21,7 +21,7 @@ export const STATUSES: readonly BookingStatus[] = [
 export const isStatus = (value: string | null): value is BookingStatus =>
   STATUSES.includes(value as BookingStatus);
 
-export interface Money {
+interface Money {
   amount: number;
   currency: string;
 }

@@ -68,7 +68,7 @@ export function useNow(everyMs = 1000): number {
 }
 
 /** `m:ss` (or `h:mm:ss`) until `until`, 0:00 once past. */
-export function formatCountdown(ms: number): string {
+function formatCountdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);

@@ -4,7 +4,7 @@ import type { Schemas } from './api.ts';
  * An offer as search answers it. `slices` (one per journey) is in the contract (docs/API.md §4.1) ahead
  * of openapi.json; where it is absent, `outbound`/`inbound` are the journeys.
  */
-export type Segment = Schemas['Segment'];
+type Segment = Schemas['Segment'];
 export interface Slice {
   duration_minutes: number;
   stops: number;

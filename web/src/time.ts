@@ -23,7 +23,7 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-export interface LocalTime {
+interface LocalTime {
   /** `YYYY-MM-DD`, the calendar day at the airport. */
   date: string;
   /** `HH:MM`, 24-hour. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, logSink } from '#shared/log.ts';
+import { createLogger } from '#shared/log.ts';
 import { DuffelRefusal, secondsUntilReset } from '#shared/supply/duffel/client.ts';
 import { refusalError, searchFieldPath } from '#shared/supply/duffel/refusals.ts';
+import { captureLogLines } from '#test/helpers/log-capture.ts';
 
 const log = createLogger('info');
 const refusal = (
@@ -63,8 +64,7 @@ describe('Duffel refusals as the API’s errors', () => {
 
   it('answers a refused token 503 (our configuration, not the client’s), logging it for the operator', () => {
     const lines: string[] = [];
-    const write = logSink.write;
-    logSink.write = (line) => lines.push(line);
+    const release = captureLogLines((line) => lines.push(line));
     try {
       const error = refusalError(
         refusal(401, { type: 'authentication_error', code: 'invalid_token' }),
@@ -74,7 +74,7 @@ describe('Duffel refusals as the API’s errors', () => {
       expect(error.code).toBe('SERVICE_UNAVAILABLE');
       expect(error.headers['Retry-After']).toBe('60');
     } finally {
-      logSink.write = write;
+      release();
     }
     expect(lines.join()).toContain('duffel refused the access token');
   });

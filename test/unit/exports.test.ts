@@ -1,0 +1,265 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every export of shared/, functions/, infra/ and web/ has an importer in another file. Tests count as
+ * importers: a test that checks a rule through the function, constant or item key that states it
+ * (`blockMinutes`, `DEFAULT_AGENT_LIMIT`, `agentKey`), or builds a route's handler over its own
+ * context (`createHandler`, as the deployed `handler` is built over the process's), uses the module
+ * as production does. A hook does not: production code that exists for tests to reach inside or
+ * rewrite (a log sink they swap, a schema hung on a handler). None is left, and no test may rewrite
+ * what production exports.
+ *
+ * TypeScript 7's package has no JavaScript compiler API (only the native compiler behind an
+ * unstable IPC), so this reads the source the way Biome formats it: one `export` declaration per line
+ * start, imports with quoted specifiers (relative or `#shared/`, `#test/`, as package.json maps them).
+ */
+const EXPORTERS = ['shared', 'functions', 'infra', 'web'];
+const IMPORTERS = [...EXPORTERS, 'test'];
+
+/** Exports nothing imports by design, each with the reason. */
+const ENTRY_POINTS: Record<string, string> = {
+  // Lambda calls it: the route table names the file, infra/route-function.ts sets `handler: 'handler'`,
+  // and the dev server and bench import it by the route's `entry` path, a computed specifier.
+  'functions/**:handler': 'a Lambda entry point',
+  // A compile-time assertion: its type arguments fail the type-check when a view drifts from its
+  // schema; exported so it is not an unused local.
+  'shared/openapi/responses.ts:ViewsMatchSchemas': 'a compile-time check',
+};
+
+// shared/bookings and shared/supply: settled after the entity refactor merges
+const AFTER_ENTITY_REFACTOR: string[] = [
+  'shared/bookings/agency-listing.ts:BookingStatus',
+  'shared/bookings/agency-listing.ts:ListingPage',
+  'shared/bookings/booked-offer-item.ts:bookedOfferKey',
+  'shared/bookings/confirm.ts:ConfirmBookingInput',
+  'shared/bookings/create.ts:BookingRequest',
+  'shared/bookings/create.ts:BookingOutcome',
+  'shared/bookings/held-item.ts:heldKey',
+  'shared/bookings/idempotency-item.ts:IDEMPOTENCY_TTL_SECONDS',
+  'shared/bookings/idempotency-item.ts:LOCK_SECONDS',
+  'shared/bookings/idempotency-item.ts:Begun',
+  'shared/bookings/idempotency-item.ts:beginIdempotent',
+  'shared/bookings/idempotency-item.ts:settleIdempotent',
+  'shared/bookings/left-calls.ts:LeftCallsResult',
+  'shared/bookings/manage.ts:BookingPage',
+  'shared/bookings/pending-item.ts:pendingKey',
+  'shared/bookings/remote-cancel.ts:sameRefund',
+  'shared/bookings/remote-confirm.ts:RemoteConfirm',
+  'shared/bookings/remote-order.ts:Settlement',
+  'shared/bookings/request.ts:MAX_MONEY',
+  'shared/bookings/request.ts:AGE_RULES',
+  'shared/bookings/sweep.ts:FAIL_AFTER_MS',
+  'shared/bookings/sweep.ts:SWEEP_BATCH',
+  'shared/bookings/sweep.ts:SweepResult',
+  'shared/supply/context.ts:AirportCatalog',
+  'shared/supply/context.ts:WithSupplier',
+  'shared/supply/duffel/adapter.ts:DuffelDeps',
+  'shared/supply/duffel/client.ts:DuffelCall',
+  'shared/supply/duffel/mapping.ts:sealDuffelOffer',
+  'shared/supply/duffel/orders.ts:Fail',
+  'shared/supply/port.ts:Holding',
+  'shared/supply/port.ts:Requote',
+  'shared/supply/port.ts:InTableOrdering',
+  'shared/supply/port.ts:OfferFacts',
+];
+
+const sourcesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.name === 'node_modules'
+      ? []
+      : entry.isDirectory()
+        ? sourcesUnder(join(dir, entry.name))
+        : /\.(ts|tsx|cts|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')
+          ? [join(dir, entry.name)]
+          : [],
+  );
+
+/** The file's code without comments (a commented-out import or export is neither). */
+const code = (file: string): string =>
+  readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
+
+/** The names a file exports, by declaration, `export default` and `export { a, b as c }`. */
+function exportedNames(source: string): string[] {
+  const declared = [
+    ...source.matchAll(
+      /^export\s+(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|var|class|interface|type|enum)\s+([\w$]+)/gm,
+    ),
+  ].map((match) => match[1] ?? '');
+  const listed = [...source.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}(?!\s*from)/gm)].flatMap((match) =>
+    (match[1] ?? '').split(',').map(
+      (part) =>
+        part
+          .trim()
+          .split(/\s+as\s+/)
+          .at(-1) ?? '',
+    ),
+  );
+  const fallback = /^export\s+default\b/m.test(source) ? ['default'] : [];
+  return [...declared, ...listed, ...fallback].filter(Boolean);
+}
+
+/** The file a specifier names, or undefined for a package. */
+function resolveSpecifier(from: string, specifier: string): string | undefined {
+  if (specifier.startsWith('.')) return normalize(join(dirname(from), specifier));
+  if (specifier.startsWith('#shared/') || specifier.startsWith('#test/')) return specifier.slice(1);
+  return undefined;
+}
+
+const literal = (name: string) => name.replace(/\$/g, '\\$');
+
+/**
+ * The (file, name) pairs `source` (the code of `file`) imports: named imports and re-exports, default
+ * imports, `ns.name` of a namespace import; for a dynamic `import('…')` (destructured, indexed or
+ * typeof'd) each export of the target whose name appears as an identifier in the file.
+ */
+function importedPairs(
+  file: string,
+  source: string,
+  exportsOf: (file: string) => string[],
+): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const match of source.matchAll(/^(?:import|export)\s+(?:type\s+)?([^;]*?)\s+from\s+'([^']+)'/gm)) {
+    const target = resolveSpecifier(file, match[2] ?? '');
+    if (!target) continue;
+    const clause = (match[1] ?? '').trim();
+    if (clause === '*') pairs.push(...exportsOf(target).map((name) => [target, name] as [string, string]));
+    const namespace = /\*\s+as\s+([\w$]+)/.exec(clause)?.[1];
+    if (namespace) {
+      for (const name of exportsOf(target)) {
+        if (new RegExp(`\\b${literal(namespace)}\\.${literal(name)}(?![\\w$])`).test(source))
+          pairs.push([target, name]);
+      }
+    }
+    for (const part of /\{([\s\S]*)\}/.exec(clause)?.[1]?.split(',') ?? []) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0];
+      if (name) pairs.push([target, name]);
+    }
+    if (/^[\w$]+\s*(,|$)/.test(clause) && !clause.startsWith('type ')) pairs.push([target, 'default']);
+  }
+  for (const match of source.matchAll(/import\(\s*'([^']+)'\s*\)/g)) {
+    const target = resolveSpecifier(file, match[1] ?? '');
+    if (!target) continue;
+    for (const name of exportsOf(target)) {
+      if (new RegExp(`(?<![\\w$.])${literal(name)}(?![\\w$])`).test(source)) pairs.push([target, name]);
+    }
+  }
+  return pairs;
+}
+
+/**
+ * The lines of `source` that assign to a property of a value it imports from production code
+ * (`logSink.write = …`, `Object.assign(handler, …)`): a hook, production changed from outside.
+ */
+function rewrites(file: string, source: string): string[] {
+  const locals = [...source.matchAll(/^import\s+(?!type\s)([^;]*?)\s+from\s+'([^']+)'/gm)].flatMap(
+    (match) => {
+      const target = resolveSpecifier(file, match[2] ?? '');
+      if (!target || !EXPORTERS.some((dir) => target.startsWith(`${dir}/`))) return [];
+      const clause = match[1] ?? '';
+      const named = (/\{([\s\S]*)\}/.exec(clause)?.[1]?.split(',') ?? [])
+        .filter((part) => !/^\s*type\s/.test(part))
+        .map(
+          (part) =>
+            part
+              .trim()
+              .split(/\s+as\s+/)
+              .at(-1) ?? '',
+        );
+      const whole = [/^([\w$]+)\s*(?:,|$)/.exec(clause.trim())?.[1], /\*\s+as\s+([\w$]+)/.exec(clause)?.[1]];
+      return [...named, ...whole].filter((name): name is string => Boolean(name));
+    },
+  );
+  return locals.flatMap((name) =>
+    [
+      ...source.matchAll(
+        new RegExp(
+          `^.*(?:(?<![\\w$.])${literal(name)}(?:\\.[\\w$]+)+\\s*=(?![=>])|Object\\.assign\\(\\s*${literal(name)}\\b).*$`,
+          'gm',
+        ),
+      ),
+    ].map((match) => `${file}: ${match[0].trim()}`),
+  );
+}
+
+const allowed = (file: string, name: string) =>
+  AFTER_ENTITY_REFACTOR.includes(`${file}:${name}`) ||
+  Object.keys(ENTRY_POINTS).some((key) => {
+    const [pattern = '', allowedName] = key.split(':');
+    const prefix = pattern.endsWith('/**') ? pattern.slice(0, -2) : undefined;
+    return allowedName === name && (prefix ? file.startsWith(prefix) : file === pattern);
+  });
+
+describe('exports', () => {
+  const exported = new Map(
+    EXPORTERS.flatMap(sourcesUnder).map((file) => [file, exportedNames(code(file))] as const),
+  );
+  const imported = new Set(
+    IMPORTERS.flatMap(sourcesUnder).flatMap((file) =>
+      importedPairs(file, code(file), (target) => exported.get(target) ?? [])
+        .filter(([target]) => target !== file)
+        .map(([target, name]) => `${target}:${name}`),
+    ),
+  );
+
+  it('reads exports and imports as the code writes them', () => {
+    expect(exportedNames('export async function a() {}\nexport type B = 1;\nexport { c as d };')).toEqual([
+      'a',
+      'B',
+      'd',
+    ]);
+    const exportsOf = (target: string) => (target === 'shared/c.ts' ? ['y', 'unused'] : ['x', 'y', 'z']);
+    const source = [
+      "import { x, type y as w } from '#shared/a.ts';",
+      "import * as ns from './b.ts';",
+      'ns.z;',
+      "const { y } = await import('../c.ts');",
+      'x;',
+    ].join('\n');
+    expect(importedPairs('shared/d/e.ts', source, exportsOf)).toEqual([
+      ['shared/a.ts', 'x'],
+      ['shared/a.ts', 'y'],
+      ['shared/d/b.ts', 'z'],
+      ['shared/c.ts', 'y'],
+    ]);
+  });
+
+  it('has no export that no other file imports', () => {
+    const unused = [...exported].flatMap(([file, names]) =>
+      names
+        .filter((name) => !imported.has(`${file}:${name}`) && !allowed(file, name))
+        .map((name) => `${file}:${name}`),
+    );
+
+    expect(exported.size).toBeGreaterThan(200);
+    expect(unused).toEqual([]);
+  });
+
+  it('finds a hook where a test rewrites what production exports', () => {
+    const hook = "import { logSink } from '#shared/log.ts';\nlogSink.write = (line) => lines.push(line);";
+    const read = "import { logSink } from '#shared/log.ts';\nconst same = logSink.write === write;";
+
+    expect(rewrites('test/a.test.ts', hook)).toEqual([
+      'test/a.test.ts: logSink.write = (line) => lines.push(line);',
+    ]);
+    expect(rewrites('test/a.test.ts', read)).toEqual([]);
+  });
+
+  it('has no test rewriting production code: tests use its exports as they are', () => {
+    expect(sourcesUnder('test').flatMap((file) => rewrites(file, code(file)))).toEqual([]);
+  });
+
+  it('allows only what is still exported and still unimported', () => {
+    const stale = AFTER_ENTITY_REFACTOR.filter(
+      (key) => imported.has(key) || !exported.get(key.split(':')[0] ?? '')?.includes(key.split(':')[1] ?? ''),
+    );
+
+    expect(stale).toEqual([]);
+  });
+});
