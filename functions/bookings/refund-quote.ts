@@ -2,10 +2,10 @@ import { quoteRefund, RefundQuoteRequest } from '#shared/bookings/refund-quote.t
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
-import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
+import { type OrdersContext, ordersSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: CancellingContext) {
+export function createHandler(ctx: OrdersContext) {
   const quote = quoteRefund(ctx);
   return httpHandler(
     route('booking-refund-quote'),
@@ -15,4 +15,4 @@ export function createHandler(ctx: CancellingContext) {
   );
 }
 
-export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });
+export const handler = createHandler({ ...context, supplier: await ordersSupplier(context) });

@@ -1,7 +1,7 @@
 import { expireLateHolds } from '#shared/bookings/holds.ts';
 import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
 import { context } from '#shared/context.ts';
-import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
+import { type OrdersContext, ordersSupplier } from '#shared/supply/context.ts';
 
 /**
  * The scheduled sweep's handler over `ctx` (every minute deployed, a timer in `npm start`): late holds
@@ -11,7 +11,7 @@ import { type CancellingContext, cancellingSupplier } from '#shared/supply/conte
  * did; a failure is thrown for the function's error alarm, and the next run a minute later simply
  * tries again (every step is conditional, so nothing is done twice).
  */
-export function createHandler(ctx: CancellingContext) {
+export function createHandler(ctx: OrdersContext) {
   return async () => {
     const expired = await expireLateHolds(ctx);
     const settled = await sweepPendingBookings(ctx);
@@ -27,4 +27,4 @@ export function createHandler(ctx: CancellingContext) {
   };
 }
 
-export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });
+export const handler = createHandler({ ...context, supplier: await ordersSupplier(context) });

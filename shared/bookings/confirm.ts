@@ -11,7 +11,7 @@ import {
 } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import '../zod-locale.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
+import type { OrdersSupplier } from '../supply/port.ts';
 import { type BookingDeps, bookingView, hasLiveCall, isPastDeadline, writerClock } from './booking.ts';
 import {
   type BookingRecord,
@@ -57,7 +57,7 @@ const notFound = () => new NotFoundError('No such booking in your agency.');
  * its deadline by the clock as it writes (the deadline rule, booking.ts): confirms racing each other, a
  * cancel or the expiry change the booking exactly once, and each loser reads again and answers what won.
  */
-export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
+export function confirmBooking(deps: BookingDeps<OrdersSupplier>) {
   return async (request: {
     body: ConfirmBookingInput;
     session: Session;
@@ -75,7 +75,7 @@ export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
 }
 
 async function confirm(
-  deps: BookingDeps<CancellingSupplier>,
+  deps: BookingDeps<OrdersSupplier>,
   body: ConfirmBookingInput,
   agencyId: string,
   lock: IdempotencyLock | undefined,
@@ -90,11 +90,11 @@ async function confirm(
     return { record: current, answer: await alreadySettled(deps, current, body) };
   };
   try {
-    const { cancelling } = deps.supplier;
-    if (cancelling.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
+    const { orders } = deps.supplier;
+    if (orders.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
       // The supplier is paid first, under a claim on the hold (remote-confirm.ts).
       const { confirmRemoteHold } = await import('./remote-confirm.ts');
-      return await confirmRemoteHold(deps, cancelling, { record, price: body, lock, reread });
+      return await confirmRemoteHold(deps, orders, { record, price: body, lock, reread });
     }
     // The deadline rule (booking.ts): in time or not is this write's condition, by the clock as it writes.
     const at = writerClock(deps.clock);
@@ -137,7 +137,7 @@ async function confirm(
  * (remote-confirm.ts waits for it).
  */
 async function alreadySettled(
-  deps: BookingDeps<CancellingSupplier>,
+  deps: BookingDeps<OrdersSupplier>,
   record: BookingRecord,
   body: ConfirmBookingInput,
   tries = 0,
@@ -152,7 +152,7 @@ async function alreadySettled(
   if (record.status === 'EXPIRED') throw new HoldExpiredError();
   if (record.status !== 'HELD') throw new NotHeldError();
   // A remote supplier may have moved a held price: its order's amount is checked under the claim.
-  if (!samePrice && deps.supplier.cancelling.kind === 'in-table') {
+  if (!samePrice && deps.supplier.orders.kind === 'in-table') {
     throw new PriceChangedError({
       previous_total_price: body.total_price,
       total_price: toMajor(record.total, record.currency),
@@ -172,7 +172,7 @@ const LATE_TRIES = 2;
  * word first (remote-hold.ts): paid, it is CONFIRMED; still unknown, 503.
  */
 async function lateHold(
-  deps: BookingDeps<CancellingSupplier>,
+  deps: BookingDeps<OrdersSupplier>,
   record: BookingRecord,
   body: ConfirmBookingInput,
   tries: number,

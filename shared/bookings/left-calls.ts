@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
+import type { OrdersSupplier, RemoteOrders } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import { CALL_LEASE_MS } from './booking.ts';
 import { type BookingRecord, bookingKey, readBooking } from './booking-item.ts';
@@ -36,11 +36,11 @@ const isLive = (call: { id?: string | undefined; started_at: string } | undefine
  * the hold expiry (holds.ts), which asks the same question.
  */
 export async function settleLeftCalls(
-  deps: BookingDeps<CancellingSupplier> & { log: Logger },
+  deps: BookingDeps<OrdersSupplier> & { log: Logger },
 ): Promise<LeftCallsResult> {
   const result: LeftCallsResult = { cancelled: 0, confirmed: 0, cleared: 0, waiting: 0 };
-  const { cancelling } = deps.supplier;
-  if (cancelling.kind !== 'remote') return result;
+  const { orders } = deps.supplier;
+  if (orders.kind !== 'remote') return result;
   const now = deps.clock.now();
   for (const listed of await listCallsStartedBefore(deps, now - CALL_LEASE_MS, SWEEP_BATCH)) {
     const record = await readBooking(deps, listed.booking_id);
@@ -55,10 +55,10 @@ export async function settleLeftCalls(
     try {
       const outcome =
         record.status === 'CONFIRMED'
-          ? (await settleLeftCancel(deps, cancelling, record, listed))
+          ? (await settleLeftCancel(deps, orders, record, listed))
             ? 'cancelled'
             : 'cleared'
-          : await settleLeftPayment(deps, cancelling, record);
+          : await settleLeftPayment(deps, orders, record);
       result[outcome]++;
       await unlistCall(deps, listed);
     } catch (error) {
@@ -74,20 +74,18 @@ export async function settleLeftCalls(
   return result;
 }
 
-type RemoteCancelling = Extract<CancellingSupplier['cancelling'], { kind: 'remote' }>;
-
 /**
  * A hold whose payment call was left, before its deadline: paid at the supplier → CONFIRMED at the amount
  * paid; not paid → the call cleared, the booking HELD as it was (a confirm may pay it).
  */
 async function settleLeftPayment(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
 ): Promise<'confirmed' | 'cleared'> {
   const call = record.hold_call;
   if (!call) return 'cleared';
-  const order = await cancelling.readOrder(record.supplier?.order_id ?? '');
+  const order = await orders.readOrder(record.supplier?.order_id ?? '');
   try {
     if (!order.awaitingPayment && !order.cancelled) {
       await confirmPaid(deps, record, order, { started_at: call.started_at });
@@ -119,13 +117,13 @@ async function settleLeftPayment(
  */
 async function settleLeftCancel(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   listed: ListedCall,
 ): Promise<boolean> {
   const call = record.cancel_call;
   if (!call) return false;
-  const order = await cancelling.readOrder(record.supplier?.order_id ?? '');
+  const order = await orders.readOrder(record.supplier?.order_id ?? '');
   if (order.cancelled) {
     const refund = order.refund ?? { amount: 0, currency: record.currency };
     await settleCancelled(deps, record, { started_at: call.started_at }, call.by, refund, listed);

@@ -1,3 +1,4 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import type { Clock } from '../clock.ts';
@@ -5,7 +6,7 @@ import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
 import { sameMoney } from '../money.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
+import type { OrdersSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { listAgencyBookings } from './agency-listing.ts';
 import { type BookingDeps, bookingView, cancelledView, isPastDeadline, writerClock } from './booking.ts';
@@ -145,7 +146,7 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
  * supplier confirms its cancellation quote first. The refund is recorded on the booking. Cancelling
  * again answers the cancelled booking; after the first departure, 409.
  */
-export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
+export function cancelBooking(deps: BookingDeps<OrdersSupplier>) {
   const cancel = async (
     body: z.output<typeof CancelBookingRequest>,
     session: Session,
@@ -184,9 +185,9 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
     // The deadline rule (booking.ts): a hold's cancel is in time by the clock as it writes.
     const at = writerClock(deps.clock);
     const by = { id: session.agentId, name: session.agentName };
-    const { cancelling } = deps.supplier;
+    const { orders } = deps.supplier;
     try {
-      if (cancelling.kind === 'in-table') {
+      if (orders.kind === 'in-table') {
         // What the fare's conditions, as sold, give back of a confirmed booking; a hold was never paid.
         const refund = own?.refund;
         const update = cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund });
@@ -202,7 +203,10 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
                 },
               ]
             : [];
-        await cancelling.cancel(record, [{ Update: update }, ...unlist]);
+        const seats = orders.seatsBack(record);
+        await deps.db.send(
+          new TransactWriteCommand({ TransactItems: [{ Update: update }, ...unlist, ...seats] }),
+        );
         return cancelledView(record, { at, by, refund });
       }
       const orderId = record.supplier?.order_id;
@@ -210,7 +214,7 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
       if (record.status === 'HELD' && process.env.BUNDLED_SUPPLIER !== 'network') {
         // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.
         const { cancelRemoteHold } = await import('./remote-hold.ts');
-        const done = await cancelRemoteHold(deps, cancelling, record, { at, by });
+        const done = await cancelRemoteHold(deps, orders, record, { at, by });
         if (done !== 'busy') return cancelledView(record, { at, by, refund: done.refund });
         const current = await findBooking(deps, record.booking_id, agencyId);
         if (current?.status === 'HELD') throw new ServiceUnavailableError(2);
@@ -219,7 +223,7 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
       // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
       if (process.env.BUNDLED_SUPPLIER !== 'network') {
         const { cancelRemoteOrder } = await import('./remote-cancel.ts');
-        return await cancelRemoteOrder(deps, cancelling, record, by, body.refund);
+        return await cancelRemoteOrder(deps, orders, record, by, body.refund);
       }
       throw new NotCancellableError('The booking has no supplier order to cancel.');
     } catch (error) {

@@ -4,7 +4,7 @@ import { isoSeconds } from '../clock.ts';
 import { NotCancellableError, NotFoundError, RefundChangedError } from '../errors.ts';
 import { refundUnder } from '../flights/fare-conditions.ts';
 import { toMajor } from '../money.ts';
-import type { CancellationQuote, CancellingSupplier, Refund } from '../supply/port.ts';
+import type { CancellationQuote, OrdersSupplier, Refund } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { type BookingDeps, isLateHold } from './booking.ts';
 import { type BookingRecord, findBooking } from './booking-item.ts';
@@ -62,21 +62,18 @@ export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote)
  * in the table refunds what the conditions it was sold with allow, until its first departure.
  * Undefined for a remote CONFIRMED booking, whose supplier quotes.
  */
-export function ownRefundQuote(
-  record: BookingRecord,
-  supplier: CancellingSupplier,
-): RefundQuoteView | undefined {
+export function ownRefundQuote(record: BookingRecord, supplier: OrdersSupplier): RefundQuoteView | undefined {
   if (record.status === 'HELD') {
     const deadline = Date.parse(record.payment_required_by ?? '') || record.departs_at;
     return quoteOf(record, { amount: 0, currency: record.currency }, deadline);
   }
-  if (supplier.cancelling.kind !== 'in-table') return undefined;
+  if (supplier.orders.kind !== 'in-table') return undefined;
   const refund = refundUnder(record.flight.conditions, record.total, record.currency);
   return quoteOf(record, { amount: refund, currency: record.currency }, record.departs_at);
 }
 
 /** `POST /api/flights/booking/refund-quote`: 409 NOT_CANCELLABLE unless a cancel now would cancel. */
-export function quoteRefund(deps: BookingDeps<CancellingSupplier>) {
+export function quoteRefund(deps: BookingDeps<OrdersSupplier>) {
   return async (
     body: z.output<typeof RefundQuoteRequest>,
     { agencyId }: Session,
@@ -92,12 +89,12 @@ export function quoteRefund(deps: BookingDeps<CancellingSupplier>) {
     if (now >= record.departs_at) throw new NotCancellableError();
     const own = ownRefundQuote(record, deps.supplier);
     if (own) return own;
-    const { cancelling } = deps.supplier;
+    const { orders } = deps.supplier;
     const orderId = record.supplier?.order_id;
-    if (cancelling.kind !== 'remote' || !orderId) {
+    if (orders.kind !== 'remote' || !orderId) {
       throw new NotCancellableError('The booking has no supplier order to cancel.');
     }
-    const quote = await cancelling.quoteCancellation(orderId, record.currency);
+    const quote = await orders.quoteCancellation(orderId, record.currency);
     // Cancelled at the supplier already (a cancel whose answer was lost): the cancel route settles it.
     if (quote === 'cancelled') throw new NotCancellableError('The booking is being cancelled.');
     return refundQuoteView(record, quote);

@@ -5,7 +5,7 @@ import { isoSeconds } from '../clock.ts';
 import { cancellationCodes, isConditionFailed } from '../db/client.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
-import type { Cancelling, Refund } from '../supply/port.ts';
+import type { Refund, RemoteOrders } from '../supply/port.ts';
 import { type BookingDeps, bookingView, CALL_LEASE_MS, cancelledView } from './booking.ts';
 import {
   type BookingRecord,
@@ -33,7 +33,6 @@ import { refundChanged, refundQuoteView } from './refund-quote.ts';
  * - a cancelled order's booking never stays CONFIRMED: an unknown outcome leaves `started_at` behind,
  *   and the sweep asks the supplier within its next runs.
  */
-type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 type Actor = { id: string; name: string };
 
 /** How long a cancel that finds another one under way waits for its outcome: inside any function's timeout. */
@@ -55,7 +54,7 @@ const major = (refund: Refund) => ({
  */
 export async function cancelRemoteOrder(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   by: Actor,
   expected?: { amount: number; currency: string },
@@ -67,7 +66,7 @@ export async function cancelRemoteOrder(
   for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
     const claim = await claimCancel(deps, current.booking_id, listed.started_at, by);
     if (claim) {
-      return cancelUnderClaim(deps, cancelling, { record: current, by, expected, listed, ...claim });
+      return cancelUnderClaim(deps, orders, { record: current, by, expected, listed, ...claim });
     }
     const now = await readBooking(deps, current.booking_id);
     if (!now) throw new ServiceUnavailableError(1);
@@ -125,7 +124,7 @@ interface Claimed {
 
 async function cancelUnderClaim(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   claimed: Claimed,
 ): Promise<BookingView> {
   const { record, claim } = claimed;
@@ -136,26 +135,26 @@ async function cancelUnderClaim(
   let mayBeCancelled = claimed.left !== undefined;
   try {
     if (mayBeCancelled) {
-      const order = await cancelling.readOrder(orderId);
+      const order = await orders.readOrder(orderId);
       if (order.cancelled) return await settle(order.refund ?? { amount: 0, currency: record.currency });
     }
-    const quote = await cancelling.quoteCancellation(orderId, record.currency);
+    const quote = await orders.quoteCancellation(orderId, record.currency);
     if (quote === 'cancelled') {
       mayBeCancelled = true;
-      return await settle(await refundOfCancelled(cancelling, orderId, record.currency));
+      return await settle(await refundOfCancelled(orders, orderId, record.currency));
     }
     if (claimed.expected && !sameRefund(claimed.expected, quote.refund)) {
       throw refundChanged(claimed.expected, refundQuoteView(record, quote));
     }
     mayBeCancelled = true;
-    const outcome = await cancelling.confirmCancellation(quote);
+    const outcome = await orders.confirmCancellation(quote);
     if (outcome.kind === 'cancelled') return await settle(outcome.refund);
     if (outcome.kind === 'refused') {
       mayBeCancelled = claimed.left !== undefined;
       throw outcome.error;
     }
     // No answer to trust: the order says whether it was cancelled; it is never confirmed again here.
-    const order = await cancelling.readOrder(orderId).catch(() => undefined);
+    const order = await orders.readOrder(orderId).catch(() => undefined);
     if (order?.cancelled) return await settle(order.refund ?? quote.refund);
     throw new ServiceUnavailableError(5);
   } catch (error) {
@@ -164,8 +163,8 @@ async function cancelUnderClaim(
   }
 }
 
-async function refundOfCancelled(cancelling: RemoteCancelling, orderId: string, currency: string) {
-  const order = await cancelling.readOrder(orderId);
+async function refundOfCancelled(orders: RemoteOrders, orderId: string, currency: string) {
+  const order = await orders.readOrder(orderId);
   return order.refund ?? { amount: 0, currency };
 }
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isoSeconds } from '../clock.ts';
 import { PriceChangedError, ServiceUnavailableError, SupplierRejectedError } from '../errors.ts';
 import { toMajor } from '../money.ts';
-import type { Cancelling, SupplierOrder } from '../supply/port.ts';
+import type { RemoteOrders, SupplierOrder } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import type { BookingRecord, BookingView } from './booking-item.ts';
 import { listCall } from './call-item.ts';
@@ -13,7 +13,6 @@ import { claimHold, confirmPaid, releaseHold, sameAmount } from './remote-hold.t
  * Confirm of a remote supplier's hold (docs/API.md §4.4): the order is paid under a claim on the hold
  * (remote-hold.ts), once, for exactly its current amount.
  */
-type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 
 /**
  * How long a confirm that finds another one paying waits for its outcome before answering 503: a
@@ -39,7 +38,7 @@ export interface RemoteConfirm {
  */
 export async function confirmRemoteHold(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   request: RemoteConfirm,
 ): Promise<BookingView> {
   const waitUntil = performance.now() + WAIT_MS;
@@ -49,7 +48,7 @@ export async function confirmRemoteHold(
   await listCall(deps, { booking_id: record.booking_id, started_at: isoSeconds(deps.clock.now()) });
   for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
     const claim = await claimHold(deps, record.booking_id, deps.clock.now());
-    if (claim) return payUnderClaim(deps, cancelling, { ...request, record }, claim);
+    if (claim) return payUnderClaim(deps, orders, { ...request, record }, claim);
     const current = await request.reread();
     if (current.answer) return current.answer;
     if (performance.now() > waitUntil) throw new ServiceUnavailableError(2);
@@ -60,7 +59,7 @@ export async function confirmRemoteHold(
 
 async function payUnderClaim(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   request: RemoteConfirm,
   claim: string,
 ): Promise<BookingView> {
@@ -74,18 +73,17 @@ async function payUnderClaim(
     });
   let mayBePaid = false;
   try {
-    let order = await cancelling.readOrder(orderId);
+    let order = await orders.readOrder(orderId);
     mayBePaid = !order.awaitingPayment;
     if (order.cancelled)
       throw new SupplierRejectedError([{ message: 'The airline cancelled the held order.' }]);
     if (order.awaitingPayment) {
       if (!sameAmount(order, price)) throw priceNow(order);
       mayBePaid = true;
-      const paid = await cancelling.pay(orderId, { amount: order.total, currency: order.currency });
+      const paid = await orders.pay(orderId, { amount: order.total, currency: order.currency });
       if (paid.kind === 'refused') mayBePaid = false;
       if (paid.kind === 'refused') throw paid.error;
-      order =
-        paid.kind === 'paid' ? { ...order, awaitingPayment: false } : await cancelling.readOrder(orderId);
+      order = paid.kind === 'paid' ? { ...order, awaitingPayment: false } : await orders.readOrder(orderId);
       if (order.awaitingPayment)
         throw sameAmount(order, price) ? new ServiceUnavailableError(5) : priceNow(order);
     }

@@ -3,7 +3,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
 import { cancellationCodes, isConditionFailed } from '../db/client.ts';
 import { minorUnits, toMajor } from '../money.ts';
-import type { Cancelling, Refund, SupplierOrder } from '../supply/port.ts';
+import type { Refund, RemoteOrders, SupplierOrder } from '../supply/port.ts';
 import { type BookingDeps, bookingView, CALL_LEASE_MS, DEADLINE_AHEAD, hasLiveCall } from './booking.ts';
 import { type BookingRecord, type BookingView, bookingKey, changeStamp } from './booking-item.ts';
 import { cancelBookingUpdate, confirmPaidHoldUpdate } from './booking-updates.ts';
@@ -23,7 +23,6 @@ import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
  *   outcome is unknown leaves `hold_call.started_at` behind, so that a late hold is expired only after
  *   the supplier says the order is unpaid (the sweep asks; settleLateRemoteHold).
  */
-type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 type Deps = BookingDeps;
 
 export const sameAmount = (order: SupplierOrder, price: { total_price: number; currency: string }) =>
@@ -122,14 +121,14 @@ export async function confirmPaid(
  */
 export async function settleLateRemoteHold(
   deps: Deps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   expire: (leftCall: string) => Promise<boolean>,
 ): Promise<boolean> {
   const call = record.hold_call;
   if (!call || hasLiveCall(record, deps.clock.now())) return false;
   // The supplier not answering leaves the hold for the next sweep, without holding up the others.
-  const order = await cancelling.readOrder(record.supplier?.order_id ?? '').catch(() => undefined);
+  const order = await orders.readOrder(record.supplier?.order_id ?? '').catch(() => undefined);
   if (!order) return false;
   if (order.awaitingPayment || order.cancelled) return expire(call.started_at);
   try {
@@ -147,14 +146,14 @@ export async function settleLateRemoteHold(
  */
 export async function cancelRemoteHold(
   deps: Deps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   cancelled: { at: string; by: { id: string; name: string } },
 ): Promise<{ refund: { amount: number; currency: string } } | 'busy'> {
   const claim = await claimHold(deps, record.booking_id, deps.clock.now());
   if (!claim) return 'busy';
   try {
-    const refunded: Refund = await cancelling.cancel(record.supplier?.order_id ?? '', record.currency);
+    const refunded: Refund = await orders.cancel(record.supplier?.order_id ?? '', record.currency);
     // An unpaid hold refunds nothing, and the cancelled booking says so (docs/API.md §4.3).
     const refund =
       refunded.amount > 0

@@ -1,7 +1,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
+import type { OrdersSupplier } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import { findBooking } from './booking-item.ts';
 import { listPendingBookings, pendingRemoval } from './pending-item.ts';
@@ -32,11 +32,11 @@ export interface SweepResult {
  * on the booking still being PENDING, so a request settling it at the same moment cannot be undone.
  */
 export async function sweepPendingBookings(
-  deps: BookingDeps<CancellingSupplier> & { log: Logger },
+  deps: BookingDeps<OrdersSupplier> & { log: Logger },
 ): Promise<SweepResult> {
   const result: SweepResult = { confirmed: 0, held: 0, failed: 0, waiting: 0 };
-  const { cancelling } = deps.supplier;
-  if (cancelling.kind !== 'remote') return result;
+  const { orders } = deps.supplier;
+  if (orders.kind !== 'remote') return result;
   for (const listed of await listPendingBookings(deps, SWEEP_BATCH)) {
     const booking = await findBooking(deps, listed.booking_id, listed.agency_id);
     if (booking?.status !== 'PENDING') {
@@ -45,7 +45,7 @@ export async function sweepPendingBookings(
       continue;
     }
     try {
-      const order = await cancelling.findOrder(booking);
+      const order = await orders.findOrder(booking);
       const late = deps.clock.now() - Date.parse(booking.created_at) >= FAIL_AFTER_MS;
       if (!order && !late) {
         result.waiting++;

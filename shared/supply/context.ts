@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.ts';
 import { airportIndex, type SellableAirport, searchAirports } from '../flights/airport-search.ts';
 import { searchFlights } from '../flights/search.ts';
-import { networkCancelling } from './network-cancelling.ts';
 import { networkOffers } from './network-offers.ts';
-import type { BookingSupplier, CancellingSupplier, FlightSupplier, SearchingSupplier } from './port.ts';
+import { networkOrders } from './network-orders.ts';
+import type { BookingSupplier, FlightSupplier, OrdersSupplier, SearchingSupplier } from './port.ts';
 import type { SupplierConfig } from './supplier-config.ts';
 
 /**
@@ -51,12 +51,12 @@ export const bookingSupplier: Part<BookingSupplier> = async (ctx, config) => {
   throw refused();
 };
 
-/** Cancel's and the sweep's part. */
-export const cancellingSupplier: Part<CancellingSupplier> = async (ctx, config) => {
+/** The part of confirm, cancel, the refund quote and the sweep: the supplier's orders. */
+export const ordersSupplier: Part<OrdersSupplier> = async (ctx, config) => {
   const remote = await duffel(ctx, config);
   if (remote) return remote;
   if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
-    return networkCancelling(ctx);
+    return networkOrders(ctx);
   }
   throw refused();
 };
@@ -103,5 +103,5 @@ export type WithSupplier<S> = AppContext & { readonly supplier: S };
 /** The contexts of the functions that call the supplier, each with its part. */
 export type SearchContext = WithSupplier<SearchingSupplier>;
 export type BookingContext = WithSupplier<BookingSupplier>;
-export type CancellingContext = WithSupplier<CancellingSupplier>;
+export type OrdersContext = WithSupplier<OrdersSupplier>;
 export type CatalogContext = WithSupplier<AirportCatalog>;

@@ -24,7 +24,7 @@ type Slot = RecordSlot | 'seats';
  * The built-in network as a FlightSupplier (docs/API.md §4.5 `network`): schedule and fares from
  * `flights/`, seats in the table. Offer ids are sealed quotes; booking takes the seats in the quoted
  * bucket on every segment in the same TransactWriteItems as the booking's own writes. Its parts are
- * built apart ({@link networkOffers}, {@link networkCancelling}, `searchFlights`) so that each function
+ * built apart ({@link networkOffers}, {@link networkOrders} (network-orders.ts), `searchFlights`) so that each function
  * carries only its own.
  */
 export function networkOffers(deps: SearchDeps): BookingSupplier {

@@ -170,35 +170,48 @@ export interface SuppliedBooking {
   readonly passengers: readonly { last_name: string; first_name: string }[];
 }
 
-/** How a supplier cancels: in the same transaction as the booking's update, or at the supplier first. */
-export type Cancelling =
-  | {
-      readonly kind: 'in-table';
-      /**
-       * Runs `updates` (the booking's own cancel or expiry, and what goes with it) and gives the seats
-       * back, in one transaction.
-       */
-      cancel(booking: SuppliedBooking, updates: readonly TransactItem[]): Promise<void>;
-    }
-  | {
-      readonly kind: 'remote';
-      /** Asks for the cancellation's refund quote and confirms it (`currency`: the order's). */
-      cancel(orderId: string, currency: string): Promise<Refund>;
-      /**
-       * The supplier's quote for cancelling the order now (repeatable: it commits to nothing); 'cancelled'
-       * when the order already is. Refusals are 409 NOT_CANCELLABLE, never the supplier's own words.
-       * `currency`: the order's, for a quote that names none (nothing to refund).
-       */
-      quoteCancellation(orderId: string, currency: string): Promise<CancellationQuote | 'cancelled'>;
-      /** Confirms a quote, once: no retry (the order's state settles an unknown outcome). */
-      confirmCancellation(quote: CancellationQuote): Promise<CancellationOutcome>;
-      /** The order made for `booking`, found by our booking id; undefined when none was made. */
-      findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
-      /** The order as the supplier holds it now: a hold's current price, paid or not. */
-      readOrder(orderId: string): Promise<SupplierOrder>;
-      /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
-      pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
-    };
+/**
+ * A supplier's orders, as booking code works on them after create: what gives a booking's seats back,
+ * and for a remote supplier the order's own calls — read it, find it by our booking id, pay it (holds),
+ * quote and confirm its cancellation.
+ */
+export type SupplierOrders = InTableOrders | RemoteOrders;
+
+/** What every supplier's orders offer. */
+interface SeatsBack {
+  /**
+   * The writes that put `booking`'s seats back on sale, to run in the same transaction as the booking's
+   * own cancel or expiry: the in-table supplier's seats on every segment; none for a remote supplier,
+   * whose order holds them (cancelled at the supplier, or lapsing there by itself at a hold's deadline).
+   */
+  seatsBack(booking: SuppliedBooking): TransactItem[];
+}
+
+/** An in-table supplier's orders: the seats are in our table, so nothing is called outside. */
+export interface InTableOrders extends SeatsBack {
+  readonly kind: 'in-table';
+}
+
+/** A remote supplier's orders: each is an outside call. */
+export interface RemoteOrders extends SeatsBack {
+  readonly kind: 'remote';
+  /** Asks for the cancellation's refund quote and confirms it (`currency`: the order's). */
+  cancel(orderId: string, currency: string): Promise<Refund>;
+  /**
+   * The supplier's quote for cancelling the order now (repeatable: it commits to nothing); 'cancelled'
+   * when the order already is. Refusals are 409 NOT_CANCELLABLE, never the supplier's own words.
+   * `currency`: the order's, for a quote that names none (nothing to refund).
+   */
+  quoteCancellation(orderId: string, currency: string): Promise<CancellationQuote | 'cancelled'>;
+  /** Confirms a quote, once: no retry (the order's state settles an unknown outcome). */
+  confirmCancellation(quote: CancellationQuote): Promise<CancellationOutcome>;
+  /** The order made for `booking`, found by our booking id; undefined when none was made. */
+  findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
+  /** The order as the supplier holds it now: a hold's current price, paid or not. */
+  readOrder(orderId: string): Promise<SupplierOrder>;
+  /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
+  pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
+}
 
 /** The port itself. */
 export interface FlightSupplier {
@@ -207,7 +220,7 @@ export interface FlightSupplier {
   search(body: SearchInput, session: Session): Promise<FlightView[]>;
   /** The offer behind an id this supplier issued; undefined for anything else. */
   openOffer(flightId: string): SupplierOffer | undefined;
-  readonly cancelling: Cancelling;
+  readonly orders: SupplierOrders;
 }
 
 /**
@@ -216,7 +229,7 @@ export interface FlightSupplier {
  */
 export type SearchingSupplier = Pick<FlightSupplier, 'name' | 'search'>;
 export type BookingSupplier = Pick<FlightSupplier, 'name' | 'openOffer'>;
-export type CancellingSupplier = Pick<FlightSupplier, 'name' | 'cancelling'>;
+export type OrdersSupplier = Pick<FlightSupplier, 'name' | 'orders'>;
 
 /** What every supplier's offer says of its quote, taken from the quote it sealed. */
 export type OfferFacts = Pick<

@@ -1,5 +1,5 @@
 import type { AppContext } from '#shared/context.ts';
-import { bookingSupplier, cancellingSupplier, searchingSupplier } from '#shared/supply/context.ts';
+import { bookingSupplier, ordersSupplier, searchingSupplier } from '#shared/supply/context.ts';
 import type { FlightSupplier } from '#shared/supply/port.ts';
 import type { SupplierConfig } from '#shared/supply/supplier-config.ts';
 
@@ -10,10 +10,10 @@ export interface SupplierContext extends AppContext {
 
 /** `ctx` with every part of the supplier `config` names (the process's configuration by default). */
 export async function withSupplier(ctx: AppContext, config?: SupplierConfig): Promise<SupplierContext> {
-  const [search, offers, cancelling] = await Promise.all([
+  const [search, offers, orders] = await Promise.all([
     searchingSupplier(ctx, config),
     bookingSupplier(ctx, config),
-    cancellingSupplier(ctx, config),
+    ordersSupplier(ctx, config),
   ]);
-  return { ...ctx, supplier: { ...search, ...offers, ...cancelling } };
+  return { ...ctx, supplier: { ...search, ...offers, ...orders } };
 }

@@ -101,8 +101,10 @@ export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
       return quote && duffelOffer(deps, send, quote, readOffer);
     },
 
-    cancelling: {
+    orders: {
       kind: 'remote',
+      // The order holds the seats: cancelled at Duffel, or lapsing there by itself.
+      seatsBack: () => [],
       cancel: (orderId, currency) => cancelOrder(send, { id: orderId, currency }, fail, deps.log),
       quoteCancellation: (orderId, currency) => quoteCancellation(send, orderId, currency, deps.log),
       confirmCancellation: (quote) => confirmCancellation(send, quote, deps.log),
