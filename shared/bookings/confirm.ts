@@ -20,16 +20,9 @@ import {
   findBooking,
   parseBookingView,
 } from './booking-item.ts';
-import { confirmHoldUpdate } from './booking-updates.ts';
-import { heldRemoval } from './held-item.ts';
+import { confirmWrites } from './booking-writes.ts';
 import { expireHold } from './holds.ts';
-import {
-  completionUpdate,
-  type IdempotencyLock,
-  idempotently,
-  ReplayedError,
-  type StoredOutcome,
-} from './idempotency-item.ts';
+import { type IdempotencyLock, idempotently, ReplayedError, type StoredOutcome } from './idempotency-item.ts';
 import { BookingId } from './ids.ts';
 import { Currency, Money } from './request.ts';
 
@@ -106,18 +99,7 @@ async function confirm(
       version: changeStamp(record).version + 1,
     });
     await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: confirmHoldUpdate(deps.tableName, { ...record, ...changeStamp(record) }, at) },
-          {
-            Delete: heldRemoval(deps.tableName, {
-              booking_id: record.booking_id,
-              payment_required_by: record.payment_required_by ?? '',
-            }),
-          },
-          ...(lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : []),
-        ],
-      }),
+      new TransactWriteCommand({ TransactItems: confirmWrites(deps.tableName, record, { at, view, lock }) }),
     );
     return view;
   } catch (error) {

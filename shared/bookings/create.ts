@@ -13,11 +13,11 @@ import type { BookingSupplier, SupplierOffer } from '../supply/port.ts';
 import { isOfferBooked } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
 import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
+import { createWrites } from './booking-writes.ts';
 import { flightMismatches } from './flight-mismatch.ts';
 import { holdDeadline } from './holds.ts';
 import { type IdempotencyLock, idempotently, ReplayedError, type StoredOutcome } from './idempotency-item.ts';
 import { newBookingId } from './ids.ts';
-import { recordWrites } from './record-writes.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
 
 /** A booking to make: the validated body, who asks, and the Idempotency-Key if one was sent. */
@@ -147,7 +147,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   const confirmed = (pnr: string) => ({ ...record, pnr });
   const pnr = await ordering.reserve((candidate) => {
     const booked = confirmed(candidate);
-    return recordWrites(deps.tableName, booked, offer, lock, { status: 201, data: bookingView(booked) });
+    return createWrites(deps.tableName, booked, offer, lock, { status: 201, data: bookingView(booked) });
   });
   return answered(bookingView(confirmed(pnr)), false);
 }

@@ -6,6 +6,7 @@ import type { OrdersSupplier } from '../supply/port.ts';
 import { type BookingDeps, expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
 import { type BookingRecord, changeStamp, readBooking } from './booking-item.ts';
 import { expireHoldUpdate } from './booking-updates.ts';
+import { expireWrites, releaseWrites } from './booking-writes.ts';
 import { heldRemoval, listLateHolds } from './held-item.ts';
 
 /** A hold on the built-in network lasts this long (docs/API.md §4.4)… */
@@ -41,25 +42,20 @@ const SWEEP_BATCH = 100;
 export async function expireHold(deps: BookingDeps<OrdersSupplier>, record: BookingRecord): Promise<boolean> {
   const deadline = record.payment_required_by;
   if (!isPastDeadline(record, deps.clock.now()) || deadline === undefined) return false;
-  const hold = { booking_id: record.booking_id, payment_required_by: deadline };
-  const updates = (leftCall?: string) => [
-    {
-      Update: expireHoldUpdate(
-        deps.tableName,
-        { ...hold, ...changeStamp(record) },
-        writerClock(deps.clock),
-        leftCall,
-      ),
-    },
-    { Delete: heldRemoval(deps.tableName, hold) },
-  ];
   const { orders } = deps.supplier;
   const expire = async (leftCall?: string) => {
     try {
       // In the table, the seats go back in the same transaction; a remote supplier lets an unpaid hold
       // lapse by itself at its deadline, so only the booking changes (it gives no seats back).
-      const seats = orders.seatsBack(record);
-      await deps.db.send(new TransactWriteCommand({ TransactItems: [...updates(leftCall), ...seats] }));
+      const late = { ...record, payment_required_by: deadline };
+      const writes = expireWrites(
+        deps.tableName,
+        late,
+        writerClock(deps.clock),
+        orders.seatsBack(record),
+        leftCall,
+      );
+      await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
       return true;
     } catch (error) {
       // Someone else changed the booking first (confirmed in time, cancelled, or expired it): nothing to do.
@@ -119,12 +115,9 @@ async function releaseLapsedHold(
   record: BookingRecord,
   listed: { booking_id: string; payment_required_by: string },
 ): Promise<boolean> {
-  const unlist = {
-    Delete: { ...heldRemoval(deps.tableName, listed), ConditionExpression: 'attribute_exists(pk)' },
-  };
-  const seats = deps.supplier.orders.seatsBack(record);
+  const writes = releaseWrites(deps.tableName, listed, deps.supplier.orders.seatsBack(record));
   try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: [unlist, ...seats] }));
+    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
     return true;
   } catch (error) {
     if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;

@@ -154,6 +154,16 @@ export async function settleIdempotent(
   }
 }
 
+/**
+ * Releases a key whose request stored an answer and then took it back (a PENDING booking with no order,
+ * after a failure): no lock is left to check, so a retry runs afresh.
+ */
+export async function releaseAnsweredKey(store: TableHandle, lock: IdempotencyLock): Promise<void> {
+  await store.db.send(
+    new DeleteCommand({ TableName: store.tableName, Key: idempotencyRecordKey(lock.agentId, lock.key) }),
+  );
+}
+
 /** What a request that ended in `error` leaves under its key: definite client answers only. */
 export function storableOutcome(error: unknown): StoredOutcome | undefined {
   if (!(error instanceof ApiError) || error.statusCode >= 500 || error.code === 'IDEMPOTENCY_IN_PROGRESS')

@@ -1,10 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 import type { OrdersSupplier, RemoteOrders } from '../supply/port.ts';
-import type { BookingDeps } from './booking.ts';
-import { CALL_LEASE_MS } from './booking.ts';
-import { type BookingRecord, bookingKey, readBooking } from './booking-item.ts';
+import { type BookingDeps, CALL_LEASE_MS, isPastDeadline } from './booking.ts';
+import { clearLeftCall } from './booking-calls.ts';
+import { type BookingRecord, readBooking } from './booking-item.ts';
 import { type ListedCall, listCallsStartedBefore, unlistCall } from './call-item.ts';
 import { settleCancelled } from './remote-cancel.ts';
 import { confirmPaid } from './remote-hold.ts';
@@ -50,8 +48,7 @@ export async function settleLeftCalls(
       await unlistCall(deps, listed);
       continue;
     }
-    const late = record.payment_required_by !== undefined && Date.parse(record.payment_required_by) <= now;
-    if (isLive(call, now) || (record.status === 'HELD' && late)) continue;
+    if (isLive(call, now) || isPastDeadline(record, now)) continue;
     try {
       const outcome =
         record.status === 'CONFIRMED'
@@ -91,20 +88,10 @@ async function settleLeftPayment(
       await confirmPaid(deps, record, order, { started_at: call.started_at });
       return 'confirmed';
     }
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(record.booking_id),
-        UpdateExpression: 'REMOVE hold_call',
-        ConditionExpression: '#status = :held AND hold_call.started_at = :started',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':held': 'HELD', ':started': call.started_at },
-      }),
-    );
+    await clearLeftCall(deps, record.booking_id, { attribute: 'hold_call', started_at: call.started_at });
   } catch (error) {
     // A request claimed or settled it meanwhile: it asks the supplier itself.
-    if (!isConditionFailed(error) && !String((error as Error).name).includes('TransactionCanceled'))
-      throw error;
+    if (!String((error as Error).name).includes('TransactionCanceled')) throw error;
   }
   return 'cleared';
 }
@@ -129,19 +116,7 @@ async function settleLeftCancel(
     await settleCancelled(deps, record, { started_at: call.started_at }, call.by, refund, listed);
     return true;
   }
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(record.booking_id),
-        UpdateExpression: 'REMOVE cancel_call',
-        ConditionExpression: 'cancel_call.started_at = :started',
-        ExpressionAttributeValues: { ':started': call.started_at },
-      }),
-    );
-  } catch (error) {
-    // A request claimed it meanwhile: it asks the supplier itself.
-    if (!isConditionFailed(error)) throw error;
-  }
+  // A request claimed it meanwhile (nothing cleared): it asks the supplier itself.
+  await clearLeftCall(deps, record.booking_id, { attribute: 'cancel_call', started_at: call.started_at });
   return false;
 }

@@ -14,13 +14,11 @@ import {
   BOOKING_STATUSES,
   type BookingRecord,
   type BookingView,
-  changeStamp,
   findBooking,
   listPositionOf,
   readListPosition,
 } from './booking-item.ts';
-import { cancelBookingUpdate } from './booking-updates.ts';
-import { heldRemoval } from './held-item.ts';
+import { cancelWrites } from './booking-writes.ts';
 import { expireHold, readAsSettled } from './holds.ts';
 import { BookingId } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
@@ -190,23 +188,11 @@ export function cancelBooking(deps: BookingDeps<OrdersSupplier>) {
       if (orders.kind === 'in-table') {
         // What the fare's conditions, as sold, give back of a confirmed booking; a hold was never paid.
         const refund = own?.refund;
-        const update = cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund });
-        const held = record.payment_required_by;
-        const unlist =
-          record.status === 'HELD' && held
-            ? [
-                {
-                  Delete: heldRemoval(deps.tableName, {
-                    booking_id: record.booking_id,
-                    payment_required_by: held,
-                  }),
-                },
-              ]
-            : [];
-        const seats = orders.seatsBack(record);
-        await deps.db.send(
-          new TransactWriteCommand({ TransactItems: [{ Update: update }, ...unlist, ...seats] }),
-        );
+        const cancelled = { at, by, refund };
+        const writes = cancelWrites(deps.tableName, { ...record, status: from }, cancelled, {
+          seats: orders.seatsBack(record),
+        });
+        await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
         return cancelledView(record, { at, by, refund });
       }
       const orderId = record.supplier?.order_id;
@@ -243,9 +229,3 @@ export function cancelBooking(deps: BookingDeps<OrdersSupplier>) {
 
 /** How often a cancel that keeps losing to other writes reads the booking again before answering 503. */
 const RETRIES = 3;
-
-const stamped = (record: BookingRecord, status: 'CONFIRMED' | 'HELD') => ({
-  booking_id: record.booking_id,
-  status,
-  ...changeStamp(record),
-});

@@ -1,27 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
-import { cancellationCodes, isConditionFailed } from '../db/client.ts';
+import { cancellationCodes } from '../db/client.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import type { Refund, RemoteOrders } from '../supply/port.ts';
-import { type BookingDeps, bookingView, CALL_LEASE_MS, cancelledView } from './booking.ts';
-import {
-  type BookingRecord,
-  type BookingView,
-  bookingKey,
-  changeStamp,
-  readBooking,
-} from './booking-item.ts';
-import { cancelOrderUpdate } from './booking-updates.ts';
-import { callRemoval, type ListedCall, listCall, unlistCall } from './call-item.ts';
+import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
+import { claimCancelCall, releaseCall } from './booking-calls.ts';
+import { type BookingRecord, type BookingView, readBooking } from './booking-item.ts';
+import { cancelWrites } from './booking-writes.ts';
+import { type ListedCall, listCall, unlistCall } from './call-item.ts';
 import { refundChanged, refundQuoteView } from './refund-quote.ts';
 
 /**
  * Cancel of a remote supplier's CONFIRMED booking (docs/API.md §4.5, "exactly once across the outside
  * call"). The supplier's cancellation cannot join a DynamoDB transaction, so it is made under a claim on
- * the booking (`cancel_call`: an id, when it started, who asked), taken with one conditional write while
+ * the booking (`cancel_call`: an id, when it started, who asked; booking-calls.ts), taken with one conditional write while
  * the booking is CONFIRMED and no live claim exists, and listed first (call-item.ts) so that the sweep
  * finds it whatever happens next:
  *
@@ -64,7 +58,7 @@ export async function cancelRemoteOrder(
   await listCall(deps, listed);
   let current = record;
   for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
-    const claim = await claimCancel(deps, current.booking_id, listed.started_at, by);
+    const claim = await claimCancelCall(deps, current.booking_id, listed.started_at, by);
     if (claim) {
       return cancelUnderClaim(deps, orders, { record: current, by, expected, listed, ...claim });
     }
@@ -74,42 +68,6 @@ export async function cancelRemoteOrder(
     current = now;
     if (performance.now() > waitUntil) throw new ServiceUnavailableError(5);
     await sleep(pause);
-  }
-}
-
-/**
- * Claims the booking for one cancellation; undefined when it is not CONFIRMED or another call is live.
- * `left`: an earlier call's start, when one was left behind (its outcome unknown).
- */
-async function claimCancel(
-  deps: BookingDeps,
-  bookingId: string,
-  startedAt: string,
-  by: Actor,
-): Promise<{ claim: string; left: string | undefined } | undefined> {
-  const id = randomBytes(12).toString('base64url');
-  try {
-    const { Attributes } = await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(bookingId),
-        UpdateExpression: 'SET cancel_call = :call',
-        ConditionExpression:
-          '#status = :confirmed AND (attribute_not_exists(cancel_call.id) OR cancel_call.started_at < :stale)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':call': { id, started_at: startedAt, by },
-          ':confirmed': 'CONFIRMED',
-          ':stale': isoSeconds(Date.parse(startedAt) - CALL_LEASE_MS),
-        },
-        ReturnValues: 'UPDATED_OLD',
-      }),
-    );
-    const left = (Attributes?.cancel_call as { started_at?: unknown } | undefined)?.started_at;
-    return { claim: id, left: typeof left === 'string' ? left : undefined };
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
   }
 }
 
@@ -174,16 +132,8 @@ async function refundOfCancelled(orders: RemoteOrders, orderId: string, currency
  * Best effort: an unreleased claim lapses by itself.
  */
 async function releaseCancel(deps: BookingDeps, claimed: Claimed, mayBeCancelled: boolean) {
-  await deps.db
-    .send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(claimed.record.booking_id),
-        UpdateExpression: mayBeCancelled ? 'REMOVE cancel_call.id' : 'REMOVE cancel_call',
-        ConditionExpression: 'cancel_call.id = :claim',
-        ExpressionAttributeValues: { ':claim': claimed.claim },
-      }),
-    )
+  const release = { attribute: 'cancel_call', claim: claimed.claim, leaveStart: mayBeCancelled } as const;
+  await releaseCall(deps, claimed.record.booking_id, release)
     .then(() => (mayBeCancelled ? undefined : unlistCall(deps, claimed.listed)))
     .catch(() => undefined);
 }
@@ -202,23 +152,10 @@ export async function settleCancelled(
   listed: ListedCall,
 ): Promise<BookingView> {
   const cancelled = { at: isoSeconds(deps.clock.now()), by, refund: major(refund) };
-  const { version } = changeStamp(record);
+  const confirmed = { ...record, status: 'CONFIRMED' as const };
+  const writes = cancelWrites(deps.tableName, confirmed, cancelled, { orderCall: { call, listed } });
   try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: cancelOrderUpdate(
-              deps.tableName,
-              { booking_id: record.booking_id, version },
-              cancelled,
-              call,
-            ),
-          },
-          { Delete: callRemoval(deps.tableName, listed) },
-        ],
-      }),
-    );
+    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
     const now = await readBooking(deps, record.booking_id);

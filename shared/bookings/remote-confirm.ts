@@ -4,10 +4,11 @@ import { PriceChangedError, ServiceUnavailableError, SupplierRejectedError } fro
 import { toMajor } from '../money.ts';
 import type { RemoteOrders, SupplierOrder } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
+import { claimHoldCall, releaseCall } from './booking-calls.ts';
 import type { BookingRecord, BookingView } from './booking-item.ts';
 import { listCall } from './call-item.ts';
 import type { IdempotencyLock } from './idempotency-item.ts';
-import { claimHold, confirmPaid, releaseHold, sameAmount } from './remote-hold.ts';
+import { confirmPaid, sameAmount } from './remote-hold.ts';
 
 /**
  * Confirm of a remote supplier's hold (docs/API.md §4.4): the order is paid under a claim on the hold
@@ -47,7 +48,7 @@ export async function confirmRemoteHold(
   // the sweep within minutes, not at the hold's deadline (left-calls.ts).
   await listCall(deps, { booking_id: record.booking_id, started_at: isoSeconds(deps.clock.now()) });
   for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
-    const claim = await claimHold(deps, record.booking_id, deps.clock.now());
+    const claim = await claimHoldCall(deps, record.booking_id, deps.clock.now());
     if (claim) return payUnderClaim(deps, orders, { ...request, record }, claim);
     const current = await request.reread();
     if (current.answer) return current.answer;
@@ -93,7 +94,8 @@ async function payUnderClaim(
     if (answered) return view;
     throw priceNow(order);
   } catch (error) {
-    await releaseHold(deps, record.booking_id, claim, mayBePaid);
+    const release = { attribute: 'hold_call', claim, leaveStart: mayBePaid } as const;
+    await releaseCall(deps, record.booking_id, release).catch(() => undefined);
     throw error;
   }
 }

@@ -1,19 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
-import { cancellationCodes, isConditionFailed } from '../db/client.ts';
+import { cancellationCodes } from '../db/client.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import type { Refund, RemoteOrders, SupplierOrder } from '../supply/port.ts';
-import { type BookingDeps, bookingView, CALL_LEASE_MS, DEADLINE_AHEAD, hasLiveCall } from './booking.ts';
-import { type BookingRecord, type BookingView, bookingKey, changeStamp } from './booking-item.ts';
-import { cancelBookingUpdate, confirmPaidHoldUpdate } from './booking-updates.ts';
-import { heldRemoval } from './held-item.ts';
-import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
+import { type BookingDeps, bookingView, hasLiveCall } from './booking.ts';
+import { claimHoldCall, releaseCall } from './booking-calls.ts';
+import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
+import { cancelWrites, confirmWrites } from './booking-writes.ts';
+import type { IdempotencyLock } from './idempotency-item.ts';
 
 /**
  * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (remote-confirm.ts),
  * cancel cancels it. Neither call can join a DynamoDB transaction, so each is made under a claim on the booking
- * (`hold_call`: an id and when it started), taken with one conditional write while the hold is HELD
+ * (`hold_call`: an id and when it started; booking-calls.ts), taken with one conditional write while the hold is HELD
  * before its deadline and no live claim exists:
  *
  * - one claim at a time: of ten confirms at once one pays, the others wait for its outcome;
@@ -29,53 +28,6 @@ export const sameAmount = (order: SupplierOrder, price: { total_price: number; c
   price.currency === order.currency && minorUnits(String(price.total_price), order.currency) === order.total;
 
 /**
- * Claims the hold for one supplier call; undefined when it is not HELD in time (by the deadline rule,
- * booking.ts, with `now` the writer's clock as it writes) or another call is live.
- */
-export async function claimHold(deps: Deps, bookingId: string, now: number): Promise<string | undefined> {
-  const id = randomBytes(12).toString('base64url');
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(bookingId),
-        UpdateExpression: 'SET hold_call = :call',
-        ConditionExpression: `#status = :held AND ${DEADLINE_AHEAD} AND (attribute_not_exists(hold_call.id) OR hold_call.started_at < :stale)`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':call': { id, started_at: isoSeconds(now) },
-          ':held': 'HELD',
-          ':at': isoSeconds(now),
-          ':stale': isoSeconds(now - CALL_LEASE_MS),
-        },
-      }),
-    );
-    return id;
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
-  }
-}
-
-/**
- * Ends a claim that did not change the booking. `mayBePaid`: the supplier may have taken a payment, so
- * the call's start stays behind for the sweep. Best effort: an unreleased claim lapses by itself.
- */
-export async function releaseHold(deps: Deps, bookingId: string, claim: string, mayBePaid: boolean) {
-  await deps.db
-    .send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(bookingId),
-        UpdateExpression: mayBePaid ? 'REMOVE hold_call.id' : 'REMOVE hold_call',
-        ConditionExpression: 'hold_call.id = :claim',
-        ExpressionAttributeValues: { ':claim': claim },
-      }),
-    )
-    .catch(() => undefined);
-}
-
-/**
  * CONFIRMED at the amount paid, off the holds listing, and with an Idempotency-Key its answer, in one
  * transaction conditioned on the booking still being HELD under `call`.
  */
@@ -88,7 +40,7 @@ export async function confirmPaid(
 ): Promise<BookingView> {
   const at = isoSeconds(deps.clock.now());
   const { version } = changeStamp(record);
-  const { payment_required_by: deadline = '', hold_call: _, ...rest } = record;
+  const { payment_required_by: _deadline, hold_call: _, ...rest } = record;
   const view = bookingView({
     ...rest,
     status: 'CONFIRMED',
@@ -96,20 +48,9 @@ export async function confirmPaid(
     updated_at: at,
     version: version + 1,
   });
-  const confirm = { booking_id: record.booking_id, version, total: paid.total };
+  const paying = { at, view, lock, paid: { total: paid.total, call } };
   await deps.db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Update: confirmPaidHoldUpdate(deps.tableName, confirm, at, call) },
-        {
-          Delete: heldRemoval(deps.tableName, {
-            booking_id: record.booking_id,
-            payment_required_by: deadline,
-          }),
-        },
-        ...(lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : []),
-      ],
-    }),
+    new TransactWriteCommand({ TransactItems: confirmWrites(deps.tableName, record, paying) }),
   );
   return view;
 }
@@ -150,7 +91,7 @@ export async function cancelRemoteHold(
   record: BookingRecord,
   cancelled: { at: string; by: { id: string; name: string } },
 ): Promise<{ refund: { amount: number; currency: string } } | 'busy'> {
-  const claim = await claimHold(deps, record.booking_id, deps.clock.now());
+  const claim = await claimHoldCall(deps, record.booking_id, deps.clock.now());
   if (!claim) return 'busy';
   try {
     const refunded: Refund = await orders.cancel(record.supplier?.order_id ?? '', record.currency);
@@ -159,24 +100,13 @@ export async function cancelRemoteHold(
       refunded.amount > 0
         ? { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency }
         : { amount: 0, currency: record.currency };
-    const held = { booking_id: record.booking_id, status: 'HELD' as const, ...changeStamp(record) };
-    const deadline = record.payment_required_by ?? '';
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: cancelBookingUpdate(deps.tableName, held, { ...cancelled, refund }, claim) },
-          {
-            Delete: heldRemoval(deps.tableName, {
-              booking_id: record.booking_id,
-              payment_required_by: deadline,
-            }),
-          },
-        ],
-      }),
-    );
+    const held = { ...record, status: 'HELD' as const };
+    const writes = cancelWrites(deps.tableName, held, { ...cancelled, refund }, { holdClaim: claim });
+    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
     return { refund };
   } catch (error) {
-    await releaseHold(deps, record.booking_id, claim, false);
+    const release = { attribute: 'hold_call', claim, leaveStart: false } as const;
+    await releaseCall(deps, record.booking_id, release).catch(() => undefined);
     throw error;
   }
 }

@@ -1,30 +1,20 @@
-import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
-import { cancellationReasons, slotted, type TransactItem } from '../db/transaction.ts';
+import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
 import type { RecordSlot, RemoteOrdering, SupplierOffer, SupplierOrder } from '../supply/port.ts';
-import { bookedOfferRelease } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
 import {
   type BookingRecord,
   type BookingView,
-  bookingKey,
   changeStamp,
   findBooking,
   readBooking,
 } from './booking-item.ts';
-import { settleBookingUpdate, showPendingUpdate } from './booking-updates.ts';
-import { newHeldItem } from './held-item.ts';
-import {
-  type IdempotencyLock,
-  idempotencyRecordKey,
-  replacedOutcomeUpdate,
-  storableOutcome,
-} from './idempotency-item.ts';
-import { pendingRemoval } from './pending-item.ts';
-import { newPnrItem } from './pnr-item.ts';
-import { recordWrites } from './record-writes.ts';
+import { showPendingUpdate } from './booking-updates.ts';
+import { createWrites, settleWrites, takeBackWrites } from './booking-writes.ts';
+import { type IdempotencyLock, releaseAnsweredKey, storableOutcome } from './idempotency-item.ts';
 
 /**
  * Booking with a remote supplier, exactly once across the outside call (docs/API.md §4.5):
@@ -59,7 +49,7 @@ export async function orderRemotely(
     offer_identity: offer.identity,
     ...(holdUntil && { hold_until: holdUntil }),
   };
-  const writes = recordWrites(deps.tableName, pending, offer, lock, {
+  const writes = createWrites(deps.tableName, pending, offer, lock, {
     status: 202,
     data: bookingView(pending),
   });
@@ -102,28 +92,9 @@ async function takeBack(
   error: Parameters<typeof storableOutcome>[0],
 ): Promise<void> {
   const answer = storableOutcome(error);
-  const items: TransactItem[] = [
-    {
-      Delete: {
-        TableName: deps.tableName,
-        Key: bookingKey(pending.booking_id),
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'PENDING' },
-      },
-    },
-    { Delete: pendingRemoval(deps.tableName, pending) },
-    ...(pending.offer_identity
-      ? [{ Delete: bookedOfferRelease(deps.tableName, pending.offer_identity, pending.booking_id) }]
-      : []),
-    ...(lock && answer ? [{ Update: replacedOutcomeUpdate(deps.tableName, lock, answer) }] : []),
-  ];
+  const items = takeBackWrites(deps.tableName, pending, lock, answer);
   await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
-  if (lock && !answer) {
-    await deps.db.send(
-      new DeleteCommand({ TableName: deps.tableName, Key: idempotencyRecordKey(lock.agentId, lock.key) }),
-    );
-  }
+  if (lock && !answer) await releaseAnsweredKey(deps, lock);
 }
 
 /** What the supplier's records say about a PENDING booking. */
@@ -192,41 +163,21 @@ async function settleAt(
     settlement.kind === 'ordered' && holdUntil && settlement.order.awaitingPayment
       ? heldUntil(settlement.order, holdUntil)
       : undefined;
-  const settled: BookingRecord =
+  const settled =
     settlement.kind === 'ordered'
       ? {
           ...unsettled,
-          status: deadline ? 'HELD' : 'CONFIRMED',
+          status: deadline ? ('HELD' as const) : ('CONFIRMED' as const),
           ...(deadline && { payment_required_by: deadline }),
           pnr: settlement.order.bookingReference,
           supplier: { name: deps.supplier.name, order_id: settlement.order.orderId },
           updated_at: now,
           version,
         }
-      : { ...unsettled, status: 'FAILED', updated_at: now, version };
-  const items: TransactItem[] = [
-    {
-      Update: settleBookingUpdate(deps.tableName, pending.booking_id, {
-        version: read,
-        status: settled.status === 'FAILED' ? 'FAILED' : deadline ? 'HELD' : 'CONFIRMED',
-        at: now,
-        ...(deadline && { payment_required_by: deadline }),
-        ...(settled.pnr && { pnr: settled.pnr }),
-        supplier: settled.supplier ?? { name: deps.supplier.name },
-      }),
-    },
-    { Delete: pendingRemoval(deps.tableName, pending) },
-    ...(settled.pnr ? [{ Put: newPnrItem(deps.tableName, { ...settled, pnr: settled.pnr }) }] : []),
-    ...(deadline
-      ? [{ Put: newHeldItem(deps.tableName, { ...settled, payment_required_by: deadline }) }]
-      : []),
-    ...(settlement.kind === 'failed' && pending.offer_identity
-      ? [{ Delete: bookedOfferRelease(deps.tableName, pending.offer_identity, pending.booking_id) }]
-      : []),
-    ...(lock && settlement.kind === 'ordered'
-      ? [{ Update: replacedOutcomeUpdate(deps.tableName, lock, { status: 201, data: bookingView(settled) }) }]
-      : []),
-  ];
+      : { ...unsettled, status: 'FAILED' as const, updated_at: now, version };
+  const supplier = settled.supplier ?? { name: deps.supplier.name };
+  const answered = lock && { lock, view: bookingView(settled) };
+  const items = settleWrites(deps.tableName, pending, settled, supplier, answered);
   await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
   return settled;
 }

@@ -65,6 +65,24 @@ describe('architecture of shared/', () => {
     expect(misplaced).toEqual([]);
   });
 
+  it('writes the booking item only from its home: keys, expressions and each route’s write list', () => {
+    // The home: the item (keys, shape, reads), its state changes, its supplier-call claims, each route's
+    // writes (booking-item.ts). Elsewhere in bookings/ only other items' own modules spell a write.
+    const home = /^shared\/bookings\/booking(-item|-updates|-calls|-writes)?\.ts$/;
+    const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const keyed = [...graph.keys()].filter((file) => !home.test(file) && /\bbookingKey\b/.test(code(file)));
+    const spelled = [...graph.keys()].filter(
+      (file) =>
+        file.startsWith('shared/bookings/') &&
+        !home.test(file) &&
+        !file.endsWith('-item.ts') &&
+        /\b(UpdateExpression|ConditionExpression|Key):/.test(code(file)),
+    );
+
+    expect(keyed).toEqual([]);
+    expect(spelled).toEqual([]);
+  });
+
   it('keeps every file under 250 lines but the data tables', () => {
     // The route table is plain data too: one entry per route, nothing else (shared/routes.ts).
     const long = [...graph.keys()]

@@ -1,0 +1,236 @@
+import type { TransactItem } from '../db/transaction.ts';
+import type { RecordSlot } from '../supply/port.ts';
+import { bookedOfferMarker, bookedOfferRelease } from './booked-offer-item.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  bookingKey,
+  changeStamp,
+  newBookingItem,
+} from './booking-item.ts';
+import {
+  cancelBookingUpdate,
+  cancelOrderUpdate,
+  confirmHoldUpdate,
+  confirmPaidHoldUpdate,
+  expireHoldUpdate,
+  settleBookingUpdate,
+} from './booking-updates.ts';
+import { callRemoval, type ListedCall } from './call-item.ts';
+import { heldRemoval, newHeldItem } from './held-item.ts';
+import {
+  completionUpdate,
+  type IdempotencyLock,
+  replacedOutcomeUpdate,
+  type StoredOutcome,
+} from './idempotency-item.ts';
+import { newPendingItem, pendingRemoval } from './pending-item.ts';
+import { newPnrItem } from './pnr-item.ts';
+
+/**
+ * Each route's writes of the booking entity (its home: booking-item.ts), listed in one function per
+ * route so that what goes into one transaction is read in one place: the booking item's own change
+ * (booking-updates.ts) and what changes with it — its PNR, its place in the PENDING, holds and
+ * supplier-calls listings, the offer's marker, the Idempotency-Key's answer, the supplier's seats.
+ */
+
+type Actor = { id: string; name: string };
+type Money = { amount: number; currency: string };
+/** A supplier call named by its claim (`id`) or, left behind, by its start. */
+type Call = { id: string } | { started_at: string };
+
+/** A hold's entry in the holds listing, taken off when it stops being HELD. */
+const unlistHold = (tableName: string, record: BookingRecord) => ({
+  Delete: heldRemoval(tableName, {
+    booking_id: record.booking_id,
+    payment_required_by: record.payment_required_by ?? '',
+  }),
+});
+const answer = (tableName: string, lock: IdempotencyLock | undefined, data: BookingView, status = 200) =>
+  lock ? [{ Update: completionUpdate(tableName, lock, { status, data }) }] : [];
+
+/**
+ * Create's writes, each in its named slot (db/transaction.ts): the booking, its PNR (once it has one),
+ * the offer-booked marker, the PENDING or HELD listing for the sweep, and with an Idempotency-Key the
+ * stored answer. An in-table supplier adds its seats to the same transaction.
+ */
+export function createWrites(
+  tableName: string,
+  record: BookingRecord,
+  offer: { identity: string; expiresAt: number },
+  lock: IdempotencyLock | undefined,
+  answer: { status: number; data: BookingView },
+): (readonly [RecordSlot, TransactItem] | undefined)[] {
+  return [
+    ['booking', { Put: newBookingItem(tableName, record) }],
+    record.pnr === null ? undefined : ['pnr', { Put: newPnrItem(tableName, { ...record, pnr: record.pnr }) }],
+    record.status === 'PENDING' ? ['pending', { Put: newPendingItem(tableName, record) }] : undefined,
+    record.status === 'HELD' && record.payment_required_by
+      ? [
+          'held',
+          { Put: newHeldItem(tableName, { ...record, payment_required_by: record.payment_required_by }) },
+        ]
+      : undefined,
+    ['offer', { Put: bookedOfferMarker(tableName, offer, record.booking_id) }],
+    lock ? ['idempotency', { Update: completionUpdate(tableName, lock, answer) }] : undefined,
+  ];
+}
+
+/**
+ * Confirm's writes: the hold CONFIRMED (by the deadline rule at `at`; or, `paid`, at the amount its
+ * remote supplier was paid under `call`), off the holds listing, and with an Idempotency-Key `view` as
+ * its answer.
+ */
+export function confirmWrites(
+  tableName: string,
+  record: BookingRecord,
+  confirmed: {
+    at: string;
+    view: BookingView;
+    lock?: IdempotencyLock | undefined;
+    paid?: { total: number; call: Call };
+  },
+): TransactItem[] {
+  const { version } = changeStamp(record);
+  const { paid } = confirmed;
+  const update = paid
+    ? confirmPaidHoldUpdate(tableName, { ...record, version, total: paid.total }, confirmed.at, paid.call)
+    : confirmHoldUpdate(tableName, { ...record, version }, confirmed.at);
+  return [
+    { Update: update },
+    unlistHold(tableName, record),
+    ...answer(tableName, confirmed.lock, confirmed.view),
+  ];
+}
+
+/**
+ * Cancel's writes for a booking read CONFIRMED or HELD: CANCELLED (a hold off its listing) with the
+ * supplier's `seats` back, in the table's own way or under a remote supplier's call — `holdClaim`, the
+ * claim under which a hold's order was cancelled; `orderCall`, the call that cancelled a CONFIRMED
+ * booking's order (taken off the supplier-calls listing with it).
+ */
+export function cancelWrites(
+  tableName: string,
+  record: BookingRecord & { status: 'CONFIRMED' | 'HELD' },
+  cancelled: { at: string; by: Actor; refund?: Money | undefined },
+  under: { holdClaim?: string; orderCall?: { call: Call; listed: ListedCall }; seats?: TransactItem[] },
+): TransactItem[] {
+  const { version } = changeStamp(record);
+  const { orderCall } = under;
+  const update = orderCall
+    ? cancelOrderUpdate(
+        tableName,
+        { booking_id: record.booking_id, version },
+        { refund: { amount: 0, currency: record.currency }, ...cancelled },
+        orderCall.call,
+      )
+    : cancelBookingUpdate(
+        tableName,
+        { booking_id: record.booking_id, version, status: record.status },
+        cancelled,
+        under.holdClaim,
+      );
+  return [
+    { Update: update },
+    ...(record.status === 'HELD' && record.payment_required_by ? [unlistHold(tableName, record)] : []),
+    ...(orderCall ? [{ Delete: callRemoval(tableName, orderCall.listed) }] : []),
+    ...(under.seats ?? []),
+  ];
+}
+
+/**
+ * The expiry's writes for a late hold (by the deadline rule at `at`; `leftCall`: a remote hold's call its
+ * supplier says did not pay): EXPIRED, off the holds listing, its supplier's `seats` back.
+ */
+export function expireWrites(
+  tableName: string,
+  record: BookingRecord & { payment_required_by: string },
+  at: string,
+  seats: TransactItem[],
+  leftCall?: string,
+): TransactItem[] {
+  const hold = { booking_id: record.booking_id, payment_required_by: record.payment_required_by };
+  return [
+    { Update: expireHoldUpdate(tableName, { ...hold, ...changeStamp(record) }, at, leftCall) },
+    { Delete: heldRemoval(tableName, hold) },
+    ...seats,
+  ];
+}
+
+/**
+ * The sweep's end of a lapse a read stored: the listing entry gone, only if still there, with the
+ * supplier's `seats` back, so the seats come back exactly once.
+ */
+export const releaseWrites = (
+  tableName: string,
+  listed: { booking_id: string; payment_required_by: string },
+  seats: TransactItem[],
+): TransactItem[] => [
+  { Delete: { ...heldRemoval(tableName, listed), ConditionExpression: 'attribute_exists(pk)' } },
+  ...seats,
+];
+
+/**
+ * The writes that settle a PENDING booking (as read: its version is the condition) as `settled`, at
+ * `settled.updated_at`: off the PENDING listing, with its PNR, a hold's listing, the offer freed when it
+ * FAILED, and with the request's Idempotency-Key `answered.view` as its answer.
+ */
+export function settleWrites(
+  tableName: string,
+  pending: BookingRecord,
+  settled: BookingRecord & { status: 'CONFIRMED' | 'HELD' | 'FAILED'; updated_at: string },
+  supplier: { name: string; order_id?: string },
+  answered?: { lock: IdempotencyLock; view: BookingView },
+): TransactItem[] {
+  const deadline = settled.status === 'HELD' ? settled.payment_required_by : undefined;
+  const failed = settled.status === 'FAILED';
+  return [
+    {
+      Update: settleBookingUpdate(tableName, pending.booking_id, {
+        version: changeStamp(pending).version,
+        status: settled.status,
+        at: settled.updated_at,
+        ...(deadline && { payment_required_by: deadline }),
+        ...(settled.pnr && { pnr: settled.pnr }),
+        supplier,
+      }),
+    },
+    { Delete: pendingRemoval(tableName, pending) },
+    ...(settled.pnr ? [{ Put: newPnrItem(tableName, { ...settled, pnr: settled.pnr }) }] : []),
+    ...(deadline ? [{ Put: newHeldItem(tableName, { ...settled, payment_required_by: deadline }) }] : []),
+    ...(failed && pending.offer_identity
+      ? [{ Delete: bookedOfferRelease(tableName, pending.offer_identity, pending.booking_id) }]
+      : []),
+    ...(answered && !failed
+      ? [{ Update: replacedOutcomeUpdate(tableName, answered.lock, { status: 201, data: answered.view }) }]
+      : []),
+  ];
+}
+
+/**
+ * The writes that take back a PENDING booking for which no order was made: the booking (only while
+ * PENDING), its listing and the offer's marker go; the Idempotency-Key keeps `answer` for replays.
+ */
+export function takeBackWrites(
+  tableName: string,
+  pending: BookingRecord,
+  lock: IdempotencyLock | undefined,
+  answer: StoredOutcome | undefined,
+): TransactItem[] {
+  return [
+    {
+      Delete: {
+        TableName: tableName,
+        Key: bookingKey(pending.booking_id),
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'PENDING' },
+      },
+    },
+    { Delete: pendingRemoval(tableName, pending) },
+    ...(pending.offer_identity
+      ? [{ Delete: bookedOfferRelease(tableName, pending.offer_identity, pending.booking_id) }]
+      : []),
+    ...(lock && answer ? [{ Update: replacedOutcomeUpdate(tableName, lock, answer) }] : []),
+  ];
+}
