@@ -1,11 +1,12 @@
+import { cancelFlow, type OrderContext, orderContext } from '#shared/booking-context.ts';
+import type { CancelFlow } from '#shared/bookings/flow.ts';
 import { CancelBookingRequest, cancelBooking } from '#shared/bookings/manage.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
-import { type OrdersContext, ordersSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: OrdersContext) {
+export function createHandler(ctx: OrderContext<CancelFlow>) {
   const cancel = cancelBooking(ctx);
   return httpHandler(
     route('booking-cancel'),
@@ -15,4 +16,4 @@ export function createHandler(ctx: OrdersContext) {
   );
 }
 
-export const handler = createHandler({ ...context, supplier: await ordersSupplier(context) });
+export const handler = createHandler(await orderContext(context, cancelFlow));

@@ -1,7 +1,7 @@
+import { type OrderContext, orderContext, sweepFlow } from '#shared/booking-context.ts';
+import type { SweepFlow } from '#shared/bookings/flow.ts';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
-import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
 import { context } from '#shared/context.ts';
-import { type OrdersContext, ordersSupplier } from '#shared/supply/context.ts';
 
 /**
  * The scheduled sweep's handler over `ctx` (every minute deployed, a timer in `npm start`): late holds
@@ -11,20 +11,17 @@ import { type OrdersContext, ordersSupplier } from '#shared/supply/context.ts';
  * did; a failure is thrown for the function's error alarm, and the next run a minute later simply
  * tries again (every step is conditional, so nothing is done twice).
  */
-export function createHandler(ctx: OrdersContext) {
+export function createHandler(ctx: OrderContext<SweepFlow>) {
   return async () => {
     const expired = await expireLateHolds(ctx);
-    const settled = await sweepPendingBookings(ctx);
+    const settled = await ctx.orderFlow.sweepPending(ctx);
     // Cancellations and payments whose answers were lost: settled by asking the supplier (logged by it).
-    // Remote suppliers only: a network bundle leaves the code out.
-    if (process.env.BUNDLED_SUPPLIER !== 'network') {
-      const { settleLeftCalls } = await import('#shared/bookings/left-calls.ts');
-      await settleLeftCalls(ctx);
-    }
+    // The built-in network makes no outside calls: its flow has none to settle.
+    await ctx.orderFlow.settleLeftCalls(ctx);
     if (expired > 0 || settled.confirmed + settled.held + settled.failed > 0)
       ctx.log.info('sweep', { expired_holds: expired, ...settled });
     return { expired, ...settled };
   };
 }
 
-export const handler = createHandler({ ...context, supplier: await ordersSupplier(context) });
+export const handler = createHandler(await orderContext(context, sweepFlow));

@@ -3,10 +3,12 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
 import { isConditionFailed, type TableHandle } from '../db/client.ts';
 import { CALL_LEASE_MS, DEADLINE_AHEAD } from './booking.ts';
-import { bookingKey } from './booking-item.ts';
+import { type BookingRecord, bookingKey, readBooking } from './booking-item.ts';
+import { showPendingUpdate } from './booking-updates.ts';
 
 /**
- * The booking entity's claims on a remote supplier's calls (part of its home, booking-item.ts): a hold's
+ * The booking entity's one-shot writes (part of its home, booking-item.ts): a PENDING booking's first
+ * showing ({@link shownPending}), and the claims on a remote supplier's calls: a hold's
  * payment or cancellation (`hold_call`), a CONFIRMED booking's cancellation (`cancel_call`). Each claim
  * is one conditional write that at most one request wins; a claim older than {@link CALL_LEASE_MS} is a
  * dead request's and may be taken over. Releasing one that may have changed the order leaves its
@@ -132,5 +134,21 @@ export async function clearLeftCall(
   } catch (error) {
     if (isConditionFailed(error)) return false;
     throw error;
+  }
+}
+
+/**
+ * A PENDING booking as a client is shown it: the first time, version 0 (written while its request waits
+ * for the supplier) becomes 1 — so the first state any client sees is version 1, whether that is this
+ * PENDING or the settled booking (docs/API.md §4.3). A settle that got there first is answered instead.
+ */
+export async function shownPending(deps: TableHandle, record: BookingRecord): Promise<BookingRecord> {
+  if (record.status !== 'PENDING' || record.version !== 0) return record;
+  try {
+    await deps.db.send(new UpdateCommand(showPendingUpdate(deps.tableName, record.booking_id)));
+    return { ...record, version: 1 };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    return (await readBooking(deps, record.booking_id)) ?? record;
   }
 }

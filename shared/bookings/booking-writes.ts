@@ -8,15 +8,7 @@ import {
   changeStamp,
   newBookingItem,
 } from './booking-item.ts';
-import {
-  cancelBookingUpdate,
-  cancelOrderUpdate,
-  confirmHoldUpdate,
-  confirmPaidHoldUpdate,
-  expireHoldUpdate,
-  settleBookingUpdate,
-} from './booking-updates.ts';
-import { callRemoval, type ListedCall } from './call-item.ts';
+import { confirmHoldUpdate, confirmPaidHoldUpdate, settleBookingUpdate } from './booking-updates.ts';
 import { heldRemoval, newHeldItem } from './held-item.ts';
 import {
   completionUpdate,
@@ -34,18 +26,9 @@ import { newPnrItem } from './pnr-item.ts';
  * supplier-calls listings, the offer's marker, the Idempotency-Key's answer, the supplier's seats.
  */
 
-type Actor = { id: string; name: string };
-type Money = { amount: number; currency: string };
 /** A supplier call named by its claim (`id`) or, left behind, by its start. */
 type Call = { id: string } | { started_at: string };
 
-/** A hold's entry in the holds listing, taken off when it stops being HELD. */
-const unlistHold = (tableName: string, record: BookingRecord) => ({
-  Delete: heldRemoval(tableName, {
-    booking_id: record.booking_id,
-    payment_required_by: record.payment_required_by ?? '',
-  }),
-});
 const answer = (tableName: string, lock: IdempotencyLock | undefined, data: BookingView, status = 200) =>
   lock ? [{ Update: completionUpdate(tableName, lock, { status, data }) }] : [];
 
@@ -98,77 +81,10 @@ export function confirmWrites(
     : confirmHoldUpdate(tableName, { ...record, version }, confirmed.at);
   return [
     { Update: update },
-    unlistHold(tableName, record),
+    { Delete: heldRemoval(tableName, record) },
     ...answer(tableName, confirmed.lock, confirmed.view),
   ];
 }
-
-/**
- * Cancel's writes for a booking read CONFIRMED or HELD: CANCELLED (a hold off its listing) with the
- * supplier's `seats` back, in the table's own way or under a remote supplier's call — `holdClaim`, the
- * claim under which a hold's order was cancelled; `orderCall`, the call that cancelled a CONFIRMED
- * booking's order (taken off the supplier-calls listing with it).
- */
-export function cancelWrites(
-  tableName: string,
-  record: BookingRecord & { status: 'CONFIRMED' | 'HELD' },
-  cancelled: { at: string; by: Actor; refund?: Money | undefined },
-  under: { holdClaim?: string; orderCall?: { call: Call; listed: ListedCall }; seats?: TransactItem[] },
-): TransactItem[] {
-  const { version } = changeStamp(record);
-  const { orderCall } = under;
-  const update = orderCall
-    ? cancelOrderUpdate(
-        tableName,
-        { booking_id: record.booking_id, version },
-        { refund: { amount: 0, currency: record.currency }, ...cancelled },
-        orderCall.call,
-      )
-    : cancelBookingUpdate(
-        tableName,
-        { booking_id: record.booking_id, version, status: record.status },
-        cancelled,
-        under.holdClaim,
-      );
-  return [
-    { Update: update },
-    ...(record.status === 'HELD' && record.payment_required_by ? [unlistHold(tableName, record)] : []),
-    ...(orderCall ? [{ Delete: callRemoval(tableName, orderCall.listed) }] : []),
-    ...(under.seats ?? []),
-  ];
-}
-
-/**
- * The expiry's writes for a late hold (by the deadline rule at `at`; `leftCall`: a remote hold's call its
- * supplier says did not pay): EXPIRED, off the holds listing, its supplier's `seats` back.
- */
-export function expireWrites(
-  tableName: string,
-  record: BookingRecord & { payment_required_by: string },
-  at: string,
-  seats: TransactItem[],
-  leftCall?: string,
-): TransactItem[] {
-  const hold = { booking_id: record.booking_id, payment_required_by: record.payment_required_by };
-  return [
-    { Update: expireHoldUpdate(tableName, { ...hold, ...changeStamp(record) }, at, leftCall) },
-    { Delete: heldRemoval(tableName, hold) },
-    ...seats,
-  ];
-}
-
-/**
- * The sweep's end of a lapse a read stored: the listing entry gone, only if still there, with the
- * supplier's `seats` back, so the seats come back exactly once.
- */
-export const releaseWrites = (
-  tableName: string,
-  listed: { booking_id: string; payment_required_by: string },
-  seats: TransactItem[],
-): TransactItem[] => [
-  { Delete: { ...heldRemoval(tableName, listed), ConditionExpression: 'attribute_exists(pk)' } },
-  ...seats,
-];
 
 /**
  * The writes that settle a PENDING booking (as read: its version is the condition) as `settled`, at

@@ -2,11 +2,11 @@ import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib
 import type { Clock } from '../clock.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { HoldNotAvailableError } from '../errors.ts';
-import type { OrdersSupplier } from '../supply/port.ts';
-import { type BookingDeps, expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
+import { expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
+import { expireWrites, releaseWrites } from './booking-ends.ts';
 import { type BookingRecord, changeStamp, readBooking } from './booking-item.ts';
 import { expireHoldUpdate } from './booking-updates.ts';
-import { expireWrites, releaseWrites } from './booking-writes.ts';
+import type { OrderDeps } from './flow.ts';
 import { heldRemoval, listLateHolds } from './held-item.ts';
 
 /** A hold on the built-in network lasts this long (docs/API.md §4.4)… */
@@ -39,7 +39,7 @@ const SWEEP_BATCH = 100;
  * so a confirm, a cancel, a read, another sweep or a retry can race it and exactly one of them changes
  * the booking. Answers whether this call expired it.
  */
-export async function expireHold(deps: BookingDeps<OrdersSupplier>, record: BookingRecord): Promise<boolean> {
+export async function expireHold(deps: OrderDeps, record: BookingRecord): Promise<boolean> {
   const deadline = record.payment_required_by;
   if (!isPastDeadline(record, deps.clock.now()) || deadline === undefined) return false;
   const { orders } = deps.supplier;
@@ -64,12 +64,8 @@ export async function expireHold(deps: BookingDeps<OrdersSupplier>, record: Book
       throw error;
     }
   };
-  // A remote hold with a payment that may have gone through: its supplier says which way it ends.
-  if (record.hold_call && orders.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
-    const { settleLateRemoteHold } = await import('./remote-hold.ts');
-    return settleLateRemoteHold(deps, orders, record, expire);
-  }
-  return expire();
+  // A remote hold with a payment that may have gone through ends as its supplier says (flow.ts).
+  return deps.orderFlow.endLateHold(deps, record, expire);
 }
 
 /** How often a read tries to store a lapse that keeps losing its condition before answering what is stored. */
@@ -111,7 +107,7 @@ export async function readAsSettled(
  * entry gone, in one transaction conditioned on the entry, so the seats come back exactly once.
  */
 async function releaseLapsedHold(
-  deps: BookingDeps<OrdersSupplier>,
+  deps: OrderDeps,
   record: BookingRecord,
   listed: { booking_id: string; payment_required_by: string },
 ): Promise<boolean> {
@@ -132,7 +128,7 @@ async function releaseLapsedHold(
  * anywhere leaves each hold either HELD (or EXPIRED by a read) and listed — the next sweep finishes it —
  * or EXPIRED and unlisted.
  */
-export async function expireLateHolds(deps: BookingDeps<OrdersSupplier>): Promise<number> {
+export async function expireLateHolds(deps: OrderDeps): Promise<number> {
   let expired = 0;
   for (const late of await listLateHolds(deps, deps.clock.now(), SWEEP_BATCH)) {
     const record = await readBooking(deps, late.booking_id);

@@ -1,25 +1,15 @@
 import type { Logger } from '../log.ts';
-import type { OrdersSupplier, RemoteOrders } from '../supply/port.ts';
+import type { RemoteOrders } from '../supply/port.ts';
 import { type BookingDeps, CALL_LEASE_MS, isPastDeadline } from './booking.ts';
 import { clearLeftCall } from './booking-calls.ts';
 import { type BookingRecord, readBooking } from './booking-item.ts';
 import { type ListedCall, listCallsStartedBefore, unlistCall } from './call-item.ts';
+import type { LeftCallsResult } from './flow.ts';
 import { settleCancelled } from './remote-cancel.ts';
 import { confirmPaid } from './remote-hold.ts';
 
 /** Calls a sweep settles at most, so one run stays well inside its function's timeout. */
 const SWEEP_BATCH = 25;
-
-export interface LeftCallsResult {
-  /** Cancellations the supplier made whose booking is now CANCELLED. */
-  cancelled: number;
-  /** Payments the supplier took whose hold is now CONFIRMED. */
-  confirmed: number;
-  /** Calls that changed nothing at the supplier: cleared, the booking as it was. */
-  cleared: number;
-  /** The supplier did not answer: the next run asks again. */
-  waiting: number;
-}
 
 /** A call still running (its claim held within the lease) is its request's to settle. */
 const isLive = (call: { id?: string | undefined; started_at: string } | undefined, now: number) =>
@@ -34,11 +24,10 @@ const isLive = (call: { id?: string | undefined; started_at: string } | undefine
  * the hold expiry (holds.ts), which asks the same question.
  */
 export async function settleLeftCalls(
-  deps: BookingDeps<OrdersSupplier> & { log: Logger },
+  deps: BookingDeps & { log: Logger },
+  orders: RemoteOrders,
 ): Promise<LeftCallsResult> {
   const result: LeftCallsResult = { cancelled: 0, confirmed: 0, cleared: 0, waiting: 0 };
-  const { orders } = deps.supplier;
-  if (orders.kind !== 'remote') return result;
   const now = deps.clock.now();
   for (const listed of await listCallsStartedBefore(deps, now - CALL_LEASE_MS, SWEEP_BATCH)) {
     const record = await readBooking(deps, listed.booking_id);

@@ -57,23 +57,36 @@ function quoteOf(record: BookingRecord, refund: Refund, until: number): RefundQu
 /** The quote from a remote supplier's cancellation quote. */
 export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote): RefundQuoteView =>
   quoteOf(record, quote.refund, Date.parse(quote.expiresAt));
-/**
- * The quote our own rule gives, without asking anyone: a hold refunds 0 until its deadline; a booking
- * in the table refunds what the conditions it was sold with allow, until its first departure.
- * Undefined for a remote CONFIRMED booking, whose supplier quotes.
- */
-export function ownRefundQuote(record: BookingRecord, supplier: OrdersSupplier): RefundQuoteView | undefined {
-  if (record.status === 'HELD') {
-    const deadline = Date.parse(record.payment_required_by ?? '') || record.departs_at;
-    return quoteOf(record, { amount: 0, currency: record.currency }, deadline);
-  }
-  if (supplier.orders.kind !== 'in-table') return undefined;
+/** The quote by the fare conditions the booking was sold with, until its first departure. */
+export function conditionsQuote(record: BookingRecord): RefundQuoteView {
   const refund = refundUnder(record.flight.conditions, record.total, record.currency);
   return quoteOf(record, { amount: refund, currency: record.currency }, record.departs_at);
 }
 
+/** The part of booking's flow (flow.ts) the refund quote asks. */
+interface Quoting {
+  ownRefund(record: BookingRecord): RefundQuoteView | undefined;
+  quoteRefund(record: BookingRecord): Promise<RefundQuoteView>;
+}
+
+/**
+ * The quote our own rule gives, without asking anyone: a hold refunds 0 until its deadline; a booking
+ * in the table refunds what the conditions it was sold with allow ({@link conditionsQuote}).
+ * Undefined for a remote CONFIRMED booking, whose supplier quotes.
+ */
+export function ownRefundQuote(
+  record: BookingRecord,
+  flow: Pick<Quoting, 'ownRefund'>,
+): RefundQuoteView | undefined {
+  if (record.status === 'HELD') {
+    const deadline = Date.parse(record.payment_required_by ?? '') || record.departs_at;
+    return quoteOf(record, { amount: 0, currency: record.currency }, deadline);
+  }
+  return flow.ownRefund(record);
+}
+
 /** `POST /api/flights/booking/refund-quote`: 409 NOT_CANCELLABLE unless a cancel now would cancel. */
-export function quoteRefund(deps: BookingDeps<OrdersSupplier>) {
+export function quoteRefund(deps: BookingDeps<OrdersSupplier> & { readonly orderFlow: Quoting }) {
   return async (
     body: z.output<typeof RefundQuoteRequest>,
     { agencyId }: Session,
@@ -87,16 +100,6 @@ export function quoteRefund(deps: BookingDeps<OrdersSupplier>) {
       );
     }
     if (now >= record.departs_at) throw new NotCancellableError();
-    const own = ownRefundQuote(record, deps.supplier);
-    if (own) return own;
-    const { orders } = deps.supplier;
-    const orderId = record.supplier?.order_id;
-    if (orders.kind !== 'remote' || !orderId) {
-      throw new NotCancellableError('The booking has no supplier order to cancel.');
-    }
-    const quote = await orders.quoteCancellation(orderId, record.currency);
-    // Cancelled at the supplier already (a cancel whose answer was lost): the cancel route settles it.
-    if (quote === 'cancelled') throw new NotCancellableError('The booking is being cancelled.');
-    return refundQuoteView(record, quote);
+    return ownRefundQuote(record, deps.orderFlow) ?? (await deps.orderFlow.quoteRefund(record));
   };
 }

@@ -7,8 +7,8 @@ import { minorUnits, toMajor } from '../money.ts';
 import type { Refund, RemoteOrders } from '../supply/port.ts';
 import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
 import { claimCancelCall, releaseCall } from './booking-calls.ts';
+import { cancelWrites } from './booking-ends.ts';
 import { type BookingRecord, type BookingView, readBooking } from './booking-item.ts';
-import { cancelWrites } from './booking-writes.ts';
 import { type ListedCall, listCall, unlistCall } from './call-item.ts';
 import { refundChanged, refundQuoteView } from './refund-quote.ts';
 

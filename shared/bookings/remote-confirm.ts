@@ -5,9 +5,9 @@ import { toMajor } from '../money.ts';
 import type { RemoteOrders, SupplierOrder } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import { claimHoldCall, releaseCall } from './booking-calls.ts';
-import type { BookingRecord, BookingView } from './booking-item.ts';
+import type { BookingView } from './booking-item.ts';
 import { listCall } from './call-item.ts';
-import type { IdempotencyLock } from './idempotency-item.ts';
+import type { HoldConfirm } from './flow.ts';
 import { confirmPaid, sameAmount } from './remote-hold.ts';
 
 /**
@@ -22,14 +22,6 @@ import { confirmPaid, sameAmount } from './remote-hold.ts';
  */
 const WAIT_MS = 20_000;
 
-export interface RemoteConfirm {
-  readonly record: BookingRecord;
-  readonly price: { readonly total_price: number; readonly currency: string };
-  readonly lock: IdempotencyLock | undefined;
-  /** The booking as it is now, and what confirm answers for it when it is no hold to confirm. */
-  readonly reread: () => Promise<{ record: BookingRecord; answer: BookingView | undefined }>;
-}
-
 /**
  * Confirms a remote hold (confirm.ts): under a claim, reads the order; already paid → CONFIRMED; at
  * another price than sent → 409 PRICE_CHANGED with the supplier's; otherwise one payment of exactly the
@@ -40,7 +32,7 @@ export interface RemoteConfirm {
 export async function confirmRemoteHold(
   deps: BookingDeps,
   orders: RemoteOrders,
-  request: RemoteConfirm,
+  request: HoldConfirm,
 ): Promise<BookingView> {
   const waitUntil = performance.now() + WAIT_MS;
   let { record } = request;
@@ -61,7 +53,7 @@ export async function confirmRemoteHold(
 async function payUnderClaim(
   deps: BookingDeps,
   orders: RemoteOrders,
-  request: RemoteConfirm,
+  request: HoldConfirm,
   claim: string,
 ): Promise<BookingView> {
   const { record, price } = request;

@@ -5,8 +5,9 @@ import { minorUnits, toMajor } from '../money.ts';
 import type { Refund, RemoteOrders, SupplierOrder } from '../supply/port.ts';
 import { type BookingDeps, bookingView, hasLiveCall } from './booking.ts';
 import { claimHoldCall, releaseCall } from './booking-calls.ts';
+import { cancelWrites } from './booking-ends.ts';
 import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
-import { cancelWrites, confirmWrites } from './booking-writes.ts';
+import { confirmWrites } from './booking-writes.ts';
 import type { IdempotencyLock } from './idempotency-item.ts';
 
 /**

@@ -1,18 +1,12 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
-import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
+import { cancellationCodes } from '../db/client.ts';
 import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
 import type { RecordSlot, RemoteOrdering, SupplierOffer, SupplierOrder } from '../supply/port.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
-import {
-  type BookingRecord,
-  type BookingView,
-  changeStamp,
-  findBooking,
-  readBooking,
-} from './booking-item.ts';
-import { showPendingUpdate } from './booking-updates.ts';
+import { shownPending } from './booking-calls.ts';
+import { type BookingRecord, type BookingView, changeStamp, findBooking } from './booking-item.ts';
 import { createWrites, settleWrites, takeBackWrites } from './booking-writes.ts';
 import { type IdempotencyLock, releaseAnsweredKey, storableOutcome } from './idempotency-item.ts';
 
@@ -130,22 +124,6 @@ export async function settlePending(
     const current = await findBooking(deps, pending.booking_id, pending.agency_id);
     if (current?.status !== 'PENDING' || current.version === pending.version) throw error;
     return settleAt(deps, current, settlement, lock);
-  }
-}
-
-/**
- * A PENDING booking as a client is shown it: the first time, version 0 (written while its request waits
- * for the supplier) becomes 1 — so the first state any client sees is version 1, whether that is this
- * PENDING or the settled booking (docs/API.md §4.3). A settle that got there first is answered instead.
- */
-export async function shownPending(deps: TableHandle, record: BookingRecord): Promise<BookingRecord> {
-  if (record.status !== 'PENDING' || record.version !== 0) return record;
-  try {
-    await deps.db.send(new UpdateCommand(showPendingUpdate(deps.tableName, record.booking_id)));
-    return { ...record, version: 1 };
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    return (await readBooking(deps, record.booking_id)) ?? record;
   }
 }
 

@@ -1,9 +1,10 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { OrdersSupplier } from '../supply/port.ts';
+import type { RemoteOrders } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import { findBooking } from './booking-item.ts';
+import type { SweepResult } from './flow.ts';
 import { listPendingBookings, pendingRemoval } from './pending-item.ts';
 import { settlePending } from './remote-order.ts';
 
@@ -17,14 +18,6 @@ export const FAIL_AFTER_MS = 3 * 60_000;
 /** Bookings settled per run; the rest wait for the next minute. */
 export const SWEEP_BATCH = 25;
 
-export interface SweepResult {
-  confirmed: number;
-  /** Hold orders found unpaid: the booking is HELD until its deadline (docs/API.md §4.4). */
-  held: number;
-  failed: number;
-  waiting: number;
-}
-
 /**
  * Settles every PENDING booking by asking the supplier for the order carrying its booking id — never by
  * ordering again. Found: CONFIRMED with its PNR. Not found after {@link FAIL_AFTER_MS}: FAILED, the offer
@@ -32,11 +25,10 @@ export interface SweepResult {
  * on the booking still being PENDING, so a request settling it at the same moment cannot be undone.
  */
 export async function sweepPendingBookings(
-  deps: BookingDeps<OrdersSupplier> & { log: Logger },
+  deps: BookingDeps & { log: Logger },
+  orders: RemoteOrders,
 ): Promise<SweepResult> {
   const result: SweepResult = { confirmed: 0, held: 0, failed: 0, waiting: 0 };
-  const { orders } = deps.supplier;
-  if (orders.kind !== 'remote') return result;
   for (const listed of await listPendingBookings(deps, SWEEP_BATCH)) {
     const booking = await findBooking(deps, listed.booking_id, listed.agency_id);
     if (booking?.status !== 'PENDING') {

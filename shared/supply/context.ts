@@ -3,7 +3,7 @@ import { airportIndex, type SellableAirport, searchAirports } from '../flights/a
 import { searchFlights } from '../flights/search.ts';
 import { networkOffers } from './network-offers.ts';
 import { networkOrders } from './network-orders.ts';
-import type { BookingSupplier, FlightSupplier, OrdersSupplier, SearchingSupplier } from './port.ts';
+import type { BookingSupplier, OrdersSupplier, RemoteSupplier, SearchingSupplier } from './port.ts';
 import type { SupplierConfig } from './supplier-config.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { SupplierConfig } from './supplier-config.ts';
  */
 type Part<S> = (ctx: AppContext, config?: SupplierConfig) => Promise<S>;
 
-const duffel = async (ctx: AppContext, given?: SupplierConfig): Promise<FlightSupplier | undefined> => {
+const duffel = async (ctx: AppContext, given?: SupplierConfig): Promise<RemoteSupplier | undefined> => {
   // Written so that esbuild sees a constant-false branch in a network bundle and drops the imports:
   // a network stage's function neither parses the supplier settings nor carries the adapter.
   if (process.env.BUNDLED_SUPPLIER !== 'network') {

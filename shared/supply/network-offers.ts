@@ -11,7 +11,8 @@ import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
 import { reprice } from './network-reprice.ts';
 import {
-  type BookingSupplier,
+  type InTableOrdering,
+  type InTableSupplier,
   offerFacts,
   type RecordSlot,
   type RecordWrites,
@@ -27,7 +28,7 @@ type Slot = RecordSlot | 'seats';
  * built apart ({@link networkOffers}, {@link networkOrders} (network-orders.ts), `searchFlights`) so that each function
  * carries only its own.
  */
-export function networkOffers(deps: SearchDeps): BookingSupplier {
+export function networkOffers(deps: SearchDeps): Pick<InTableSupplier, 'name' | 'openOffer'> {
   return {
     name: 'network',
     openOffer: (flightId) => {
@@ -43,7 +44,7 @@ function networkOffer(
   quote: OpenedOffer,
   flights: ScheduledFlight[],
   first: ScheduledFlight,
-): SupplierOffer {
+): SupplierOffer<InTableOrdering> {
   const seats = seatsFor(quote.passengers);
   return {
     ...offerFacts(quote),

@@ -9,14 +9,10 @@ import type { SearchInput } from '../flights/search-request.ts';
 
 /**
  * The FlightSupplier port: where flights come from (docs/API.md §4.5). `bookings/` talks to this and
- * never to an adapter. Two kinds of supplier exist, and the booking flow differs between them only in
- * how the order is made:
- *
- * - **in-table** (the built-in network): seats live in our own table, so taking them joins the
- *   booking's own writes in one TransactWriteItems — all or nothing, nothing to settle later;
- * - **remote** (Duffel): the order is an outside call that cannot join a transaction, so the booking
- *   is written PENDING first, the supplier is called once, and the booking is settled after it (or by
- *   the sweep, which finds the order by our booking id — never by ordering again).
+ * never to an adapter. Two kinds of supplier exist: **in-table** (the built-in network: the seats join
+ * the booking's own writes in one TransactWriteItems) and **remote** (Duffel: every order, payment and
+ * cancellation is an outside call). Each kind is paired with booking's flow for it where the adapter is
+ * chosen (shared/booking-context.ts): booking code never asks which it has.
  */
 export type SupplierName = 'network' | 'duffel';
 
@@ -140,8 +136,10 @@ export interface RemoteOrdering {
   orderOnHold(request: OrderRequest): Promise<OrderOutcome>;
 }
 
+export type Ordering = InTableOrdering | RemoteOrdering;
+
 /** An offer id opened: what was quoted, and how to book it. */
-export interface SupplierOffer {
+export interface SupplierOffer<O extends Ordering = Ordering> {
   /** One per issued offer, whatever text carried its id: the booked-offer marker's key. */
   readonly identity: string;
   readonly agencyId: string;
@@ -156,7 +154,7 @@ export interface SupplierOffer {
   readonly firstDepartureDate: LocalDate;
   /** The offer as quoted now. Undefined when the id names flights that no longer exist. */
   requote(flightId: string): Promise<Requote | undefined>;
-  readonly ordering: InTableOrdering | RemoteOrdering;
+  readonly ordering: O;
 }
 
 /** A booking as the supplier side sees it, for settling and cancelling. */
@@ -171,13 +169,11 @@ export interface SuppliedBooking {
 }
 
 /**
- * A supplier's orders, as booking code works on them after create: what gives a booking's seats back,
- * and for a remote supplier the order's own calls — read it, find it by our booking id, pay it (holds),
- * quote and confirm its cancellation.
+ * A supplier's orders, as booking works on them after create: what gives a booking's seats back, and a
+ * remote supplier's calls on an order — read, find by our booking id, pay (holds), quote and cancel.
  */
 export type SupplierOrders = InTableOrders | RemoteOrders;
 
-/** What every supplier's orders offer. */
 interface SeatsBack {
   /**
    * The writes that put `booking`'s seats back on sale, to run in the same transaction as the booking's
@@ -213,14 +209,14 @@ export interface RemoteOrders extends SeatsBack {
   pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
 }
 
-/** The port itself. */
-export interface FlightSupplier {
+/** The port itself, for a supplier whose offers order in way `O` and whose orders are `R`. */
+export interface FlightSupplier<O extends Ordering = Ordering, R extends SupplierOrders = SupplierOrders> {
   readonly name: SupplierName;
   /** Searches and seals each Flight's id for the caller's agency. */
   search(body: SearchInput, session: Session): Promise<FlightView[]>;
   /** The offer behind an id this supplier issued; undefined for anything else. */
-  openOffer(flightId: string): SupplierOffer | undefined;
-  readonly orders: SupplierOrders;
+  openOffer(flightId: string): SupplierOffer<O> | undefined;
+  readonly orders: R;
 }
 
 /**
@@ -228,8 +224,13 @@ export interface FlightSupplier {
  * does not carry booking code, nor cancel the schedule (shared/supply/context.ts).
  */
 export type SearchingSupplier = Pick<FlightSupplier, 'name' | 'search'>;
-export type BookingSupplier = Pick<FlightSupplier, 'name' | 'openOffer'>;
-export type OrdersSupplier = Pick<FlightSupplier, 'name' | 'orders'>;
+export type BookingSupplier = PartOf<'name' | 'openOffer'>;
+export type OrdersSupplier = PartOf<'name' | 'orders'>;
+type PartOf<K extends keyof FlightSupplier> = Pick<InTableSupplier, K> | Pick<RemoteSupplier, K>;
+
+/** The two kinds of supplier, told apart by name where the adapter is chosen. */
+export type InTableSupplier = FlightSupplier<InTableOrdering, InTableOrders> & { readonly name: 'network' };
+export type RemoteSupplier = FlightSupplier<RemoteOrdering, RemoteOrders> & { readonly name: 'duffel' };
 
 /** What every supplier's offer says of its quote, taken from the quote it sealed. */
 export type OfferFacts = Pick<

@@ -1,11 +1,15 @@
+import { cancelFlow, confirmFlow, offerFlow, quoteFlow, sweepFlow } from '#shared/booking-context.ts';
+import type { OfferFlow, OrderFlow } from '#shared/bookings/flow.ts';
 import type { AppContext } from '#shared/context.ts';
 import { bookingSupplier, ordersSupplier, searchingSupplier } from '#shared/supply/context.ts';
-import type { FlightSupplier } from '#shared/supply/port.ts';
+import type { BookingSupplier, OrdersSupplier, SearchingSupplier } from '#shared/supply/port.ts';
 import type { SupplierConfig } from '#shared/supply/supplier-config.ts';
 
-/** A context with every part of the supplier: for tests and benchmarks that use them all. */
+/** A context with every part of the supplier, and booking's flows for it: for tests and benchmarks that use them all. */
 export interface SupplierContext extends AppContext {
-  readonly supplier: FlightSupplier;
+  readonly supplier: SearchingSupplier & BookingSupplier & OrdersSupplier;
+  readonly offerFlow: OfferFlow;
+  readonly orderFlow: OrderFlow;
 }
 
 /** `ctx` with every part of the supplier `config` names (the process's configuration by default). */
@@ -15,5 +19,14 @@ export async function withSupplier(ctx: AppContext, config?: SupplierConfig): Pr
     bookingSupplier(ctx, config),
     ordersSupplier(ctx, config),
   ]);
-  return { ...ctx, supplier: { ...search, ...offers, ...orders } };
+  // Every function's part of the flow at once, as no function has it.
+  const orderFlow = {
+    ...confirmFlow(orders),
+    ...cancelFlow(orders),
+    ...quoteFlow(orders),
+    ...sweepFlow(orders),
+  };
+  // The three parts are of one supplier (one configuration), which TypeScript cannot see across calls.
+  const supplier = { ...search, ...offers, ...orders } as SupplierContext['supplier'];
+  return { ...ctx, supplier, offerFlow: offerFlow(offers), orderFlow };
 }

@@ -67,8 +67,8 @@ describe('architecture of shared/', () => {
 
   it('writes the booking item only from its home: keys, expressions and each route’s write list', () => {
     // The home: the item (keys, shape, reads), its state changes, its supplier-call claims, each route's
-    // writes (booking-item.ts). Elsewhere in bookings/ only other items' own modules spell a write.
-    const home = /^shared\/bookings\/booking(-item|-updates|-calls|-writes)?\.ts$/;
+    // writes (booking-item.ts; booking-writes.ts and booking-ends.ts). Elsewhere in bookings/ only other items' own modules spell a write.
+    const home = /^shared\/bookings\/booking(-item|-updates|-calls|-writes|-ends)?\.ts$/;
     const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     const keyed = [...graph.keys()].filter((file) => !home.test(file) && /\bbookingKey\b/.test(code(file)));
     const spelled = [...graph.keys()].filter(
@@ -81,6 +81,23 @@ describe('architecture of shared/', () => {
 
     expect(keyed).toEqual([]);
     expect(spelled).toEqual([]);
+  });
+
+  it('has no branch on the supplier in bookings/: each kind is paired with its flow where the adapter is chosen', () => {
+    // Which supplier a stage has is asked in shared/booking-context.ts only (bookings/flow.ts): not by the
+    // bundling switch, a supplier part's kind, nor its name.
+    const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const branches = [...graph.keys()]
+      .filter((file) => file.startsWith('shared/bookings/'))
+      .flatMap((file) =>
+        [
+          ...code(file).matchAll(
+            /BUNDLED_SUPPLIER|\.kind\s*[!=]==?\s*'(in-table|remote)'|\b(supplier|orders|ordering)\.(kind|name)\s*[!=]==?/g,
+          ),
+        ].map((m) => `${file}: ${m[0]}`),
+      );
+
+    expect(branches).toEqual([]);
   });
 
   it('keeps every file under 250 lines but the data tables', () => {
