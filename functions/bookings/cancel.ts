@@ -1,8 +1,8 @@
-import { cancelFlow, type OrderContext, orderContext } from '#shared/booking-context.ts';
 import type { CancelFlow } from '#shared/bookings/flow.ts';
 import { CancelBookingRequest, cancelBooking } from '#shared/bookings/manage.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { cancelFlow, type OrderContext, orderContext } from '#shared/order-context.ts';
 import { route } from '#shared/routes.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */

@@ -1,9 +1,9 @@
-import { confirmFlow, type OrderContext, orderContext } from '#shared/booking-context.ts';
 import { ConfirmBookingRequest, confirmBooking } from '#shared/bookings/confirm.ts';
 import type { ConfirmFlow } from '#shared/bookings/flow.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { idempotencyKeyOf, idempotentReply } from '#shared/http/idempotency-key.ts';
+import { confirmFlow, type OrderContext, orderContext } from '#shared/order-context.ts';
 import { route } from '#shared/routes.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */

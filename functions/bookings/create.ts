@@ -1,9 +1,9 @@
-import { type OfferContext, offerContext } from '#shared/booking-context.ts';
 import { createBooking } from '#shared/bookings/create.ts';
 import { CreateBookingRequest } from '#shared/bookings/request.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { idempotencyKeyOf, idempotentReply } from '#shared/http/idempotency-key.ts';
+import { type OfferContext, offerContext } from '#shared/offer-context.ts';
 import { route } from '#shared/routes.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */

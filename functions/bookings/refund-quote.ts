@@ -1,8 +1,8 @@
-import { type OrderContext, orderContext, quoteFlow } from '#shared/booking-context.ts';
 import type { QuoteFlow } from '#shared/bookings/flow.ts';
 import { quoteRefund, RefundQuoteRequest } from '#shared/bookings/refund-quote.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { type OrderContext, orderContext, quoteFlow } from '#shared/order-context.ts';
 import { route } from '#shared/routes.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */

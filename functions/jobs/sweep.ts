@@ -1,7 +1,7 @@
-import { type OrderContext, orderContext, sweepFlow } from '#shared/booking-context.ts';
 import type { SweepFlow } from '#shared/bookings/flow.ts';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
 import { context } from '#shared/context.ts';
+import { type OrderContext, orderContext, sweepFlow } from '#shared/order-context.ts';
 
 /**
  * The scheduled sweep's handler over `ctx` (every minute deployed, a timer in `npm start`): late holds

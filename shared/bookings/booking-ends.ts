@@ -1,21 +1,50 @@
 import type { TransactItem } from '../db/transaction.ts';
-import type { BookingRecord } from './booking-item.ts';
+import type { BookingRecord, BookingView } from './booking-item.ts';
 import { changeStamp } from './booking-item.ts';
-import { cancelBookingUpdate, cancelOrderUpdate, expireHoldUpdate } from './booking-updates.ts';
+import {
+  cancelBookingUpdate,
+  cancelOrderUpdate,
+  confirmHoldUpdate,
+  confirmPaidHoldUpdate,
+  expireHoldUpdate,
+} from './booking-updates.ts';
 import { callRemoval, type ListedCall } from './call-item.ts';
 import { heldRemoval } from './held-item.ts';
 
 /**
- * The writes that end a CONFIRMED or HELD booking (part of its home, booking-item.ts), each route's
- * listed in one function: cancel, a late hold's expiry, and the sweep's release of a lapse a read
- * stored. Apart from create's and confirm's (booking-writes.ts), so that a read, which may store a
- * lapse, carries none of theirs.
+ * The writes that change a booking after create (part of its home, booking-item.ts), each route's
+ * listed in one function: confirm, cancel, a late hold's expiry, and the sweep's release of a lapse a
+ * read stored. Apart from create's and the settling of a PENDING booking (booking-writes.ts), so that
+ * a read, cancel or confirm carries none of theirs.
  */
 
 type Actor = { id: string; name: string };
 type Money = { amount: number; currency: string };
 /** A supplier call named by its claim (`id`) or, left behind, by its start. */
 type Call = { id: string } | { started_at: string };
+
+/**
+ * Confirm's writes: the hold CONFIRMED (by the deadline rule at `at`; or, `paid`, at the amount its
+ * remote supplier was paid under `call`), off the holds listing, and with an Idempotency-Key its answer.
+ */
+export function confirmWrites(
+  tableName: string,
+  record: BookingRecord,
+  confirmed: {
+    at: string;
+    view: BookingView;
+    /** The Idempotency-Key's answer, if any (idempotency-item.ts). */
+    answer?: TransactItem[] | undefined;
+    paid?: { total: number; call: Call };
+  },
+): TransactItem[] {
+  const { version } = changeStamp(record);
+  const { paid } = confirmed;
+  const update = paid
+    ? confirmPaidHoldUpdate(tableName, { ...record, version, total: paid.total }, confirmed.at, paid.call)
+    : confirmHoldUpdate(tableName, { ...record, version }, confirmed.at);
+  return [{ Update: update }, { Delete: heldRemoval(tableName, record) }, ...(confirmed.answer ?? [])];
+}
 
 /**
  * Cancel's writes for a booking read CONFIRMED or HELD: CANCELLED (a hold off its listing) with the

@@ -8,8 +8,8 @@ import {
   changeStamp,
   newBookingItem,
 } from './booking-item.ts';
-import { confirmHoldUpdate, confirmPaidHoldUpdate, settleBookingUpdate } from './booking-updates.ts';
-import { heldRemoval, newHeldItem } from './held-item.ts';
+import { settleBookingUpdate } from './booking-updates.ts';
+import { newHeldItem } from './held-item.ts';
 import {
   completionUpdate,
   type IdempotencyLock,
@@ -25,12 +25,6 @@ import { newPnrItem } from './pnr-item.ts';
  * (booking-updates.ts) and what changes with it — its PNR, its place in the PENDING, holds and
  * supplier-calls listings, the offer's marker, the Idempotency-Key's answer, the supplier's seats.
  */
-
-/** A supplier call named by its claim (`id`) or, left behind, by its start. */
-type Call = { id: string } | { started_at: string };
-
-const answer = (tableName: string, lock: IdempotencyLock | undefined, data: BookingView, status = 200) =>
-  lock ? [{ Update: completionUpdate(tableName, lock, { status, data }) }] : [];
 
 /**
  * Create's writes, each in its named slot (db/transaction.ts): the booking, its PNR (once it has one),
@@ -56,33 +50,6 @@ export function createWrites(
       : undefined,
     ['offer', { Put: bookedOfferMarker(tableName, offer, record.booking_id) }],
     lock ? ['idempotency', { Update: completionUpdate(tableName, lock, answer) }] : undefined,
-  ];
-}
-
-/**
- * Confirm's writes: the hold CONFIRMED (by the deadline rule at `at`; or, `paid`, at the amount its
- * remote supplier was paid under `call`), off the holds listing, and with an Idempotency-Key `view` as
- * its answer.
- */
-export function confirmWrites(
-  tableName: string,
-  record: BookingRecord,
-  confirmed: {
-    at: string;
-    view: BookingView;
-    lock?: IdempotencyLock | undefined;
-    paid?: { total: number; call: Call };
-  },
-): TransactItem[] {
-  const { version } = changeStamp(record);
-  const { paid } = confirmed;
-  const update = paid
-    ? confirmPaidHoldUpdate(tableName, { ...record, version, total: paid.total }, confirmed.at, paid.call)
-    : confirmHoldUpdate(tableName, { ...record, version }, confirmed.at);
-  return [
-    { Update: update },
-    { Delete: heldRemoval(tableName, record) },
-    ...answer(tableName, confirmed.lock, confirmed.view),
   ];
 }
 

@@ -8,7 +8,13 @@ import { bookingView, hasLiveCall, isPastDeadline } from './booking.ts';
 import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
 import type { ConfirmFlow, OrderDeps } from './flow.ts';
 import { expireHold } from './holds.ts';
-import { type IdempotencyLock, idempotently, ReplayedError, type StoredOutcome } from './idempotency-item.ts';
+import {
+  completionUpdate,
+  type IdempotencyLock,
+  idempotently,
+  ReplayedError,
+  type StoredOutcome,
+} from './idempotency-item.ts';
 import { BookingId } from './ids.ts';
 import { Currency, Money } from './request.ts';
 
@@ -70,7 +76,10 @@ async function confirm(
   };
   try {
     // In the table one conditioned transaction; with a remote supplier, paid first under a claim.
-    return await deps.orderFlow.confirmHold(deps, { record, price: body, lock, reread });
+    // With an Idempotency-Key, its answer is written with the confirm: no crash can split them.
+    const answer = (view: BookingView) =>
+      lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : [];
+    return await deps.orderFlow.confirmHold(deps, { record, price: body, answer, reread });
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
     // Another confirm, a cancel or the expiry changed the booking first, or the deadline passed before

@@ -1,3 +1,4 @@
+import type { TransactItem } from '../db/transaction.ts';
 import type { Logger } from '../log.ts';
 import type { BookingSupplier, OrdersSupplier, SupplierOffer } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
@@ -7,9 +8,11 @@ import type { RefundQuoteView } from './refund-quote.ts';
 
 /**
  * What booking does differently by the kind of supplier it has (shared/supply/port.ts): in the table
- * (in-table-flow.ts) or around outside calls (remote-flow.ts). Each kind is paired with its flow where
- * the stage's adapter is chosen (shared/booking-context.ts), so route code calls these and never asks
- * which supplier it has — and a network stage's bundle carries no remote flow.
+ * (in-table-flow.ts, in-table-offer-flow.ts) or around outside calls (each part beside its code:
+ * remote-order.ts, remote-confirm.ts, remote-cancel.ts, remote-hold.ts, refund-quote.ts, sweep.ts).
+ * Each function's supplier part is paired with its part of the flow where the stage's adapter is chosen
+ * (shared/offer-context.ts, shared/order-context.ts), so route code calls these and never asks which
+ * supplier it has — and a network stage's bundle carries no remote flow.
  */
 
 /** An offer opened by create's flow: the supplier's offer, and how this booking orders it. */
@@ -30,7 +33,8 @@ export interface OfferFlow {
 export interface HoldConfirm {
   readonly record: BookingRecord;
   readonly price: { readonly total_price: number; readonly currency: string };
-  readonly lock: IdempotencyLock | undefined;
+  /** The Idempotency-Key's answer `view`, to write with the confirm (none without a key). */
+  readonly answer: (view: BookingView) => TransactItem[];
   /** The booking as it is now, and what confirm answers for it when it is no hold to confirm. */
   readonly reread: () => Promise<{ record: BookingRecord; answer: BookingView | undefined }>;
 }

@@ -1,52 +1,23 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { PriceChangedError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
-import type { InTableSupplier } from '../supply/port.ts';
 import { bookingView, cancelledView, writerClock } from './booking.ts';
-import { cancelWrites } from './booking-ends.ts';
+import { cancelWrites, confirmWrites } from './booking-ends.ts';
 import { changeStamp } from './booking-item.ts';
-import { confirmWrites, createWrites } from './booking-writes.ts';
-import type { OfferFlow, OrderFlow } from './flow.ts';
+import type { OrderFlow } from './flow.ts';
 import { conditionsQuote } from './refund-quote.ts';
 
 /**
  * Booking with an in-table supplier (the built-in network, docs/bookings.md): the seats are in our own
  * table, so every change of a booking is one transaction with its seats — nothing outside to call,
  * nothing to settle later. Whether a write came in time is its condition's to say (the deadline rule,
- * booking.ts), by the clock as it writes.
+ * booking.ts), by the clock as it writes. Create's part is apart (in-table-offer-flow.ts), so that no
+ * other function carries create's writes.
  */
-
-/** Create's flow: one TransactWriteItems takes the seats and makes the booking (createWrites). */
-export const inTableOfferFlow = (supplier: Pick<InTableSupplier, 'openOffer'>): OfferFlow => ({
-  open: (flightId) => {
-    const offer = supplier.openOffer(flightId);
-    if (!offer) return undefined;
-    const { holding } = offer.ordering;
-    return {
-      ...offer,
-      book: async (deps, record, lock) => {
-        const made = (pnr: string) => ({
-          ...record,
-          pnr,
-          seats: holding.seats,
-          segments: [...holding.segments],
-        });
-        const pnr = await offer.ordering.reserve((candidate) => {
-          const booked = made(candidate);
-          return createWrites(deps.tableName, booked, offer, lock, {
-            status: 201,
-            data: bookingView(booked),
-          });
-        });
-        return bookingView(made(pnr));
-      },
-    };
-  },
-});
 
 /** Confirm's part: one transaction conditioned on the deadline rule. */
 export const inTableConfirming: Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'> = {
-  async confirmHold(deps, { record, lock }) {
+  async confirmHold(deps, { record, answer }) {
     // The deadline rule (booking.ts): in time or not is this write's condition, by the clock as it writes.
     const at = writerClock(deps.clock);
     const view = bookingView({
@@ -56,7 +27,7 @@ export const inTableConfirming: Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'
       updated_at: at,
       version: changeStamp(record).version + 1,
     });
-    const writes = confirmWrites(deps.tableName, record, { at, view, lock });
+    const writes = confirmWrites(deps.tableName, record, { at, view, answer: answer(view) });
     await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
     return view;
   },

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
 import { cancellationCodes } from '../db/client.ts';
-import { ServiceUnavailableError } from '../errors.ts';
+import { NotCancellableError, ServiceUnavailableError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import type { Refund, RemoteOrders } from '../supply/port.ts';
 import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
@@ -10,7 +10,9 @@ import { claimCancelCall, releaseCall } from './booking-calls.ts';
 import { cancelWrites } from './booking-ends.ts';
 import { type BookingRecord, type BookingView, readBooking } from './booking-item.ts';
 import { type ListedCall, listCall, unlistCall } from './call-item.ts';
+import type { OrderFlow } from './flow.ts';
 import { refundChanged, refundQuoteView } from './refund-quote.ts';
+import { cancelRemoteHold } from './remote-hold.ts';
 
 /**
  * Cancel of a remote supplier's CONFIRMED booking (docs/API.md §4.5, "exactly once across the outside
@@ -164,3 +166,20 @@ export async function settleCancelled(
   }
   return cancelledView(record, cancelled);
 }
+
+/** Cancel's part: at the supplier first, under a claim. */
+export const remoteCancelling = (orders: RemoteOrders): Pick<OrderFlow, 'cancel' | 'ownRefund'> => ({
+  // Its supplier quotes the refund of a CONFIRMED booking: the cancel checks it under the claim.
+  ownRefund: () => undefined,
+  async cancel(deps, record, { at, by, expected }) {
+    if (!record.supplier?.order_id)
+      throw new NotCancellableError('The booking has no supplier order to cancel.');
+    if (record.status === 'CONFIRMED') {
+      // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
+      return cancelRemoteOrder(deps, orders, record, by, expected);
+    }
+    // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.
+    const done = await cancelRemoteHold(deps, orders, record, { at, by });
+    return done === 'busy' ? done : cancelledView(record, { at, by, refund: done.refund });
+  },
+});

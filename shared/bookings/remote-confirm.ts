@@ -7,7 +7,7 @@ import type { BookingDeps } from './booking.ts';
 import { claimHoldCall, releaseCall } from './booking-calls.ts';
 import type { BookingView } from './booking-item.ts';
 import { listCall } from './call-item.ts';
-import type { HoldConfirm } from './flow.ts';
+import type { HoldConfirm, OrderFlow } from './flow.ts';
 import { confirmPaid, sameAmount } from './remote-hold.ts';
 
 /**
@@ -82,7 +82,7 @@ async function payUnderClaim(
     }
     // Paid before (a request that lost its answer) at another price than this one sent: settle, then say so.
     const answered = sameAmount(order, price);
-    const view = await confirmPaid(deps, record, order, { id: claim }, answered ? request.lock : undefined);
+    const view = await confirmPaid(deps, record, order, { id: claim }, answered ? request.answer : undefined);
     if (answered) return view;
     throw priceNow(order);
   } catch (error) {
@@ -91,3 +91,13 @@ async function payUnderClaim(
     throw error;
   }
 }
+
+/** Confirm's part, over the supplier's `orders`. */
+export const remoteConfirming = (
+  orders: RemoteOrders,
+): Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'> => ({
+  // The supplier is paid first, under a claim on the hold (remote-confirm.ts).
+  confirmHold: (deps, request) => confirmRemoteHold(deps, orders, request),
+  // A remote supplier may have moved a held price: its order's amount is checked under the claim.
+  checkHeldPrice: () => undefined,
+});

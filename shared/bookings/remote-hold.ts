@@ -1,14 +1,14 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
 import { cancellationCodes } from '../db/client.ts';
+import type { TransactItem } from '../db/transaction.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import type { Refund, RemoteOrders, SupplierOrder } from '../supply/port.ts';
 import { type BookingDeps, bookingView, hasLiveCall } from './booking.ts';
 import { claimHoldCall, releaseCall } from './booking-calls.ts';
-import { cancelWrites } from './booking-ends.ts';
+import { cancelWrites, confirmWrites } from './booking-ends.ts';
 import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
-import { confirmWrites } from './booking-writes.ts';
-import type { IdempotencyLock } from './idempotency-item.ts';
+import type { OrderFlow } from './flow.ts';
 
 /**
  * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (remote-confirm.ts),
@@ -37,7 +37,8 @@ export async function confirmPaid(
   record: BookingRecord,
   paid: SupplierOrder,
   call: { id: string } | { started_at: string },
-  lock?: IdempotencyLock,
+  /** The Idempotency-Key's answer of the confirm that paid, if any. */
+  answer?: (view: BookingView) => TransactItem[],
 ): Promise<BookingView> {
   const at = isoSeconds(deps.clock.now());
   const { version } = changeStamp(record);
@@ -49,7 +50,7 @@ export async function confirmPaid(
     updated_at: at,
     version: version + 1,
   });
-  const paying = { at, view, lock, paid: { total: paid.total, call } };
+  const paying = { at, view, answer: answer?.(view), paid: { total: paid.total, call } };
   await deps.db.send(
     new TransactWriteCommand({ TransactItems: confirmWrites(deps.tableName, record, paying) }),
   );
@@ -111,3 +112,9 @@ export async function cancelRemoteHold(
     throw error;
   }
 }
+
+/** The end of a late hold: a remote hold with a payment that may have gone through ends as its supplier says. */
+export const remoteLapsing = (orders: RemoteOrders): Pick<OrderFlow, 'endLateHold'> => ({
+  endLateHold: (deps, record, expire) =>
+    record.hold_call ? settleLateRemoteHold(deps, orders, record, expire) : expire(),
+});

@@ -3,11 +3,18 @@ import { isoSeconds } from '../clock.ts';
 import { cancellationCodes } from '../db/client.ts';
 import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
-import type { RecordSlot, RemoteOrdering, SupplierOffer, SupplierOrder } from '../supply/port.ts';
+import type {
+  RecordSlot,
+  RemoteOrdering,
+  RemoteSupplier,
+  SupplierOffer,
+  SupplierOrder,
+} from '../supply/port.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
 import { shownPending } from './booking-calls.ts';
 import { type BookingRecord, type BookingView, changeStamp, findBooking } from './booking-item.ts';
 import { createWrites, settleWrites, takeBackWrites } from './booking-writes.ts';
+import type { OfferFlow } from './flow.ts';
 import { type IdempotencyLock, releaseAnsweredKey, storableOutcome } from './idempotency-item.ts';
 
 /**
@@ -159,3 +166,16 @@ async function settleAt(
   await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
   return settled;
 }
+
+/** Create's flow: PENDING first, one order call, then settled (remote-order.ts). */
+export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): OfferFlow => ({
+  open: (flightId) => {
+    const offer = supplier.openOffer(flightId);
+    return (
+      offer && {
+        ...offer,
+        book: (deps, record, lock) => orderRemotely(deps, { record, offer, ordering: offer.ordering, lock }),
+      }
+    );
+  },
+});

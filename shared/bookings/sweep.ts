@@ -4,7 +4,8 @@ import type { Logger } from '../log.ts';
 import type { RemoteOrders } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import { findBooking } from './booking-item.ts';
-import type { SweepResult } from './flow.ts';
+import type { OrderFlow, SweepResult } from './flow.ts';
+import { settleLeftCalls } from './left-calls.ts';
 import { listPendingBookings, pendingRemoval } from './pending-item.ts';
 import { settlePending } from './remote-order.ts';
 
@@ -65,3 +66,11 @@ export async function sweepPendingBookings(
     deps.log.info('sweep', { ...result });
   return result;
 }
+
+/** The sweep's part: PENDING bookings and lost answers settled by asking the supplier, never again. */
+export const remoteSweeping = (
+  orders: RemoteOrders,
+): Pick<OrderFlow, 'sweepPending' | 'settleLeftCalls'> => ({
+  sweepPending: (deps) => sweepPendingBookings(deps, orders),
+  settleLeftCalls: (deps) => settleLeftCalls(deps, orders),
+});

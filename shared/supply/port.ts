@@ -12,7 +12,7 @@ import type { SearchInput } from '../flights/search-request.ts';
  * never to an adapter. Two kinds of supplier exist: **in-table** (the built-in network: the seats join
  * the booking's own writes in one TransactWriteItems) and **remote** (Duffel: every order, payment and
  * cancellation is an outside call). Each kind is paired with booking's flow for it where the adapter is
- * chosen (shared/booking-context.ts): booking code never asks which it has.
+ * chosen (shared/order-context.ts): booking code never asks which it has.
  */
 export type SupplierName = 'network' | 'duffel';
 

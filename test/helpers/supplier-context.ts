@@ -1,6 +1,7 @@
-import { cancelFlow, confirmFlow, offerFlow, quoteFlow, sweepFlow } from '#shared/booking-context.ts';
 import type { OfferFlow, OrderFlow } from '#shared/bookings/flow.ts';
 import type { AppContext } from '#shared/context.ts';
+import { offerFlow } from '#shared/offer-context.ts';
+import { cancelFlow, confirmFlow, quoteFlow, sweepFlow } from '#shared/order-context.ts';
 import { bookingSupplier, ordersSupplier, searchingSupplier } from '#shared/supply/context.ts';
 import type { BookingSupplier, OrdersSupplier, SearchingSupplier } from '#shared/supply/port.ts';
 import type { SupplierConfig } from '#shared/supply/supplier-config.ts';
@@ -20,13 +21,14 @@ export async function withSupplier(ctx: AppContext, config?: SupplierConfig): Pr
     ordersSupplier(ctx, config),
   ]);
   // Every function's part of the flow at once, as no function has it.
-  const orderFlow = {
-    ...confirmFlow(orders),
-    ...cancelFlow(orders),
-    ...quoteFlow(orders),
-    ...sweepFlow(orders),
-  };
+  const [confirm, cancel, quote, sweep] = await Promise.all([
+    confirmFlow(orders),
+    cancelFlow(orders),
+    quoteFlow(orders),
+    sweepFlow(orders),
+  ]);
+  const orderFlow: OrderFlow = { ...confirm, ...cancel, ...quote, ...sweep };
   // The three parts are of one supplier (one configuration), which TypeScript cannot see across calls.
   const supplier = { ...search, ...offers, ...orders } as SupplierContext['supplier'];
-  return { ...ctx, supplier, offerFlow: offerFlow(offers), orderFlow };
+  return { ...ctx, supplier, offerFlow: await offerFlow(offers), orderFlow };
 }

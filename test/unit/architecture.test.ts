@@ -84,7 +84,7 @@ describe('architecture of shared/', () => {
   });
 
   it('has no branch on the supplier in bookings/: each kind is paired with its flow where the adapter is chosen', () => {
-    // Which supplier a stage has is asked in shared/booking-context.ts only (bookings/flow.ts): not by the
+    // Which supplier a stage has is asked in shared/order-context.ts only (bookings/flow.ts): not by the
     // bundling switch, a supplier part's kind, nor its name.
     const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     const branches = [...graph.keys()]
