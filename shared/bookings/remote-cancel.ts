@@ -48,7 +48,7 @@ const major = (refund: Refund) => ({
  * cancelled booking; with `expected`, only if the supplier's refund is still exactly that (otherwise
  * 409 REFUND_CHANGED, nothing cancelled). Another cancel under way is waited for.
  */
-export async function cancelRemoteOrder(
+async function cancelRemoteOrder(
   deps: BookingDeps,
   orders: RemoteOrders,
   record: BookingRecord,

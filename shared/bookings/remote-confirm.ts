@@ -29,7 +29,7 @@ const WAIT_MS = 20_000;
  * answered. Throws the conditioned write's failure when the booking changed under it (confirm.ts
  * answers what it became).
  */
-export async function confirmRemoteHold(
+async function confirmRemoteHold(
   deps: BookingDeps,
   orders: RemoteOrders,
   request: HoldConfirm,

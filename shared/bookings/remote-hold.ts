@@ -62,7 +62,7 @@ export async function confirmPaid(
  * request died): the supplier decides. Paid → CONFIRMED; unpaid → `expire(started_at)`. A live claim is
  * left alone (its request settles it). Answers whether the hold expired.
  */
-export async function settleLateRemoteHold(
+async function settleLateRemoteHold(
   deps: Deps,
   orders: RemoteOrders,
   record: BookingRecord,

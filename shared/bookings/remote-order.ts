@@ -28,7 +28,7 @@ import { type IdempotencyLock, releaseAnsweredKey, storableOutcome } from './ide
  *    be booked again; with no trustworthy answer the booking stays PENDING, answered 202, and the sweep
  *    settles it by finding the order — never by ordering again.
  */
-export async function orderRemotely(
+async function orderRemotely(
   deps: BookingDeps,
   booking: {
     record: BookingRecord;

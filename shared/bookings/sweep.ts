@@ -25,7 +25,7 @@ export const SWEEP_BATCH = 25;
  * freed. A supplier that does not answer leaves the booking for the next run. Settling is conditioned
  * on the booking still being PENDING, so a request settling it at the same moment cannot be undone.
  */
-export async function sweepPendingBookings(
+async function sweepPendingBookings(
   deps: BookingDeps & { log: Logger },
   orders: RemoteOrders,
 ): Promise<SweepResult> {
