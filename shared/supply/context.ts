@@ -102,6 +102,4 @@ export type WithSupplier<S> = AppContext & { readonly supplier: S };
 
 /** The contexts of the functions that call the supplier, each with its part. */
 export type SearchContext = WithSupplier<SearchingSupplier>;
-export type BookingContext = WithSupplier<BookingSupplier>;
-export type OrdersContext = WithSupplier<OrdersSupplier>;
 export type CatalogContext = WithSupplier<AirportCatalog>;
