@@ -1,12 +1,13 @@
 import { ConfirmBookingRequest, confirmBooking } from '#shared/bookings/confirm.ts';
+import type { ConfirmFlow } from '#shared/bookings/flow.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { idempotencyKeyOf, idempotentReply } from '#shared/http/idempotency-key.ts';
+import { confirmFlow, type OrderContext, orderContext } from '#shared/order-context.ts';
 import { route } from '#shared/routes.ts';
-import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: CancellingContext) {
+export function createHandler(ctx: OrderContext<ConfirmFlow>) {
   const confirm = confirmBooking(ctx);
   return httpHandler(
     route('booking-confirm'),
@@ -17,4 +18,4 @@ export function createHandler(ctx: CancellingContext) {
   );
 }
 
-export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });
+export const handler = createHandler(await orderContext(context, confirmFlow));

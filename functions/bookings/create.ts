@@ -3,11 +3,11 @@ import { CreateBookingRequest } from '#shared/bookings/request.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { idempotencyKeyOf, idempotentReply } from '#shared/http/idempotency-key.ts';
+import { type OfferContext, offerContext } from '#shared/offer-context.ts';
 import { route } from '#shared/routes.ts';
-import { type BookingContext, bookingSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: BookingContext) {
+export function createHandler(ctx: OfferContext) {
   const book = createBooking(ctx);
   return httpHandler(
     route('booking-create'),
@@ -20,4 +20,4 @@ export function createHandler(ctx: BookingContext) {
   );
 }
 
-export const handler = createHandler({ ...context, supplier: await bookingSupplier(context) });
+export const handler = createHandler(await offerContext(context));

@@ -1,11 +1,12 @@
+import type { QuoteFlow } from '#shared/bookings/flow.ts';
 import { quoteRefund, RefundQuoteRequest } from '#shared/bookings/refund-quote.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { type OrderContext, orderContext, quoteFlow } from '#shared/order-context.ts';
 import { route } from '#shared/routes.ts';
-import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
 
 /** The route's handler over `ctx`: the deployed one uses the process context, tests their own. */
-export function createHandler(ctx: CancellingContext) {
+export function createHandler(ctx: OrderContext<QuoteFlow>) {
   const quote = quoteRefund(ctx);
   return httpHandler(
     route('booking-refund-quote'),
@@ -15,4 +16,4 @@ export function createHandler(ctx: CancellingContext) {
   );
 }
 
-export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });
+export const handler = createHandler(await orderContext(context, quoteFlow));

@@ -1,8 +1,8 @@
+import type { SweepFlow } from '#shared/bookings/flow.ts';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
-import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
 import { context } from '#shared/context.ts';
 import { withInvocationFields } from '#shared/invocation.ts';
-import { type CancellingContext, cancellingSupplier } from '#shared/supply/context.ts';
+import { type OrderContext, orderContext, sweepFlow } from '#shared/order-context.ts';
 
 /**
  * The scheduled sweep's handler over `ctx` (every minute deployed, a timer in `npm start`): late holds
@@ -12,21 +12,18 @@ import { type CancellingContext, cancellingSupplier } from '#shared/supply/conte
  * did; a failure is thrown for the function's error alarm, and the next run a minute later simply
  * tries again (every step is conditional, so nothing is done twice).
  */
-export function createHandler(ctx: CancellingContext) {
+export function createHandler(ctx: OrderContext<SweepFlow>) {
   // Its lines, and those of the code it runs, carry the invocation's request id and cold-start flag.
   return withInvocationFields(async () => {
     const expired = await expireLateHolds(ctx);
-    const settled = await sweepPendingBookings(ctx);
+    const settled = await ctx.orderFlow.sweepPending(ctx);
     // Cancellations and payments whose answers were lost: settled by asking the supplier (logged by it).
-    // Remote suppliers only: a network bundle leaves the code out.
-    if (process.env.BUNDLED_SUPPLIER !== 'network') {
-      const { settleLeftCalls } = await import('#shared/bookings/left-calls.ts');
-      await settleLeftCalls(ctx);
-    }
+    // The built-in network makes no outside calls: its flow has none to settle.
+    await ctx.orderFlow.settleLeftCalls(ctx);
     if (expired > 0 || settled.confirmed + settled.held + settled.failed > 0)
       ctx.log.info('sweep', { expired_holds: expired, ...settled });
     return { expired, ...settled };
   });
 }
 
-export const handler = createHandler({ ...context, supplier: await cancellingSupplier(context) });
+export const handler = createHandler(await orderContext(context, sweepFlow));

@@ -7,7 +7,7 @@ import {
   queryAgencyListing,
 } from './booking-item.ts';
 
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /**
  * Booking items one list request may read at most, matching its filter or not (2-3 MB of DynamoDB
@@ -17,7 +17,7 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const LIST_READ_BUDGET = 1_000;
 
 /** How a page ended: `next` is where the next page starts, undefined when no booking follows. */
-export interface ListingPage {
+interface ListingPage {
   readonly bookings: BookingRecord[];
   readonly next: ListPosition | undefined;
 }

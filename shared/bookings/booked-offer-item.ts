@@ -6,7 +6,7 @@ import type { TableHandle } from '../db/client.ts';
  * not items, so booking one writes this marker, and an offer books once. Keyed on the quote's
  * identity, never on the id's text; kept an hour past the offer's expiry.
  */
-export const bookedOfferKey = (offerIdentity: string) => ({ pk: `OFFER#${offerIdentity}`, sk: 'BOOKED' });
+const bookedOfferKey = (offerIdentity: string) => ({ pk: `OFFER#${offerIdentity}`, sk: 'BOOKED' });
 
 /** The Put that marks the offer booked by `bookingId`; fails if it already is. */
 export function bookedOfferMarker(

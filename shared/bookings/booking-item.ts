@@ -12,6 +12,11 @@ import { Flight, soldFlight } from './stored-flight.ts';
  * The booking item (`BOOKING#<booking id>` / `BOOKING`): the booking as stored, and what the API
  * answers for it. Listed in GSI1 under its agency's partition, sorted by `<created_at>#<booking_id>`
  * (the list cursor carries that position).
+ *
+ * This is the booking entity's home, as ElectroDB keeps an entity: its keys, shape and reads here; its
+ * state changes in booking-updates.ts, its claims on a remote supplier's calls in booking-calls.ts, and
+ * each route's writes (create, confirm, cancel, expire, settle) listed in booking-writes.ts. No other
+ * module spells a write of the item (test/unit/architecture.test.ts).
  */
 export const bookingKey = (bookingId: string) => ({ pk: `BOOKING#${bookingId}`, sk: 'BOOKING' });
 

@@ -7,7 +7,7 @@ import { soldFlight } from './stored-flight.ts';
 
 /**
  * What booking code needs: the table, the clock, and the supplier flights come from — each route takes
- * the part of the port it uses (create: offers; cancel and the sweep: cancelling).
+ * the part of the port it uses (create: offers; cancel and the sweep: orders).
  */
 export interface BookingDeps<
   Supplier extends { readonly name: SupplierName } = { readonly name: SupplierName },

@@ -1,27 +1,12 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { cancellationCodes } from '../db/client.ts';
-import {
-  HoldExpiredError,
-  NotFoundError,
-  NotHeldError,
-  PriceChangedError,
-  ServiceUnavailableError,
-} from '../errors.ts';
-import { minorUnits, toMajor } from '../money.ts';
+import { HoldExpiredError, NotFoundError, NotHeldError, ServiceUnavailableError } from '../errors.ts';
+import { minorUnits } from '../money.ts';
 import '../zod-locale.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
-import { type BookingDeps, bookingView, hasLiveCall, isPastDeadline, writerClock } from './booking.ts';
-import {
-  type BookingRecord,
-  type BookingView,
-  changeStamp,
-  findBooking,
-  parseBookingView,
-} from './booking-item.ts';
-import { confirmHoldUpdate } from './booking-updates.ts';
-import { heldRemoval } from './held-item.ts';
+import { bookingView, hasLiveCall, isPastDeadline } from './booking.ts';
+import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
+import type { ConfirmFlow, OrderDeps } from './flow.ts';
 import { expireHold } from './holds.ts';
 import {
   completionUpdate,
@@ -44,7 +29,7 @@ export const ConfirmBookingRequest = z.object({
   ),
   currency: Currency,
 });
-export type ConfirmBookingInput = z.output<typeof ConfirmBookingRequest>;
+type ConfirmBookingInput = z.output<typeof ConfirmBookingRequest>;
 
 const notFound = () => new NotFoundError('No such booking in your agency.');
 
@@ -57,7 +42,7 @@ const notFound = () => new NotFoundError('No such booking in your agency.');
  * its deadline by the clock as it writes (the deadline rule, booking.ts): confirms racing each other, a
  * cancel or the expiry change the booking exactly once, and each loser reads again and answers what won.
  */
-export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
+export function confirmBooking(deps: OrderDeps<ConfirmFlow>) {
   return async (request: {
     body: ConfirmBookingInput;
     session: Session;
@@ -75,7 +60,7 @@ export function confirmBooking(deps: BookingDeps<CancellingSupplier>) {
 }
 
 async function confirm(
-  deps: BookingDeps<CancellingSupplier>,
+  deps: OrderDeps<ConfirmFlow>,
   body: ConfirmBookingInput,
   agencyId: string,
   lock: IdempotencyLock | undefined,
@@ -90,36 +75,11 @@ async function confirm(
     return { record: current, answer: await alreadySettled(deps, current, body) };
   };
   try {
-    const { cancelling } = deps.supplier;
-    if (cancelling.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
-      // The supplier is paid first, under a claim on the hold (remote-confirm.ts).
-      const { confirmRemoteHold } = await import('./remote-confirm.ts');
-      return await confirmRemoteHold(deps, cancelling, { record, price: body, lock, reread });
-    }
-    // The deadline rule (booking.ts): in time or not is this write's condition, by the clock as it writes.
-    const at = writerClock(deps.clock);
-    const view = bookingView({
-      ...record,
-      status: 'CONFIRMED',
-      payment_required_by: undefined,
-      updated_at: at,
-      version: changeStamp(record).version + 1,
-    });
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: confirmHoldUpdate(deps.tableName, { ...record, ...changeStamp(record) }, at) },
-          {
-            Delete: heldRemoval(deps.tableName, {
-              booking_id: record.booking_id,
-              payment_required_by: record.payment_required_by ?? '',
-            }),
-          },
-          ...(lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : []),
-        ],
-      }),
-    );
-    return view;
+    // In the table one conditioned transaction; with a remote supplier, paid first under a claim.
+    // With an Idempotency-Key, its answer is written with the confirm: no crash can split them.
+    const answer = (view: BookingView) =>
+      lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : [];
+    return await deps.orderFlow.confirmHold(deps, { record, price: body, answer, reread });
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
     // Another confirm, a cancel or the expiry changed the booking first, or the deadline passed before
@@ -137,7 +97,7 @@ async function confirm(
  * (remote-confirm.ts waits for it).
  */
 async function alreadySettled(
-  deps: BookingDeps<CancellingSupplier>,
+  deps: OrderDeps<ConfirmFlow>,
   record: BookingRecord,
   body: ConfirmBookingInput,
   tries = 0,
@@ -151,14 +111,7 @@ async function alreadySettled(
   // A lapsed hold is 410 whether the sweep (or a read) has stored its expiry yet or not (docs/API.md §4.4).
   if (record.status === 'EXPIRED') throw new HoldExpiredError();
   if (record.status !== 'HELD') throw new NotHeldError();
-  // A remote supplier may have moved a held price: its order's amount is checked under the claim.
-  if (!samePrice && deps.supplier.cancelling.kind === 'in-table') {
-    throw new PriceChangedError({
-      previous_total_price: body.total_price,
-      total_price: toMajor(record.total, record.currency),
-      currency: record.currency,
-    });
-  }
+  if (!samePrice) deps.orderFlow.checkHeldPrice(record, body);
   return undefined;
 }
 
@@ -172,7 +125,7 @@ const LATE_TRIES = 2;
  * word first (remote-hold.ts): paid, it is CONFIRMED; still unknown, 503.
  */
 async function lateHold(
-  deps: BookingDeps<CancellingSupplier>,
+  deps: OrderDeps<ConfirmFlow>,
   record: BookingRecord,
   body: ConfirmBookingInput,
   tries: number,

@@ -9,26 +9,27 @@ import {
   SupplierRejectedError,
   ValidationError,
 } from '../errors.ts';
-import type { BookingSupplier, SupplierOffer } from '../supply/port.ts';
+import type { SupplierOffer } from '../supply/port.ts';
 import { isOfferBooked } from './booked-offer-item.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
+import { shownPending } from './booking-calls.ts';
 import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
 import { flightMismatches } from './flight-mismatch.ts';
+import type { BookableOffer, OfferDeps } from './flow.ts';
 import { holdDeadline } from './holds.ts';
 import { type IdempotencyLock, idempotently, ReplayedError, type StoredOutcome } from './idempotency-item.ts';
 import { newBookingId } from './ids.ts';
-import { recordWrites } from './record-writes.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
 
 /** A booking to make: the validated body, who asks, and the Idempotency-Key if one was sent. */
-export interface BookingRequest {
+interface BookingRequest {
   readonly body: CreateBookingInput;
   readonly session: Session;
   readonly idempotencyKey: string | undefined;
 }
 
 /** The booking made, or the outcome stored under the Idempotency-Key answered again. */
-export interface BookingOutcome {
+interface BookingOutcome {
   readonly booking: BookingView;
   readonly replayed: boolean;
   /** 201, or 202 for a booking whose supplier order is not settled yet (docs/API.md §4.5). */
@@ -45,16 +46,17 @@ const answered = (booking: BookingView, replayed: boolean): BookingOutcome => ({
  * `POST /api/flights/booking/create`. After validation (passengers checked against the quote), the
  * checks of docs/API.md §4.2 in order — offer issued to this agency (404), not expired (410), details as
  * quoted (409 FLIGHT_MISMATCH), the supplier's re-quote (409 SOLD_OUT / PRICE_CHANGED, 410) — then the
- * order through the supplier port: with the built-in network one TransactWriteItems takes the seats in
- * the quoted bucket on every segment, writes the booking, reserves the PNR, marks the offer booked and
- * completes the Idempotency-Key, all of it or none of it; with a remote supplier see remote-order.ts.
+ * order through the supplier's flow (flow.ts): with the built-in network one TransactWriteItems takes the
+ * seats in the quoted bucket on every segment, writes the booking, reserves the PNR, marks the offer
+ * booked and completes the Idempotency-Key, all of it or none of it (in-table-flow.ts); with a remote
+ * supplier see remote-order.ts.
  */
-export function createBooking(deps: BookingDeps<BookingSupplier>) {
+export function createBooking(deps: OfferDeps) {
   return async (request: BookingRequest): Promise<BookingOutcome> => {
     const { session, idempotencyKey: key } = request;
     const now = deps.clock.now();
 
-    const opened = deps.supplier.openOffer(request.body.flight_id);
+    const opened = deps.offerFlow.open(request.body.flight_id);
     const offer = opened?.agencyId === session.agencyId ? opened : undefined;
     // Born in the future is a 400 whatever the offer; ages and counts are judged once the offer opens.
     const problems = passengerProblems(
@@ -86,13 +88,13 @@ export function createBooking(deps: BookingDeps<BookingSupplier>) {
 const INSTANT_PAYMENT = 'The airline requires this offer to be paid at once; book it without a hold.';
 
 interface BookingContext {
-  deps: BookingDeps;
+  deps: OfferDeps;
   body: CreateBookingInput;
   agentId: string;
   agentName: string;
   agencyId: string;
   now: number;
-  offer: SupplierOffer | undefined;
+  offer: BookableOffer | undefined;
 }
 
 async function book(context: BookingContext, lock: IdempotencyLock | undefined): Promise<BookingOutcome> {
@@ -110,7 +112,6 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
     throw quoted.change;
   }
 
-  const { ordering } = offer;
   // A hold takes the seats exactly as a confirmed booking does, until its deadline (docs/API.md §4.4); a
   // remote supplier's hold order ends at the earlier of its deadline and this one (remote-order.ts).
   if (body.hold && quoted.holdable === false) throw new HoldNotAvailableError(INSTANT_PAYMENT);
@@ -130,26 +131,15 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
     agent_id: context.agentId,
     created_by: { id: context.agentId, name: context.agentName },
     travel_class: offer.travelClass,
-    seats: ordering.kind === 'in-table' ? ordering.holding.seats : 0,
-    segments: ordering.kind === 'in-table' ? [...ordering.holding.segments] : [],
+    // The flow fills in the seats an in-table order takes; a remote supplier's order holds them.
+    seats: 0,
+    segments: [],
     flight: quoted.flight,
     passengers: body.passengers,
     contact: body.contact,
   };
-  if (ordering.kind === 'remote') {
-    // A network stage's bundle defines BUNDLED_SUPPLIER (infra/bundling.ts): it leaves this code out.
-    if (process.env.BUNDLED_SUPPLIER !== 'network') {
-      const { orderRemotely } = await import('./remote-order.ts');
-      return answered(await orderRemotely(deps, { record, offer, ordering, lock }), false);
-    }
-    throw new Error('a network bundle orders from no remote supplier');
-  }
-  const confirmed = (pnr: string) => ({ ...record, pnr });
-  const pnr = await ordering.reserve((candidate) => {
-    const booked = confirmed(candidate);
-    return recordWrites(deps.tableName, booked, offer, lock, { status: 201, data: bookingView(booked) });
-  });
-  return answered(bookingView(confirmed(pnr)), false);
+  // In the table, one transaction with the seats; with a remote supplier, PENDING first (flow.ts).
+  return answered(await offer.book(deps, record, lock), false);
 }
 
 /**
@@ -183,9 +173,6 @@ async function replay(deps: BookingDeps, outcome: StoredOutcome, agencyId: strin
   if (stored.status !== 'PENDING') return answered(stored, true);
   const current = await findBooking(deps, stored.booking_id, agencyId);
   if (current?.status === 'FAILED') throw new ReplayedError(NO_ORDER);
-  if (current?.status === 'PENDING' && process.env.BUNDLED_SUPPLIER !== 'network') {
-    const { shownPending } = await import('./remote-order.ts');
-    return answered(bookingView(await shownPending(deps, current)), true);
-  }
+  if (current?.status === 'PENDING') return answered(bookingView(await shownPending(deps, current)), true);
   return answered(current ? bookingView(current) : stored, true);
 }

@@ -11,7 +11,7 @@ import { parseItem } from '../db/stored-item.ts';
  * and never scans.
  */
 const PARTITION = 'HELD_BOOKINGS';
-export const heldKey = (hold: { payment_required_by: string; booking_id: string }) => ({
+const heldKey = (hold: { payment_required_by: string; booking_id: string }) => ({
   pk: PARTITION,
   sk: `${hold.payment_required_by}#${hold.booking_id}`,
 });
@@ -35,9 +35,18 @@ export function newHeldItem(
   };
 }
 
-/** The Delete that takes a hold off the listing when it stops being HELD. */
-export function heldRemoval(tableName: string, hold: { payment_required_by: string; booking_id: string }) {
-  return { TableName: tableName, Key: heldKey(hold) };
+/**
+ * The Delete that takes a hold off the listing when it stops being HELD (a booking without a deadline
+ * was never listed: its removal deletes nothing).
+ */
+export function heldRemoval(
+  tableName: string,
+  hold: { payment_required_by?: string | undefined; booking_id: string },
+) {
+  return {
+    TableName: tableName,
+    Key: heldKey({ booking_id: hold.booking_id, payment_required_by: hold.payment_required_by ?? '' }),
+  };
 }
 
 /** Up to `limit` holds whose deadline is `now` or earlier, oldest deadline first. */

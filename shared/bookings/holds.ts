@@ -2,10 +2,11 @@ import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib
 import type { Clock } from '../clock.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { HoldNotAvailableError } from '../errors.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
-import { type BookingDeps, expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
+import { expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
+import { expireWrites, releaseWrites } from './booking-ends.ts';
 import { type BookingRecord, changeStamp, readBooking } from './booking-item.ts';
 import { expireHoldUpdate } from './booking-updates.ts';
+import type { OrderDeps } from './flow.ts';
 import { heldRemoval, listLateHolds } from './held-item.ts';
 
 /** A hold on the built-in network lasts this long (docs/API.md §4.4)… */
@@ -38,31 +39,23 @@ const SWEEP_BATCH = 100;
  * so a confirm, a cancel, a read, another sweep or a retry can race it and exactly one of them changes
  * the booking. Answers whether this call expired it.
  */
-export async function expireHold(
-  deps: BookingDeps<CancellingSupplier>,
-  record: BookingRecord,
-): Promise<boolean> {
+export async function expireHold(deps: OrderDeps, record: BookingRecord): Promise<boolean> {
   const deadline = record.payment_required_by;
   if (!isPastDeadline(record, deps.clock.now()) || deadline === undefined) return false;
-  const hold = { booking_id: record.booking_id, payment_required_by: deadline };
-  const updates = (leftCall?: string) => [
-    {
-      Update: expireHoldUpdate(
-        deps.tableName,
-        { ...hold, ...changeStamp(record) },
-        writerClock(deps.clock),
-        leftCall,
-      ),
-    },
-    { Delete: heldRemoval(deps.tableName, hold) },
-  ];
-  const { cancelling } = deps.supplier;
+  const { orders } = deps.supplier;
   const expire = async (leftCall?: string) => {
     try {
       // In the table, the seats go back in the same transaction; a remote supplier lets an unpaid hold
-      // lapse by itself at its deadline, so only the booking changes.
-      if (cancelling.kind === 'in-table') await cancelling.cancel(record, updates(leftCall));
-      else await deps.db.send(new TransactWriteCommand({ TransactItems: updates(leftCall) }));
+      // lapse by itself at its deadline, so only the booking changes (it gives no seats back).
+      const late = { ...record, payment_required_by: deadline };
+      const writes = expireWrites(
+        deps.tableName,
+        late,
+        writerClock(deps.clock),
+        orders.seatsBack(record),
+        leftCall,
+      );
+      await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
       return true;
     } catch (error) {
       // Someone else changed the booking first (confirmed in time, cancelled, or expired it): nothing to do.
@@ -71,12 +64,8 @@ export async function expireHold(
       throw error;
     }
   };
-  // A remote hold with a payment that may have gone through: its supplier says which way it ends.
-  if (record.hold_call && cancelling.kind === 'remote' && process.env.BUNDLED_SUPPLIER !== 'network') {
-    const { settleLateRemoteHold } = await import('./remote-hold.ts');
-    return settleLateRemoteHold(deps, cancelling, record, expire);
-  }
-  return expire();
+  // A remote hold with a payment that may have gone through ends as its supplier says (flow.ts).
+  return deps.orderFlow.endLateHold(deps, record, expire);
 }
 
 /** How often a read tries to store a lapse that keeps losing its condition before answering what is stored. */
@@ -118,17 +107,13 @@ export async function readAsSettled(
  * entry gone, in one transaction conditioned on the entry, so the seats come back exactly once.
  */
 async function releaseLapsedHold(
-  deps: BookingDeps<CancellingSupplier>,
+  deps: OrderDeps,
   record: BookingRecord,
   listed: { booking_id: string; payment_required_by: string },
 ): Promise<boolean> {
-  const unlist = {
-    Delete: { ...heldRemoval(deps.tableName, listed), ConditionExpression: 'attribute_exists(pk)' },
-  };
-  const { cancelling } = deps.supplier;
+  const writes = releaseWrites(deps.tableName, listed, deps.supplier.orders.seatsBack(record));
   try {
-    if (cancelling.kind === 'in-table') await cancelling.cancel(record, [unlist]);
-    else await deps.db.send(new DeleteCommand(heldRemoval(deps.tableName, listed)));
+    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
     return true;
   } catch (error) {
     if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
@@ -143,7 +128,7 @@ async function releaseLapsedHold(
  * anywhere leaves each hold either HELD (or EXPIRED by a read) and listed — the next sweep finishes it —
  * or EXPIRED and unlisted.
  */
-export async function expireLateHolds(deps: BookingDeps<CancellingSupplier>): Promise<number> {
+export async function expireLateHolds(deps: OrderDeps): Promise<number> {
   let expired = 0;
   for (const late of await listLateHolds(deps, deps.clock.now(), SWEEP_BATCH)) {
     const record = await readBooking(deps, late.booking_id);

@@ -16,9 +16,9 @@ export const idempotencyRecordKey = (agentId: string, key: string) => ({
 });
 
 /** Keys and their outcomes are kept this long (docs/API.md §4.2). */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** A request that holds a key longer than this (it crashed) no longer blocks its retries. */
-export const LOCK_SECONDS = 30;
+const LOCK_SECONDS = 30;
 
 const ErrorDetail = z.object({
   path: z.optional(z.string()),
@@ -66,14 +66,14 @@ export function requestFingerprint(body: unknown): string {
     .digest('base64url');
 }
 
-export type Begun = { kind: 'new'; lock: IdempotencyLock } | { kind: 'replay'; outcome: StoredOutcome };
+type Begun = { kind: 'new'; lock: IdempotencyLock } | { kind: 'replay'; outcome: StoredOutcome };
 
 /**
  * Claims `key` for this request with one conditional write. Answers `replay` when the same body
  * already finished, 422 when the key came with another body, 409 while the first is still running.
  * A claim left by a request that died (lock older than LOCK_SECONDS) is taken over.
  */
-export async function beginIdempotent(
+async function beginIdempotent(
   store: TableHandle,
   request: { agentId: string; key: string; fingerprint: string; now: number },
 ): Promise<Begun> {
@@ -131,7 +131,7 @@ export const completionUpdate = (tableName: string, lock: IdempotencyLock, outco
  * replays; after a failure (5xx) the key is released so a retry can run. Best effort: an unsettled
  * lock simply expires after LOCK_SECONDS.
  */
-export async function settleIdempotent(
+async function settleIdempotent(
   store: TableHandle,
   lock: IdempotencyLock,
   outcome: StoredOutcome | undefined,
@@ -152,6 +152,16 @@ export async function settleIdempotent(
   } catch {
     // The lock expires by itself; nothing was booked, so a later retry runs afresh.
   }
+}
+
+/**
+ * Releases a key whose request stored an answer and then took it back (a PENDING booking with no order,
+ * after a failure): no lock is left to check, so a retry runs afresh.
+ */
+export async function releaseAnsweredKey(store: TableHandle, lock: IdempotencyLock): Promise<void> {
+  await store.db.send(
+    new DeleteCommand({ TableName: store.tableName, Key: idempotencyRecordKey(lock.agentId, lock.key) }),
+  );
 }
 
 /** What a request that ended in `error` leaves under its key: definite client answers only. */

@@ -1,27 +1,15 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
-import type { BookingDeps } from './booking.ts';
-import { CALL_LEASE_MS } from './booking.ts';
-import { type BookingRecord, bookingKey, readBooking } from './booking-item.ts';
+import type { RemoteOrders } from '../supply/port.ts';
+import { type BookingDeps, CALL_LEASE_MS, isPastDeadline } from './booking.ts';
+import { clearLeftCall } from './booking-calls.ts';
+import { type BookingRecord, readBooking } from './booking-item.ts';
 import { type ListedCall, listCallsStartedBefore, unlistCall } from './call-item.ts';
+import type { LeftCallsResult } from './flow.ts';
 import { settleCancelled } from './remote-cancel.ts';
 import { confirmPaid } from './remote-hold.ts';
 
 /** Calls a sweep settles at most, so one run stays well inside its function's timeout. */
 const SWEEP_BATCH = 25;
-
-export interface LeftCallsResult {
-  /** Cancellations the supplier made whose booking is now CANCELLED. */
-  cancelled: number;
-  /** Payments the supplier took whose hold is now CONFIRMED. */
-  confirmed: number;
-  /** Calls that changed nothing at the supplier: cleared, the booking as it was. */
-  cleared: number;
-  /** The supplier did not answer: the next run asks again. */
-  waiting: number;
-}
 
 /** A call still running (its claim held within the lease) is its request's to settle. */
 const isLive = (call: { id?: string | undefined; started_at: string } | undefined, now: number) =>
@@ -36,11 +24,10 @@ const isLive = (call: { id?: string | undefined; started_at: string } | undefine
  * the hold expiry (holds.ts), which asks the same question.
  */
 export async function settleLeftCalls(
-  deps: BookingDeps<CancellingSupplier> & { log: Logger },
+  deps: BookingDeps & { log: Logger },
+  orders: RemoteOrders,
 ): Promise<LeftCallsResult> {
   const result: LeftCallsResult = { cancelled: 0, confirmed: 0, cleared: 0, waiting: 0 };
-  const { cancelling } = deps.supplier;
-  if (cancelling.kind !== 'remote') return result;
   const now = deps.clock.now();
   for (const listed of await listCallsStartedBefore(deps, now - CALL_LEASE_MS, SWEEP_BATCH)) {
     const record = await readBooking(deps, listed.booking_id);
@@ -50,15 +37,14 @@ export async function settleLeftCalls(
       await unlistCall(deps, listed);
       continue;
     }
-    const late = record.payment_required_by !== undefined && Date.parse(record.payment_required_by) <= now;
-    if (isLive(call, now) || (record.status === 'HELD' && late)) continue;
+    if (isLive(call, now) || isPastDeadline(record, now)) continue;
     try {
       const outcome =
         record.status === 'CONFIRMED'
-          ? (await settleLeftCancel(deps, cancelling, record, listed))
+          ? (await settleLeftCancel(deps, orders, record, listed))
             ? 'cancelled'
             : 'cleared'
-          : await settleLeftPayment(deps, cancelling, record);
+          : await settleLeftPayment(deps, orders, record);
       result[outcome]++;
       await unlistCall(deps, listed);
     } catch (error) {
@@ -74,39 +60,27 @@ export async function settleLeftCalls(
   return result;
 }
 
-type RemoteCancelling = Extract<CancellingSupplier['cancelling'], { kind: 'remote' }>;
-
 /**
  * A hold whose payment call was left, before its deadline: paid at the supplier → CONFIRMED at the amount
  * paid; not paid → the call cleared, the booking HELD as it was (a confirm may pay it).
  */
 async function settleLeftPayment(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
 ): Promise<'confirmed' | 'cleared'> {
   const call = record.hold_call;
   if (!call) return 'cleared';
-  const order = await cancelling.readOrder(record.supplier?.order_id ?? '');
+  const order = await orders.readOrder(record.supplier?.order_id ?? '');
   try {
     if (!order.awaitingPayment && !order.cancelled) {
       await confirmPaid(deps, record, order, { started_at: call.started_at });
       return 'confirmed';
     }
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(record.booking_id),
-        UpdateExpression: 'REMOVE hold_call',
-        ConditionExpression: '#status = :held AND hold_call.started_at = :started',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':held': 'HELD', ':started': call.started_at },
-      }),
-    );
+    await clearLeftCall(deps, record.booking_id, { attribute: 'hold_call', started_at: call.started_at });
   } catch (error) {
     // A request claimed or settled it meanwhile: it asks the supplier itself.
-    if (!isConditionFailed(error) && !String((error as Error).name).includes('TransactionCanceled'))
-      throw error;
+    if (!String((error as Error).name).includes('TransactionCanceled')) throw error;
   }
   return 'cleared';
 }
@@ -119,31 +93,19 @@ async function settleLeftPayment(
  */
 async function settleLeftCancel(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   listed: ListedCall,
 ): Promise<boolean> {
   const call = record.cancel_call;
   if (!call) return false;
-  const order = await cancelling.readOrder(record.supplier?.order_id ?? '');
+  const order = await orders.readOrder(record.supplier?.order_id ?? '');
   if (order.cancelled) {
     const refund = order.refund ?? { amount: 0, currency: record.currency };
     await settleCancelled(deps, record, { started_at: call.started_at }, call.by, refund, listed);
     return true;
   }
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(record.booking_id),
-        UpdateExpression: 'REMOVE cancel_call',
-        ConditionExpression: 'cancel_call.started_at = :started',
-        ExpressionAttributeValues: { ':started': call.started_at },
-      }),
-    );
-  } catch (error) {
-    // A request claimed it meanwhile: it asks the supplier itself.
-    if (!isConditionFailed(error)) throw error;
-  }
+  // A request claimed it meanwhile (nothing cleared): it asks the supplier itself.
+  await clearLeftCall(deps, record.booking_id, { attribute: 'cancel_call', started_at: call.started_at });
   return false;
 }

@@ -5,21 +5,19 @@ import { decodeCursor, encodeCursor, pageFields } from '../cursor.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
 import { sameMoney } from '../money.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { listAgencyBookings } from './agency-listing.ts';
-import { type BookingDeps, bookingView, cancelledView, isPastDeadline, writerClock } from './booking.ts';
+import { bookingView, isPastDeadline, writerClock } from './booking.ts';
+import { shownPending } from './booking-calls.ts';
 import {
   BOOKING_STATUSES,
   type BookingRecord,
   type BookingView,
-  changeStamp,
   findBooking,
   listPositionOf,
   readListPosition,
 } from './booking-item.ts';
-import { cancelBookingUpdate } from './booking-updates.ts';
-import { heldRemoval } from './held-item.ts';
+import type { CancelFlow, OrderDeps } from './flow.ts';
 import { expireHold, readAsSettled } from './holds.ts';
 import { BookingId } from './ids.ts';
 import { findBookingIdByPnr } from './pnr-item.ts';
@@ -96,18 +94,15 @@ export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
 /**
  * What a read answers for a stored booking: what is stored, once what the answer would settle is
  * stored first — a late hold's expiry (holds.ts, readAsSettled), a PENDING booking's first showing
- * (remote-order.ts, shownPending).
+ * (booking-calls.ts, shownPending).
  */
 async function readView(deps: TableHandle & { readonly clock: Clock }, record: BookingRecord) {
-  if (record.status === 'PENDING' && process.env.BUNDLED_SUPPLIER !== 'network') {
-    const { shownPending } = await import('./remote-order.ts');
-    return bookingView(await shownPending(deps, record));
-  }
+  if (record.status === 'PENDING') return bookingView(await shownPending(deps, record));
   return bookingView(await readAsSettled(deps, record));
 }
 
 /** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */
-export interface BookingPage {
+interface BookingPage {
   readonly bookings: BookingView[];
   readonly nextCursor: string | null;
 }
@@ -145,7 +140,7 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
  * supplier confirms its cancellation quote first. The refund is recorded on the booking. Cancelling
  * again answers the cancelled booking; after the first departure, 409.
  */
-export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
+export function cancelBooking(deps: OrderDeps<CancelFlow>) {
   const cancel = async (
     body: z.output<typeof CancelBookingRequest>,
     session: Session,
@@ -176,7 +171,7 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
     }
     if (now >= record.departs_at) throw new NotCancellableError();
     // A refund the caller expects that our own rule no longer gives: nothing is cancelled.
-    const own = ownRefundQuote(record, deps.supplier);
+    const own = ownRefundQuote(record, deps.orderFlow);
     if (body.refund && own && !sameMoney(body.refund, own.refund)) {
       throw refundChanged(body.refund, own);
     }
@@ -184,44 +179,18 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
     // The deadline rule (booking.ts): a hold's cancel is in time by the clock as it writes.
     const at = writerClock(deps.clock);
     const by = { id: session.agentId, name: session.agentName };
-    const { cancelling } = deps.supplier;
     try {
-      if (cancelling.kind === 'in-table') {
-        // What the fare's conditions, as sold, give back of a confirmed booking; a hold was never paid.
-        const refund = own?.refund;
-        const update = cancelBookingUpdate(deps.tableName, stamped(record, from), { at, by, refund });
-        const held = record.payment_required_by;
-        const unlist =
-          record.status === 'HELD' && held
-            ? [
-                {
-                  Delete: heldRemoval(deps.tableName, {
-                    booking_id: record.booking_id,
-                    payment_required_by: held,
-                  }),
-                },
-              ]
-            : [];
-        await cancelling.cancel(record, [{ Update: update }, ...unlist]);
-        return cancelledView(record, { at, by, refund });
-      }
-      const orderId = record.supplier?.order_id;
-      if (!orderId) throw new NotCancellableError('The booking has no supplier order to cancel.');
-      if (record.status === 'HELD' && process.env.BUNDLED_SUPPLIER !== 'network') {
-        // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.
-        const { cancelRemoteHold } = await import('./remote-hold.ts');
-        const done = await cancelRemoteHold(deps, cancelling, record, { at, by });
-        if (done !== 'busy') return cancelledView(record, { at, by, refund: done.refund });
-        const current = await findBooking(deps, record.booking_id, agencyId);
-        if (current?.status === 'HELD') throw new ServiceUnavailableError(2);
-        return again();
-      }
-      // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
-      if (process.env.BUNDLED_SUPPLIER !== 'network') {
-        const { cancelRemoteOrder } = await import('./remote-cancel.ts');
-        return await cancelRemoteOrder(deps, cancelling, record, by, body.refund);
-      }
-      throw new NotCancellableError('The booking has no supplier order to cancel.');
+      // In the table with the seats back; with a remote supplier, at the supplier first under a claim.
+      const done = await deps.orderFlow.cancel(
+        deps,
+        { ...record, status: from },
+        { own, at, by, expected: body.refund },
+      );
+      if (done !== 'busy') return done;
+      // Another call holds the hold: a hold still HELD is busy; anything else is answered as it now is.
+      const current = await findBooking(deps, record.booking_id, agencyId);
+      if (current?.status === 'HELD') throw new ServiceUnavailableError(2);
+      return again();
     } catch (error) {
       if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
       // Lost a race with another cancel, or a hold's confirm or expiry (or its deadline passed before
@@ -239,9 +208,3 @@ export function cancelBooking(deps: BookingDeps<CancellingSupplier>) {
 
 /** How often a cancel that keeps losing to other writes reads the booking again before answering 503. */
 const RETRIES = 3;
-
-const stamped = (record: BookingRecord, status: 'CONFIRMED' | 'HELD') => ({
-  booking_id: record.booking_id,
-  status,
-  ...changeStamp(record),
-});

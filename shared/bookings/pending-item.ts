@@ -9,7 +9,7 @@ import { parseItem } from '../db/stored-item.ts';
  * that settles it, so the sweep finds every unsettled booking with one Query and never scans.
  */
 const PARTITION = 'PENDING_BOOKINGS';
-export const pendingKey = (record: { created_at: string; booking_id: string }) => ({
+const pendingKey = (record: { created_at: string; booking_id: string }) => ({
   pk: PARTITION,
   sk: `${record.created_at}#${record.booking_id}`,
 });

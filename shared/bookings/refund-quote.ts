@@ -4,7 +4,7 @@ import { isoSeconds } from '../clock.ts';
 import { NotCancellableError, NotFoundError, RefundChangedError } from '../errors.ts';
 import { refundUnder } from '../flights/fare-conditions.ts';
 import { toMajor } from '../money.ts';
-import type { CancellationQuote, CancellingSupplier, Refund } from '../supply/port.ts';
+import type { CancellationQuote, OrdersSupplier, Refund, RemoteOrders } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { type BookingDeps, isLateHold } from './booking.ts';
 import { type BookingRecord, findBooking } from './booking-item.ts';
@@ -57,26 +57,36 @@ function quoteOf(record: BookingRecord, refund: Refund, until: number): RefundQu
 /** The quote from a remote supplier's cancellation quote. */
 export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote): RefundQuoteView =>
   quoteOf(record, quote.refund, Date.parse(quote.expiresAt));
+/** The quote by the fare conditions the booking was sold with, until its first departure. */
+export function conditionsQuote(record: BookingRecord): RefundQuoteView {
+  const refund = refundUnder(record.flight.conditions, record.total, record.currency);
+  return quoteOf(record, { amount: refund, currency: record.currency }, record.departs_at);
+}
+
+/** The part of booking's flow (flow.ts) the refund quote asks. */
+interface Quoting {
+  ownRefund(record: BookingRecord): RefundQuoteView | undefined;
+  quoteRefund(record: BookingRecord): Promise<RefundQuoteView>;
+}
+
 /**
  * The quote our own rule gives, without asking anyone: a hold refunds 0 until its deadline; a booking
- * in the table refunds what the conditions it was sold with allow, until its first departure.
+ * in the table refunds what the conditions it was sold with allow ({@link conditionsQuote}).
  * Undefined for a remote CONFIRMED booking, whose supplier quotes.
  */
 export function ownRefundQuote(
   record: BookingRecord,
-  supplier: CancellingSupplier,
+  flow: Pick<Quoting, 'ownRefund'>,
 ): RefundQuoteView | undefined {
   if (record.status === 'HELD') {
     const deadline = Date.parse(record.payment_required_by ?? '') || record.departs_at;
     return quoteOf(record, { amount: 0, currency: record.currency }, deadline);
   }
-  if (supplier.cancelling.kind !== 'in-table') return undefined;
-  const refund = refundUnder(record.flight.conditions, record.total, record.currency);
-  return quoteOf(record, { amount: refund, currency: record.currency }, record.departs_at);
+  return flow.ownRefund(record);
 }
 
 /** `POST /api/flights/booking/refund-quote`: 409 NOT_CANCELLABLE unless a cancel now would cancel. */
-export function quoteRefund(deps: BookingDeps<CancellingSupplier>) {
+export function quoteRefund(deps: BookingDeps<OrdersSupplier> & { readonly orderFlow: Quoting }) {
   return async (
     body: z.output<typeof RefundQuoteRequest>,
     { agencyId }: Session,
@@ -90,16 +100,19 @@ export function quoteRefund(deps: BookingDeps<CancellingSupplier>) {
       );
     }
     if (now >= record.departs_at) throw new NotCancellableError();
-    const own = ownRefundQuote(record, deps.supplier);
-    if (own) return own;
-    const { cancelling } = deps.supplier;
+    return ownRefundQuote(record, deps.orderFlow) ?? (await deps.orderFlow.quoteRefund(record));
+  };
+}
+
+/** The refund quote's part: the supplier quotes a CONFIRMED booking's refund. */
+export const remoteQuoting = (orders: RemoteOrders): Quoting => ({
+  ownRefund: () => undefined,
+  async quoteRefund(record) {
     const orderId = record.supplier?.order_id;
-    if (cancelling.kind !== 'remote' || !orderId) {
-      throw new NotCancellableError('The booking has no supplier order to cancel.');
-    }
-    const quote = await cancelling.quoteCancellation(orderId, record.currency);
+    if (!orderId) throw new NotCancellableError('The booking has no supplier order to cancel.');
+    const quote = await orders.quoteCancellation(orderId, record.currency);
     // Cancelled at the supplier already (a cancel whose answer was lost): the cancel route settles it.
     if (quote === 'cancelled') throw new NotCancellableError('The booking is being cancelled.');
     return refundQuoteView(record, quote);
-  };
-}
+  },
+});

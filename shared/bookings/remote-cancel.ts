@@ -1,27 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
-import { cancellationCodes, isConditionFailed } from '../db/client.ts';
-import { ServiceUnavailableError } from '../errors.ts';
+import { cancellationCodes } from '../db/client.ts';
+import { NotCancellableError, ServiceUnavailableError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
-import type { Cancelling, Refund } from '../supply/port.ts';
-import { type BookingDeps, bookingView, CALL_LEASE_MS, cancelledView } from './booking.ts';
-import {
-  type BookingRecord,
-  type BookingView,
-  bookingKey,
-  changeStamp,
-  readBooking,
-} from './booking-item.ts';
-import { cancelOrderUpdate } from './booking-updates.ts';
-import { callRemoval, type ListedCall, listCall, unlistCall } from './call-item.ts';
+import type { Refund, RemoteOrders } from '../supply/port.ts';
+import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
+import { claimCancelCall, releaseCall } from './booking-calls.ts';
+import { cancelWrites } from './booking-ends.ts';
+import { type BookingRecord, type BookingView, readBooking } from './booking-item.ts';
+import { type ListedCall, listCall, unlistCall } from './call-item.ts';
+import type { OrderFlow } from './flow.ts';
 import { refundChanged, refundQuoteView } from './refund-quote.ts';
+import { cancelRemoteHold } from './remote-hold.ts';
 
 /**
  * Cancel of a remote supplier's CONFIRMED booking (docs/API.md §4.5, "exactly once across the outside
  * call"). The supplier's cancellation cannot join a DynamoDB transaction, so it is made under a claim on
- * the booking (`cancel_call`: an id, when it started, who asked), taken with one conditional write while
+ * the booking (`cancel_call`: an id, when it started, who asked; booking-calls.ts), taken with one conditional write while
  * the booking is CONFIRMED and no live claim exists, and listed first (call-item.ts) so that the sweep
  * finds it whatever happens next:
  *
@@ -33,14 +29,13 @@ import { refundChanged, refundQuoteView } from './refund-quote.ts';
  * - a cancelled order's booking never stays CONFIRMED: an unknown outcome leaves `started_at` behind,
  *   and the sweep asks the supplier within its next runs.
  */
-type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 type Actor = { id: string; name: string };
 
 /** How long a cancel that finds another one under way waits for its outcome: inside any function's timeout. */
 const WAIT_MS = 20_000;
 
 /** The refund given, major units as answered, against the supplier's (minor units). */
-export const sameRefund = (given: { amount: number; currency: string }, refund: Refund) =>
+const sameRefund = (given: { amount: number; currency: string }, refund: Refund) =>
   given.currency === refund.currency && minorUnits(String(given.amount), refund.currency) === refund.amount;
 
 const major = (refund: Refund) => ({
@@ -53,9 +48,9 @@ const major = (refund: Refund) => ({
  * cancelled booking; with `expected`, only if the supplier's refund is still exactly that (otherwise
  * 409 REFUND_CHANGED, nothing cancelled). Another cancel under way is waited for.
  */
-export async function cancelRemoteOrder(
+async function cancelRemoteOrder(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   by: Actor,
   expected?: { amount: number; currency: string },
@@ -65,9 +60,9 @@ export async function cancelRemoteOrder(
   await listCall(deps, listed);
   let current = record;
   for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
-    const claim = await claimCancel(deps, current.booking_id, listed.started_at, by);
+    const claim = await claimCancelCall(deps, current.booking_id, listed.started_at, by);
     if (claim) {
-      return cancelUnderClaim(deps, cancelling, { record: current, by, expected, listed, ...claim });
+      return cancelUnderClaim(deps, orders, { record: current, by, expected, listed, ...claim });
     }
     const now = await readBooking(deps, current.booking_id);
     if (!now) throw new ServiceUnavailableError(1);
@@ -75,42 +70,6 @@ export async function cancelRemoteOrder(
     current = now;
     if (performance.now() > waitUntil) throw new ServiceUnavailableError(5);
     await sleep(pause);
-  }
-}
-
-/**
- * Claims the booking for one cancellation; undefined when it is not CONFIRMED or another call is live.
- * `left`: an earlier call's start, when one was left behind (its outcome unknown).
- */
-async function claimCancel(
-  deps: BookingDeps,
-  bookingId: string,
-  startedAt: string,
-  by: Actor,
-): Promise<{ claim: string; left: string | undefined } | undefined> {
-  const id = randomBytes(12).toString('base64url');
-  try {
-    const { Attributes } = await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(bookingId),
-        UpdateExpression: 'SET cancel_call = :call',
-        ConditionExpression:
-          '#status = :confirmed AND (attribute_not_exists(cancel_call.id) OR cancel_call.started_at < :stale)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':call': { id, started_at: startedAt, by },
-          ':confirmed': 'CONFIRMED',
-          ':stale': isoSeconds(Date.parse(startedAt) - CALL_LEASE_MS),
-        },
-        ReturnValues: 'UPDATED_OLD',
-      }),
-    );
-    const left = (Attributes?.cancel_call as { started_at?: unknown } | undefined)?.started_at;
-    return { claim: id, left: typeof left === 'string' ? left : undefined };
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
   }
 }
 
@@ -125,7 +84,7 @@ interface Claimed {
 
 async function cancelUnderClaim(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   claimed: Claimed,
 ): Promise<BookingView> {
   const { record, claim } = claimed;
@@ -136,26 +95,26 @@ async function cancelUnderClaim(
   let mayBeCancelled = claimed.left !== undefined;
   try {
     if (mayBeCancelled) {
-      const order = await cancelling.readOrder(orderId);
+      const order = await orders.readOrder(orderId);
       if (order.cancelled) return await settle(order.refund ?? { amount: 0, currency: record.currency });
     }
-    const quote = await cancelling.quoteCancellation(orderId, record.currency);
+    const quote = await orders.quoteCancellation(orderId, record.currency);
     if (quote === 'cancelled') {
       mayBeCancelled = true;
-      return await settle(await refundOfCancelled(cancelling, orderId, record.currency));
+      return await settle(await refundOfCancelled(orders, orderId, record.currency));
     }
     if (claimed.expected && !sameRefund(claimed.expected, quote.refund)) {
       throw refundChanged(claimed.expected, refundQuoteView(record, quote));
     }
     mayBeCancelled = true;
-    const outcome = await cancelling.confirmCancellation(quote);
+    const outcome = await orders.confirmCancellation(quote);
     if (outcome.kind === 'cancelled') return await settle(outcome.refund);
     if (outcome.kind === 'refused') {
       mayBeCancelled = claimed.left !== undefined;
       throw outcome.error;
     }
     // No answer to trust: the order says whether it was cancelled; it is never confirmed again here.
-    const order = await cancelling.readOrder(orderId).catch(() => undefined);
+    const order = await orders.readOrder(orderId).catch(() => undefined);
     if (order?.cancelled) return await settle(order.refund ?? quote.refund);
     throw new ServiceUnavailableError(5);
   } catch (error) {
@@ -164,8 +123,8 @@ async function cancelUnderClaim(
   }
 }
 
-async function refundOfCancelled(cancelling: RemoteCancelling, orderId: string, currency: string) {
-  const order = await cancelling.readOrder(orderId);
+async function refundOfCancelled(orders: RemoteOrders, orderId: string, currency: string) {
+  const order = await orders.readOrder(orderId);
   return order.refund ?? { amount: 0, currency };
 }
 
@@ -175,16 +134,8 @@ async function refundOfCancelled(cancelling: RemoteCancelling, orderId: string, 
  * Best effort: an unreleased claim lapses by itself.
  */
 async function releaseCancel(deps: BookingDeps, claimed: Claimed, mayBeCancelled: boolean) {
-  await deps.db
-    .send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(claimed.record.booking_id),
-        UpdateExpression: mayBeCancelled ? 'REMOVE cancel_call.id' : 'REMOVE cancel_call',
-        ConditionExpression: 'cancel_call.id = :claim',
-        ExpressionAttributeValues: { ':claim': claimed.claim },
-      }),
-    )
+  const release = { attribute: 'cancel_call', claim: claimed.claim, leaveStart: mayBeCancelled } as const;
+  await releaseCall(deps, claimed.record.booking_id, release)
     .then(() => (mayBeCancelled ? undefined : unlistCall(deps, claimed.listed)))
     .catch(() => undefined);
 }
@@ -203,23 +154,10 @@ export async function settleCancelled(
   listed: ListedCall,
 ): Promise<BookingView> {
   const cancelled = { at: isoSeconds(deps.clock.now()), by, refund: major(refund) };
-  const { version } = changeStamp(record);
+  const confirmed = { ...record, status: 'CONFIRMED' as const };
+  const writes = cancelWrites(deps.tableName, confirmed, cancelled, { orderCall: { call, listed } });
   try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: cancelOrderUpdate(
-              deps.tableName,
-              { booking_id: record.booking_id, version },
-              cancelled,
-              call,
-            ),
-          },
-          { Delete: callRemoval(deps.tableName, listed) },
-        ],
-      }),
-    );
+    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
     const now = await readBooking(deps, record.booking_id);
@@ -228,3 +166,20 @@ export async function settleCancelled(
   }
   return cancelledView(record, cancelled);
 }
+
+/** Cancel's part: at the supplier first, under a claim. */
+export const remoteCancelling = (orders: RemoteOrders): Pick<OrderFlow, 'cancel' | 'ownRefund'> => ({
+  // Its supplier quotes the refund of a CONFIRMED booking: the cancel checks it under the claim.
+  ownRefund: () => undefined,
+  async cancel(deps, record, { at, by, expected }) {
+    if (!record.supplier?.order_id)
+      throw new NotCancellableError('The booking has no supplier order to cancel.');
+    if (record.status === 'CONFIRMED') {
+      // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
+      return cancelRemoteOrder(deps, orders, record, by, expected);
+    }
+    // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.
+    const done = await cancelRemoteHold(deps, orders, record, { at, by });
+    return done === 'busy' ? done : cancelledView(record, { at, by, refund: done.refund });
+  },
+});

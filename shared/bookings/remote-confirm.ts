@@ -2,18 +2,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isoSeconds } from '../clock.ts';
 import { PriceChangedError, ServiceUnavailableError, SupplierRejectedError } from '../errors.ts';
 import { toMajor } from '../money.ts';
-import type { Cancelling, SupplierOrder } from '../supply/port.ts';
+import type { RemoteOrders, SupplierOrder } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
-import type { BookingRecord, BookingView } from './booking-item.ts';
+import { claimHoldCall, releaseCall } from './booking-calls.ts';
+import type { BookingView } from './booking-item.ts';
 import { listCall } from './call-item.ts';
-import type { IdempotencyLock } from './idempotency-item.ts';
-import { claimHold, confirmPaid, releaseHold, sameAmount } from './remote-hold.ts';
+import type { HoldConfirm, OrderFlow } from './flow.ts';
+import { confirmPaid, sameAmount } from './remote-hold.ts';
 
 /**
  * Confirm of a remote supplier's hold (docs/API.md §4.4): the order is paid under a claim on the hold
  * (remote-hold.ts), once, for exactly its current amount.
  */
-type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 
 /**
  * How long a confirm that finds another one paying waits for its outcome before answering 503: a
@@ -22,14 +22,6 @@ type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
  */
 const WAIT_MS = 20_000;
 
-export interface RemoteConfirm {
-  readonly record: BookingRecord;
-  readonly price: { readonly total_price: number; readonly currency: string };
-  readonly lock: IdempotencyLock | undefined;
-  /** The booking as it is now, and what confirm answers for it when it is no hold to confirm. */
-  readonly reread: () => Promise<{ record: BookingRecord; answer: BookingView | undefined }>;
-}
-
 /**
  * Confirms a remote hold (confirm.ts): under a claim, reads the order; already paid → CONFIRMED; at
  * another price than sent → 409 PRICE_CHANGED with the supplier's; otherwise one payment of exactly the
@@ -37,10 +29,10 @@ export interface RemoteConfirm {
  * answered. Throws the conditioned write's failure when the booking changed under it (confirm.ts
  * answers what it became).
  */
-export async function confirmRemoteHold(
+async function confirmRemoteHold(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
-  request: RemoteConfirm,
+  orders: RemoteOrders,
+  request: HoldConfirm,
 ): Promise<BookingView> {
   const waitUntil = performance.now() + WAIT_MS;
   let { record } = request;
@@ -48,8 +40,8 @@ export async function confirmRemoteHold(
   // the sweep within minutes, not at the hold's deadline (left-calls.ts).
   await listCall(deps, { booking_id: record.booking_id, started_at: isoSeconds(deps.clock.now()) });
   for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
-    const claim = await claimHold(deps, record.booking_id, deps.clock.now());
-    if (claim) return payUnderClaim(deps, cancelling, { ...request, record }, claim);
+    const claim = await claimHoldCall(deps, record.booking_id, deps.clock.now());
+    if (claim) return payUnderClaim(deps, orders, { ...request, record }, claim);
     const current = await request.reread();
     if (current.answer) return current.answer;
     if (performance.now() > waitUntil) throw new ServiceUnavailableError(2);
@@ -60,8 +52,8 @@ export async function confirmRemoteHold(
 
 async function payUnderClaim(
   deps: BookingDeps,
-  cancelling: RemoteCancelling,
-  request: RemoteConfirm,
+  orders: RemoteOrders,
+  request: HoldConfirm,
   claim: string,
 ): Promise<BookingView> {
   const { record, price } = request;
@@ -74,28 +66,38 @@ async function payUnderClaim(
     });
   let mayBePaid = false;
   try {
-    let order = await cancelling.readOrder(orderId);
+    let order = await orders.readOrder(orderId);
     mayBePaid = !order.awaitingPayment;
     if (order.cancelled)
       throw new SupplierRejectedError([{ message: 'The airline cancelled the held order.' }]);
     if (order.awaitingPayment) {
       if (!sameAmount(order, price)) throw priceNow(order);
       mayBePaid = true;
-      const paid = await cancelling.pay(orderId, { amount: order.total, currency: order.currency });
+      const paid = await orders.pay(orderId, { amount: order.total, currency: order.currency });
       if (paid.kind === 'refused') mayBePaid = false;
       if (paid.kind === 'refused') throw paid.error;
-      order =
-        paid.kind === 'paid' ? { ...order, awaitingPayment: false } : await cancelling.readOrder(orderId);
+      order = paid.kind === 'paid' ? { ...order, awaitingPayment: false } : await orders.readOrder(orderId);
       if (order.awaitingPayment)
         throw sameAmount(order, price) ? new ServiceUnavailableError(5) : priceNow(order);
     }
     // Paid before (a request that lost its answer) at another price than this one sent: settle, then say so.
     const answered = sameAmount(order, price);
-    const view = await confirmPaid(deps, record, order, { id: claim }, answered ? request.lock : undefined);
+    const view = await confirmPaid(deps, record, order, { id: claim }, answered ? request.answer : undefined);
     if (answered) return view;
     throw priceNow(order);
   } catch (error) {
-    await releaseHold(deps, record.booking_id, claim, mayBePaid);
+    const release = { attribute: 'hold_call', claim, leaveStart: mayBePaid } as const;
+    await releaseCall(deps, record.booking_id, release).catch(() => undefined);
     throw error;
   }
 }
+
+/** Confirm's part, over the supplier's `orders`. */
+export const remoteConfirming = (
+  orders: RemoteOrders,
+): Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'> => ({
+  // The supplier is paid first, under a claim on the hold (remote-confirm.ts).
+  confirmHold: (deps, request) => confirmRemoteHold(deps, orders, request),
+  // A remote supplier may have moved a held price: its order's amount is checked under the claim.
+  checkHeldPrice: () => undefined,
+});

@@ -1,19 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
-import { cancellationCodes, isConditionFailed } from '../db/client.ts';
+import { cancellationCodes } from '../db/client.ts';
+import type { TransactItem } from '../db/transaction.ts';
 import { minorUnits, toMajor } from '../money.ts';
-import type { Cancelling, Refund, SupplierOrder } from '../supply/port.ts';
-import { type BookingDeps, bookingView, CALL_LEASE_MS, DEADLINE_AHEAD, hasLiveCall } from './booking.ts';
-import { type BookingRecord, type BookingView, bookingKey, changeStamp } from './booking-item.ts';
-import { cancelBookingUpdate, confirmPaidHoldUpdate } from './booking-updates.ts';
-import { heldRemoval } from './held-item.ts';
-import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
+import type { Refund, RemoteOrders, SupplierOrder } from '../supply/port.ts';
+import { type BookingDeps, bookingView, hasLiveCall } from './booking.ts';
+import { claimHoldCall, releaseCall } from './booking-calls.ts';
+import { cancelWrites, confirmWrites } from './booking-ends.ts';
+import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
+import type { OrderFlow } from './flow.ts';
 
 /**
  * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (remote-confirm.ts),
  * cancel cancels it. Neither call can join a DynamoDB transaction, so each is made under a claim on the booking
- * (`hold_call`: an id and when it started), taken with one conditional write while the hold is HELD
+ * (`hold_call`: an id and when it started; booking-calls.ts), taken with one conditional write while the hold is HELD
  * before its deadline and no live claim exists:
  *
  * - one claim at a time: of ten confirms at once one pays, the others wait for its outcome;
@@ -23,58 +23,10 @@ import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
  *   outcome is unknown leaves `hold_call.started_at` behind, so that a late hold is expired only after
  *   the supplier says the order is unpaid (the sweep asks; settleLateRemoteHold).
  */
-type RemoteCancelling = Extract<Cancelling, { kind: 'remote' }>;
 type Deps = BookingDeps;
 
 export const sameAmount = (order: SupplierOrder, price: { total_price: number; currency: string }) =>
   price.currency === order.currency && minorUnits(String(price.total_price), order.currency) === order.total;
-
-/**
- * Claims the hold for one supplier call; undefined when it is not HELD in time (by the deadline rule,
- * booking.ts, with `now` the writer's clock as it writes) or another call is live.
- */
-export async function claimHold(deps: Deps, bookingId: string, now: number): Promise<string | undefined> {
-  const id = randomBytes(12).toString('base64url');
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(bookingId),
-        UpdateExpression: 'SET hold_call = :call',
-        ConditionExpression: `#status = :held AND ${DEADLINE_AHEAD} AND (attribute_not_exists(hold_call.id) OR hold_call.started_at < :stale)`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':call': { id, started_at: isoSeconds(now) },
-          ':held': 'HELD',
-          ':at': isoSeconds(now),
-          ':stale': isoSeconds(now - CALL_LEASE_MS),
-        },
-      }),
-    );
-    return id;
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
-  }
-}
-
-/**
- * Ends a claim that did not change the booking. `mayBePaid`: the supplier may have taken a payment, so
- * the call's start stays behind for the sweep. Best effort: an unreleased claim lapses by itself.
- */
-export async function releaseHold(deps: Deps, bookingId: string, claim: string, mayBePaid: boolean) {
-  await deps.db
-    .send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: bookingKey(bookingId),
-        UpdateExpression: mayBePaid ? 'REMOVE hold_call.id' : 'REMOVE hold_call',
-        ConditionExpression: 'hold_call.id = :claim',
-        ExpressionAttributeValues: { ':claim': claim },
-      }),
-    )
-    .catch(() => undefined);
-}
 
 /**
  * CONFIRMED at the amount paid, off the holds listing, and with an Idempotency-Key its answer, in one
@@ -85,11 +37,12 @@ export async function confirmPaid(
   record: BookingRecord,
   paid: SupplierOrder,
   call: { id: string } | { started_at: string },
-  lock?: IdempotencyLock,
+  /** The Idempotency-Key's answer of the confirm that paid, if any. */
+  answer?: (view: BookingView) => TransactItem[],
 ): Promise<BookingView> {
   const at = isoSeconds(deps.clock.now());
   const { version } = changeStamp(record);
-  const { payment_required_by: deadline = '', hold_call: _, ...rest } = record;
+  const { payment_required_by: _deadline, hold_call: _, ...rest } = record;
   const view = bookingView({
     ...rest,
     status: 'CONFIRMED',
@@ -97,20 +50,9 @@ export async function confirmPaid(
     updated_at: at,
     version: version + 1,
   });
-  const confirm = { booking_id: record.booking_id, version, total: paid.total };
+  const paying = { at, view, answer: answer?.(view), paid: { total: paid.total, call } };
   await deps.db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Update: confirmPaidHoldUpdate(deps.tableName, confirm, at, call) },
-        {
-          Delete: heldRemoval(deps.tableName, {
-            booking_id: record.booking_id,
-            payment_required_by: deadline,
-          }),
-        },
-        ...(lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : []),
-      ],
-    }),
+    new TransactWriteCommand({ TransactItems: confirmWrites(deps.tableName, record, paying) }),
   );
   return view;
 }
@@ -120,16 +62,16 @@ export async function confirmPaid(
  * request died): the supplier decides. Paid → CONFIRMED; unpaid → `expire(started_at)`. A live claim is
  * left alone (its request settles it). Answers whether the hold expired.
  */
-export async function settleLateRemoteHold(
+async function settleLateRemoteHold(
   deps: Deps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   expire: (leftCall: string) => Promise<boolean>,
 ): Promise<boolean> {
   const call = record.hold_call;
   if (!call || hasLiveCall(record, deps.clock.now())) return false;
   // The supplier not answering leaves the hold for the next sweep, without holding up the others.
-  const order = await cancelling.readOrder(record.supplier?.order_id ?? '').catch(() => undefined);
+  const order = await orders.readOrder(record.supplier?.order_id ?? '').catch(() => undefined);
   if (!order) return false;
   if (order.awaitingPayment || order.cancelled) return expire(call.started_at);
   try {
@@ -147,37 +89,32 @@ export async function settleLateRemoteHold(
  */
 export async function cancelRemoteHold(
   deps: Deps,
-  cancelling: RemoteCancelling,
+  orders: RemoteOrders,
   record: BookingRecord,
   cancelled: { at: string; by: { id: string; name: string } },
 ): Promise<{ refund: { amount: number; currency: string } } | 'busy'> {
-  const claim = await claimHold(deps, record.booking_id, deps.clock.now());
+  const claim = await claimHoldCall(deps, record.booking_id, deps.clock.now());
   if (!claim) return 'busy';
   try {
-    const refunded: Refund = await cancelling.cancel(record.supplier?.order_id ?? '', record.currency);
+    const refunded: Refund = await orders.cancel(record.supplier?.order_id ?? '', record.currency);
     // An unpaid hold refunds nothing, and the cancelled booking says so (docs/API.md §4.3).
     const refund =
       refunded.amount > 0
         ? { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency }
         : { amount: 0, currency: record.currency };
-    const held = { booking_id: record.booking_id, status: 'HELD' as const, ...changeStamp(record) };
-    const deadline = record.payment_required_by ?? '';
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: cancelBookingUpdate(deps.tableName, held, { ...cancelled, refund }, claim) },
-          {
-            Delete: heldRemoval(deps.tableName, {
-              booking_id: record.booking_id,
-              payment_required_by: deadline,
-            }),
-          },
-        ],
-      }),
-    );
+    const held = { ...record, status: 'HELD' as const };
+    const writes = cancelWrites(deps.tableName, held, { ...cancelled, refund }, { holdClaim: claim });
+    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
     return { refund };
   } catch (error) {
-    await releaseHold(deps, record.booking_id, claim, false);
+    const release = { attribute: 'hold_call', claim, leaveStart: false } as const;
+    await releaseCall(deps, record.booking_id, release).catch(() => undefined);
     throw error;
   }
 }
+
+/** The end of a late hold: a remote hold with a payment that may have gone through ends as its supplier says. */
+export const remoteLapsing = (orders: RemoteOrders): Pick<OrderFlow, 'endLateHold'> => ({
+  endLateHold: (deps, record, expire) =>
+    record.hold_call ? settleLateRemoteHold(deps, orders, record, expire) : expire(),
+});

@@ -1,30 +1,21 @@
-import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../clock.ts';
-import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
-import { cancellationReasons, slotted, type TransactItem } from '../db/transaction.ts';
+import { cancellationCodes } from '../db/client.ts';
+import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
-import type { RecordSlot, RemoteOrdering, SupplierOffer, SupplierOrder } from '../supply/port.ts';
-import { bookedOfferRelease } from './booked-offer-item.ts';
+import type {
+  RecordSlot,
+  RemoteOrdering,
+  RemoteSupplier,
+  SupplierOffer,
+  SupplierOrder,
+} from '../supply/port.ts';
 import { type BookingDeps, bookingView } from './booking.ts';
-import {
-  type BookingRecord,
-  type BookingView,
-  bookingKey,
-  changeStamp,
-  findBooking,
-  readBooking,
-} from './booking-item.ts';
-import { settleBookingUpdate, showPendingUpdate } from './booking-updates.ts';
-import { newHeldItem } from './held-item.ts';
-import {
-  type IdempotencyLock,
-  idempotencyRecordKey,
-  replacedOutcomeUpdate,
-  storableOutcome,
-} from './idempotency-item.ts';
-import { pendingRemoval } from './pending-item.ts';
-import { newPnrItem } from './pnr-item.ts';
-import { recordWrites } from './record-writes.ts';
+import { shownPending } from './booking-calls.ts';
+import { type BookingRecord, type BookingView, changeStamp, findBooking } from './booking-item.ts';
+import { createWrites, settleWrites, takeBackWrites } from './booking-writes.ts';
+import type { OfferFlow } from './flow.ts';
+import { type IdempotencyLock, releaseAnsweredKey, storableOutcome } from './idempotency-item.ts';
 
 /**
  * Booking with a remote supplier, exactly once across the outside call (docs/API.md §4.5):
@@ -37,7 +28,7 @@ import { recordWrites } from './record-writes.ts';
  *    be booked again; with no trustworthy answer the booking stays PENDING, answered 202, and the sweep
  *    settles it by finding the order — never by ordering again.
  */
-export async function orderRemotely(
+async function orderRemotely(
   deps: BookingDeps,
   booking: {
     record: BookingRecord;
@@ -59,7 +50,7 @@ export async function orderRemotely(
     offer_identity: offer.identity,
     ...(holdUntil && { hold_until: holdUntil }),
   };
-  const writes = recordWrites(deps.tableName, pending, offer, lock, {
+  const writes = createWrites(deps.tableName, pending, offer, lock, {
     status: 202,
     data: bookingView(pending),
   });
@@ -102,32 +93,13 @@ async function takeBack(
   error: Parameters<typeof storableOutcome>[0],
 ): Promise<void> {
   const answer = storableOutcome(error);
-  const items: TransactItem[] = [
-    {
-      Delete: {
-        TableName: deps.tableName,
-        Key: bookingKey(pending.booking_id),
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'PENDING' },
-      },
-    },
-    { Delete: pendingRemoval(deps.tableName, pending) },
-    ...(pending.offer_identity
-      ? [{ Delete: bookedOfferRelease(deps.tableName, pending.offer_identity, pending.booking_id) }]
-      : []),
-    ...(lock && answer ? [{ Update: replacedOutcomeUpdate(deps.tableName, lock, answer) }] : []),
-  ];
+  const items = takeBackWrites(deps.tableName, pending, lock, answer);
   await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
-  if (lock && !answer) {
-    await deps.db.send(
-      new DeleteCommand({ TableName: deps.tableName, Key: idempotencyRecordKey(lock.agentId, lock.key) }),
-    );
-  }
+  if (lock && !answer) await releaseAnsweredKey(deps, lock);
 }
 
 /** What the supplier's records say about a PENDING booking. */
-export type Settlement = { kind: 'ordered'; order: SupplierOrder } | { kind: 'failed' };
+type Settlement = { kind: 'ordered'; order: SupplierOrder } | { kind: 'failed' };
 
 /**
  * A hold's deadline: the earlier of the supplier's (whole seconds) and our own rule's, `holdUntil`
@@ -162,22 +134,6 @@ export async function settlePending(
   }
 }
 
-/**
- * A PENDING booking as a client is shown it: the first time, version 0 (written while its request waits
- * for the supplier) becomes 1 — so the first state any client sees is version 1, whether that is this
- * PENDING or the settled booking (docs/API.md §4.3). A settle that got there first is answered instead.
- */
-export async function shownPending(deps: TableHandle, record: BookingRecord): Promise<BookingRecord> {
-  if (record.status !== 'PENDING' || record.version !== 0) return record;
-  try {
-    await deps.db.send(new UpdateCommand(showPendingUpdate(deps.tableName, record.booking_id)));
-    return { ...record, version: 1 };
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    return (await readBooking(deps, record.booking_id)) ?? record;
-  }
-}
-
 async function settleAt(
   deps: BookingDeps,
   pending: BookingRecord,
@@ -192,41 +148,34 @@ async function settleAt(
     settlement.kind === 'ordered' && holdUntil && settlement.order.awaitingPayment
       ? heldUntil(settlement.order, holdUntil)
       : undefined;
-  const settled: BookingRecord =
+  const settled =
     settlement.kind === 'ordered'
       ? {
           ...unsettled,
-          status: deadline ? 'HELD' : 'CONFIRMED',
+          status: deadline ? ('HELD' as const) : ('CONFIRMED' as const),
           ...(deadline && { payment_required_by: deadline }),
           pnr: settlement.order.bookingReference,
           supplier: { name: deps.supplier.name, order_id: settlement.order.orderId },
           updated_at: now,
           version,
         }
-      : { ...unsettled, status: 'FAILED', updated_at: now, version };
-  const items: TransactItem[] = [
-    {
-      Update: settleBookingUpdate(deps.tableName, pending.booking_id, {
-        version: read,
-        status: settled.status === 'FAILED' ? 'FAILED' : deadline ? 'HELD' : 'CONFIRMED',
-        at: now,
-        ...(deadline && { payment_required_by: deadline }),
-        ...(settled.pnr && { pnr: settled.pnr }),
-        supplier: settled.supplier ?? { name: deps.supplier.name },
-      }),
-    },
-    { Delete: pendingRemoval(deps.tableName, pending) },
-    ...(settled.pnr ? [{ Put: newPnrItem(deps.tableName, { ...settled, pnr: settled.pnr }) }] : []),
-    ...(deadline
-      ? [{ Put: newHeldItem(deps.tableName, { ...settled, payment_required_by: deadline }) }]
-      : []),
-    ...(settlement.kind === 'failed' && pending.offer_identity
-      ? [{ Delete: bookedOfferRelease(deps.tableName, pending.offer_identity, pending.booking_id) }]
-      : []),
-    ...(lock && settlement.kind === 'ordered'
-      ? [{ Update: replacedOutcomeUpdate(deps.tableName, lock, { status: 201, data: bookingView(settled) }) }]
-      : []),
-  ];
+      : { ...unsettled, status: 'FAILED' as const, updated_at: now, version };
+  const supplier = settled.supplier ?? { name: deps.supplier.name };
+  const answered = lock && { lock, view: bookingView(settled) };
+  const items = settleWrites(deps.tableName, pending, settled, supplier, answered);
   await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
   return settled;
 }
+
+/** Create's flow: PENDING first, one order call, then settled (remote-order.ts). */
+export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): OfferFlow => ({
+  open: (flightId) => {
+    const offer = supplier.openOffer(flightId);
+    return (
+      offer && {
+        ...offer,
+        book: (deps, record, lock) => orderRemotely(deps, { record, offer, ordering: offer.ordering, lock }),
+      }
+    );
+  },
+});

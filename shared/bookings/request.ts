@@ -40,7 +40,7 @@ export function decimalPlaces(value: number): number {
 }
 
 /** No price the service quotes comes near this; anything above (`1e400` parses as Infinity) is refused. */
-export const MAX_MONEY = 99_999_999.99;
+const MAX_MONEY = 99_999_999.99;
 
 /**
  * A price in major units with at most 2 decimals (docs/API.md §1); compared in cents, never as floats.
@@ -151,7 +151,7 @@ export function ageOn(bornOn: string, onDate: string): number {
 }
 
 /** The ages each passenger type must have on the first departure date (docs/API.md §4.2). */
-export const AGE_RULES: Record<PaxType, { min: number; max: number; text: string }> = {
+const AGE_RULES: Record<PaxType, { min: number; max: number; text: string }> = {
   ADULT: { min: 12, max: 150, text: 'an ADULT must be 12 or older on the first departure date' },
   CHILD: { min: 2, max: 11, text: 'a CHILD must be 2 to 11 years old on the first departure date' },
   INFANT: { min: 0, max: 1, text: 'an INFANT must be under 2 on the first departure date' },

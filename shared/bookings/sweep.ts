@@ -1,9 +1,11 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes } from '../db/client.ts';
 import type { Logger } from '../log.ts';
-import type { CancellingSupplier } from '../supply/port.ts';
+import type { RemoteOrders } from '../supply/port.ts';
 import type { BookingDeps } from './booking.ts';
 import { findBooking } from './booking-item.ts';
+import type { OrderFlow, SweepResult } from './flow.ts';
+import { settleLeftCalls } from './left-calls.ts';
 import { listPendingBookings, pendingRemoval } from './pending-item.ts';
 import { settlePending } from './remote-order.ts';
 
@@ -13,17 +15,9 @@ import { settlePending } from './remote-order.ts';
  * after our connection closed. The sweep runs every minute, so a booking settles within 5 minutes
  * (docs/API.md §4.5).
  */
-export const FAIL_AFTER_MS = 3 * 60_000;
+const FAIL_AFTER_MS = 3 * 60_000;
 /** Bookings settled per run; the rest wait for the next minute. */
-export const SWEEP_BATCH = 25;
-
-export interface SweepResult {
-  confirmed: number;
-  /** Hold orders found unpaid: the booking is HELD until its deadline (docs/API.md §4.4). */
-  held: number;
-  failed: number;
-  waiting: number;
-}
+const SWEEP_BATCH = 25;
 
 /**
  * Settles every PENDING booking by asking the supplier for the order carrying its booking id — never by
@@ -31,12 +25,11 @@ export interface SweepResult {
  * freed. A supplier that does not answer leaves the booking for the next run. Settling is conditioned
  * on the booking still being PENDING, so a request settling it at the same moment cannot be undone.
  */
-export async function sweepPendingBookings(
-  deps: BookingDeps<CancellingSupplier> & { log: Logger },
+async function sweepPendingBookings(
+  deps: BookingDeps & { log: Logger },
+  orders: RemoteOrders,
 ): Promise<SweepResult> {
   const result: SweepResult = { confirmed: 0, held: 0, failed: 0, waiting: 0 };
-  const { cancelling } = deps.supplier;
-  if (cancelling.kind !== 'remote') return result;
   for (const listed of await listPendingBookings(deps, SWEEP_BATCH)) {
     const booking = await findBooking(deps, listed.booking_id, listed.agency_id);
     if (booking?.status !== 'PENDING') {
@@ -45,7 +38,7 @@ export async function sweepPendingBookings(
       continue;
     }
     try {
-      const order = await cancelling.findOrder(booking);
+      const order = await orders.findOrder(booking);
       const late = deps.clock.now() - Date.parse(booking.created_at) >= FAIL_AFTER_MS;
       if (!order && !late) {
         result.waiting++;
@@ -73,3 +66,11 @@ export async function sweepPendingBookings(
     deps.log.info('sweep', { ...result });
   return result;
 }
+
+/** The sweep's part: PENDING bookings and lost answers settled by asking the supplier, never again. */
+export const remoteSweeping = (
+  orders: RemoteOrders,
+): Pick<OrderFlow, 'sweepPending' | 'settleLeftCalls'> => ({
+  sweepPending: (deps) => sweepPendingBookings(deps, orders),
+  settleLeftCalls: (deps) => settleLeftCalls(deps, orders),
+});

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.ts';
 import { airportIndex, type SellableAirport, searchAirports } from '../flights/airport-search.ts';
 import { searchFlights } from '../flights/search.ts';
-import { networkCancelling } from './network-cancelling.ts';
 import { networkOffers } from './network-offers.ts';
-import type { BookingSupplier, CancellingSupplier, FlightSupplier, SearchingSupplier } from './port.ts';
+import { networkOrders } from './network-orders.ts';
+import type { BookingSupplier, OrdersSupplier, RemoteSupplier, SearchingSupplier } from './port.ts';
 import type { SupplierConfig } from './supplier-config.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { SupplierConfig } from './supplier-config.ts';
  */
 type Part<S> = (ctx: AppContext, config?: SupplierConfig) => Promise<S>;
 
-const duffel = async (ctx: AppContext, given?: SupplierConfig): Promise<FlightSupplier | undefined> => {
+const duffel = async (ctx: AppContext, given?: SupplierConfig): Promise<RemoteSupplier | undefined> => {
   // Written so that esbuild sees a constant-false branch in a network bundle and drops the imports:
   // a network stage's function neither parses the supplier settings nor carries the adapter.
   if (process.env.BUNDLED_SUPPLIER !== 'network') {
@@ -51,12 +51,12 @@ export const bookingSupplier: Part<BookingSupplier> = async (ctx, config) => {
   throw refused();
 };
 
-/** Cancel's and the sweep's part. */
-export const cancellingSupplier: Part<CancellingSupplier> = async (ctx, config) => {
+/** The part of confirm, cancel, the refund quote and the sweep: the supplier's orders. */
+export const ordersSupplier: Part<OrdersSupplier> = async (ctx, config) => {
   const remote = await duffel(ctx, config);
   if (remote) return remote;
   if (process.env.BUNDLED_SUPPLIER !== 'duffel') {
-    return networkCancelling(ctx);
+    return networkOrders(ctx);
   }
   throw refused();
 };
@@ -85,7 +85,7 @@ export async function sellableAirports(name?: SupplierConfig['SUPPLIER']): Promi
 }
 
 /** Airport search's part: the stage's airports, folded into an index once per cold start. */
-export interface AirportCatalog {
+interface AirportCatalog {
   findAirports(query: string, limit: number): SellableAirport[];
 }
 
@@ -98,10 +98,8 @@ export const catalogSupplier = async (
 };
 
 /** The context of a function that calls the supplier, with the part it uses. */
-export type WithSupplier<S> = AppContext & { readonly supplier: S };
+type WithSupplier<S> = AppContext & { readonly supplier: S };
 
 /** The contexts of the functions that call the supplier, each with its part. */
 export type SearchContext = WithSupplier<SearchingSupplier>;
-export type BookingContext = WithSupplier<BookingSupplier>;
-export type CancellingContext = WithSupplier<CancellingSupplier>;
 export type CatalogContext = WithSupplier<AirportCatalog>;

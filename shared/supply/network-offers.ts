@@ -11,7 +11,8 @@ import type { SearchDeps } from '../flights/search.ts';
 import { newPnr } from './network-pnr.ts';
 import { reprice } from './network-reprice.ts';
 import {
-  type BookingSupplier,
+  type InTableOrdering,
+  type InTableSupplier,
   offerFacts,
   type RecordSlot,
   type RecordWrites,
@@ -24,10 +25,10 @@ type Slot = RecordSlot | 'seats';
  * The built-in network as a FlightSupplier (docs/API.md §4.5 `network`): schedule and fares from
  * `flights/`, seats in the table. Offer ids are sealed quotes; booking takes the seats in the quoted
  * bucket on every segment in the same TransactWriteItems as the booking's own writes. Its parts are
- * built apart ({@link networkOffers}, {@link networkCancelling}, `searchFlights`) so that each function
+ * built apart ({@link networkOffers}, {@link networkOrders} (network-orders.ts), `searchFlights`) so that each function
  * carries only its own.
  */
-export function networkOffers(deps: SearchDeps): BookingSupplier {
+export function networkOffers(deps: SearchDeps): Pick<InTableSupplier, 'name' | 'openOffer'> {
   return {
     name: 'network',
     openOffer: (flightId) => {
@@ -43,7 +44,7 @@ function networkOffer(
   quote: OpenedOffer,
   flights: ScheduledFlight[],
   first: ScheduledFlight,
-): SupplierOffer {
+): SupplierOffer<InTableOrdering> {
   const seats = seatsFor(quote.passengers);
   return {
     ...offerFacts(quote),

@@ -9,14 +9,10 @@ import type { SearchInput } from '../flights/search-request.ts';
 
 /**
  * The FlightSupplier port: where flights come from (docs/API.md §4.5). `bookings/` talks to this and
- * never to an adapter. Two kinds of supplier exist, and the booking flow differs between them only in
- * how the order is made:
- *
- * - **in-table** (the built-in network): seats live in our own table, so taking them joins the
- *   booking's own writes in one TransactWriteItems — all or nothing, nothing to settle later;
- * - **remote** (Duffel): the order is an outside call that cannot join a transaction, so the booking
- *   is written PENDING first, the supplier is called once, and the booking is settled after it (or by
- *   the sweep, which finds the order by our booking id — never by ordering again).
+ * never to an adapter. Two kinds of supplier exist: **in-table** (the built-in network: the seats join
+ * the booking's own writes in one TransactWriteItems) and **remote** (Duffel: every order, payment and
+ * cancellation is an outside call). Each kind is paired with booking's flow for it where the adapter is
+ * chosen (shared/order-context.ts): booking code never asks which it has.
  */
 export type SupplierName = 'network' | 'duffel';
 
@@ -25,7 +21,7 @@ export type RecordSlot = 'booking' | 'pnr' | 'pending' | 'held' | 'offer' | 'ide
 export type RecordWrites = (pnr: string) => readonly (readonly [RecordSlot, TransactItem] | undefined)[];
 
 /** What the supplier holds for a booking, beside the booking's own fields. */
-export interface Holding {
+interface Holding {
   /** Seats taken on every segment (infants hold none). */
   readonly seats: number;
   /** Where they were taken (in-table suppliers): given back on cancel. */
@@ -33,7 +29,7 @@ export interface Holding {
 }
 
 /** The offer as the supplier quotes it now: the quoted Flight, and what changed since, if anything. */
-export interface Requote {
+interface Requote {
   /** The Flight exactly as search returned it for this id (for FLIGHT_MISMATCH). */
   readonly flight: FlightView;
   /** First departure, epoch ms: the booking is cancellable until then. */
@@ -140,8 +136,10 @@ export interface RemoteOrdering {
   orderOnHold(request: OrderRequest): Promise<OrderOutcome>;
 }
 
+type Ordering = InTableOrdering | RemoteOrdering;
+
 /** An offer id opened: what was quoted, and how to book it. */
-export interface SupplierOffer {
+export interface SupplierOffer<O extends Ordering = Ordering> {
   /** One per issued offer, whatever text carried its id: the booked-offer marker's key. */
   readonly identity: string;
   readonly agencyId: string;
@@ -156,7 +154,7 @@ export interface SupplierOffer {
   readonly firstDepartureDate: LocalDate;
   /** The offer as quoted now. Undefined when the id names flights that no longer exist. */
   requote(flightId: string): Promise<Requote | undefined>;
-  readonly ordering: InTableOrdering | RemoteOrdering;
+  readonly ordering: O;
 }
 
 /** A booking as the supplier side sees it, for settling and cancelling. */
@@ -170,44 +168,55 @@ export interface SuppliedBooking {
   readonly passengers: readonly { last_name: string; first_name: string }[];
 }
 
-/** How a supplier cancels: in the same transaction as the booking's update, or at the supplier first. */
-export type Cancelling =
-  | {
-      readonly kind: 'in-table';
-      /**
-       * Runs `updates` (the booking's own cancel or expiry, and what goes with it) and gives the seats
-       * back, in one transaction.
-       */
-      cancel(booking: SuppliedBooking, updates: readonly TransactItem[]): Promise<void>;
-    }
-  | {
-      readonly kind: 'remote';
-      /** Asks for the cancellation's refund quote and confirms it (`currency`: the order's). */
-      cancel(orderId: string, currency: string): Promise<Refund>;
-      /**
-       * The supplier's quote for cancelling the order now (repeatable: it commits to nothing); 'cancelled'
-       * when the order already is. Refusals are 409 NOT_CANCELLABLE, never the supplier's own words.
-       * `currency`: the order's, for a quote that names none (nothing to refund).
-       */
-      quoteCancellation(orderId: string, currency: string): Promise<CancellationQuote | 'cancelled'>;
-      /** Confirms a quote, once: no retry (the order's state settles an unknown outcome). */
-      confirmCancellation(quote: CancellationQuote): Promise<CancellationOutcome>;
-      /** The order made for `booking`, found by our booking id; undefined when none was made. */
-      findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
-      /** The order as the supplier holds it now: a hold's current price, paid or not. */
-      readOrder(orderId: string): Promise<SupplierOrder>;
-      /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
-      pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
-    };
+/**
+ * A supplier's orders, as booking works on them after create: what gives a booking's seats back, and a
+ * remote supplier's calls on an order — read, find by our booking id, pay (holds), quote and cancel.
+ */
+type SupplierOrders = InTableOrders | RemoteOrders;
 
-/** The port itself. */
-export interface FlightSupplier {
+interface SeatsBack {
+  /**
+   * The writes that put `booking`'s seats back on sale, to run in the same transaction as the booking's
+   * own cancel or expiry: the in-table supplier's seats on every segment; none for a remote supplier,
+   * whose order holds them (cancelled at the supplier, or lapsing there by itself at a hold's deadline).
+   */
+  seatsBack(booking: SuppliedBooking): TransactItem[];
+}
+
+/** An in-table supplier's orders: the seats are in our table, so nothing is called outside. */
+interface InTableOrders extends SeatsBack {
+  readonly kind: 'in-table';
+}
+
+/** A remote supplier's orders: each is an outside call. */
+export interface RemoteOrders extends SeatsBack {
+  readonly kind: 'remote';
+  /** Asks for the cancellation's refund quote and confirms it (`currency`: the order's). */
+  cancel(orderId: string, currency: string): Promise<Refund>;
+  /**
+   * The supplier's quote for cancelling the order now (repeatable: it commits to nothing); 'cancelled'
+   * when the order already is. Refusals are 409 NOT_CANCELLABLE, never the supplier's own words.
+   * `currency`: the order's, for a quote that names none (nothing to refund).
+   */
+  quoteCancellation(orderId: string, currency: string): Promise<CancellationQuote | 'cancelled'>;
+  /** Confirms a quote, once: no retry (the order's state settles an unknown outcome). */
+  confirmCancellation(quote: CancellationQuote): Promise<CancellationOutcome>;
+  /** The order made for `booking`, found by our booking id; undefined when none was made. */
+  findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
+  /** The order as the supplier holds it now: a hold's current price, paid or not. */
+  readOrder(orderId: string): Promise<SupplierOrder>;
+  /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
+  pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
+}
+
+/** The port itself, for a supplier whose offers order in way `O` and whose orders are `R`. */
+interface FlightSupplier<O extends Ordering = Ordering, R extends SupplierOrders = SupplierOrders> {
   readonly name: SupplierName;
   /** Searches and seals each Flight's id for the caller's agency. */
   search(body: SearchInput, session: Session): Promise<FlightView[]>;
   /** The offer behind an id this supplier issued; undefined for anything else. */
-  openOffer(flightId: string): SupplierOffer | undefined;
-  readonly cancelling: Cancelling;
+  openOffer(flightId: string): SupplierOffer<O> | undefined;
+  readonly orders: R;
 }
 
 /**
@@ -215,11 +224,16 @@ export interface FlightSupplier {
  * does not carry booking code, nor cancel the schedule (shared/supply/context.ts).
  */
 export type SearchingSupplier = Pick<FlightSupplier, 'name' | 'search'>;
-export type BookingSupplier = Pick<FlightSupplier, 'name' | 'openOffer'>;
-export type CancellingSupplier = Pick<FlightSupplier, 'name' | 'cancelling'>;
+export type BookingSupplier = PartOf<'name' | 'openOffer'>;
+export type OrdersSupplier = PartOf<'name' | 'orders'>;
+type PartOf<K extends keyof FlightSupplier> = Pick<InTableSupplier, K> | Pick<RemoteSupplier, K>;
+
+/** The two kinds of supplier, told apart by name where the adapter is chosen. */
+export type InTableSupplier = FlightSupplier<InTableOrdering, InTableOrders> & { readonly name: 'network' };
+export type RemoteSupplier = FlightSupplier<RemoteOrdering, RemoteOrders> & { readonly name: 'duffel' };
 
 /** What every supplier's offer says of its quote, taken from the quote it sealed. */
-export type OfferFacts = Pick<
+type OfferFacts = Pick<
   SupplierOffer,
   'identity' | 'agencyId' | 'expiresAt' | 'travelClass' | 'passengers' | 'total' | 'currency'
 >;

@@ -1,7 +1,5 @@
 import { afterAll } from 'vitest';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
-import { settleLeftCalls } from '#shared/bookings/left-calls.ts';
-import { sweepPendingBookings } from '#shared/bookings/sweep.ts';
 import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { createHandler as createCancel } from '../../functions/bookings/cancel.ts';
 import { createHandler as createConfirm } from '../../functions/bookings/confirm.ts';
@@ -58,9 +56,9 @@ export async function duffelMode(options: StandInOptions = {}, settings: Record<
     cancel: call(createCancel(ctx), '/api/flights/booking/cancel'),
     confirm: call(createConfirm(ctx), '/api/flights/booking/confirm'),
     refundQuote: call(createRefundQuote(ctx), '/api/flights/booking/refund-quote'),
-    sweep: () => sweepPendingBookings(ctx),
+    sweep: () => ctx.orderFlow.sweepPending(ctx),
     /** The sweep's part that settles supplier calls left unanswered (cancellations, payments). */
-    settleCalls: () => settleLeftCalls(ctx),
+    settleCalls: () => ctx.orderFlow.settleLeftCalls(ctx),
     /** The sweep's other half: late holds become EXPIRED. */
     expireHolds: () => expireLateHolds(ctx),
   };

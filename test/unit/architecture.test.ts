@@ -25,6 +25,8 @@ const houses: Readonly<Record<string, readonly (readonly string[])[]>> = {
     // Where flights are bought: the port, the built-in network and Duffel.
     ['shared/supply/'],
     ['shared/bookings/'],
+    // The booking functions' contexts: each pairs the stage's supplier with booking's flow for its kind.
+    ['shared/offer-context.ts', 'shared/order-context.ts'],
     ['shared/events/'],
     // The doors: HTTP replies and the OpenAPI document know the domain, never the other way round.
     ['shared/http/', 'shared/openapi/'],
@@ -223,6 +225,44 @@ describe('architecture of shared/', () => {
 
     expect(writers.size).toBeGreaterThanOrEqual(18);
     expect(misplaced).toEqual([]);
+  });
+
+  it('writes the booking item only from its home: keys, expressions and each route’s write list', () => {
+    // The home: the item (keys, shape, reads), its state changes, its supplier-call claims, each route's
+    // writes (booking-item.ts; booking-writes.ts and booking-ends.ts). Elsewhere in bookings/ only other items' own modules spell a write.
+    const home = /^shared\/bookings\/booking(-item|-updates|-calls|-writes|-ends)?\.ts$/;
+    const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    // infra/ reads the key's shape for the stream's filter and writes nothing: it is not counted.
+    const keyed = [...graph.keys()].filter(
+      (file) => !home.test(file) && !file.startsWith('infra/') && /\bbookingKey\b/.test(code(file)),
+    );
+    const spelled = [...graph.keys()].filter(
+      (file) =>
+        file.startsWith('shared/bookings/') &&
+        !home.test(file) &&
+        !file.endsWith('-item.ts') &&
+        /\b(UpdateExpression|ConditionExpression|Key):/.test(code(file)),
+    );
+
+    expect(keyed).toEqual([]);
+    expect(spelled).toEqual([]);
+  });
+
+  it('has no branch on the supplier in bookings/: each kind is paired with its flow where the adapter is chosen', () => {
+    // Which supplier a stage has is asked in shared/order-context.ts only (bookings/flow.ts): not by the
+    // bundling switch, a supplier part's kind, nor its name.
+    const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const branches = [...graph.keys()]
+      .filter((file) => file.startsWith('shared/bookings/'))
+      .flatMap((file) =>
+        [
+          ...code(file).matchAll(
+            /BUNDLED_SUPPLIER|\.kind\s*[!=]==?\s*'(in-table|remote)'|\b(supplier|orders|ordering)\.(kind|name)\s*[!=]==?/g,
+          ),
+        ].map((m) => `${file}: ${m[0]}`),
+      );
+
+    expect(branches).toEqual([]);
   });
 
   it('keeps every file under 250 lines but the data tables', () => {

@@ -8,12 +8,13 @@ import type { SearchInput } from '../../flights/search-request.ts';
 import type { Logger } from '../../log.ts';
 import { decimalAmount, minorUnits, toMajor } from '../../money.ts';
 import {
-  type FlightSupplier,
   type OrderOutcome,
   type OrderRequest,
   offerFacts,
   type PaymentOutcome,
   type Refund,
+  type RemoteOrdering,
+  type RemoteSupplier,
   type SupplierOffer,
 } from '../port.ts';
 import {
@@ -37,7 +38,7 @@ import { matchPassengers } from './passengers.ts';
 import { rankFlights } from './ranking.ts';
 import { orderFieldPath, refusalError, searchFieldPath } from './refusals.ts';
 
-export interface DuffelDeps {
+interface DuffelDeps {
   readonly keys: { readonly offer: Uint8Array };
   readonly clock: { now(): number };
   readonly log: Logger;
@@ -49,7 +50,7 @@ export interface DuffelDeps {
  * request; booking re-reads the offer, then makes one instant order paid from the balance for exactly
  * the quoted amount, with our booking id in its metadata, which is how the sweep finds it again.
  */
-export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
+export function duffelSupplier(deps: DuffelDeps): RemoteSupplier {
   const send = duffelClient({ ...deps.duffel, log: deps.log, now: () => deps.clock.now() });
   const fail = (error: unknown, pathOf: (field: string | undefined) => string | undefined): never => {
     if (error instanceof DuffelRefusal) throw refusalError(error, pathOf, deps.log);
@@ -96,13 +97,15 @@ export function duffelSupplier(deps: DuffelDeps): FlightSupplier {
       return rankFlights(flights, body.sort, body.limit);
     },
 
-    openOffer(flightId: string): SupplierOffer | undefined {
+    openOffer(flightId: string): SupplierOffer<RemoteOrdering> | undefined {
       const quote = openDuffelOffer(deps.keys.offer, flightId);
       return quote && duffelOffer(deps, send, quote, readOffer);
     },
 
-    cancelling: {
+    orders: {
       kind: 'remote',
+      // The order holds the seats: cancelled at Duffel, or lapsing there by itself.
+      seatsBack: () => [],
       cancel: (orderId, currency) => cancelOrder(send, { id: orderId, currency }, fail, deps.log),
       quoteCancellation: (orderId, currency) => quoteCancellation(send, orderId, currency, deps.log),
       confirmCancellation: (quote) => confirmCancellation(send, quote, deps.log),
@@ -141,7 +144,7 @@ function duffelOffer(
   send: DuffelSend,
   quote: DuffelQuote & { identity: string },
   readOffer: (id: string) => Promise<Offer>,
-): SupplierOffer {
+): SupplierOffer<RemoteOrdering> {
   let current: Offer | undefined;
   const order = async (request: OrderRequest, type: 'instant' | 'hold'): Promise<OrderOutcome> => {
     const offer = current ?? (await readOffer(quote.duffelOfferId));

@@ -56,7 +56,7 @@ export class DuffelNoAnswer extends Error {
   }
 }
 
-export interface DuffelCall {
+interface DuffelCall {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly body?: unknown;

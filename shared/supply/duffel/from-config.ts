@@ -1,7 +1,7 @@
 import { ConfigError } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { readSecretString, type SdkCore } from '../../secret-value.ts';
-import type { FlightSupplier } from '../port.ts';
+import type { RemoteSupplier } from '../port.ts';
 import type { SupplierConfig } from '../supplier-config.ts';
 import { duffelSupplier } from './adapter.ts';
 
@@ -27,7 +27,7 @@ async function readToken(config: SupplierConfig, aws: SdkCore): Promise<string> 
 export async function createDuffelSupplier(
   ctx: Pick<AppContext, 'keys' | 'clock' | 'log' | 'db'>,
   config: SupplierConfig,
-): Promise<FlightSupplier> {
+): Promise<RemoteSupplier> {
   const token = await readToken(config, ctx.db.config);
   const live = token.startsWith('duffel_live_');
   if (!live && !token.startsWith('duffel_test_')) {

@@ -152,7 +152,7 @@ interface SealedDuffel {
   m?: 1;
 }
 
-export function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
+function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
   const sealed: SealedDuffel = {
     v: 'duffel',
     a: quote.agencyId,

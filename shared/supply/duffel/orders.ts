@@ -29,7 +29,7 @@ export function supplierOrder(order: Order): SupplierOrder {
   };
 }
 
-export type Fail = (error: unknown, pathOf: (field: string | undefined) => string | undefined) => never;
+type Fail = (error: unknown, pathOf: (field: string | undefined) => string | undefined) => never;
 
 /** The order as Duffel holds it now (a read: repeated after an unknown outcome). */
 export async function readOrder(send: DuffelSend, orderId: string, fail: Fail): Promise<SupplierOrder> {

@@ -303,7 +303,7 @@ describe('duffel mode: one truth at the deadline', () => {
   /** The routes in duffel mode, each on a clock of its own: a writer's or a reader's. */
   const at = (now: number | (() => number)) => {
     const ctx = { ...patient, clock: { now: typeof now === 'number' ? () => now : now } };
-    const send = (handler: typeof confirmHandler, body: Json) =>
+    const send = (handler: (c: typeof ctx) => Parameters<typeof invoke>[0], body: Json) =>
       invoke(handler(ctx), { headers: session.headers, body });
     return {
       confirm: (booking: Json) =>

@@ -20,8 +20,8 @@ describe('duffel mode: the port’s hold and pay', () => {
     ).body.data as Json[];
     const offer = duffel.ctx.supplier.openOffer(flight.id);
     if (offer?.ordering.kind !== 'remote') throw new Error('a Duffel offer orders remotely');
-    const { cancelling } = duffel.ctx.supplier;
-    if (cancelling.kind !== 'remote') throw new Error('Duffel cancels remotely');
+    const { orders } = duffel.ctx.supplier;
+    if (orders.kind !== 'remote') throw new Error('Duffel orders are remote');
     const body = bookingBody(flight);
 
     const held = await offer.ordering.orderOnHold({
@@ -30,9 +30,9 @@ describe('duffel mode: the port’s hold and pay', () => {
       contact: body.contact,
     });
     if (held.kind !== 'ordered') throw new Error(`not held: ${held.kind}`);
-    const paid = await cancelling.pay(held.order.orderId, { amount: offer.total, currency: offer.currency });
-    const again = await cancelling.pay(held.order.orderId, { amount: offer.total, currency: offer.currency });
-    const order = await cancelling.readOrder(held.order.orderId);
+    const paid = await orders.pay(held.order.orderId, { amount: offer.total, currency: offer.currency });
+    const again = await orders.pay(held.order.orderId, { amount: offer.total, currency: offer.currency });
+    const order = await orders.readOrder(held.order.orderId);
 
     expect(held.order).toMatchObject({ awaitingPayment: true, total: offer.total, currency: 'GBP' });
     expect(held.order.paymentRequiredBy).toEqual(expect.any(String));

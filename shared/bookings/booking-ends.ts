@@ -1,0 +1,116 @@
+import type { TransactItem } from '../db/transaction.ts';
+import type { BookingRecord, BookingView } from './booking-item.ts';
+import { changeStamp } from './booking-item.ts';
+import {
+  cancelBookingUpdate,
+  cancelOrderUpdate,
+  confirmHoldUpdate,
+  confirmPaidHoldUpdate,
+  expireHoldUpdate,
+} from './booking-updates.ts';
+import { callRemoval, type ListedCall } from './call-item.ts';
+import { heldRemoval } from './held-item.ts';
+
+/**
+ * The writes that change a booking after create (part of its home, booking-item.ts), each route's
+ * listed in one function: confirm, cancel, a late hold's expiry, and the sweep's release of a lapse a
+ * read stored. Apart from create's and the settling of a PENDING booking (booking-writes.ts), so that
+ * a read, cancel or confirm carries none of theirs.
+ */
+
+type Actor = { id: string; name: string };
+type Money = { amount: number; currency: string };
+/** A supplier call named by its claim (`id`) or, left behind, by its start. */
+type Call = { id: string } | { started_at: string };
+
+/**
+ * Confirm's writes: the hold CONFIRMED (by the deadline rule at `at`; or, `paid`, at the amount its
+ * remote supplier was paid under `call`), off the holds listing, and with an Idempotency-Key its answer.
+ */
+export function confirmWrites(
+  tableName: string,
+  record: BookingRecord,
+  confirmed: {
+    at: string;
+    view: BookingView;
+    /** The Idempotency-Key's answer, if any (idempotency-item.ts). */
+    answer?: TransactItem[] | undefined;
+    paid?: { total: number; call: Call };
+  },
+): TransactItem[] {
+  const { version } = changeStamp(record);
+  const { paid } = confirmed;
+  const update = paid
+    ? confirmPaidHoldUpdate(tableName, { ...record, version, total: paid.total }, confirmed.at, paid.call)
+    : confirmHoldUpdate(tableName, { ...record, version }, confirmed.at);
+  return [{ Update: update }, { Delete: heldRemoval(tableName, record) }, ...(confirmed.answer ?? [])];
+}
+
+/**
+ * Cancel's writes for a booking read CONFIRMED or HELD: CANCELLED (a hold off its listing) with the
+ * supplier's `seats` back, in the table's own way or under a remote supplier's call — `holdClaim`, the
+ * claim under which a hold's order was cancelled; `orderCall`, the call that cancelled a CONFIRMED
+ * booking's order (taken off the supplier-calls listing with it).
+ */
+export function cancelWrites(
+  tableName: string,
+  record: BookingRecord & { status: 'CONFIRMED' | 'HELD' },
+  cancelled: { at: string; by: Actor; refund?: Money | undefined },
+  under: { holdClaim?: string; orderCall?: { call: Call; listed: ListedCall }; seats?: TransactItem[] },
+): TransactItem[] {
+  const { version } = changeStamp(record);
+  const { orderCall } = under;
+  const update = orderCall
+    ? cancelOrderUpdate(
+        tableName,
+        { booking_id: record.booking_id, version },
+        { refund: { amount: 0, currency: record.currency }, ...cancelled },
+        orderCall.call,
+      )
+    : cancelBookingUpdate(
+        tableName,
+        { booking_id: record.booking_id, version, status: record.status },
+        cancelled,
+        under.holdClaim,
+      );
+  return [
+    { Update: update },
+    ...(record.status === 'HELD' && record.payment_required_by
+      ? [{ Delete: heldRemoval(tableName, record) }]
+      : []),
+    ...(orderCall ? [{ Delete: callRemoval(tableName, orderCall.listed) }] : []),
+    ...(under.seats ?? []),
+  ];
+}
+
+/**
+ * The expiry's writes for a late hold (by the deadline rule at `at`; `leftCall`: a remote hold's call its
+ * supplier says did not pay): EXPIRED, off the holds listing, its supplier's `seats` back.
+ */
+export function expireWrites(
+  tableName: string,
+  record: BookingRecord & { payment_required_by: string },
+  at: string,
+  seats: TransactItem[],
+  leftCall?: string,
+): TransactItem[] {
+  const hold = { booking_id: record.booking_id, payment_required_by: record.payment_required_by };
+  return [
+    { Update: expireHoldUpdate(tableName, { ...hold, ...changeStamp(record) }, at, leftCall) },
+    { Delete: heldRemoval(tableName, hold) },
+    ...seats,
+  ];
+}
+
+/**
+ * The sweep's end of a lapse a read stored: the listing entry gone, only if still there, with the
+ * supplier's `seats` back, so the seats come back exactly once.
+ */
+export const releaseWrites = (
+  tableName: string,
+  listed: { booking_id: string; payment_required_by: string },
+  seats: TransactItem[],
+): TransactItem[] => [
+  { Delete: { ...heldRemoval(tableName, listed), ConditionExpression: 'attribute_exists(pk)' } },
+  ...seats,
+];

@@ -1,0 +1,119 @@
+import type { TransactItem } from '../db/transaction.ts';
+import type { Logger } from '../log.ts';
+import type { BookingSupplier, OrdersSupplier, SupplierOffer } from '../supply/port.ts';
+import type { BookingDeps } from './booking.ts';
+import type { BookingRecord, BookingView } from './booking-item.ts';
+import type { IdempotencyLock } from './idempotency-item.ts';
+import type { RefundQuoteView } from './refund-quote.ts';
+
+/**
+ * What booking does differently by the kind of supplier it has (shared/supply/port.ts): in the table
+ * (in-table-flow.ts, in-table-offer-flow.ts) or around outside calls (each part beside its code:
+ * remote-order.ts, remote-confirm.ts, remote-cancel.ts, remote-hold.ts, refund-quote.ts, sweep.ts).
+ * Each function's supplier part is paired with its part of the flow where the stage's adapter is chosen
+ * (shared/offer-context.ts, shared/order-context.ts), so route code calls these and never asks which
+ * supplier it has — and a network stage's bundle carries no remote flow.
+ */
+
+/** An offer opened by create's flow: the supplier's offer, and how this booking orders it. */
+export interface BookableOffer extends SupplierOffer {
+  /**
+   * Orders `record` (CONFIRMED or HELD as it would be made, its seats filled in here) and answers the
+   * booking made, with `lock`'s answer stored in the same write. Throws what the order met.
+   */
+  book(deps: OfferDeps, record: BookingRecord, lock: IdempotencyLock | undefined): Promise<BookingView>;
+}
+
+/** Create's flow: opens offers this flow can book. */
+export interface OfferFlow {
+  open(flightId: string): BookableOffer | undefined;
+}
+
+/** What confirm hands its flow: the hold, the price sent, the key's lock, and how to read it again. */
+export interface HoldConfirm {
+  readonly record: BookingRecord;
+  readonly price: { readonly total_price: number; readonly currency: string };
+  /** The Idempotency-Key's answer `view`, to write with the confirm (none without a key). */
+  readonly answer: (view: BookingView) => TransactItem[];
+  /** The booking as it is now, and what confirm answers for it when it is no hold to confirm. */
+  readonly reread: () => Promise<{ record: BookingRecord; answer: BookingView | undefined }>;
+}
+
+/** A cancel as the route hands it to its flow: who, when, and the refund expected, if any. */
+interface CancelRequest {
+  /** What our own rule refunds (refund-quote.ts, ownRefundQuote); undefined when the supplier quotes. */
+  readonly own: RefundQuoteView | undefined;
+  readonly at: string;
+  readonly by: { id: string; name: string };
+  readonly expected: { amount: number; currency: string } | undefined;
+}
+
+/** The flow of everything after create: confirm, cancel, expiry, refund quote, the sweep. */
+export interface OrderFlow {
+  /** Confirms a HELD hold in time; throws the conditioned write's failure when it changed meanwhile. */
+  confirmHold(deps: FlowDeps, request: HoldConfirm): Promise<BookingView>;
+  /** Confirm's check of the price sent against a HELD hold's, before anything is written. */
+  checkHeldPrice(record: BookingRecord, price: HoldConfirm['price']): void;
+  /**
+   * Cancels a CONFIRMED or HELD booking in time, answering it cancelled; 'busy' when another call holds
+   * it. Throws the conditioned write's failure when it changed meanwhile.
+   */
+  cancel(
+    deps: FlowDeps,
+    record: BookingRecord & { status: 'CONFIRMED' | 'HELD' },
+    request: CancelRequest,
+  ): Promise<BookingView | 'busy'>;
+  /** The refund a CONFIRMED booking gets by our own rule; undefined when its supplier quotes it. */
+  ownRefund(record: BookingRecord): RefundQuoteView | undefined;
+  /** The refund a cancel of a CONFIRMED booking would give now, changing nothing. */
+  quoteRefund(record: BookingRecord): Promise<RefundQuoteView>;
+  /**
+   * Ends a late hold: `expire` (EXPIRED, seats back), or as its supplier says when a call on it may have
+   * paid. Answers whether it expired.
+   */
+  endLateHold(
+    deps: FlowDeps,
+    record: BookingRecord,
+    expire: (leftCall?: string) => Promise<boolean>,
+  ): Promise<boolean>;
+  /** The sweep's part for bookings whose order's outcome is not known yet (remote-order.ts). */
+  sweepPending(deps: FlowDeps & { log: Logger }): Promise<SweepResult>;
+  /** The sweep's part for calls whose answers were lost (left-calls.ts). */
+  settleLeftCalls(deps: FlowDeps & { log: Logger }): Promise<LeftCallsResult>;
+}
+
+export interface SweepResult {
+  confirmed: number;
+  /** Hold orders found unpaid: the booking is HELD until its deadline (docs/API.md §4.4). */
+  held: number;
+  failed: number;
+  waiting: number;
+}
+
+export interface LeftCallsResult {
+  /** Cancellations the supplier made whose booking is now CANCELLED. */
+  cancelled: number;
+  /** Payments the supplier took whose hold is now CONFIRMED. */
+  confirmed: number;
+  /** Calls that changed nothing at the supplier: cleared, the booking as it was. */
+  cleared: number;
+  /** The supplier did not answer: the next run asks again. */
+  waiting: number;
+}
+
+/** Create's dependencies: the supplier's offers, and the flow that books them. */
+export type OfferDeps = BookingDeps<BookingSupplier> & { readonly offerFlow: OfferFlow };
+/** What a flow's methods are given: the table, the clock and the supplier's orders. */
+type FlowDeps = BookingDeps<OrdersSupplier>;
+
+/**
+ * Each function's part of the flow (as each takes its part of the port): a function is bundled with
+ * the code of its part only, so that the refund quote carries no confirm nor the sweep's work.
+ */
+export type ConfirmFlow = Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice' | 'endLateHold'>;
+export type CancelFlow = Pick<OrderFlow, 'cancel' | 'ownRefund' | 'endLateHold'>;
+export type QuoteFlow = Pick<OrderFlow, 'ownRefund' | 'quoteRefund'>;
+export type SweepFlow = Pick<OrderFlow, 'endLateHold' | 'sweepPending' | 'settleLeftCalls'>;
+
+/** The dependencies of a function after create, with its part `F` of the flow. */
+export type OrderDeps<F = Pick<OrderFlow, 'endLateHold'>> = FlowDeps & { readonly orderFlow: F };
