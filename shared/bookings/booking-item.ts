@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { TableHandle } from '../db/client.ts';
-import { parseItem } from '../db/stored-item.ts';
+import { itemSchema, parseItem } from '../db/stored-item.ts';
 import { agencyPartition, GSI1 } from '../db/table.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
@@ -44,21 +44,22 @@ export function readListPosition(text: string): ListPosition | undefined {
   return match?.[1] && match[2] ? { createdAt: match[1], bookingId: match[2] } : undefined;
 }
 
-const Actor = z.object({ id: z.string(), name: z.string() });
-const Passenger = z.object({
-  title: z.enum(TITLES),
-  first_name: z.string(),
-  last_name: z.string(),
-  pax_type: z.enum(PAX_TYPES),
-  gender: z.enum(GENDERS),
-  born_on: z.string(),
-});
+const Actor = () => z.object({ id: z.string(), name: z.string() });
+const Passenger = () =>
+  z.object({
+    title: z.enum(TITLES),
+    first_name: z.string(),
+    last_name: z.string(),
+    pax_type: z.enum(PAX_TYPES),
+    gender: z.enum(GENDERS),
+    born_on: z.string(),
+  });
 
 /** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'HELD', 'EXPIRED', 'PENDING', 'FAILED'] as const;
 
 /** What the stored booking and the Booking resource share, field for field. */
-const answered = {
+const answered = () => ({
   booking_id: z.string(),
   /** Null while PENDING and when FAILED: the supplier gave no record locator (yet). */
   pnr: z.nullable(z.string()),
@@ -67,10 +68,10 @@ const answered = {
   created_at: z.string(),
   cancelled_at: z.optional(z.string()),
   /** Who booked and who cancelled, as they were named then (absent on bookings made before). */
-  created_by: z.optional(Actor),
-  cancelled_by: z.optional(Actor),
-  flight: Flight,
-  passengers: z.array(Passenger),
+  created_by: z.optional(Actor()),
+  cancelled_by: z.optional(Actor()),
+  flight: Flight(),
+  passengers: z.array(Passenger()),
   contact: z.object({ email: z.string(), phone: z.string() }),
   /** A hold's deadline (HELD, and EXPIRED once it passed): confirm before it (docs/API.md §4.4). */
   payment_required_by: z.optional(z.string()),
@@ -81,59 +82,63 @@ const answered = {
   /** Absent on bookings stored before they were kept: read as created_at (or cancelled_at) and 1 (or 2). */
   updated_at: z.optional(z.string()),
   version: z.optional(z.number()),
-};
-
-const BookingItem = z.object({
-  ...answered,
-  /** 1 on create, +1 at each state change (absent on bookings stored before it was recorded: 1). */
-  version: z.optional(z.int()),
-  /** When the state last changed (absent before it was recorded: the last change's own time). */
-  updated_at: z.optional(z.string()),
-  /** Cents. */
-  total: z.number(),
-  /** First departure, epoch ms: cancellable until then. */
-  departs_at: z.number(),
-  agency_id: z.string(),
-  agent_id: z.string(),
-  travel_class: z.enum(TRAVEL_CLASSES),
-  /** Seats held on every segment (infants hold none). */
-  seats: z.number(),
-  /** Remote suppliers: the offer-booked marker's key, released when the order failed. */
-  offer_identity: z.optional(z.string()),
-  /** Remote holds: a PENDING hold's deadline by our rule; the supplier call under way (remote-hold.ts). */
-  hold_until: z.optional(z.string()),
-  hold_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string() })),
-  /**
-   * A remote CONFIRMED booking's cancellation under way at the supplier (remote-cancel.ts): the claim's
-   * id while a request holds it; `started_at` and who asked, left behind when its outcome is unknown.
-   */
-  cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor })),
-  /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
-  segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
 });
+
+const BookingItem = itemSchema(() =>
+  z.object({
+    ...answered(),
+    /** 1 on create, +1 at each state change (absent on bookings stored before it was recorded: 1). */
+    version: z.optional(z.int()),
+    /** When the state last changed (absent before it was recorded: the last change's own time). */
+    updated_at: z.optional(z.string()),
+    /** Cents. */
+    total: z.number(),
+    /** First departure, epoch ms: cancellable until then. */
+    departs_at: z.number(),
+    agency_id: z.string(),
+    agent_id: z.string(),
+    travel_class: z.enum(TRAVEL_CLASSES),
+    /** Seats held on every segment (infants hold none). */
+    seats: z.number(),
+    /** Remote suppliers: the offer-booked marker's key, released when the order failed. */
+    offer_identity: z.optional(z.string()),
+    /** Remote holds: a PENDING hold's deadline by our rule; the supplier call under way (remote-hold.ts). */
+    hold_until: z.optional(z.string()),
+    hold_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string() })),
+    /**
+     * A remote CONFIRMED booking's cancellation under way at the supplier (remote-cancel.ts): the claim's
+     * id while a request holds it; `started_at` and who asked, left behind when its outcome is unknown.
+     */
+    cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor() })),
+    /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
+    segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
+  }),
+);
 
 /**
  * The Booking resource of docs/API.md §4.2, as answered and as kept for Idempotency-Key replays. An
  * answer stored before bookings carried `version` and `updated_at` reads as version 1 of its creation.
  */
-const BookingViewItem = z.pipe(
-  z.object({
-    ...answered,
-    total_price: z.number(),
-    version: z.optional(z.int()),
-    updated_at: z.optional(z.string()),
-  }),
-  z.transform((view) => ({
-    ...view,
-    flight: soldFlight(view.flight),
-    version: view.version ?? 1,
-    updated_at: view.updated_at ?? view.created_at,
-  })),
+const BookingViewItem = itemSchema(() =>
+  z.pipe(
+    z.object({
+      ...answered(),
+      total_price: z.number(),
+      version: z.optional(z.int()),
+      updated_at: z.optional(z.string()),
+    }),
+    z.transform((view) => ({
+      ...view,
+      flight: soldFlight(view.flight),
+      version: view.version ?? 1,
+      updated_at: view.updated_at ?? view.created_at,
+    })),
+  ),
 );
 
 /** A booking as stored (the item's attributes besides its keys). */
-export type BookingRecord = z.output<typeof BookingItem>;
-export type BookingView = Omit<z.output<typeof BookingViewItem>, 'updated_at' | 'version'> & {
+export type BookingRecord = z.output<ReturnType<typeof BookingItem>>;
+export type BookingView = Omit<z.output<ReturnType<typeof BookingViewItem>>, 'updated_at' | 'version'> & {
   updated_at: string;
   version: number;
 };
@@ -153,7 +158,7 @@ export function changeStamp(record: {
 
 /** A Booking resource kept as JSON (an Idempotency-Key's stored answer), checked. */
 export function parseBookingView(data: unknown): BookingView {
-  const view = parseItem('stored booking answer', BookingViewItem, data);
+  const view = parseItem('stored booking answer', BookingViewItem(), data);
   return { ...view, ...changeStamp(view) };
 }
 
@@ -175,13 +180,13 @@ export async function readBooking(store: TableHandle, bookingId: string): Promis
   const { Item } = await store.db.send(
     new GetCommand({ TableName: store.tableName, Key: bookingKey(bookingId), ConsistentRead: true }),
   );
-  return Item && parseItem('booking', BookingItem, Item);
+  return Item && parseItem('booking', BookingItem(), Item);
 }
 
 /** A booking item as DynamoDB or its stream (the events function) holds it; undefined for another kind. */
 export function readBookingItem(item: Record<string, unknown>): BookingRecord | undefined {
   if (!isBookingKey(item)) return undefined;
-  return parseItem('booking', BookingItem, item);
+  return parseItem('booking', BookingItem(), item);
 }
 
 /** Whether `key` is a booking item's key (the events function tells bookings from other items by it). */
@@ -227,7 +232,7 @@ export async function queryAgencyListing(
   );
   const last = result.LastEvaluatedKey?.gsi1sk;
   return {
-    records: (result.Items ?? []).map((item) => parseItem('booking', BookingItem, item)),
+    records: (result.Items ?? []).map((item) => parseItem('booking', BookingItem(), item)),
     next: typeof last === 'string' ? readListPosition(last) : undefined,
   };
 }

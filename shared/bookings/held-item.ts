@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
-import { parseItem } from '../db/stored-item.ts';
+import { itemSchema, parseItem } from '../db/stored-item.ts';
 
 /**
  * The holds listing (`HELD_BOOKINGS` / `<payment_required_by>#<booking id>`): one item per HELD
@@ -16,7 +16,9 @@ const heldKey = (hold: { payment_required_by: string; booking_id: string }) => (
   sk: `${hold.payment_required_by}#${hold.booking_id}`,
 });
 
-const HeldItem = z.object({ booking_id: z.string(), agency_id: z.string(), payment_required_by: z.string() });
+const HeldItem = itemSchema(() =>
+  z.object({ booking_id: z.string(), agency_id: z.string(), payment_required_by: z.string() }),
+);
 
 /** The Put that lists a new hold under its deadline. */
 export function newHeldItem(
@@ -65,5 +67,5 @@ export async function listLateHolds(
       Limit: limit,
     }),
   );
-  return (result.Items ?? []).map((item) => parseItem('held booking', HeldItem, item));
+  return (result.Items ?? []).map((item) => parseItem('held booking', HeldItem(), item));
 }

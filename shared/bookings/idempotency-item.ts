@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
-import { parseItem } from '../db/stored-item.ts';
+import { itemSchema, parseItem } from '../db/stored-item.ts';
 import { ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
 import { ApiError, IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors.ts';
 
@@ -20,27 +20,30 @@ const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** A request that holds a key longer than this (it crashed) no longer blocks its retries. */
 const LOCK_SECONDS = 30;
 
-const ErrorDetail = z.object({
-  path: z.optional(z.string()),
-  message: z.optional(z.string()),
-  expected: z.optional(z.unknown()),
-  received: z.optional(z.unknown()),
-});
-const Outcome = z.object({
-  status: z.number(),
-  /** The success `data` (checked by the route that replays it). */
-  data: z.optional(z.unknown()),
-  error: z.optional(
-    z.object({
-      code: z.custom<ErrorCode>((code) => typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code)),
-      message: z.string(),
-      details: z.optional(z.union([z.array(ErrorDetail), z.record(z.string(), z.unknown())])),
-    }),
-  ),
-});
+const ErrorDetail = () =>
+  z.object({
+    path: z.optional(z.string()),
+    message: z.optional(z.string()),
+    expected: z.optional(z.unknown()),
+    received: z.optional(z.unknown()),
+  });
+const Outcome = itemSchema(() =>
+  z.object({
+    status: z.number(),
+    /** The success `data` (checked by the route that replays it). */
+    data: z.optional(z.unknown()),
+    error: z.optional(
+      z.object({
+        code: z.custom<ErrorCode>((code) => typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code)),
+        message: z.string(),
+        details: z.optional(z.union([z.array(ErrorDetail()), z.record(z.string(), z.unknown())])),
+      }),
+    ),
+  }),
+);
 
 /** What a finished request answered, kept under its key: the success `data`, or the error. */
-export type StoredOutcome = z.output<typeof Outcome>;
+export type StoredOutcome = z.output<ReturnType<typeof Outcome>>;
 
 export interface IdempotencyLock {
   readonly agentId: string;
@@ -109,7 +112,10 @@ async function beginIdempotent(
     const old = itemAtFailedCondition(error);
     if (old?.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
     if (old.state === 'COMPLETED' && typeof old.outcome === 'string') {
-      return { kind: 'replay', outcome: parseItem('idempotency outcome', Outcome, JSON.parse(old.outcome)) };
+      return {
+        kind: 'replay',
+        outcome: parseItem('idempotency outcome', Outcome(), JSON.parse(old.outcome)),
+      };
     }
     throw new IdempotencyInProgressError();
   }

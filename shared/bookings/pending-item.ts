@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { TableHandle } from '../db/client.ts';
-import { parseItem } from '../db/stored-item.ts';
+import { itemSchema, parseItem } from '../db/stored-item.ts';
 
 /**
  * The PENDING listing (`PENDING_BOOKINGS` / `<created_at>#<booking id>`): one item per booking whose
@@ -14,7 +14,7 @@ const pendingKey = (record: { created_at: string; booking_id: string }) => ({
   sk: `${record.created_at}#${record.booking_id}`,
 });
 
-const PendingItem = z.object({ booking_id: z.string(), agency_id: z.string() });
+const PendingItem = itemSchema(() => z.object({ booking_id: z.string(), agency_id: z.string() }));
 
 /** The Put that lists a PENDING booking for the sweep. */
 export function newPendingItem(
@@ -47,5 +47,5 @@ export async function listPendingBookings(
       Limit: limit,
     }),
   );
-  return (result.Items ?? []).map((item) => parseItem('pending booking', PendingItem, item));
+  return (result.Items ?? []).map((item) => parseItem('pending booking', PendingItem(), item));
 }

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { TableHandle } from '../db/client.ts';
-import { parseItem } from '../db/stored-item.ts';
+import { itemSchema, parseItem } from '../db/stored-item.ts';
 
 /**
  * The PNR item (`PNR#<pnr>` / `PNR`): reserves a PNR for one booking. Written with
@@ -9,11 +9,13 @@ import { parseItem } from '../db/stored-item.ts';
  */
 export const pnrKey = (pnr: string) => ({ pk: `PNR#${pnr}`, sk: 'PNR' });
 
-const PnrItem = z.object({
-  booking_id: z.string(),
-  /** The booking's agency, so a PNR of another agency is answered without reading the booking. */
-  agency_id: z.optional(z.string()),
-});
+const PnrItem = itemSchema(() =>
+  z.object({
+    booking_id: z.string(),
+    /** The booking's agency, so a PNR of another agency is answered without reading the booking. */
+    agency_id: z.optional(z.string()),
+  }),
+);
 
 /** The Put that reserves `record.pnr` for the booking; fails if another booking holds it. */
 export function newPnrItem(
@@ -39,6 +41,6 @@ export async function findBookingIdByPnr(
 ): Promise<string | undefined> {
   const { Item } = await store.db.send(new GetCommand({ TableName: store.tableName, Key: pnrKey(pnr) }));
   if (!Item) return undefined;
-  const item = parseItem('PNR', PnrItem, Item);
+  const item = parseItem('PNR', PnrItem(), Item);
   return item.agency_id === undefined || item.agency_id === agencyId ? item.booking_id : undefined;
 }

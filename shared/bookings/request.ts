@@ -9,11 +9,29 @@ import { GENDERS, PAX_TYPES, type PaxType, TITLES } from './passenger-fields.ts'
  * 1-35 code points after NFC (docs/API.md §1): `é` is one character whether sent composed or as `e` plus a
  * combining accent, and the composed form is what is stored.
  */
-const NAME = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{M} '’-]{1,35}$/u;
+const NAME_PATTERN = "^(?=.*\\p{Script=Latin})[\\p{Script=Latin}\\p{M} '’-]{1,35}$";
+
+/**
+ * A string of printable ASCII is its own NFC, and its Latin-script characters are A-Z and a-z:
+ * NAME_PATTERN on such a string alone. Nearly every name is one, and a cold start then neither loads ICU's
+ * normaliser nor builds the pattern's Unicode classes (about 7 M instructions of booking create's cold
+ * start, BENCHMARKS.md P1). Any other string goes the Unicode way.
+ */
+const PRINTABLE_ASCII = /^[ -~]*$/;
+const ASCII_NAME = /^(?=.*[A-Za-z])[A-Za-z '-]{1,35}$/;
+let unicodeName: RegExp | undefined;
+function isName(value: string): boolean {
+  if (PRINTABLE_ASCII.test(value)) return ASCII_NAME.test(value);
+  unicodeName ??= new RegExp(NAME_PATTERN, 'u');
+  return unicodeName.test(value);
+}
+
 const Name = z.string().check(
-  z.overwrite((value) => value.normalize('NFC')),
-  z.regex(NAME, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes'),
+  z.overwrite((value) => (PRINTABLE_ASCII.test(value) ? value : value.normalize('NFC'))),
+  z.refine(isName, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes'),
   z.meta({
+    // The pattern first, where a regex check would put it: the document is unchanged.
+    pattern: NAME_PATTERN,
     description: '1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe',
     minLength: 1,
     maxLength: 35,

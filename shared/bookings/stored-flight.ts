@@ -7,49 +7,58 @@ import type { FareConditionsView } from '../flights/fare-conditions.ts';
  * (`flight.conditions`): the refund quote and the cancel read them there, never today's table
  * (docs/bookings.md, "Refunds"). Absent on bookings stored before fares carried conditions.
  */
-const Condition = z.nullable(
+const Condition = () =>
+  z.nullable(
+    z.object({
+      allowed: z.boolean(),
+      penalty: z.nullable(z.object({ amount: z.number(), currency: z.string() })),
+    }),
+  );
+const SoldConditions = () =>
   z.object({
-    allowed: z.boolean(),
-    penalty: z.nullable(z.object({ amount: z.number(), currency: z.string() })),
-  }),
-);
-const SoldConditions = z.object({
-  refund_before_departure: Condition,
-  change_before_departure: Condition,
-});
+    refund_before_departure: Condition(),
+    change_before_departure: Condition(),
+  });
 
-const Segment = z.object({
-  carrier_code: z.string(),
-  carrier_name: z.string(),
-  flight_number: z.string(),
-  origin: z.string(),
-  destination: z.string(),
-  departure_at: z.string(),
-  arrival_at: z.string(),
-  duration_minutes: z.number(),
-});
-const Direction = z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment) });
-export const Flight = z.object({
-  id: z.string(),
-  total_price: z.number(),
-  currency: z.string(),
-  travel_class: z.enum(TRAVEL_CLASSES),
-  /** Null where the supplier does not publish it (docs/API.md §4.5). */
-  seats_available: z.nullable(z.number()),
-  expires_at: z.string(),
-  passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
-  outbound: Direction,
-  inbound: z.optional(Direction),
-  /** Every journey (absent on bookings stored before journeys were one shape: read as outbound, inbound). */
-  slices: z.optional(z.array(Direction)),
-  /** As sold: refunds read them here, never today's table (absent on bookings stored before them). */
-  conditions: z.optional(SoldConditions),
-});
+const Segment = () =>
+  z.object({
+    carrier_code: z.string(),
+    carrier_name: z.string(),
+    flight_number: z.string(),
+    origin: z.string(),
+    destination: z.string(),
+    departure_at: z.string(),
+    arrival_at: z.string(),
+    duration_minutes: z.number(),
+  });
+const Direction = () =>
+  z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment()) });
+/**
+ * The stored Flight's schema, built by the item schemas that hold it when they are first read
+ * (shared/db/stored-item.ts, itemSchema), never at import.
+ */
+export const Flight = () =>
+  z.object({
+    id: z.string(),
+    total_price: z.number(),
+    currency: z.string(),
+    travel_class: z.enum(TRAVEL_CLASSES),
+    /** Null where the supplier does not publish it (docs/API.md §4.5). */
+    seats_available: z.nullable(z.number()),
+    expires_at: z.string(),
+    passengers: z.object({ adults: z.number(), children: z.number(), infants: z.number() }),
+    outbound: Direction(),
+    inbound: z.optional(Direction()),
+    /** Every journey (absent on bookings stored before journeys were one shape: read as outbound, inbound). */
+    slices: z.optional(z.array(Direction())),
+    /** As sold: refunds read them here, never today's table (absent on bookings stored before them). */
+    conditions: z.optional(SoldConditions()),
+  });
 
 /** The conditions of a booking stored before fares carried them: nothing was stated when it was sold. */
 const NOT_STATED: FareConditionsView = { refund_before_departure: null, change_before_departure: null };
 
-type StoredDirection = z.output<typeof Direction>;
+type StoredDirection = z.output<ReturnType<typeof Direction>>;
 
 /** A stored Flight as answered: every Booking's flight carries `conditions` and `slices` (docs/API.md §4.1). */
 export const soldFlight = <

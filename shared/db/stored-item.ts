@@ -9,6 +9,22 @@ export class MalformedItemError extends Error {
 }
 
 /**
+ * An item schema built on its first read instead of at import. A function imports every item module
+ * its writes need, and building a zod schema costs its cold start even when no path of the function
+ * reads that item (booking create reads none of the booking, hold, PNR or pending items it writes):
+ * about 9 M instructions of booking create's cold start, 1.2 % (BENCHMARKS.md, P1).
+ *
+ * @example const PnrItem = itemSchema(() => z.object({ booking_id: z.string() }));
+ */
+export function itemSchema<S extends z.ZodMiniType>(build: () => S): () => S {
+  let built: S | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+}
+
+/**
  * Parses an item as read from the table with its module's schema: what a read answers is checked, not
  * cast. Legacy shapes are each schema's business (optional fields, defaults).
  *

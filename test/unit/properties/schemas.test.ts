@@ -130,6 +130,28 @@ describe('property: request schemas', () => {
     );
   });
 
+  it('booking create takes exactly the names the documented pattern takes after NFC, ASCII or not', () => {
+    // The pattern of docs/API.md §1 and openapi.json, as one regex: what the fast path for ASCII names
+    // (shared/bookings/request.ts) must agree with, and the stored name is the NFC form.
+    const documented = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{M} '’-]{1,35}$/u;
+    const nameChars = fc.constantFrom(..."aZé ’-'.0\u0301\u00e9\u0142\u4e00\t_Ω".split(''));
+    const name = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ maxLength: 40, unit: 'binary' }),
+      fc.string({ minLength: 1, maxLength: 37, unit: nameChars }),
+      fc.string({ minLength: 33, maxLength: 37, unit: fc.constantFrom(..."aZ -'".split('')) }),
+    );
+    fc.assert(
+      fc.property(name, (first_name) => {
+        const parsed = CreateBookingRequest.safeParse(minimalBookingBody({ first_name }));
+        const nfc = first_name.normalize('NFC');
+        expect(parsed.success).toBe(documented.test(nfc));
+        if (parsed.success) expect(parsed.data.passengers[0]?.first_name).toBe(nfc);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('booking get, list and cancel never accept malformed ids, PNRs, limits or cursors', () => {
     const notABookingId = fc.string().filter((v) => !/^bkg_[0-9A-HJKMNP-TV-Z]{26}$/.test(v));
     // Not a booking reference in any letter case: 5-8 letters and digits (an airline's record locator).
