@@ -7,6 +7,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { type DeliveryDeps, handleDeliveryMessage } from '#shared/events/deliver.ts';
@@ -18,6 +19,8 @@ import { type EventsDeps, handleStreamRecords } from '#shared/events/publish.ts'
 const POLL_MS = 100;
 /** A record that fails this many times in a row is set aside (deployed: 10 retries, infra/events.ts). */
 const MAX_RECORD_TRIES = 3;
+/** GetRecords errors after which a shard's iterator is never good again. */
+const STALE_ITERATOR = new Set(['TrimmedDataAccessException', 'ExpiredIteratorException']);
 /** A delivery message whose handling failed (not its attempt: the table, say) is tried again this often. */
 const MAX_MESSAGE_TRIES = 5;
 
@@ -144,9 +147,17 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
   const pollShard = async (shardId: string) => {
     let iterator = iterators.has(shardId) ? iterators.get(shardId) : await firstIterator(shardId);
     while (running && iterator) {
-      const { Records = [], NextShardIterator } = await streams.send(
-        new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }),
-      );
+      let page: GetRecordsCommandOutput;
+      try {
+        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      } catch (error) {
+        // An iterator refused once is refused for good (DynamoDB Local calls it trimmed when other
+        // tables write at the same moment): forget it, and the next poll asks for a new one after
+        // the last record handled, as Lambda's mapping would.
+        if (STALE_ITERATOR.has((error as Error)?.name)) iterators.delete(shardId);
+        throw error;
+      }
+      const { Records = [], NextShardIterator } = page;
       read += Records.length;
       await handle(Records);
       const last = Records.at(-1)?.dynamodb?.SequenceNumber;

@@ -128,8 +128,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
       { from: 'JFK', to: 'LAX', date: inDays(16) },
       { from: 'LAX', to: 'LHR', date: inDays(18) },
     ]);
-    // The third journey shown means all three are: Playwright waits for it (expect.poll needs the
-    // test's own expect when tests run concurrently, and the shared one fails at random there).
+    // The third journey shown means all three are: Playwright waits for it (vitest's polling matcher needs
+    // the test's own expect when tests run concurrently, and the shared one fails at random there).
     const journeys = found.first().getByText(/^Journey \d/);
     await journeys.nth(2).waitFor();
     expect(await journeys.count()).toBe(3);

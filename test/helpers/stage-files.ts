@@ -54,16 +54,56 @@ export const PRODUCTION_FILE: StageFile = {
 export const PRODUCTION: FlightBookingConfig = parseStageConfig('prod', PRODUCTION_FILE);
 export const DEVELOPMENT: FlightBookingConfig = loadStageConfig('dev');
 
+export interface SynthesisedStage {
+  readonly app: App;
+  readonly stack: FlightBookingStack;
+  readonly template: Template;
+}
+
+/**
+ * Stacks already built in this test process, by configuration. The infra files share their worker
+ * processes (vitest.config.ts), and building a stack is most of what they spend: each configuration
+ * is built once per process, not once per call. Kept on globalThis so that every test file of the
+ * process finds it, whichever copy of this module it imported.
+ */
+const shared = globalThis as { synthesisedStages?: Map<string, SynthesisedStage> };
+shared.synthesisedStages ??= new Map();
+const built = shared.synthesisedStages;
+
 /**
  * Synthesises one stage's stack as `cdk synth` would (cdk.json's feature flags), without bundling,
  * serving a fixture console build unless given one; with `nag`, cdk-nag's packs run as validation plugins.
+ * Without `nag` or a console build of its own, a configuration built before in this process is
+ * returned as it was built; its template is frozen, so that no test can change what the next one reads.
  */
-export function synthStage(config: FlightBookingConfig, nag = false, consoleBuild = fixtureConsoleBuild()) {
+export function synthStage(
+  config: FlightBookingConfig,
+  nag = false,
+  consoleBuild?: string,
+): SynthesisedStage {
+  if (nag || consoleBuild) return build(config, nag, consoleBuild ?? fixtureConsoleBuild());
+  const key = JSON.stringify(config);
+  let stage = built.get(key);
+  if (!stage) {
+    stage = build(config, false, fixtureConsoleBuild());
+    deepFreeze(stage.template.toJSON());
+    built.set(key, stage);
+  }
+  return stage;
+}
+
+function build(config: FlightBookingConfig, nag: boolean, consoleBuild: string): SynthesisedStage {
   const context = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
   const stack = new FlightBookingStack(app, 'Test', { config, consoleBuild });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, stack, template: Template.fromStack(stack) };
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
 }
 
 /** The resources of one CloudFormation type, by logical id. */

@@ -1,19 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { App, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
-import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { functionSettings, iamTableAction } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
-import { fixtureConsoleBuild } from '#test/helpers/console-build.ts';
-import { apiMethods, PRODUCTION_FILE, resourcesOf, roleStatements } from '#test/helpers/stage-files.ts';
+import {
+  apiMethods,
+  PRODUCTION_FILE,
+  resourcesOf,
+  roleStatements,
+  synthStage,
+} from '#test/helpers/stage-files.ts';
 
 const routes: readonly Route[] = routeTable;
 
 import { CONSOLE_RESOURCES } from '../../infra/console.ts';
-import { FlightBookingStack } from '../../infra/stack.ts';
 import {
   type FlightBookingConfig,
   knownStages,
@@ -32,16 +34,14 @@ const PROD_FILE: StageFile = PRODUCTION_FILE;
 const FULL = parseStageConfig('prod', PROD_FILE);
 const DEV = loadStageConfig('dev');
 
+/**
+ * Synthesises the stack as the CLI would, feature flags included, without bundling (synth.test.ts
+ * bundles); each configuration once per test process (stage-files.ts).
+ */
+const synth = (config: FlightBookingConfig = DEV, nag = false) => synthStage(config, nag);
+
 /** The context `cdk synth|deploy` runs with: cdk.json's feature flags. */
 const CDK_CONTEXT = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
-
-/** Synthesises the stack as the CLI would, feature flags included, without bundling (synth.test.ts bundles). */
-function synth(config: FlightBookingConfig = DEV, nag = false) {
-  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new FlightBookingStack(app, 'Test', { config, consoleBuild: fixtureConsoleBuild() });
-  if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
-  return { app, template: Template.fromStack(stack) };
-}
 
 const { template } = synth();
 const resources = (type: string): [string, Json][] => Object.entries(template.findResources(type));

@@ -7,7 +7,9 @@ import { type Answer, invoke } from '#test/helpers/api.ts';
  * delivery) than for a registered one. The function pads every answer to OTP_SEND_MIN_MS; here we
  * measure both distributions through the real handler.
  */
-const FLOOR_MS = 100;
+// Well above what the registered path's own work takes on a loaded 2-core machine (p90 300 ms at a
+// load of 10, where a floor of 100 ms let it show through); the deployed default is 350 ms.
+const FLOOR_MS = 250;
 const SAMPLES = 15;
 process.env.OTP_SEND_MIN_MS = String(FLOOR_MS);
 let sendOtp: typeof import('#test/helpers/routes/auth/send-otp.ts')['handler'];
@@ -59,5 +61,5 @@ describe('send-otp timing', () => {
     expect(k.min).toBeGreaterThanOrEqual(FLOOR_MS - 2);
     expect(u.min).toBeGreaterThanOrEqual(FLOOR_MS - 2);
     expect(Math.abs(k.p50 - u.p50)).toBeLessThan(15);
-  });
+  }, 30_000); // 31 answers padded to the floor: about 8 s, a third of this
 });
