@@ -20,7 +20,7 @@ export function createHandler(ctx: OrderContext<SweepFlow>) {
     // Cancellations and payments whose answers were lost: settled by asking the supplier (logged by it).
     // The built-in network makes no outside calls: its flow has none to settle.
     await ctx.orderFlow.settleLeftCalls(ctx);
-    if (expired > 0 || settled.confirmed + settled.held + settled.failed > 0)
+    if (expired > 0 || settled.confirmed + settled.held + settled.failed + settled.waiting > 0)
       ctx.log.info('sweep', { expired_holds: expired, ...settled });
     return { expired, ...settled };
   });

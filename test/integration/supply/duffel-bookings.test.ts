@@ -3,8 +3,10 @@ import { openDuffelOffer } from '#shared/supply/duffel/mapping.ts';
 import { agencyBookings, bookingBody, type Json, passengersFor } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { DUFFEL_TEST_TOKEN, duffelMode } from '#test/helpers/duffel.ts';
+import { capturedLogLines } from '#test/helpers/log-capture.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { testContext } from '#test/helpers/test-context.ts';
+import { createHandler as createSweep } from '../../../functions/jobs/sweep.ts';
 
 /**
  * Booking in duffel mode, the whole flow through the real handlers against DynamoDB Local and the Duffel
@@ -292,6 +294,22 @@ describe('duffel mode: exactly one order', () => {
       version: 2,
     });
     expect(ordersFor(answer.body.data.booking_id)).toHaveLength(1);
+  });
+
+  it('a sweep run that settles a PENDING booking logs its counts once, on one line with the holds it expired', async () => {
+    const [offer] = await search();
+    standIn.fail('orders.create', { kind: 'timeout-after' });
+    const answer = await duffel.book(session, bookingBody(offer));
+    expect(answer.status).toBe(202);
+    const before = capturedLogLines.length;
+
+    const run = await createSweep(duffel.ctx)(undefined);
+
+    const lines = capturedLogLines.slice(before).map((line) => JSON.parse(line));
+    expect(run.confirmed).toBeGreaterThanOrEqual(1);
+    expect(lines.filter((line) => line.message === 'sweep')).toEqual([
+      expect.objectContaining({ expired_holds: run.expired, confirmed: run.confirmed }),
+    ]);
   });
 
   it('finds the order even when Duffel spells the passenger’s name differently, never ordering again', async () => {
