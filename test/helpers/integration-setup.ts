@@ -15,7 +15,9 @@ const dataDir = mkdtempSync(join(tmpdir(), 'flight-booking-test-'));
 const keyFile = join(dataDir, 'signing.key');
 writeFileSync(keyFile, randomBytes(48).toString('base64url'), { mode: 0o600 });
 const tableName = `test-${randomBytes(6).toString('hex')}`;
-const endpoint = inject('dynamodbEndpoint');
+const endpoints = inject('dynamodbEndpoints');
+// VITEST_POOL_ID numbers the workers from 1: each worker talks to its own DynamoDB Local.
+const endpoint = endpoints[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % endpoints.length] as string;
 
 Object.assign(process.env, {
   TABLE_NAME: tableName,

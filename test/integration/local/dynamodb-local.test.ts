@@ -40,24 +40,29 @@ function listeningAddresses(port: number): string[] {
 }
 
 describe('DynamoDB Local (npm start, the agents CLI and the tests all start it the same way)', () => {
-  const port = Number(new URL(inject('dynamodbEndpoint')).port);
+  // The run's DynamoDB Locals, one per test worker (test/helpers/dynamodb-global-setup.ts).
+  const ports = inject('dynamodbEndpoints').map((endpoint) => Number(new URL(endpoint).port));
 
   it('answers on 127.0.0.1', async () => {
-    expect(await probe('127.0.0.1', port)).toBe('open');
+    for (const port of ports) expect(await probe('127.0.0.1', port)).toBe('open');
   });
 
   it('is not reachable on any other address of this machine: it checks no signature', async () => {
     expect(outsideAddresses.length, 'this test needs a network interface besides loopback').toBeGreaterThan(
       0,
     );
-    for (const address of outsideAddresses) expect(await probe(address, port), address).toBe('ECONNREFUSED');
+    for (const port of ports)
+      for (const address of outsideAddresses)
+        expect(await probe(address, port), address).toBe('ECONNREFUSED');
   });
 
   it('listens on the loopback address only, as the kernel reports it', () => {
-    const addresses = listeningAddresses(port);
-    expect(addresses.length).toBeGreaterThan(0);
-    // 127.0.0.1 in /proc's byte order, as IPv4 or as the IPv4-mapped IPv6 address ::ffff:127.0.0.1.
-    for (const address of addresses)
-      expect(['0100007F', '0000000000000000FFFF00000100007F']).toContain(address);
+    for (const port of ports) {
+      const addresses = listeningAddresses(port);
+      expect(addresses.length).toBeGreaterThan(0);
+      // 127.0.0.1 in /proc's byte order, as IPv4 or as the IPv4-mapped IPv6 address ::ffff:127.0.0.1.
+      for (const address of addresses)
+        expect(['0100007F', '0000000000000000FFFF00000100007F']).toContain(address);
+    }
   });
 });
