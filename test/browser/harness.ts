@@ -31,6 +31,8 @@ export interface Watched {
   readonly context: BrowserContext;
   /** Uncaught errors thrown in the page, console errors (a CSP refusal is one), answers of 400 and above. */
   readonly errors: string[];
+  /** Resolves once no request of the page has been in flight for 250 ms (background lookups included). */
+  settled(): Promise<void>;
 }
 
 /** A page in a fresh context (no cookie, no storage) that records its errors. */
@@ -52,7 +54,19 @@ export async function newPage(): Promise<Watched> {
     if (response.status() >= 400 && response.status() !== 401)
       errors.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
-  return { page, context, errors };
+  let inFlight = 0;
+  let lastChange = Date.now();
+  const count = (by: number) => () => {
+    inFlight += by;
+    lastChange = Date.now();
+  };
+  page.on('request', count(1));
+  page.on('requestfinished', count(-1));
+  page.on('requestfailed', count(-1));
+  const settled = async () => {
+    await eventually(async () => (inFlight === 0 && Date.now() - lastChange >= 250) || undefined);
+  };
+  return { page, context, errors, settled };
 }
 
 /** A page whose context holds `who`'s session cookie, exactly as a sign-in would have left it. */
