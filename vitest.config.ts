@@ -88,6 +88,10 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles: ['test/browser/file-setup.ts'],
+          // The files share their processes: playwright-core and axe-core load once per process, not
+          // once per file (35 s of CPU became 27 s). Each file still opens its own pages and contexts.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

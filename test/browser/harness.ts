@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, expect, inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { type Served, type SignedIn, sessionCookie } from '../helpers/console-agents.ts';
 import { readOutbox } from '../helpers/outbox.ts';
 
@@ -22,9 +22,13 @@ export function browser(): Promise<Browser> {
   connected ??= chromium.connect(inject('browserWsEndpoint'));
   return connected;
 }
-afterAll(async () => {
-  await (await connected)?.close();
-});
+
+/** Closes this file's connection, and with it every context and page the file opened (file-setup.ts). */
+export async function disconnect(): Promise<void> {
+  const closing = connected;
+  connected = undefined;
+  await (await closing)?.close();
+}
 
 export interface Watched {
   readonly page: Page;
