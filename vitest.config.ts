@@ -60,6 +60,11 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/helpers/dynamodb-global-setup.ts'],
           setupFiles: ['test/helpers/integration-setup.ts'],
+          // The files share their processes, each starting from a clean slate that its setup file
+          // makes (every module of the repository evaluated anew, the worker's own environment):
+          // packages under node_modules load once per process instead of once per file. Measured
+          // back to back, the project took 123 s of CPU and 72 s isolated, 98 s and 61 s so.
+          isolate: false,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, inject } from 'vitest';
+import { afterAll, inject, vi } from 'vitest';
 import { createDocumentClient } from '#shared/db/client.ts';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 
@@ -10,7 +10,21 @@ import { ensureTable } from '../../infra/local/bootstrap.ts';
  * Runs before each integration test file, before it imports any handler: a fresh table, a fresh data
  * directory with its own signing key, and the environment a function reads at cold start. Log lines
  * are captured (`log-capture.ts`) instead of cluttering the output.
+ *
+ * The files share their worker processes (vitest.config.ts), so each starts here as in a process of
+ * its own: every module of the repository is evaluated anew (the handlers read this file's
+ * environment at their cold start; packages under node_modules stay loaded, which is the saving), the
+ * environment is the one the worker started with before this file's is added, and what the file
+ * changed in the process (log capture, stubbed AWS clients) is undone when it ends.
  */
+vi.resetModules();
+const globals = globalThis as { workerEnvironment?: Record<string, string | undefined> };
+globals.workerEnvironment ??= { ...process.env };
+for (const name of Object.keys(process.env))
+  if (!(name in globals.workerEnvironment) && !name.startsWith('VITEST')) delete process.env[name];
+for (const [name, value] of Object.entries(globals.workerEnvironment))
+  if (!name.startsWith('VITEST')) process.env[name] = value;
+
 const dataDir = mkdtempSync(join(tmpdir(), 'flight-booking-test-'));
 const keyFile = join(dataDir, 'signing.key');
 writeFileSync(keyFile, randomBytes(48).toString('base64url'), { mode: 0o600 });
@@ -35,7 +49,7 @@ Object.assign(process.env, {
 delete process.env.SIGNING_KEY_SECRET_ID;
 
 const { captureLogLines, capturedLogLines } = await import('./log-capture.ts');
-captureLogLines((line) => capturedLogLines.push(line));
+const stopCapture = captureLogLines((line) => capturedLogLines.push(line));
 
 const db = createDocumentClient(endpoint);
 await ensureTable(db, tableName);
@@ -46,6 +60,7 @@ db.destroy();
  * Duffel's), the signing key or the table name (the outbox file itself is the only place codes appear).
  */
 afterAll(async () => {
+  stopCapture();
   const { readOutbox } = await import('./outbox.ts');
   const codes = new Set((await readOutbox(dataDir)).map((entry) => entry.code));
   const key = readFileSync(keyFile, 'utf8').trim();

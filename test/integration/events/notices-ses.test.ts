@@ -2,7 +2,7 @@ import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bookingKey } from '#shared/bookings/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
@@ -23,6 +23,10 @@ import { startReceiver } from '#test/helpers/webhook-receiver.ts';
  * SES and at the DynamoDB client; the events function's handler run on the booking's stream record.
  */
 const ses = mockClient(SESClient);
+// The stubs are on the SDK's client classes, which outlive this file in its worker.
+afterAll(() => {
+  ses.restore();
+});
 const FROM = 'no-reply@flights.example.com';
 let admin: TestSession;
 let record: { eventName: string; dynamodb: { NewImage: Record<string, unknown>; SequenceNumber: string } };

@@ -2,7 +2,7 @@ import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
 import { registerTestAgent, testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
@@ -15,6 +15,11 @@ import { readOutbox } from '#test/helpers/outbox.ts';
  */
 const ses = mockClient(SESClient);
 const sns = mockClient(SNSClient);
+// The stubs are on the SDK's client classes, which outlive this file in its worker.
+afterAll(() => {
+  ses.restore();
+  sns.restore();
+});
 Object.assign(process.env, {
   CODE_SENDER: 'aws',
   SES_FROM_ADDRESS: 'no-reply@flights.example.com',
