@@ -31,17 +31,20 @@ if (!process.env.FLIGHT_BOOKING_TEST_TMP) {
 
 /**
  * Five suites, one run: unit (pure logic), integration (real handlers against a DynamoDB Local per
- * test worker started once per run, a fresh table per file), infra (the synthesised CDK template), e2e (the dev
- * server as `npm start` runs it, over HTTP) and browser (the console in one headless Chromium against
- * one `npm start` per run, test/browser/global-setup.ts). `npm run test:<suite>` runs one of them.
+ * test worker started once per run, a fresh table per file), infra (the synthesised CDK template),
+ * e2e (the dev server as `npm start` runs it, over HTTP) and browser (the console in one headless
+ * Chromium against one `npm start` per run, test/browser/global-setup.ts). `npm run test:<suite>`
+ * runs one of them.
  */
 export default defineConfig({
   test: {
     // Console output (the outbox echoes codes) is shown for failing tests only.
     silent: 'passed-only',
     reporters: ['default', './test/helpers/slowest-tests-reporter.ts'],
-    // Two test files at a time, whatever the cores (vitest's default is one fewer than the cores: one
-    // on a 2-core machine). Most e2e and browser time is spent waiting for servers in other processes.
+    // Three test files at a time, whatever the cores (vitest's default is one fewer than the cores:
+    // one on a 2-core machine). Most e2e, browser and integration time is spent waiting on another
+    // process (DynamoDB Local, npm start, Chromium): with three, a 2-core machine is about 1.8 cores
+    // busy through the run (README, Test).
     maxWorkers: 3,
     projects: [
       {
@@ -95,7 +98,8 @@ export default defineConfig({
           globalSetup: ['test/browser/global-setup.ts'],
           setupFiles: ['test/browser/file-setup.ts'],
           // The files share their processes: playwright-core and axe-core load once per process, not
-          // once per file (35 s of CPU became 27 s). Each file still opens its own pages and contexts.
+          // once per file (36-38 s of CPU became 32-34 s). Each file still opens its own pages and
+          // contexts, closed with its connection when it ends (file-setup.ts).
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
