@@ -62,14 +62,14 @@ const MAX_MONEY = 99_999_999.99;
 
 /**
  * A price in major units with at most 2 decimals (docs/API.md §1); compared in cents, never as floats.
- * The 2-decimal rule is stated in prose only: JSON Schema's `multipleOf: 0.01` is judged in floating
- * point by validators (ajv refuses 0.07 and 11 % of all 2-decimal amounts), so it would mislead clients.
+ * The document says it as `multipleOf: 0.01`, which a validator dividing binary floats must judge with a
+ * tolerance (ajv: `multipleOfPrecision: 5`; without it ajv refuses 19.99); the service judges the text.
  */
 export const Money = z.number('must be a number').check(
   z.nonnegative('must not be negative'),
   z.maximum(MAX_MONEY, `must be at most ${MAX_MONEY}`),
   z.refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals'),
-  z.meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)' }),
+  z.meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)', multipleOf: 0.01 }),
 );
 export const Currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'));
 

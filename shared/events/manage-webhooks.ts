@@ -43,7 +43,10 @@ export const CreateWebhookRequest = z.object({
     z.maxLength(MAX_WEBHOOK_URL_LENGTH),
     z.meta({
       description:
-        'https:// URL, at most 2048 characters, no credentials; it must resolve to public addresses only',
+        'https:// URL, at most 2048 characters, no credentials, no fragment; it must resolve to public addresses only (the local dev server also takes http://127.0.0.1:<port> and http://localhost:<port>)',
+      // The deployed rules parseWebhookUrl applies that a pattern can state: the scheme, no user info.
+      format: 'uri',
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@]+([/?][^#]*)?$',
       examples: ['https://agency.example.com/hooks/bookings'],
     }),
   ),

@@ -157,6 +157,21 @@ export function createSearchRequest(clock: Clock) {
       limit: z._default(Count(1, 100), 50),
     })
     .check(
+      // The document states the first rule below as JSON Schema: exactly one of the two field sets.
+      z.meta({
+        oneOf: [
+          {
+            description: 'One way, or a round trip with return_date',
+            required: ['origin', 'destination', 'departure_date'],
+            not: { required: ['slices'] },
+          },
+          {
+            description: 'Multi-city: slices, without the single trip’s fields',
+            required: ['slices'],
+            not: { anyOf: SINGLE_TRIP_FIELDS.map((field) => ({ required: [field] })) },
+          },
+        ],
+      }),
       z.superRefine(
         (body, ctx) => {
           const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });

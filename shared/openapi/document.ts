@@ -112,10 +112,9 @@ function examplesOf(
   return { examples: { default: { summary: 'One way', value: main }, ...more } };
 }
 
-function operationFor(route: Route, schemas: Record<string, Json>): Json {
+function operationFor(route: Route): Json {
   const operation = operations[route.id as keyof typeof operations];
   const requestId = `${pascal(route.id)}Request`;
-  const required = ((schemas[requestId]?.required as unknown[] | undefined) ?? []).length > 0;
   const successHeaders: Json = { 'X-Request-Id': header('XRequestId') };
   const answer = (description: string, examples: Json): Json => ({
     description,
@@ -139,12 +138,13 @@ function operationFor(route: Route, schemas: Record<string, Json>): Json {
           description:
             'Makes the request safe to retry: the same key with the same body answers the stored result again (Idempotent-Replayed: true) and books nothing; another body is 422; kept 24 hours, per agent.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-          example: '8b0c6f1e-3f4a-4c8e-9d2b-7a1e5c3d9f60',
+          example: operation.idempotencyKey.example,
         },
       ],
     }),
     requestBody: {
-      required,
+      // The service reads a missing body as {} (docs/API.md §1): the body is required when {} is refused.
+      required: !z.safeParse(operation.request, {}).success,
       content: {
         'application/json': {
           schema: ref(requestId),
@@ -200,7 +200,7 @@ export function buildOpenApiDocument(version: string): Json {
       { name: 'Agency', description: 'Agency administration: ADMINs manage their agency’s agents.' },
       webhooksTag,
     ],
-    paths: Object.fromEntries(routes.map((route) => [route.path, { post: operationFor(route, schemas) }])),
+    paths: Object.fromEntries(routes.map((route) => [route.path, { post: operationFor(route) }])),
     webhooks: webhooksSection(ref),
     components: {
       schemas,
@@ -215,7 +215,8 @@ export function buildOpenApiDocument(version: string): Json {
           type: 'apiKey',
           in: 'cookie',
           name: '__Host-session',
-          description: 'Set by verify-otp; cleared by logout.',
+          description:
+            'Set by verify-otp (and refresh); cleared by logout. A request authenticated by the cookie alone (no Authorization header, which wins when both are sent) must say `Content-Type: application/json`, even with an empty body: 415 UNSUPPORTED_MEDIA_TYPE otherwise, since a cross-site form can send the cookie but not that content type without a CORS preflight.',
         },
       },
       headers: {

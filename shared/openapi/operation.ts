@@ -16,7 +16,8 @@ export interface Operation {
   errors: ErrorCode[];
   /** This route's own wording of an error, where it differs from `errorExample`'s (examples.ts). */
   errorExamples?: Partial<Record<ErrorCode, ApiError>>;
-  idempotencyKey?: boolean;
+  /** Takes an Idempotency-Key header; `example` is this route's own (a key is one request's, never reused). */
+  idempotencyKey?: { example: string };
   /** A second success status with the same body: 202 for a booking a supplier has not settled yet. */
   accepted?: { description: string; example: unknown };
   setsCookie?: boolean;

@@ -166,7 +166,7 @@ export const operations: Record<RouteId, Operation> = {
       'IDEMPOTENCY_KEY_REUSED',
       'SUPPLIER_REJECTED',
     ],
-    idempotencyKey: true,
+    idempotencyKey: { example: '8b0c6f1e-3f4a-4c8e-9d2b-7a1e5c3d9f60' },
   },
   'booking-confirm': {
     summary: 'Confirm a held booking',
@@ -193,7 +193,7 @@ export const operations: Record<RouteId, Operation> = {
       'SUPPLIER_REJECTED',
       'SERVICE_UNAVAILABLE',
     ],
-    idempotencyKey: true,
+    idempotencyKey: { example: 'c41d7e92-5a0b-4f3e-8c6d-2b9f1a7e0d53' },
   },
   'booking-get': {
     summary: 'Retrieve a booking',

@@ -10,7 +10,10 @@ import type { FlightView } from '../flights/flight-view.ts';
  * module). The type assertions at the end fail compilation if a handler's view drifts from them.
  */
 const DateTime = z.iso.datetime().check(z.describe('ISO 8601 UTC date-time, whole seconds, with Z'));
-const Money = z.number().check(z.describe('Major currency units, at most 2 decimals'));
+/** As requests take it (bookings/request.ts): `multipleOf: 0.01`, judged in decimal, not in binary floats. */
+const Money = z
+  .number()
+  .check(z.meta({ description: 'Major currency units, at most 2 decimals', multipleOf: 0.01 }));
 
 export const Segment = z.object({
   carrier_code: z.string().check(z.describe('IATA airline code')),
@@ -54,9 +57,9 @@ const FareConditions = z
 
 export const Flight = z.object({
   id: z.string().check(z.describe('Opaque offer id, bound to your agency, valid until expires_at')),
-  total_price: z
-    .number()
-    .check(z.describe('For all passengers together, in major currency units, at most 2 decimals')),
+  total_price: Money.check(
+    z.describe('For all passengers together, in major currency units, at most 2 decimals'),
+  ),
   currency: z.string(),
   travel_class: z.enum(TRAVEL_CLASSES),
   seats_available: z
@@ -166,11 +169,13 @@ export const RefundQuote = z.object({
   penalty: z
     .nullable(Amount)
     .check(z.describe('What the cancel keeps of the price (in its currency); null when it keeps nothing')),
-  expires_at: DateTime.check(
-    z.describe(
-      'Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest. A cancel sent with this refund after it changed is 409 REFUND_CHANGED.',
+  expires_at: z
+    .nullable(DateTime)
+    .check(
+      z.describe(
+        'Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest; null when the supplier states none. A cancel sent with this refund after it changed is 409 REFUND_CHANGED.',
+      ),
     ),
-  ),
 });
 
 export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });

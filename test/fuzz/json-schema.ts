@@ -112,6 +112,8 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
   if (schema.format === 'date') base = around(now).map(isoDate);
   else if (schema.format === 'date-time') base = around(now).map(isoDateTime);
   else if (schema.format === 'email') base = fc.emailAddress();
+  // Web URLs with a path and a query; the pattern (webhook URLs: https) filters the scheme.
+  else if (schema.format === 'uri') base = fc.webUrl({ withQueryParameters: true });
   else if (regex) base = matching(regex);
   // `binary` units are code points, the unit JSON Schema lengths count.
   else return fc.string({ unit: 'binary', minLength: min, maxLength: Math.min(max, min + 24) });
@@ -131,6 +133,22 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
     .integer({ min: Math.ceil(lo / step), max: Math.floor(hi / step) })
     .map((k) => Number((k * step).toFixed(decimals)))
     .filter(inRange);
+}
+
+/**
+ * Keys whose mere presence fails `not` (`not: {required: [k]}`, or an `anyOf` of such): the form the
+ * document's alternatives take (search: slices, or the single trip's fields). Other `not`s are ignored.
+ */
+function forbiddenKeys(not: Schema | undefined): Set<string> {
+  if (!not || typeof not !== 'object') return new Set();
+  const parts: Schema[] = Array.isArray(not.anyOf) ? not.anyOf : [not];
+  return new Set(
+    parts.flatMap((part) =>
+      Array.isArray(part.required) && part.required.length === 1 && Object.keys(part).length === 1
+        ? part.required
+        : [],
+    ),
+  );
 }
 
 /** An arbitrary of values `schema` accepts (resolved against `doc`). */
@@ -162,9 +180,10 @@ export function validArbitrary(doc: Schema, schema: Schema | undefined, depth = 
         }
         default: {
           const properties: Record<string, Schema> = flat.properties ?? {};
+          const forbidden = forbiddenKeys(flat.not);
           const model: Record<string, fc.Arbitrary<unknown>> = {};
           for (const [key, sub] of Object.entries(properties))
-            model[key] = validArbitrary(doc, sub, depth + 1);
+            if (!forbidden.has(key)) model[key] = validArbitrary(doc, sub, depth + 1);
           const requiredKeys = (flat.required ?? []).filter((k: string) => k in properties);
           return fc.record(model, { requiredKeys });
         }

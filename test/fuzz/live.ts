@@ -219,6 +219,8 @@ export class LiveState {
     // docs/API.md §4.1's round trips, whether or not the document lists return_date yet.
     if (m.stay !== null && m.days + m.stay <= 330) body.return_date = isoDate(departure + m.stay * DAY);
     else delete body.return_date;
+    // A single trip: the document's multi-city alternative (slices) goes without these fields.
+    delete body.slices;
     return body;
   }
 

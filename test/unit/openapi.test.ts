@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { ConfirmBookingRequest } from '#shared/bookings/confirm.ts';
 import { ERROR_STATUS, type ErrorCode } from '#shared/error-codes.ts';
 import { THROTTLED_MESSAGE } from '#shared/errors.ts';
 import { EVENT_TYPES } from '#shared/events/booking-event.ts';
+import { parseWebhookUrl, WebhookUrlError } from '#shared/events/webhook-url.ts';
+import { createSearchRequest } from '#shared/flights/search-request.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import { errorExample } from '#shared/openapi/examples.ts';
 import { COMMON_ERRORS, operations } from '#shared/openapi/operations.ts';
@@ -195,6 +201,101 @@ describe('OpenAPI document: no looser than the service', () => {
     ]).toEqual([false, false, false, false]);
   });
 
+  it('search: one way or round trip, or slices, never both and never neither, as the service judges it', () => {
+    const service = createSearchRequest({ now: () => Date.UTC(2026, 10, 24, 9, 0, 0) });
+    const trip = { origin: 'LHR', destination: 'JFK', departure_date: '2026-12-01' };
+    const slices = [trip, { origin: 'JFK', destination: 'LAX', departure_date: '2026-12-04' }];
+    const bodies: [string, object, boolean][] = [
+      ['{}', {}, false],
+      ['one way', trip, true],
+      ['round trip', { ...trip, return_date: '2026-12-08' }, true],
+      ['multi-city', { slices }, true],
+      ['slices with origin', { slices, origin: 'LHR' }, false],
+      ['slices with return_date', { slices, return_date: '2026-12-08' }, false],
+      ['no departure_date', { origin: 'LHR', destination: 'JFK' }, false],
+      ['return_date alone', { return_date: '2026-12-08' }, false],
+      ['options alone', { adults: 2, sort: 'DURATION' }, false],
+    ];
+    for (const [name, body, valid] of bodies) {
+      expect(z.safeParse(service, body).success, `service: ${name}`).toBe(valid);
+      expect(isDocumentedRequest('/api/flights/search', body), `document: ${name}`).toBe(valid);
+    }
+    expect(schemas.SearchRequest.oneOf).toHaveLength(2);
+  });
+
+  it('marks a request body required exactly when the service refuses {} (booking get and search among them)', () => {
+    for (const route of routes) {
+      const { requestBody } = openapi.paths[route.path].post;
+      const refused = !z.safeParse(operations[route.id].request, {}).success;
+      expect(requestBody.required, route.path).toBe(refused);
+      expect(isDocumentedRequest(route.path, {}), route.path).toBe(!refused);
+    }
+    expect(openapi.paths['/api/flights/booking/get'].post.requestBody.required).toBe(true);
+    expect(openapi.paths['/api/flights/search'].post.requestBody.required).toBe(true);
+  });
+
+  it('money: every amount says multipleOf 0.01, and 3 decimals are outside the document as in the service', () => {
+    const amounts: string[] = [];
+    const walk = (node: J, path: string) => {
+      if (!node || typeof node !== 'object') return;
+      if (/at most 2 decimals/i.test(String(node.description ?? '')) && node.type === 'number') {
+        amounts.push(path);
+        expect(node.multipleOf, path).toBe(0.01);
+      }
+      for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`);
+    };
+    walk(openapi.components.schemas, '');
+    expect(amounts.length).toBeGreaterThanOrEqual(6);
+
+    const confirm = (total_price: number) => ({
+      ...(operations['booking-confirm'].requestExample as J),
+      total_price,
+    });
+    const verdicts = (price: number) => [
+      isDocumentedRequest('/api/flights/booking/confirm', confirm(price)),
+      z.safeParse(ConfirmBookingRequest, confirm(price)).success,
+    ];
+    for (const price of [412.4, 19.99, 0.07, 366]) expect(verdicts(price), `${price}`).toEqual([true, true]);
+    for (const price of [412.405, 19.991, 366.004])
+      expect(verdicts(price), `${price}`).toEqual([false, false]);
+    const create = { ...(operations['booking-create'].requestExample as J), total_price: 412.405 };
+    const cancel = {
+      booking_id: 'bkg_01KAZ8X3M7N2P4Q6R8S0T1V3W5',
+      refund: { amount: 12.345, currency: 'EUR' },
+    };
+    expect(isDocumentedRequest('/api/flights/booking/create', create)).toBe(false);
+    expect(isDocumentedRequest('/api/flights/booking/cancel', cancel)).toBe(false);
+  });
+
+  it('webhook url: an https URI without credentials or fragment, never what the deployed service refuses', () => {
+    const url = schemas.AgencyWebhooksCreateRequest.properties.url;
+    const documented = (value: string) => isDocumentedRequest('/api/agency/webhooks/create', { url: value });
+    const deployedAccepts = (value: string) => {
+      try {
+        parseWebhookUrl(value, 'deployed');
+        return true;
+      } catch (error) {
+        if (error instanceof WebhookUrlError) return false;
+        throw error;
+      }
+    };
+
+    expect(url).toMatchObject({ format: 'uri', maxLength: 2048 });
+    for (const ok of ['https://agency.example.com/hooks/bookings', 'HTTPS://hooks.example.com:8443/a?b=1'])
+      expect([documented(ok), deployedAccepts(ok)], ok).toEqual([true, true]);
+    for (const refused of [
+      'http://agency.example.com/hooks',
+      'http://127.0.0.1:4000/hooks',
+      'ftp://agency.example.com/hooks',
+      'https://user:secret@agency.example.com/hooks',
+      'https://user@agency.example.com/hooks',
+      'https://agency.example.com/hooks#part',
+      'agency.example.com/hooks',
+    ])
+      expect([documented(refused), deployedAccepts(refused)], refused).toEqual([false, false]);
+    expect(documented('https://agency.example.com/a b')).toBe(false);
+  });
+
   it('every 401 documents the WWW-Authenticate header, INVALID_CODE included', () => {
     for (const [path, item] of Object.entries(openapi.paths) as [string, J][]) {
       const unauthorized = item.post.responses['401'];
@@ -256,5 +357,79 @@ describe('OpenAPI document: webhooks and types a generator can use', () => {
     };
     walk(openapi, '');
     expect(found.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('OpenAPI document: what a client needs to call it right', () => {
+  const maxMoney: number = openapi.components.schemas.BookingCreateRequest.properties.total_price.maximum;
+  const cents = (k: number) => Number((k / 100).toFixed(2));
+
+  it('multipleOf 0.01: ajv divides binary floats, so the tests judge it with multipleOfPrecision 5', () => {
+    const strict = new Ajv2020({ strict: false }).compile({ type: 'number', multipleOf: 0.01 });
+    const tolerant = new Ajv2020({ strict: false, multipleOfPrecision: 5 }).compile({
+      type: 'number',
+      multipleOf: 0.01,
+    });
+
+    // Without a tolerance ajv refuses good money: 19.99 / 0.01 is 1998.9999999999998 in floats.
+    expect([strict(412.4), strict(19.99), strict(0.07)]).toEqual([true, false, false]);
+    // With 1e-5: every cent up to 1,000.00, the top of the range, and any amount in between.
+    for (let k = 0; k <= 100_000; k++) expect(tolerant(cents(k))).toBe(true);
+    for (let k = maxMoney * 100 - 10_000; k <= maxMoney * 100; k++) expect(tolerant(cents(k))).toBe(true);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: maxMoney * 100 }), (k) => tolerant(cents(k))),
+      { numRuns: 20_000 },
+    );
+    // And every amount with 3 to 6 decimals is refused, as the service refuses it.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 99_999_999 }),
+        fc.integer({ min: 3, max: 6 }),
+        fc.integer({ min: 1, max: 9 }),
+        (whole, decimals, last) => {
+          const text = `${whole}.${'0'.repeat(decimals - 1)}${last}`;
+          return (
+            !tolerant(Number(text)) &&
+            !isDocumentedRequest('/api/flights/booking/confirm', {
+              booking_id: 'bkg_01KAZ8X3M7N2P4Q6R8S0T1V3W5',
+              total_price: Number(text),
+              currency: 'EUR',
+            })
+          );
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('gives create and confirm Idempotency-Key examples of their own, each a valid key', () => {
+    const key = (path: string) => openapi.paths[path].post.parameters[0];
+    const create = key('/api/flights/booking/create');
+    const confirm = key('/api/flights/booking/confirm');
+
+    expect([create.name, confirm.name]).toEqual(['Idempotency-Key', 'Idempotency-Key']);
+    expect(create.example).not.toBe(confirm.example);
+    for (const parameter of [create, confirm])
+      expect(new RegExp(parameter.schema.pattern).test(parameter.example)).toBe(true);
+  });
+
+  it('says a request on the session cookie alone needs the JSON content type', () => {
+    const cookie = openapi.components.securitySchemes.sessionCookie;
+
+    expect(cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: '__Host-session' });
+    expect(cookie.description).toContain('Content-Type: application/json');
+    expect(cookie.description).toMatch(/empty body/);
+    expect(cookie.description).toContain('415');
+  });
+
+  it('refund quote: expires_at is null when the supplier states none', () => {
+    const quote = (operations['booking-refund-quote'].responseExample as J).data;
+    const answer = (expires_at: unknown) => ({ success: true, data: { ...quote, expires_at } });
+
+    expect(() => assertMatchesContract('/api/flights/booking/refund-quote', 200, answer(null))).not.toThrow();
+    expect(() =>
+      assertMatchesContract('/api/flights/booking/refund-quote', 200, answer('2026-12-01T09:30:00Z')),
+    ).not.toThrow();
+    expect(() => assertMatchesContract('/api/flights/booking/refund-quote', 200, answer('soon'))).toThrow();
   });
 });

@@ -616,7 +616,7 @@ export interface components {
             sort: "PRICE" | "DURATION" | "DEPARTURE";
             /** @default 50 */
             limit: number;
-        };
+        } & (unknown | unknown);
         AirportsSearchRequest: {
             /** @description 1-64 characters (code points after NFC): an IATA code, or the start of a city's or an airport's name or of a word in it; case and accents are ignored */
             query: string;
@@ -757,7 +757,8 @@ export interface components {
         } | unknown | unknown | unknown;
         AgencyWebhooksCreateRequest: {
             /**
-             * @description https:// URL, at most 2048 characters, no credentials; it must resolve to public addresses only
+             * Format: uri
+             * @description https:// URL, at most 2048 characters, no credentials, no fragment; it must resolve to public addresses only (the local dev server also takes http://127.0.0.1:<port> and http://localhost:<port>)
              * @example https://agency.example.com/hooks/bookings
              */
             url: string;
@@ -1148,11 +1149,8 @@ export interface components {
                     amount: number;
                     currency: string;
                 } | null;
-                /**
-                 * Format: date-time
-                 * @description Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest. A cancel sent with this refund after it changed is 409 REFUND_CHANGED.
-                 */
-                expires_at: string;
+                /** @description Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest; null when the supplier states none. A cancel sent with this refund after it changed is 409 REFUND_CHANGED. */
+                expires_at: string | null;
             };
         };
         AgencyAgentsListResponse: {
@@ -1925,7 +1923,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["SearchRequest"];
             };
@@ -2701,7 +2699,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -3176,7 +3174,7 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes the request safe to retry: the same key with the same body answers the stored result again (Idempotent-Replayed: true) and books nothing; another body is 422; kept 24 hours, per agent.
-                 * @example 8b0c6f1e-3f4a-4c8e-9d2b-7a1e5c3d9f60
+                 * @example c41d7e92-5a0b-4f3e-8c6d-2b9f1a7e0d53
                  */
                 "Idempotency-Key"?: string;
             };
