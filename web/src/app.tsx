@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.ts';
 import { appPath } from './base.ts';
-import { Link } from './components.tsx';
+import { Boundary, Link } from './components.tsx';
 import { currentAddress, navigate, type Place, safeNext, usePlace } from './router.ts';
 import { AgentsScreen } from './screens/agents.tsx';
 import { BookScreen } from './screens/book.tsx';
@@ -48,7 +48,7 @@ export function App() {
       const next = place.path === '/' ? '' : `?next=${encodeURIComponent(currentAddress())}`;
       navigate(`/sign-in${next}`, { replace: true });
     } else if (agent && (place.path === '/' || place.path === '/sign-in')) {
-      navigate(safeNext(place.query.get('next')) ?? '/search', { replace: true });
+      navigate(safeNext(place.query.get('next')), { replace: true });
     }
   }, [agent, place]);
 
@@ -61,7 +61,7 @@ export function App() {
   return (
     <>
       <Header agent={agent} path={place.path} onSignedOut={() => setAgent(null)} />
-      {screenFor(place, agent)}
+      <Boundary key={place.path}>{screenFor(place, agent)}</Boundary>
     </>
   );
 }

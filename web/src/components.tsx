@@ -1,4 +1,4 @@
-import type { AnchorHTMLAttributes, ComponentChildren } from 'preact';
+import { type AnchorHTMLAttributes, Component, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Failure } from './api.ts';
 import { address } from './base.ts';
@@ -87,4 +87,30 @@ export function Countdown(props: { until: string; expired: ComponentChildren; on
     if (over) onExpired?.();
   }, [over]);
   return left > 0 ? <time dateTime={until}>{formatCountdown(left)}</time> : expired;
+}
+
+/**
+ * Whatever a screen throws while it renders (an answer of a shape it did not expect, an address it
+ * cannot read) shows a plain message with a way back, never a blank page. The links load the page
+ * anew, so nothing of the failed screen's state is kept.
+ */
+export class Boundary extends Component<{ children: ComponentChildren }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static override getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <main id="main">
+        <h1 tabIndex={-1}>Something went wrong</h1>
+        <p role="alert">
+          This screen could not be shown. <a href={address('/search')}>Go to Search</a> or{' '}
+          <a href={location.href}>reload the page</a>.
+        </p>
+      </main>
+    );
+  }
 }
