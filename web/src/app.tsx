@@ -10,7 +10,7 @@ import { BookingsScreen } from './screens/bookings.tsx';
 import { SearchScreen } from './screens/search.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
-import { type Agent, currentAgent, isAdmin, signOut } from './session.ts';
+import { type Agent, currentAgent, isAdmin, onSignedOutElsewhere, signOut } from './session.ts';
 
 /** The screen for a signed-in agent at `place` (docs/console.md, Screens and addresses). */
 function screenFor(place: Place, agent: Agent) {
@@ -33,6 +33,11 @@ export function App() {
 
   useEffect(() => {
     void currentAgent().then(setAgent);
+    // Signed out in another tab: this tab's drafts are gone already; its screen goes too.
+    onSignedOutElsewhere(() => {
+      navigate('/sign-in', { replace: true });
+      setAgent(null);
+    });
     // A 401 anywhere: back to sign-in, then back here (the forms keep their drafts).
     onSessionEnded(() => {
       setAgent(null);
