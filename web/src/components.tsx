@@ -1,5 +1,5 @@
 import { type AnchorHTMLAttributes, Component, type ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Failure } from './api.ts';
 import { address } from './base.ts';
 import { navigate } from './router.ts';
@@ -113,4 +113,50 @@ export class Boundary extends Component<{ children: ComponentChildren }, { faile
       </main>
     );
   }
+}
+
+/**
+ * Asks before something that one click must not do alone (a role change, a deactivation, a delete):
+ * a modal dialog naming what it does, focus on the way out, Escape or `keep` cancels.
+ */
+export function ConfirmDialog(props: {
+  title: string;
+  children: ComponentChildren;
+  confirm: string;
+  keep: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const { title, children, confirm, keep, onConfirm, onClose } = props;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const wayOut = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+    wayOut.current?.focus();
+    // Closed before it leaves the page, so the browser gives the focus back where it was.
+    return () => dialog.current?.close();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      class="dialog"
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-text"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="confirm-title">{title}</h2>
+      <p id="confirm-text">{children}</p>
+      <div class="row">
+        <button type="button" class="danger" onClick={onConfirm}>
+          {confirm}
+        </button>
+        <button type="button" class="secondary" ref={wayOut} onClick={onClose}>
+          {keep}
+        </button>
+      </div>
+    </dialog>
+  );
 }
