@@ -5,6 +5,7 @@ import {
   addAgent,
   api,
   apiSignIn,
+  eventually,
   expectAccessible,
   newAgency,
   shared,
@@ -119,6 +120,15 @@ async function askedInDialog(page: Page, name: RegExp) {
   return dialog;
 }
 
+/** The accessible label (or text) of what has the focus, once it is `expected` (the dialog has just closed). */
+const focusComesTo = (page: Page, expected: string) =>
+  eventually(async () => {
+    const focused = await page.evaluate(
+      'document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent',
+    );
+    return focused === expected ? focused : undefined;
+  });
+
 describe.concurrent('browser: nothing irreversible on one keystroke', () => {
   it('an arrow key on a role select changes nothing; Change role, then the dialog, does', async () => {
     const admin = await newAgency(server);
@@ -148,6 +158,7 @@ describe.concurrent('browser: nothing irreversible on one keystroke', () => {
     await expectAccessible(page, 'role dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await focusComesTo(page, 'Mary Jackson: role');
     expect(await role.inputValue()).toBe('AGENT');
     expect(updates).toEqual([]);
 
@@ -178,6 +189,7 @@ describe.concurrent('browser: nothing irreversible on one keystroke', () => {
     await expectAccessible(page, 'deactivate dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await focusComesTo(page, 'Deactivate Annie Easley');
     expect(updates).toEqual([]);
 
     await button(page, 'Deactivate Annie Easley').click();
@@ -209,6 +221,7 @@ describe.concurrent('browser: nothing irreversible on one keystroke', () => {
     await expectAccessible(page, 'delete dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await focusComesTo(page, `Delete ${url}`);
     expect(deletes).toEqual([]);
 
     await button(page, `Delete ${url}`).click();

@@ -117,24 +117,31 @@ export class Boundary extends Component<{ children: ComponentChildren }, { faile
 
 /**
  * Asks before something that one click must not do alone (a role change, a deactivation, a delete):
- * a modal dialog naming what it does, focus on the way out, Escape or `keep` cancels.
+ * a modal dialog naming what it does, focus on the way out, Escape or `keep` cancels. It stays open
+ * while `onConfirm` runs (so the focus has somewhere to be), and the caller closes it when done.
  */
 export function ConfirmDialog(props: {
   title: string;
   children: ComponentChildren;
   confirm: string;
   keep: string;
-  onConfirm: () => void;
+  onConfirm: () => Promise<unknown>;
   onClose: () => void;
 }) {
   const { title, children, confirm, keep, onConfirm, onClose } = props;
+  const [busy, setBusy] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const wayOut = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    dialog.current?.showModal();
+    const shown = dialog.current;
+    const opener = document.activeElement as HTMLElement | null;
+    shown?.showModal();
     wayOut.current?.focus();
-    // Closed before it leaves the page, so the browser gives the focus back where it was.
-    return () => dialog.current?.close();
+    // Closed before it leaves the page, and the focus back on what opened it (while it is there).
+    return () => {
+      shown?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog
@@ -149,8 +156,17 @@ export function ConfirmDialog(props: {
     >
       <h2 id="confirm-title">{title}</h2>
       <p id="confirm-text">{children}</p>
+      <Progress pending={busy} />
       <div class="row">
-        <button type="button" class="danger" onClick={onConfirm}>
+        <button
+          type="button"
+          class="danger"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            void onConfirm();
+          }}
+        >
           {confirm}
         </button>
         <button type="button" class="secondary" ref={wayOut} onClick={onClose}>

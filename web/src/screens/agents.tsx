@@ -241,17 +241,23 @@ function AgentRow(props: {
   const nameError = fieldErrors(failure).get('name');
   const who = agent.name;
   const question = asking === 'role' ? CHANGES.role(who, role) : CHANGES.deactivate(who);
+  // Once a role dialog has closed (and given the focus back), the focus goes to the role select.
+  const backToRole = useRef(false);
+  useEffect(() => {
+    if (asking || !backToRole.current) return;
+    backToRole.current = false;
+    roleSelect.current?.focus();
+  }, [asking]);
   const close = () => {
+    backToRole.current = asking === 'role';
+    setRole(agent.role);
     setAsking(undefined);
-    if (asking === 'role') {
-      setRole(agent.role);
-      roleSelect.current?.focus();
-    }
   };
-  const confirm = () => {
-    const change = asking === 'role' ? { role } : { active: false };
+  const confirm = async () => {
+    const ok = await update(asking === 'role' ? { role } : { active: false }, question.done);
+    if (!ok) setRole(agent.role);
+    backToRole.current = asking === 'role';
     setAsking(undefined);
-    void update(change, question.done).then(() => asking === 'role' && roleSelect.current?.focus());
   };
   return (
     <tr class={agent.active ? undefined : 'inactive'}>

@@ -220,15 +220,16 @@ function EndpointCard({
   };
 
   const remove = async () => {
-    setAsking(false);
     const outcome = await run(() =>
       settle(client.POST('/api/agency/webhooks/delete', { body: { webhook_id: endpoint.id } })),
     );
+    setAsking(false);
     // Gone already (NOT_FOUND) is what was asked for: the list says so.
     if (!outcome || !(outcome.ok || outcome.failure.code === 'NOT_FOUND')) return;
     announce(`Deleted ${endpoint.url}: it receives no more events.`);
-    // This card leaves the list: the focus goes to the screen's heading rather than nowhere.
-    document.querySelector<HTMLElement>('main h1')?.focus();
+    // This card leaves the list: the focus goes to the screen's heading rather than nowhere, once the
+    // dialog has closed (the page behind a modal dialog takes no focus).
+    setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus(), 0);
     void reload();
   };
 
