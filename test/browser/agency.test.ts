@@ -1,9 +1,11 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startReceiver, until } from '../helpers/webhook-receiver.ts';
 import {
   addAgent,
   api,
   apiSignIn,
+  eventually,
   expectAccessible,
   newAgency,
   shared,
@@ -98,5 +100,140 @@ describe.concurrent('browser: the agency screens', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+/** Every request the page sends to `path`, by its body. */
+function sentTo(page: Page, path: string): string[] {
+  const bodies: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === path) bodies.push(request.postData() ?? '');
+  });
+  return bodies;
+}
+
+/** The dialog named `name` is open and has the focus (modal: the rest of the page is inert). */
+async function askedInDialog(page: Page, name: RegExp) {
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.waitFor();
+  expect(await page.evaluate('document.activeElement?.closest("dialog[open]")?.textContent')).toMatch(name);
+  return dialog;
+}
+
+/** The accessible label (or text) of what has the focus, once it is `expected` (the dialog has just closed). */
+const focusComesTo = (page: Page, expected: string) =>
+  eventually(async () => {
+    const focused = await page.evaluate(
+      'document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent',
+    );
+    return focused === expected ? focused : undefined;
+  });
+
+describe.concurrent('browser: nothing irreversible on one keystroke', () => {
+  it('an arrow key on a role select changes nothing; Change role, then the dialog, does', async () => {
+    const admin = await newAgency(server);
+    const agent = await addAgent(server, admin, { role: 'AGENT', name: 'Mary Jackson' });
+    const { page, errors, settled } = await signedInPage(server, admin);
+    const updates = sentTo(page, '/api/agency/agents/update');
+    const roleOf = async () =>
+      (await api(server, admin, '/api/agency/agents/list', {})).body.data.find(
+        (listed: { id: string }) => listed.id === agent.agent.id,
+      )?.role;
+    await page.goto(`${server.url}/agency/agents`);
+    const role = page.getByRole('combobox', { name: 'Mary Jackson: role' });
+
+    await role.focus();
+    await page.keyboard.press('ArrowDown');
+    await settled();
+    expect(updates).toEqual([]);
+    // The arrow did move the choice: only not as a change.
+    expect(await role.inputValue()).toBe('ADMIN');
+    await page.reload();
+    expect(await role.inputValue()).toBe('AGENT');
+    expect(await roleOf()).toBe('AGENT');
+
+    await role.selectOption('ADMIN');
+    await button(page, 'Change role').click();
+    await askedInDialog(page, /Mary Jackson/);
+    await expectAccessible(page, 'role dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await focusComesTo(page, 'Mary Jackson: role');
+    expect(await role.inputValue()).toBe('AGENT');
+    expect(updates).toEqual([]);
+
+    await role.selectOption('ADMIN');
+    await button(page, 'Change role').click();
+    const dialog = await askedInDialog(page, /Mary Jackson/);
+    await button(dialog, 'Make Mary Jackson an admin').click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Mary Jackson is now an admin/i })
+      .waitFor();
+    expect(updates).toHaveLength(1);
+    expect(await roleOf()).toBe('ADMIN');
+    await page.reload();
+    expect(await role.inputValue()).toBe('ADMIN');
+    expect(errors).toEqual([]);
+  });
+
+  it('Deactivate asks first, naming the agent; Escape keeps the agent; confirmed, it is said', async () => {
+    const admin = await newAgency(server);
+    const agent = await addAgent(server, admin, { name: 'Annie Easley' });
+    const { page, errors } = await signedInPage(server, admin);
+    const updates = sentTo(page, '/api/agency/agents/update');
+    await page.goto(`${server.url}/agency/agents`);
+
+    await button(page, 'Deactivate Annie Easley').click();
+    await askedInDialog(page, /Deactivate Annie Easley/);
+    await expectAccessible(page, 'deactivate dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await focusComesTo(page, 'Deactivate Annie Easley');
+    expect(updates).toEqual([]);
+
+    await button(page, 'Deactivate Annie Easley').click();
+    const dialog = await askedInDialog(page, /Deactivate Annie Easley/);
+    await button(dialog, 'Deactivate Annie Easley').click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Annie Easley is deactivated/i })
+      .waitFor();
+    await button(page, 'Activate Annie Easley').waitFor();
+
+    const listed = await api(server, admin, '/api/agency/agents/list', {});
+    expect(listed.body.data).toContainEqual(expect.objectContaining({ id: agent.agent.id, active: false }));
+    expect(updates).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('webhook Delete asks first, naming the URL; Escape keeps it; confirmed, it is said', async () => {
+    const admin = await newAgency(server);
+    const url = 'http://127.0.0.1:9/hooks/keep-or-delete';
+    expect((await api(server, admin, '/api/agency/webhooks/create', { url })).status).toBe(201);
+    const { page, errors } = await signedInPage(server, admin);
+    const deletes = sentTo(page, '/api/agency/webhooks/delete');
+    await page.goto(`${server.url}/agency/webhooks`);
+
+    await button(page, `Delete ${url}`).click();
+    await askedInDialog(page, /Delete this endpoint/);
+    await page.getByRole('dialog').getByText(url).waitFor();
+    await expectAccessible(page, 'delete dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await focusComesTo(page, `Delete ${url}`);
+    expect(deletes).toEqual([]);
+
+    await button(page, `Delete ${url}`).click();
+    const dialog = await askedInDialog(page, /Delete this endpoint/);
+    await button(dialog, 'Delete endpoint').click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Deleted ${url}` })
+      .waitFor();
+
+    expect((await api(server, admin, '/api/agency/webhooks/list', {})).body.data).toEqual([]);
+    expect(deletes).toHaveLength(1);
+    expect(errors).toEqual([]);
   });
 });

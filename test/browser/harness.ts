@@ -127,10 +127,29 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(serious).toEqual([]);
 }
 
-/** What page script can read of the session: storage and cookies. None may hold the token. */
+/**
+ * What page script can read of the session: cookies, storage, the history state, the document and every
+ * global that serialises. None may hold the token.
+ */
 export async function readableByScript(page: Page): Promise<string> {
   // A string, evaluated in the page: the test code is type-checked without the DOM library.
-  return page.evaluate(
-    'JSON.stringify({ cookie: document.cookie, local: Object.entries(localStorage), session: Object.entries(sessionStorage) })',
-  );
+  return page.evaluate(`(() => {
+    const globals = {};
+    for (const key of Object.getOwnPropertyNames(window)) {
+      try {
+        const text = JSON.stringify(window[key]);
+        if (text) globals[key] = text;
+      } catch {
+        // Not serialisable (a cycle, a getter that throws): no string of ours inside.
+      }
+    }
+    return JSON.stringify({
+      cookie: document.cookie,
+      local: Object.entries(localStorage),
+      session: Object.entries(sessionStorage),
+      state: history.state,
+      html: document.documentElement.outerHTML,
+      globals,
+    });
+  })()`);
 }

@@ -30,17 +30,28 @@ describe('browser: the console page and sign-in', () => {
     expect(errors).toEqual([]);
   });
 
-  it('signs in with the code from the outbox, lands on search, and no token is readable by the page', async () => {
+  it('signs in with the code from the outbox and cookie_only, lands on search, and no token is readable by the page', async () => {
     const server = shared();
     const admin = await newAgency(server);
-    const { page, errors } = await newPage();
+    const { page, context, errors } = await newPage();
     await page.goto(`${server.url}/sign-in`);
+    const verifying = page.waitForRequest((request) => request.url().endsWith('/api/auth/verify-otp'));
 
     await signInThroughForm(page, server, admin.identifier);
 
+    expect((await verifying).postDataJSON()).toMatchObject({
+      identifier: admin.identifier,
+      cookie_only: true,
+    });
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/search');
+    // The token the Set-Cookie carried, as the browser keeps it (HttpOnly: the page cannot read it).
+    const session = (await context.cookies()).find((cookie) => cookie.name === '__Host-session');
+    expect(session?.httpOnly).toBe(true);
+    const [, , signature] = (session?.value ?? '').split('.');
+    expect(signature).toMatch(/^[\w-]{20,}$/);
     const readable = await readableByScript(page);
+    expect(readable).not.toContain(signature);
     expect(readable).not.toContain(admin.token);
     expect(readable).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
     await expectAccessible(page, 'code step and search');

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.ts';
 import { appPath } from './base.ts';
-import { Link } from './components.tsx';
+import { Boundary, Link } from './components.tsx';
 import { currentAddress, navigate, type Place, safeNext, usePlace } from './router.ts';
 import { AgentsScreen } from './screens/agents.tsx';
 import { BookScreen } from './screens/book.tsx';
@@ -10,7 +10,7 @@ import { BookingsScreen } from './screens/bookings.tsx';
 import { SearchScreen } from './screens/search.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
-import { type Agent, currentAgent, isAdmin, signOut } from './session.ts';
+import { type Agent, currentAgent, isAdmin, onSignedOutElsewhere, signOut } from './session.ts';
 
 /** The screen for a signed-in agent at `place` (docs/console.md, Screens and addresses). */
 function screenFor(place: Place, agent: Agent) {
@@ -33,6 +33,11 @@ export function App() {
 
   useEffect(() => {
     void currentAgent().then(setAgent);
+    // Signed out in another tab: this tab's drafts are gone already; its screen goes too.
+    onSignedOutElsewhere(() => {
+      navigate('/sign-in', { replace: true });
+      setAgent(null);
+    });
     // A 401 anywhere: back to sign-in, then back here (the forms keep their drafts).
     onSessionEnded(() => {
       setAgent(null);
@@ -48,7 +53,7 @@ export function App() {
       const next = place.path === '/' ? '' : `?next=${encodeURIComponent(currentAddress())}`;
       navigate(`/sign-in${next}`, { replace: true });
     } else if (agent && (place.path === '/' || place.path === '/sign-in')) {
-      navigate(safeNext(place.query.get('next')) ?? '/search', { replace: true });
+      navigate(safeNext(place.query.get('next')), { replace: true });
     }
   }, [agent, place]);
 
@@ -61,7 +66,7 @@ export function App() {
   return (
     <>
       <Header agent={agent} path={place.path} onSignedOut={() => setAgent(null)} />
-      {screenFor(place, agent)}
+      <Boundary key={place.path}>{screenFor(place, agent)}</Boundary>
     </>
   );
 }

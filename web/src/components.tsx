@@ -1,5 +1,5 @@
-import type { AnchorHTMLAttributes, ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { type AnchorHTMLAttributes, Component, type ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Failure } from './api.ts';
 import { address } from './base.ts';
 import { navigate } from './router.ts';
@@ -87,4 +87,92 @@ export function Countdown(props: { until: string; expired: ComponentChildren; on
     if (over) onExpired?.();
   }, [over]);
   return left > 0 ? <time dateTime={until}>{formatCountdown(left)}</time> : expired;
+}
+
+/**
+ * Whatever a screen throws while it renders (an answer of a shape it did not expect, an address it
+ * cannot read) shows a plain message with a way back, never a blank page. The links load the page
+ * anew, so nothing of the failed screen's state is kept.
+ */
+export class Boundary extends Component<{ children: ComponentChildren }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static override getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <main id="main">
+        <h1 tabIndex={-1}>Something went wrong</h1>
+        <p role="alert">
+          This screen could not be shown. <a href={address('/search')}>Go to Search</a> or{' '}
+          <a href={location.href}>reload the page</a>.
+        </p>
+      </main>
+    );
+  }
+}
+
+/**
+ * Asks before something that one click must not do alone (a role change, a deactivation, a delete):
+ * a modal dialog naming what it does, focus on the way out, Escape or `keep` cancels. It stays open
+ * while `onConfirm` runs (so the focus has somewhere to be), and the caller closes it when done.
+ */
+export function ConfirmDialog(props: {
+  title: string;
+  children: ComponentChildren;
+  confirm: string;
+  keep: string;
+  onConfirm: () => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const { title, children, confirm, keep, onConfirm, onClose } = props;
+  const [busy, setBusy] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const wayOut = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const shown = dialog.current;
+    const opener = document.activeElement as HTMLElement | null;
+    shown?.showModal();
+    wayOut.current?.focus();
+    // Closed before it leaves the page, and the focus back on what opened it (while it is there).
+    return () => {
+      shown?.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      class="dialog"
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-text"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="confirm-title">{title}</h2>
+      <p id="confirm-text">{children}</p>
+      <Progress pending={busy} />
+      <div class="row">
+        <button
+          type="button"
+          class="danger"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            void onConfirm();
+          }}
+        >
+          {confirm}
+        </button>
+        <button type="button" class="secondary" ref={wayOut} onClick={onClose}>
+          {keep}
+        </button>
+      </div>
+    </dialog>
+  );
 }

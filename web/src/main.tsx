@@ -1,6 +1,13 @@
 import { render } from 'preact';
 import { App } from './app.tsx';
+import { Boundary } from './components.tsx';
 import './styles.css';
 
 const root = document.getElementById('app');
-if (root) render(<App />, root);
+if (root)
+  render(
+    <Boundary>
+      <App />
+    </Boundary>,
+    root,
+  );

@@ -44,10 +44,25 @@ export function usePlace(): Place {
   return place;
 }
 
+/** The console's screens a return address may name (docs/console.md, Screens and addresses). */
+const SCREENS = /^\/(?:search|book|bookings(?:\/[^/]+)?|agency\/(?:agents|webhooks))$/;
+/** Any origin will do to resolve against: only "is it still this origin" is asked of it. */
+const HERE = 'https://console.invalid';
+
 /**
- * A return address from `?next=`: only a path of this site (`/…`, never `//host` or a scheme), so a
- * link cannot send a signed-in agent elsewhere.
+ * Where to go after signing in, from `?next=`: a screen of this console (`/bookings/bkg_1?x=1`),
+ * read as the browser would read it (`new URL`, which drops tabs and line breaks, so `/\t/x` is
+ * `//x`, another host), else `/search`. Never another origin, never a scheme (`javascript:`), never
+ * a path with a broken percent escape: a crafted link cannot send an agent elsewhere or blank the page.
  */
-export function safeNext(next: string | null): string | undefined {
-  return next && /^\/(?![/\\])/.test(next) ? next : undefined;
+export function safeNext(next: string | null): string {
+  if (!next?.startsWith('/') || /^\/[/\\]/.test(next)) return '/search';
+  try {
+    const url = new URL(next, HERE);
+    if (url.origin !== HERE || !SCREENS.test(url.pathname)) return '/search';
+    decodeURIComponent(url.pathname);
+    return url.pathname + url.search;
+  } catch {
+    return '/search';
+  }
 }

@@ -12,9 +12,11 @@ const validation = (details: unknown): Failure => ({
 });
 
 describe('console page rules', () => {
-  it('returns after sign-in only to a path of this site, never to another origin', () => {
+  it('returns after sign-in only to a screen of this site, never to another origin', () => {
     expect(safeNext('/bookings/bkg_1?x=1')).toBe('/bookings/bkg_1?x=1');
+    expect(safeNext('/bookings?status=HELD')).toBe('/bookings?status=HELD');
     expect(safeNext('/book')).toBe('/book');
+    expect(safeNext('/agency/agents')).toBe('/agency/agents');
     for (const hostile of [
       '//evil.example/',
       '/\\evil.example',
@@ -23,7 +25,24 @@ describe('console page rules', () => {
       '',
       null,
     ])
-      expect(safeNext(hostile)).toBeUndefined();
+      expect(safeNext(hostile)).toBe('/search');
+  });
+
+  it('reads a crafted next as the browser would, and goes to search for anything but a known screen', () => {
+    for (const crafted of [
+      '/\t/evil.example/x',
+      '/\r\n/evil.example/x',
+      '/\n/x',
+      '/%E0%A4%A',
+      '/bookings/%E0%A4%A',
+      '/bookings/%',
+      '/bookings/a/b',
+      '/nowhere',
+      '/search/../../x',
+      ' /search',
+    ])
+      expect(safeNext(crafted)).toBe('/search');
+    expect(safeNext('/bookings/bkg%201')).toBe('/bookings/bkg%201');
   });
 
   it('places each VALIDATION_ERROR detail by its path, first message per field', () => {

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
-import { ErrorNotice, Progress } from '../components.tsx';
+import { ConfirmDialog, ErrorNotice, Progress } from '../components.tsx';
 import type { Agent } from '../session.ts';
 import { useCall } from '../use-call.ts';
 import './manage.css';
@@ -37,6 +37,7 @@ export function AgentsScreen({ agent: me }: { agent: Agent }) {
   const [cursor, setCursor] = useState<string | null>(null);
   const [failure, setFailure] = useState<Failure>();
   const [pending, setPending] = useState(true);
+  const [said, setSaid] = useState('');
 
   const load = async (after?: string) => {
     setPending(true);
@@ -59,6 +60,9 @@ export function AgentsScreen({ agent: me }: { agent: Agent }) {
       <h1 tabIndex={-1}>Agents</h1>
       <AddAgent onAdded={(added) => setAgents((shown) => [...shown, added])} />
       <ErrorNotice failure={failure}>{failure && PLAIN[failure.code]}</ErrorNotice>
+      <p class="notice-live" role="status">
+        {said}
+      </p>
       {agents.length > 0 && (
         <table class="manage">
           <caption class="visually-hidden">The agency's agents</caption>
@@ -79,6 +83,7 @@ export function AgentsScreen({ agent: me }: { agent: Agent }) {
                 isMe={agent.id === me.id}
                 onChanged={replace}
                 onGone={load}
+                announce={setSaid}
               />
             ))}
           </tbody>
@@ -181,24 +186,51 @@ function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
   );
 }
 
-/** One agent: rename, change role, deactivate or activate; a refusal is said in the row. */
+/** What each confirmed change asks first and says once done (docs/console.md, Agents). */
+const CHANGES = {
+  role: (who: string, role: Role) => ({
+    title: `Change ${who}'s role?`,
+    text: `${who} becomes ${role === 'ADMIN' ? 'an admin, who can also manage agents and webhooks' : 'an agent, no longer able to manage agents or webhooks'}, from their next request on.`,
+    confirm: `Make ${who} ${role === 'ADMIN' ? 'an admin' : 'an agent'}`,
+    done: `${who} is now ${role === 'ADMIN' ? 'an admin' : 'an agent'}.`,
+  }),
+  deactivate: (who: string) => ({
+    title: `Deactivate ${who}?`,
+    text: `${who} is signed out everywhere at once and can no longer sign in, until re-activated.`,
+    confirm: `Deactivate ${who}`,
+    done: `${who} is deactivated and signed out everywhere.`,
+  }),
+};
+
+/**
+ * One agent: rename, change role, deactivate or activate; a refusal is said in the row. A role picked
+ * in the select is only a choice (arrow keys move through it): Change role, then the dialog, changes
+ * it; Deactivate asks first too. What was done is announced (`announce`).
+ */
 function AgentRow(props: {
   agent: AgencyAgent;
   isMe: boolean;
   onChanged: (agent: AgencyAgent) => void;
   onGone: () => void;
+  announce: (text: string) => void;
 }) {
-  const { agent, isMe, onChanged, onGone } = props;
+  const { agent, isMe, onChanged, onGone, announce } = props;
   const [renaming, setRenaming] = useState(false);
   const [newName, setNewName] = useState(agent.name);
+  const [role, setRole] = useState<Role>(agent.role);
+  const [asking, setAsking] = useState<'role' | 'deactivate'>();
+  const roleSelect = useRef<HTMLSelectElement>(null);
   const { pending, failure, run } = useCall();
+  useEffect(() => setRole(agent.role), [agent.role]);
 
-  const update = async (change: { name?: string; role?: Role; active?: boolean }) => {
+  const update = async (change: { name?: string; role?: Role; active?: boolean }, done?: string) => {
     const outcome = await run(() =>
       settle(client.POST('/api/agency/agents/update', { body: { agent_id: agent.id, ...change } })),
     );
-    if (outcome?.ok) onChanged(outcome.body.data as AgencyAgent);
-    else if (outcome?.failure.code === 'NOT_FOUND') onGone();
+    if (outcome?.ok) {
+      onChanged(outcome.body.data as AgencyAgent);
+      if (done) announce(done);
+    } else if (outcome?.failure.code === 'NOT_FOUND') onGone();
     return outcome?.ok === true;
   };
 
@@ -208,6 +240,25 @@ function AgentRow(props: {
   };
   const nameError = fieldErrors(failure).get('name');
   const who = agent.name;
+  const question = asking === 'role' ? CHANGES.role(who, role) : CHANGES.deactivate(who);
+  // Once a role dialog has closed (and given the focus back), the focus goes to the role select.
+  const backToRole = useRef(false);
+  useEffect(() => {
+    if (asking || !backToRole.current) return;
+    backToRole.current = false;
+    roleSelect.current?.focus();
+  }, [asking]);
+  const close = () => {
+    backToRole.current = asking === 'role';
+    setRole(agent.role);
+    setAsking(undefined);
+  };
+  const confirm = async () => {
+    const ok = await update(asking === 'role' ? { role } : { active: false }, question.done);
+    if (!ok) setRole(agent.role);
+    backToRole.current = asking === 'role';
+    setAsking(undefined);
+  };
   return (
     <tr class={agent.active ? undefined : 'inactive'}>
       <th scope="row">
@@ -239,14 +290,20 @@ function AgentRow(props: {
       <td>{agent.identifier}</td>
       <td>
         <select
+          ref={roleSelect}
           aria-label={`${who}: role`}
-          value={agent.role}
+          value={role}
           disabled={pending}
-          onChange={(e) => void update({ role: e.currentTarget.value as Role })}
+          onChange={(e) => setRole(e.currentTarget.value as Role)}
         >
           <option value="AGENT">Agent</option>
           <option value="ADMIN">Admin</option>
-        </select>
+        </select>{' '}
+        {role !== agent.role && (
+          <button type="button" aria-label={`Change role of ${who}`} onClick={() => setAsking('role')}>
+            Change role
+          </button>
+        )}
       </td>
       <td>{agent.active ? 'Active' : 'Deactivated'}</td>
       <td>
@@ -266,7 +323,7 @@ function AgentRow(props: {
             class="danger"
             aria-label={`Deactivate ${who}`}
             disabled={pending}
-            onClick={() => update({ active: false })}
+            onClick={() => setAsking('deactivate')}
           >
             Deactivate
           </button>
@@ -275,7 +332,7 @@ function AgentRow(props: {
             type="button"
             aria-label={`Activate ${who}`}
             disabled={pending}
-            onClick={() => update({ active: true })}
+            onClick={() => update({ active: true }, `${who} is active again and can sign in.`)}
           >
             Activate
           </button>
@@ -284,6 +341,17 @@ function AgentRow(props: {
         <ErrorNotice failure={failure && !nameError ? failure : undefined}>
           {failure && PLAIN[failure.code]}
         </ErrorNotice>
+        {asking && (
+          <ConfirmDialog
+            title={question.title}
+            confirm={question.confirm}
+            keep="Keep as it is"
+            onConfirm={confirm}
+            onClose={close}
+          >
+            {question.text}
+          </ConfirmDialog>
+        )}
       </td>
     </tr>
   );

@@ -46,8 +46,16 @@ const PAX_NAMES: Record<Schemas['Passenger']['pax_type'], string> = {
 };
 /** How often a PENDING booking is asked about until the supplier's answer settles it. */
 const PENDING_POLL_MS = 2000;
-/** The booking just made, kept for the tab so a reload shows it again. */
+/** The booking just made, kept for the tab so a reload shows it again (without its people: {@link kept}). */
 const DONE_KEY = 'book-done';
+
+/**
+ * A booking as the tab keeps it: nobody's name, birth date, e-mail or phone stays in storage once it
+ * is made (docs/console.md); the screen asks for them again after a reload.
+ */
+type Kept = Omit<Booking, 'passengers' | 'contact' | 'created_by' | 'cancelled_by'> &
+  Partial<Pick<Booking, 'passengers'>>;
+const kept = ({ passengers, contact, created_by, cancelled_by, ...rest }: Booking): Kept => rest;
 
 /** What a refusal means for the agent, where the service's message is not the whole story. */
 const PLAIN: Record<string, string> = {
@@ -72,8 +80,8 @@ interface PriceChange {
 
 export function BookScreen() {
   const [offer, setOffer] = useState<Offer | undefined>(() => readStored(OFFER_KEY));
-  const [done, setDone] = useState<Booking | undefined>(() => {
-    const stored = readStored<Booking>(DONE_KEY);
+  const [done, setDone] = useState<Kept | undefined>(() => {
+    const stored = readStored<Kept>(DONE_KEY);
     return stored && stored.flight.id === offer?.id ? stored : undefined;
   });
   const types = offer ? passengerTypes(offer.passengers) : [];
@@ -128,8 +136,9 @@ export function BookScreen() {
     setPending(false);
     if (outcome.ok) {
       const booking = outcome.body.data as Booking;
-      writeStored(DONE_KEY, booking);
-      writeStored('book', { ...draft, passengers: [] });
+      writeStored(DONE_KEY, kept(booking));
+      // The form's people are booked now: none of them stays in this tab's storage.
+      writeStored('book', undefined);
       setDone(booking);
       return;
     }
@@ -327,24 +336,31 @@ function supplierMessage(failure: Failure): string | undefined {
 /** A deadline in the agent's own zone, labelled. */
 const deadlineFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The booking just made; a PENDING one is asked about until the supplier's answer settles it. */
-function Booked({ booking, onUpdate }: { booking: Booking; onUpdate: (booking: Booking) => void }) {
+/**
+ * The booking just made; a PENDING one is asked about until the supplier's answer settles it, and one
+ * restored from storage (without its passengers) at once, for their names.
+ */
+function Booked({ booking, onUpdate }: { booking: Kept; onUpdate: (booking: Kept) => void }) {
   const [failure, setFailure] = useState<Failure>();
   const pendingNow = booking.status === 'PENDING';
+  const named = booking.passengers !== undefined;
   useEffect(() => {
-    if (!pendingNow) return;
-    const timer = setTimeout(async () => {
-      const outcome = await settle(
-        client.POST('/api/flights/booking/get', { body: { booking_id: booking.booking_id } }),
-      );
-      if (!outcome.ok) return setFailure(outcome.failure);
-      const fresh = outcome.body.data as Booking;
-      writeStored(DONE_KEY, fresh);
-      // A new object even when still PENDING, so this effect asks again.
-      onUpdate({ ...fresh });
-    }, PENDING_POLL_MS);
+    if (!pendingNow && named) return;
+    const timer = setTimeout(
+      async () => {
+        const outcome = await settle(
+          client.POST('/api/flights/booking/get', { body: { booking_id: booking.booking_id } }),
+        );
+        if (!outcome.ok) return setFailure(outcome.failure);
+        const fresh = outcome.body.data as Booking;
+        writeStored(DONE_KEY, kept(fresh));
+        // A new object even when still PENDING, so this effect asks again.
+        onUpdate({ ...fresh });
+      },
+      named ? PENDING_POLL_MS : 0,
+    );
     return () => clearTimeout(timer);
-  }, [booking, pendingNow, onUpdate]);
+  }, [booking, pendingNow, named, onUpdate]);
 
   const heading =
     booking.status === 'CONFIRMED'
@@ -384,8 +400,9 @@ function Booked({ booking, onUpdate }: { booking: Booking; onUpdate: (booking: B
         )}
         {booking.status === 'FAILED' && <p>The airline did not accept this booking; nothing was charged.</p>}
         <p>
-          {formatMoney(booking.total_price, booking.currency)} ·{' '}
-          {booking.passengers.map((p) => `${p.first_name} ${p.last_name}`).join(', ')}
+          {formatMoney(booking.total_price, booking.currency)}
+          {booking.passengers &&
+            ` · ${booking.passengers.map((p) => `${p.first_name} ${p.last_name}`).join(', ')}`}
         </p>
       </div>
       <ErrorNotice failure={failure} />

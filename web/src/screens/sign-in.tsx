@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { client, type Failure, fieldErrors, settle } from '../api.ts';
+import { client, type Failure, fieldErrors, postUntyped, settle } from '../api.ts';
 import { Countdown, ErrorNotice, Progress } from '../components.tsx';
 import { type Agent, codeDigits } from '../session.ts';
 
@@ -13,8 +13,9 @@ const PLAIN: Record<string, string> = {
 const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
 
 /**
- * Sign-in: identifier, then the 6-digit code. The answer's token is never kept: the service sets the
- * `__Host-session` cookie, and only the agent (who signed in, with what role) is taken from it.
+ * Sign-in: identifier, then the 6-digit code, verified with `cookie_only` (docs/API.md §3.2): the
+ * service sets the `__Host-session` cookie and answers no token, so page script never holds one; only
+ * the agent (who signed in, with what role) is taken from the answer.
  */
 export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
   const [identifier, setIdentifier] = useState('');
@@ -54,13 +55,15 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
     if (pending) return;
     setPending(true);
     setFailure(undefined);
-    const outcome = await settle(
-      client.POST('/api/auth/verify-otp', { body: { identifier: identifier.trim(), code } }),
+    // cookie_only: the answer carries no token at all; the session is the HttpOnly cookie alone.
+    const outcome = await postUntyped<{ data: { agent: Agent } }>(
+      '/api/auth/verify-otp',
+      { identifier: identifier.trim(), code, cookie_only: true },
       { quiet: true },
     );
     setPending(false);
     if (!outcome.ok) return setFailure(outcome.failure);
-    // Only the agent is taken; the token in the same answer is dropped here and never stored.
+    // Only the agent is taken from the answer.
     const { agent } = outcome.body.data;
     onSignedIn(agent);
   };

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, postUntyped, type Schemas, settle } from '../api.ts';
-import { ErrorNotice, Progress } from '../components.tsx';
+import { ConfirmDialog, ErrorNotice, Progress } from '../components.tsx';
 import { useCall } from '../use-call.ts';
 import './manage.css';
 
@@ -38,6 +38,7 @@ export function WebhooksScreen() {
   const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
   const [failure, setFailure] = useState<Failure>();
   const [pending, setPending] = useState(true);
+  const [said, setSaid] = useState('');
 
   const load = async (): Promise<Endpoint[] | undefined> => {
     const outcome = await settle(client.POST('/api/agency/webhooks/list', { body: {} }));
@@ -61,6 +62,9 @@ export function WebhooksScreen() {
       </p>
       <AddEndpoint onAdded={load} />
       <ErrorNotice failure={failure}>{failure && PLAIN[failure.code]}</ErrorNotice>
+      <p class="notice-live" role="status">
+        {said}
+      </p>
       {!pending && !failure && endpoints.length === 0 && (
         <p class="notice" role="status">
           No endpoints yet.
@@ -69,7 +73,7 @@ export function WebhooksScreen() {
       <ul class="endpoints">
         {endpoints.map((endpoint) => (
           <li key={endpoint.id}>
-            <EndpointCard endpoint={endpoint} reload={load} />
+            <EndpointCard endpoint={endpoint} reload={load} announce={setSaid} />
           </li>
         ))}
       </ul>
@@ -171,15 +175,21 @@ function AddEndpoint({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-/** One endpoint: its URL as text, events, last delivery; Ping shows its outcome once it arrives. */
+/**
+ * One endpoint: its URL as text, events, last delivery; Ping shows its outcome once it arrives. Delete
+ * asks first, and says when it is done (`announce`).
+ */
 function EndpointCard({
   endpoint,
   reload,
+  announce,
 }: {
   endpoint: Endpoint;
   reload: () => Promise<Endpoint[] | undefined>;
+  announce: (text: string) => void;
 }) {
   const [awaiting, setAwaiting] = useState<string>();
+  const [asking, setAsking] = useState(false);
   const [timedOut, setTimedOut] = useState(false);
   const { pending, failure, run } = useCall();
   const startedAt = useRef(0);
@@ -213,8 +223,14 @@ function EndpointCard({
     const outcome = await run(() =>
       settle(client.POST('/api/agency/webhooks/delete', { body: { webhook_id: endpoint.id } })),
     );
+    setAsking(false);
     // Gone already (NOT_FOUND) is what was asked for: the list says so.
-    if (outcome && (outcome.ok || outcome.failure.code === 'NOT_FOUND')) void reload();
+    if (!outcome || !(outcome.ok || outcome.failure.code === 'NOT_FOUND')) return;
+    announce(`Deleted ${endpoint.url}: it receives no more events.`);
+    // This card leaves the list: the focus goes to the screen's heading rather than nowhere, once the
+    // dialog has closed (the page behind a modal dialog takes no focus).
+    setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus(), 0);
+    void reload();
   };
 
   return (
@@ -252,13 +268,25 @@ function EndpointCard({
           type="button"
           class="danger"
           aria-label={`Delete ${endpoint.url}`}
-          onClick={remove}
+          onClick={() => setAsking(true)}
           disabled={pending}
         >
           Delete
         </button>
       </div>
       <ErrorNotice failure={failure}>{failure && PLAIN[failure.code]}</ErrorNotice>
+      {asking && (
+        <ConfirmDialog
+          title="Delete this endpoint?"
+          confirm="Delete endpoint"
+          keep="Keep it"
+          onConfirm={remove}
+          onClose={() => setAsking(false)}
+        >
+          {endpoint.url} receives no more events, and cannot be brought back: a new endpoint gets a new
+          secret.
+        </ConfirmDialog>
+      )}
     </article>
   );
 }
