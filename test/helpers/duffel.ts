@@ -67,14 +67,14 @@ export async function duffelMode(options: StandInOptions = {}, settings: Record<
 
 /**
  * Each test of a file a new agency (`prefix`-…) signed in, on a clock an hour later than the last test's
- * (Duffel's rate-limit windows move on; `day` counts the tests), and the stand-in's faults and reshapes
- * cleared after it.
+ * (Duffel's rate-limit windows move on; `day` counts the tests; `advance` moves the clock on), and the
+ * stand-in's faults and reshapes cleared after it.
  */
 export function freshEachTest(standIn: DuffelStandIn, prefix: string) {
-  const state = { session: undefined as unknown as TestSession, day: 0 };
+  const state = { session: undefined as unknown as TestSession, day: 0, advance: (_ms: number) => {} };
   beforeEach(async () => {
     state.day += 1;
-    freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0) + state.day * 3_600_000);
+    state.advance = freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0) + state.day * 3_600_000);
     state.session = await signIn({ agencyId: `${prefix}-${Math.random().toString(36).slice(2, 8)}` });
   });
   afterEach(() => standIn.clearFaults());

@@ -16,7 +16,8 @@ const { standIn } = duffel;
 
 const each = freshEachTest(standIn, 'dnullc');
 
-const booked = async () => {
+/** A booking of the first offer (a hold with `hold`). */
+const booked = async (hold = false) => {
   const departure = new Date(Date.UTC(2027, 4, 1) + each.day * 86_400_000).toISOString().slice(0, 10);
   const found = await duffel.search(each.session, {
     origin: 'LHR',
@@ -24,7 +25,8 @@ const booked = async () => {
     departure_date: departure,
   });
   expect(found.status).toBe(200);
-  const answer = await duffel.book(each.session, bookingBody((found.body.data as Json[])[0]));
+  const body = bookingBody((found.body.data as Json[])[0]);
+  const answer = await duffel.book(each.session, hold ? { ...body, hold } : body);
   expect(answer.status).toBe(201);
   return answer.body.data;
 };
@@ -148,6 +150,20 @@ describe('duffel mode: a cancellation quote without refund_amount (nullable)', (
   });
 });
 
+describe('duffel mode: a hold’s cancellation without refund_amount (nullable)', () => {
+  it('cancels the hold with a refund of 0: nothing was paid', async () => {
+    const hold = await booked(true);
+    cancellations((c) => {
+      c.refund_amount = null;
+    });
+
+    const answer = await duffel.cancel(each.session, { booking_id: hold.booking_id });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ status: 'CANCELLED', refund: { amount: 0, currency: 'GBP' } });
+  });
+});
+
 describe('duffel mode: a cancellation quote without refund_currency (nullable)', () => {
   it('quotes refund null for an amount without its currency', async () => {
     const booking = await booked();
@@ -243,5 +259,20 @@ describe('duffel mode: a cancelled order without its cancellation (nullable)', (
     expect(retried.body.data.status).toBe('CANCELLED');
     expect(retried.body.data.refund ?? null).toBeNull();
     expect(await getOf(booking)).toEqual(retried.body.data);
+  });
+
+  it('the sweep settles a cancel whose answer was lost as CANCELLED with no refund recorded (never 0)', async () => {
+    const booking = await booked();
+    standIn.fail('order_cancellations.confirm', { kind: 'error-after', status: 502 });
+    standIn.fail('orders.get', { kind: 'status', status: 500 }, 2);
+    standIn.reshape('orders.get', (order) => ({ ...order, cancellation: null }));
+    expect((await duffel.cancel(each.session, { booking_id: booking.booking_id })).status).toBe(503);
+
+    each.advance(2 * 60_000);
+    await duffel.settleCalls();
+    const swept = await getOf(booking);
+
+    expect(swept.status).toBe('CANCELLED');
+    expect(swept.refund ?? null).toBeNull();
   });
 });
