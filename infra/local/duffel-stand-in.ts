@@ -75,7 +75,12 @@ export interface DuffelStandIn {
   readonly orders: Map<string, Order>;
   /** `fault` for the next `times` calls of `endpoint`, after the next `skip` calls succeed. */
   fail(endpoint: Endpoint, fault: Fault, times?: number, skip?: number): void;
-  /** Drops the faults not yet used. */
+  /**
+   * Every later answer of `endpoint` (each order of a page) passes through `change` as Duffel's wire
+   * object: a documented null, a field left out. Until {@link DuffelStandIn.clearFaults}.
+   */
+  reshape(endpoint: Endpoint, change: (data: Wire) => Wire): void;
+  /** Drops the faults not yet used, and the reshapes. */
   clearFaults(): void;
   /** The airline now sells `offerId` at `totalAmount` (a decimal string). */
   reprice(offerId: string, totalAmount: string): void;
@@ -87,6 +92,10 @@ export interface DuffelStandIn {
   repriceOrder(orderId: string, totalAmount: string): void;
   close(): Promise<void>;
 }
+
+/** One of Duffel's objects as it goes on the wire, to reshape. */
+// biome-ignore lint/suspicious/noExplicitAny: a test reshapes any field of any answer
+export type Wire = any;
 
 interface Held {
   offer: Offer;
@@ -124,6 +133,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
   const orders = new Map<string, Order>();
   const cancellations = new Map<string, OrderCancellation>();
   const faults = new Map<Endpoint, { fault: Fault; times: number; skip?: number }>();
+  const reshapes = new Map<Endpoint, (data: Wire) => Wire>();
   const requests: DuffelStandIn['requests'] = [];
   const sockets = new Set<Socket>();
   let window = { start: now(), used: 0 };
@@ -386,7 +396,12 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
       if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
       if (fault?.kind === 'error-after')
         throw refuse(fault.status, 'api_error', 'internal_server_error', 'Injected fault after acting.');
-      const payload = isPage(data) ? { data: data.list, meta: data.meta } : { data: wire(data) };
+      // Through JSON, as on the wire: objects shared in memory (one airline as owner and carrier) are not.
+      const shape = (item: unknown) =>
+        reshapes.get(route.endpoint)?.(JSON.parse(JSON.stringify(item))) ?? item;
+      const payload = isPage(data)
+        ? { data: data.list.map(shape), meta: data.meta }
+        : { data: shape(wire(data)) };
       send(status, payload);
     } catch (error) {
       if (error instanceof Refusal) return fail(error.status, error.error);
@@ -431,7 +446,11 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
     requests,
     orders,
     fail: (endpoint, fault, times = 1, skip = 0) => void faults.set(endpoint, { fault, times, skip }),
-    clearFaults: () => faults.clear(),
+    reshape: (endpoint, change) => void reshapes.set(endpoint, change),
+    clearFaults: () => {
+      faults.clear();
+      reshapes.clear();
+    },
     reprice: (offerId, totalAmount) => {
       const held = offers.get(offerId);
       if (held) held.offer = { ...held.offer, total_amount: totalAmount, base_amount: totalAmount };

@@ -61,12 +61,7 @@ export function cancelWrites(
   const { version } = changeStamp(record);
   const { orderCall } = under;
   const update = orderCall
-    ? cancelOrderUpdate(
-        tableName,
-        { booking_id: record.booking_id, version },
-        { refund: { amount: 0, currency: record.currency }, ...cancelled },
-        orderCall.call,
-      )
+    ? cancelOrderUpdate(tableName, { booking_id: record.booking_id, version }, cancelled, orderCall.call)
     : cancelBookingUpdate(
         tableName,
         { booking_id: record.booking_id, version, status: record.status },

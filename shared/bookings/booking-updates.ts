@@ -190,19 +190,19 @@ export function settleBookingUpdate(
 /**
  * The Update that cancels a remote CONFIRMED booking whose order its supplier has cancelled
  * (remote-cancel.ts): only while it is CONFIRMED under the same cancellation call (`id`: the request's
- * claim; `started_at`: the call the sweep found left behind).
+ * claim; `started_at`: the call the sweep found left behind). No `refund` while the supplier does not
+ * know it: none is recorded (never 0).
  */
 export function cancelOrderUpdate(
   tableName: string,
   booking: { booking_id: string; version: number },
-  cancelled: { at: string; by: { id: string; name: string }; refund: { amount: number; currency: string } },
+  cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
   call: { id: string } | { started_at: string },
 ) {
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
-    UpdateExpression:
-      'SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version, refund = :refund REMOVE cancel_call',
+    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${cancelled.refund ? ', refund = :refund' : ''} REMOVE cancel_call`,
     ConditionExpression: `#status = :confirmed AND ${sameCall('cancel_call', call)}`,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
@@ -211,7 +211,7 @@ export function cancelOrderUpdate(
       ':at': cancelled.at,
       ':by': cancelled.by,
       ':version': booking.version + 1,
-      ':refund': cancelled.refund,
+      ...(cancelled.refund && { ':refund': cancelled.refund }),
       ':call': callValue(call),
     },
   };

@@ -49,7 +49,7 @@ export const inTableCancelling: Pick<OrderFlow, 'cancel' | 'ownRefund'> = {
   ownRefund: conditionsQuote,
   async cancel(deps, record, { own, at, by }) {
     // What the fare's conditions, as sold, give back of a confirmed booking; a hold was never paid.
-    const cancelled = { at, by, refund: own?.refund };
+    const cancelled = { at, by, refund: own?.refund ?? undefined };
     const seats = deps.supplier.orders.seatsBack(record);
     const writes = cancelWrites(deps.tableName, record, cancelled, { seats });
     await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));

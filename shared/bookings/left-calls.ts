@@ -101,8 +101,14 @@ async function settleLeftCancel(
   if (!call) return false;
   const order = await orders.readOrder(record.supplier?.order_id ?? '');
   if (order.cancelled) {
-    const refund = order.refund ?? { amount: 0, currency: record.currency };
-    await settleCancelled(deps, record, { started_at: call.started_at }, call.by, refund, listed);
+    await settleCancelled(
+      deps,
+      record,
+      { started_at: call.started_at },
+      call.by,
+      order.refund ?? null,
+      listed,
+    );
     return true;
   }
   // A request claimed it meanwhile (nothing cleared): it asks the supplier itself.

@@ -172,7 +172,7 @@ export function cancelBooking(deps: OrderDeps<CancelFlow>) {
     if (now >= record.departs_at) throw new NotCancellableError();
     // A refund the caller expects that our own rule no longer gives: nothing is cancelled.
     const own = ownRefundQuote(record, deps.orderFlow);
-    if (body.refund && own && !sameMoney(body.refund, own.refund)) {
+    if (body.refund && own && (!own.refund || !sameMoney(body.refund, own.refund))) {
       throw refundChanged(body.refund, own);
     }
 

@@ -26,11 +26,20 @@ interface Money {
 
 export interface RefundQuoteView {
   booking_id: string;
-  refund: Money;
-  /** What the cancel keeps of the price (same currency only); null when it keeps nothing. */
+  /** Null when the supplier does not know it: never 0 (docs/API.md §4.3). */
+  refund: Money | null;
+  /**
+   * What the cancel keeps of the price; null when it keeps nothing, and also when it cannot be stated
+   * in the refund's currency (then `penalty_unknown`).
+   */
   penalty: Money | null;
-  /** Until when the quote holds: the supplier's quote's expiry, the hold's deadline, the first departure. */
-  expires_at: string;
+  /** Only when true: the refund is unknown, or in another currency than the price. */
+  penalty_unknown?: true;
+  /**
+   * Until when the quote holds: the supplier's quote's expiry, the hold's deadline, the first
+   * departure; null when the supplier states none.
+   */
+  expires_at: string | null;
 }
 
 /** 409 REFUND_CHANGED: the refund the caller expected, the refund now, and the quote that gives it. */
@@ -40,23 +49,28 @@ export const refundChanged = (expected: Money, quote: RefundQuoteView) =>
   });
 
 /**
- * The quote a booking `record` gets when its refund is `refund` (minor units) until `until` (epoch ms):
- * the penalty is what was paid (nothing for a hold) less the refund, in the price's currency.
+ * The quote a booking `record` gets when its refund is `refund` (minor units; null: unknown) until
+ * `until` (epoch ms; null: no end stated): the penalty is what was paid (nothing for a hold) less the
+ * refund, in the price's currency — unknown when the refund is, or is in another currency.
  */
-function quoteOf(record: BookingRecord, refund: Refund, until: number): RefundQuoteView {
+function quoteOf(record: BookingRecord, refund: Refund | null, until: number | null): RefundQuoteView {
   const paid = record.status === 'HELD' ? 0 : record.total;
-  const kept = refund.currency === record.currency ? paid - refund.amount : 0;
+  const kept = refund?.currency === record.currency ? paid - refund.amount : undefined;
   return {
     booking_id: record.booking_id,
-    refund: { amount: toMajor(refund.amount, refund.currency), currency: refund.currency },
-    penalty: kept > 0 ? { amount: toMajor(kept, record.currency), currency: record.currency } : null,
-    expires_at: isoSeconds(Math.min(until, record.departs_at)),
+    refund: refund && { amount: toMajor(refund.amount, refund.currency), currency: refund.currency },
+    penalty:
+      kept !== undefined && kept > 0
+        ? { amount: toMajor(kept, record.currency), currency: record.currency }
+        : null,
+    ...(kept === undefined && { penalty_unknown: true as const }),
+    expires_at: until === null ? null : isoSeconds(Math.min(until, record.departs_at)),
   };
 }
 
 /** The quote from a remote supplier's cancellation quote. */
 export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote): RefundQuoteView =>
-  quoteOf(record, quote.refund, Date.parse(quote.expiresAt));
+  quoteOf(record, quote.refund, quote.expiresAt === null ? null : Date.parse(quote.expiresAt));
 /** The quote by the fare conditions the booking was sold with, until its first departure. */
 export function conditionsQuote(record: BookingRecord): RefundQuoteView {
   const refund = refundUnder(record.flight.conditions, record.total, record.currency);

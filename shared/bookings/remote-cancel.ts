@@ -34,9 +34,14 @@ type Actor = { id: string; name: string };
 /** How long a cancel that finds another one under way waits for its outcome: inside any function's timeout. */
 const WAIT_MS = 20_000;
 
-/** The refund given, major units as answered, against the supplier's (minor units). */
-const sameRefund = (given: { amount: number; currency: string }, refund: Refund) =>
-  given.currency === refund.currency && minorUnits(String(given.amount), refund.currency) === refund.amount;
+/**
+ * The refund given, major units as answered, against the supplier's (minor units); an unknown refund
+ * (null) is never the one expected.
+ */
+const sameRefund = (given: { amount: number; currency: string }, refund: Refund | null) =>
+  refund !== null &&
+  given.currency === refund.currency &&
+  minorUnits(String(given.amount), refund.currency) === refund.amount;
 
 const major = (refund: Refund) => ({
   amount: toMajor(refund.amount, refund.currency),
@@ -89,19 +94,19 @@ async function cancelUnderClaim(
 ): Promise<BookingView> {
   const { record, claim } = claimed;
   const orderId = record.supplier?.order_id ?? '';
-  const settle = (refund: Refund) =>
+  const settle = (refund: Refund | null) =>
     settleCancelled(deps, record, { id: claim }, claimed.by, refund, claimed.listed);
   // A call left behind may have cancelled the order: the order says, before anything is sent again.
   let mayBeCancelled = claimed.left !== undefined;
   try {
     if (mayBeCancelled) {
       const order = await orders.readOrder(orderId);
-      if (order.cancelled) return await settle(order.refund ?? { amount: 0, currency: record.currency });
+      if (order.cancelled) return await settle(order.refund ?? null);
     }
     const quote = await orders.quoteCancellation(orderId, record.currency);
     if (quote === 'cancelled') {
       mayBeCancelled = true;
-      return await settle(await refundOfCancelled(orders, orderId, record.currency));
+      return await settle((await orders.readOrder(orderId)).refund ?? null);
     }
     if (claimed.expected && !sameRefund(claimed.expected, quote.refund)) {
       throw refundChanged(claimed.expected, refundQuoteView(record, quote));
@@ -123,11 +128,6 @@ async function cancelUnderClaim(
   }
 }
 
-async function refundOfCancelled(orders: RemoteOrders, orderId: string, currency: string) {
-  const order = await orders.readOrder(orderId);
-  return order.refund ?? { amount: 0, currency };
-}
-
 /**
  * Ends a claim that did not cancel the booking. `mayBeCancelled`: the supplier may have cancelled the
  * order, so the call's start stays behind (listed) for the next request or the sweep to ask about.
@@ -141,7 +141,7 @@ async function releaseCancel(deps: BookingDeps, claimed: Claimed, mayBeCancelled
 }
 
 /**
- * CANCELLED with the supplier's refund, and the call off the listing, in one transaction conditioned on
+ * CANCELLED with the supplier's refund (none recorded while it is unknown), and the call off the listing, in one transaction conditioned on
  * the booking still being CONFIRMED under `call`. A lost race (the sweep settled the same call) answers
  * the booking as it now is.
  */
@@ -150,10 +150,10 @@ export async function settleCancelled(
   record: BookingRecord,
   call: { id: string } | { started_at: string },
   by: Actor,
-  refund: Refund,
+  refund: Refund | null,
   listed: ListedCall,
 ): Promise<BookingView> {
-  const cancelled = { at: isoSeconds(deps.clock.now()), by, refund: major(refund) };
+  const cancelled = { at: isoSeconds(deps.clock.now()), by, ...(refund && { refund: major(refund) }) };
   const confirmed = { ...record, status: 'CONFIRMED' as const };
   const writes = cancelWrites(deps.tableName, confirmed, cancelled, { orderCall: { call, listed } });
   try {

@@ -96,10 +96,11 @@ export async function cancelRemoteHold(
   const claim = await claimHoldCall(deps, record.booking_id, deps.clock.now());
   if (!claim) return 'busy';
   try {
-    const refunded: Refund = await orders.cancel(record.supplier?.order_id ?? '', record.currency);
-    // An unpaid hold refunds nothing, and the cancelled booking says so (docs/API.md §4.3).
+    const refunded: Refund | null = await orders.cancel(record.supplier?.order_id ?? '', record.currency);
+    // An unpaid hold refunds nothing, and the cancelled booking says so (docs/API.md §4.3), whatever
+    // the supplier states (Duffel: 0.00 for a hold, or nothing).
     const refund =
-      refunded.amount > 0
+      refunded && refunded.amount > 0
         ? { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency }
         : { amount: 0, currency: record.currency };
     const held = { ...record, status: 'HELD' as const };

@@ -68,8 +68,8 @@ export interface SupplierOrder {
   /** Hold orders: paid or not, and by when. */
   readonly awaitingPayment: boolean;
   readonly paymentRequiredBy?: string;
-  /** A cancelled order: what its cancellation refunded. */
-  readonly refund?: Refund;
+  /** A cancelled order: what its cancellation refunded; null when the supplier does not say. */
+  readonly refund?: Refund | null;
 }
 
 /**
@@ -91,9 +91,10 @@ export interface Refund {
 /** A supplier's offer to cancel an order: what it would refund, until when. Nothing is cancelled yet. */
 export interface CancellationQuote {
   readonly id: string;
-  readonly refund: Refund;
-  /** ISO 8601 UTC: the quote must be confirmed before then. */
-  readonly expiresAt: string;
+  /** Null when the supplier does not know it (never read as 0). */
+  readonly refund: Refund | null;
+  /** ISO 8601 UTC: the quote must be confirmed before then; null when the supplier states none. */
+  readonly expiresAt: string | null;
 }
 
 /**
@@ -102,7 +103,7 @@ export interface CancellationQuote {
  * cancelled"): read the order to find out, never confirm again blindly.
  */
 export type CancellationOutcome =
-  | { readonly kind: 'cancelled'; readonly refund: Refund }
+  | { readonly kind: 'cancelled'; readonly refund: Refund | null }
   | { readonly kind: 'refused'; readonly error: ApiError }
   | { readonly kind: 'unknown' };
 
@@ -191,12 +192,11 @@ interface InTableOrders extends SeatsBack {
 /** A remote supplier's orders: each is an outside call. */
 export interface RemoteOrders extends SeatsBack {
   readonly kind: 'remote';
-  /** Asks for the cancellation's refund quote and confirms it (`currency`: the order's). */
-  cancel(orderId: string, currency: string): Promise<Refund>;
+  /** Asks for the cancellation's quote and confirms it (`currency`: the order's); null: refund unstated. */
+  cancel(orderId: string, currency: string): Promise<Refund | null>;
   /**
-   * The supplier's quote for cancelling the order now (repeatable: it commits to nothing); 'cancelled'
-   * when the order already is. Refusals are 409 NOT_CANCELLABLE, never the supplier's own words.
-   * `currency`: the order's, for a quote that names none (nothing to refund).
+   * The quote for cancelling the order now (repeatable); 'cancelled' when it already is. Refusals: 409
+   * NOT_CANCELLABLE, never the supplier's words. `currency`: the order's, for a zero that names none.
    */
   quoteCancellation(orderId: string, currency: string): Promise<CancellationQuote | 'cancelled'>;
   /** Confirms a quote, once: no retry (the order's state settles an unknown outcome). */

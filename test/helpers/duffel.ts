@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
 import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { createHandler as createCancel } from '../../functions/bookings/cancel.ts';
@@ -13,7 +13,8 @@ import {
   startDuffelStandIn,
 } from '../../infra/local/duffel-stand-in.ts';
 import { type Answer, invoke } from './api.ts';
-import type { TestSession } from './session.ts';
+import { freezeClock } from './clock.ts';
+import { signIn, type TestSession } from './session.ts';
 import { withSupplier } from './supplier-context.ts';
 import { testContext } from './test-context.ts';
 
@@ -62,4 +63,20 @@ export async function duffelMode(options: StandInOptions = {}, settings: Record<
     /** The sweep's other half: late holds become EXPIRED. */
     expireHolds: () => expireLateHolds(ctx),
   };
+}
+
+/**
+ * Each test of a file a new agency (`prefix`-…) signed in, on a clock an hour later than the last test's
+ * (Duffel's rate-limit windows move on; `day` counts the tests; `advance` moves the clock on), and the
+ * stand-in's faults and reshapes cleared after it.
+ */
+export function freshEachTest(standIn: DuffelStandIn, prefix: string) {
+  const state = { session: undefined as unknown as TestSession, day: 0, advance: (_ms: number) => {} };
+  beforeEach(async () => {
+    state.day += 1;
+    state.advance = freezeClock(Date.UTC(2026, 11, 1, 9, 0, 0) + state.day * 3_600_000);
+    state.session = await signIn({ agencyId: `${prefix}-${Math.random().toString(36).slice(2, 8)}` });
+  });
+  afterEach(() => standIn.clearFaults());
+  return state;
 }

@@ -91,7 +91,7 @@ export function duffelSupplier(deps: DuffelDeps): RemoteSupplier {
         multiCity: body.slices !== undefined,
       };
       const flights = offers
-        .map((offer) => flightFromOffer(offer, request, deps.keys.offer)?.flight)
+        .map((offer) => readable(deps.log, () => flightFromOffer(offer, request, deps.keys.offer))?.flight)
         .filter((f): f is FlightView => f !== undefined)
         .filter((f) => f.slices.every((slice) => slice.stops <= body.max_connections));
       return rankFlights(flights, body.sort, body.limit);
@@ -132,6 +132,17 @@ export function duffelSupplier(deps: DuffelDeps): RemoteSupplier {
       },
     },
   };
+}
+
+/** An offer in a shape Duffel does not document is one our Flight cannot carry (logged), never a 500. */
+function readable(log: Logger, map: () => ReturnType<typeof flightFromOffer>) {
+  try {
+    return map();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    log.warn('duffel offer not readable', { reason: error.name });
+    return undefined;
+  }
 }
 
 const moneyOf = (amount: Refund) => ({
@@ -184,9 +195,12 @@ function duffelOffer(
     ...offerFacts(quote),
     firstDepartureDate: quote.firstDepartureDate,
     async requote(flightId) {
-      current = await readOffer(quote.duffelOfferId);
+      const offer = await readOffer(quote.duffelOfferId);
+      current = offer;
       const request = { ...quote, now: deps.clock.now() };
-      const asQuoted = flightFromOffer(current, request, deps.keys.offer, quote.total);
+      const asQuoted = readable(deps.log, () =>
+        flightFromOffer(offer, request, deps.keys.offer, quote.total),
+      );
       if (!asQuoted) return undefined;
       const flight = {
         ...asQuoted.flight,
@@ -194,13 +208,14 @@ function duffelOffer(
         currency: quote.currency,
         expires_at: isoSeconds(quote.expiresAt * 1000),
       };
-      const total = minorUnits(current.total_amount, current.total_currency);
-      const moved = total !== quote.total || current.total_currency !== quote.currency;
+      const total = minorUnits(offer.total_amount, offer.total_currency);
+      const moved = total !== quote.total || offer.total_currency !== quote.currency;
       return {
         flight,
         departsAt: asQuoted.departsAt,
-        holdable: !current.payment_requirements.requires_instant_payment,
-        ...(moved && { change: changedPrice(deps, quote, current) }),
+        // Holdable only where Duffel says no instant payment is required.
+        holdable: offer.payment_requirements?.requires_instant_payment === false,
+        ...(moved && { change: changedPrice(deps, quote, offer) }),
       };
     },
     ordering: {

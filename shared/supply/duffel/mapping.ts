@@ -83,12 +83,14 @@ function direction(slice: OfferSlice): DirectionView | undefined {
     const departing = utcInstant(segment.departing_at, segment.origin.time_zone);
     const arriving = utcInstant(segment.arriving_at, segment.destination.time_zone);
     const carrier = segment.marketing_carrier;
-    if (departing === undefined || arriving === undefined || !carrier.iata_code) return undefined;
+    const number = segment.marketing_carrier_flight_number;
+    // A flight without its marketing carrier's code and number cannot be named: no Flight of ours.
+    if (departing === undefined || arriving === undefined || !carrier.iata_code || !number) return undefined;
     if (!segment.origin.iata_code || !segment.destination.iata_code) return undefined;
     segments.push({
       carrier_code: carrier.iata_code,
       carrier_name: carrier.name,
-      flight_number: `${carrier.iata_code}${segment.marketing_carrier_flight_number}`,
+      flight_number: `${carrier.iata_code}${number}`,
       origin: segment.origin.iata_code,
       destination: segment.destination.iata_code,
       departure_at: isoSeconds(departing),
@@ -215,10 +217,9 @@ export function flightFromOffer(
   const first = outbound.segments[0];
   const firstSegment = offer.slices[0]?.segments[0];
   if (!first || !firstSegment) return undefined;
-  const expiresAt = Math.min(
-    Math.floor(Date.parse(offer.expires_at) / 1000),
-    Math.floor(request.now / 1000) + OFFER_TTL_SECONDS,
-  );
+  // An offer without an expiry Duffel states (or one not a date) lasts our 20 minutes.
+  const ours = Math.floor(request.now / 1000) + OFFER_TTL_SECONDS;
+  const expiresAt = Math.min(Math.floor(Date.parse(offer.expires_at ?? '') / 1000) || ours, ours);
   const quote: DuffelQuote = {
     agencyId: request.agencyId,
     expiresAt,

@@ -13,8 +13,16 @@ import type {
 import { DuffelNoAnswer, DuffelRefusal, type DuffelSend, supplierUnavailable } from './client.ts';
 import { refusalError } from './refusals.ts';
 
-/** Duffel's order as far as a booking cares. */
+/**
+ * Duffel's order as far as a booking cares. An order without what Duffel documents as always there (its
+ * id, booking reference, payment status) is an answer we cannot read: no answer to trust (503, or a
+ * PENDING booking that the sweep settles by asking again), never a booking without its PNR.
+ */
 export function supplierOrder(order: Order): SupplierOrder {
+  const readable = (order as Partial<Order> | null)?.payment_status && order.id && order.booking_reference;
+  if (!readable || typeof order.booking_reference !== 'string') {
+    throw new DuffelNoAnswer('unreadable order', true);
+  }
   return {
     orderId: order.id,
     bookingReference: order.booking_reference,
@@ -25,7 +33,10 @@ export function supplierOrder(order: Order): SupplierOrder {
     ...(order.payment_status.payment_required_by && {
       paymentRequiredBy: order.payment_status.payment_required_by,
     }),
-    ...(order.cancelled_at && { refund: refundOf(order.cancellation ?? undefined, order.total_currency) }),
+    // A cancelled order without its cancellation says nothing of the refund: unknown, never 0.
+    ...(order.cancelled_at && {
+      refund: order.cancellation ? refundOf(order.cancellation, order.total_currency) : null,
+    }),
   };
 }
 
@@ -50,14 +61,14 @@ export async function cancelOrder(
   order: { id: string; currency: string },
   fail: Fail,
   log: Logger,
-): Promise<Refund> {
+): Promise<Refund | null> {
   const quote = await quoteCancellation(send, order.id, order.currency, log);
   const outcome = quote === 'cancelled' ? undefined : await confirmCancellation(send, quote, log);
   if (outcome?.kind === 'refused') throw outcome.error;
   if (outcome?.kind === 'cancelled') return outcome.refund;
   const now = await readOrder(send, order.id, fail);
   if (!now.cancelled) throw new ServiceUnavailableError(5);
-  return now.refund ?? { amount: 0, currency: order.currency };
+  return now.refund ?? null;
 }
 
 /**
@@ -89,7 +100,7 @@ export async function quoteCancellation(
         repeatable: true,
       })
     ).data;
-    return { id: quote.id, refund: refundOf(quote, currency), expiresAt: quote.expires_at };
+    return { id: quote.id, refund: refundOf(quote, currency), expiresAt: instantOrNull(quote.expires_at) };
   } catch (error) {
     if (error instanceof DuffelRefusal && error.has('already_cancelled')) return 'cancelled';
     if (error instanceof DuffelRefusal) throw cancellationRefused(error, log);
@@ -110,7 +121,7 @@ export async function confirmCancellation(
       path: `/air/order_cancellations/${encodeURIComponent(quote.id)}/actions/confirm`,
       repeatable: false,
     });
-    return { kind: 'cancelled', refund: refundOf(confirmed.data, quote.refund.currency) };
+    return { kind: 'cancelled', refund: refundOf(confirmed.data, quote.refund?.currency) };
   } catch (error) {
     if (error instanceof DuffelNoAnswer)
       return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
@@ -120,13 +131,25 @@ export async function confirmCancellation(
   }
 }
 
-const refundOf = (cancellation: OrderCancellation | undefined, currency: string): Refund => {
-  const refundCurrency = cancellation?.refund_currency ?? currency;
-  return {
-    amount: minorUnits(cancellation?.refund_amount ?? '0', refundCurrency) ?? 0,
-    currency: refundCurrency,
-  };
-};
+/**
+ * Duffel's refund as ours; null — never 0 — when Duffel does not state it: `refund_amount` null, an
+ * amount without its currency, or one our money cannot carry. A stated zero without a currency is 0 in
+ * `zeroCurrency` (the order's): nothing comes back in any currency.
+ */
+function refundOf(
+  cancellation: Pick<OrderCancellation, 'refund_amount' | 'refund_currency'>,
+  zeroCurrency: string | undefined,
+): Refund | null {
+  const { refund_amount: amount, refund_currency: stated } = cancellation;
+  if (typeof amount !== 'string') return null;
+  const currency = stated ?? (/^0+(\.0+)?$/.test(amount) ? zeroCurrency : undefined);
+  const minor = currency ? minorUnits(amount, currency) : undefined;
+  return currency && minor !== undefined ? { amount: minor, currency } : null;
+}
+
+/** Duffel's date-time (documented nullable), or null when absent or not one. */
+const instantOrNull = (value: string | null | undefined) =>
+  value && !Number.isNaN(Date.parse(value)) ? value : null;
 
 /**
  * The order Duffel holds for `booking`, found by the booking id in its metadata: first among the orders

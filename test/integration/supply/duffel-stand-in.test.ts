@@ -136,6 +136,23 @@ describe('Duffel stand-in', () => {
     expect(after.body.data.cancelled_at).toEqual(confirmed.body.data.confirmed_at);
   });
 
+  it('reshapes an endpoint’s answers as on the wire (objects shared in memory apart) until clearFaults', async () => {
+    const [offer] = (await search([{ origin: 'ARN', destination: 'OSL', departure_date: '2027-02-14' }])).body
+      .data.offers;
+
+    standIn.reshape('offers.get', (o) => {
+      o.owner.iata_code = null;
+      return o;
+    });
+    const reshaped = await call('GET', `/air/offers/${offer.id}`);
+    standIn.clearFaults();
+    const plain = await call('GET', `/air/offers/${offer.id}`);
+
+    expect(reshaped.body.data.owner.iata_code).toBeNull();
+    expect(reshaped.body.data.slices[0].segments[0].marketing_carrier.iata_code).toBe(offer.owner.iata_code);
+    expect(plain.body.data.owner.iata_code).toBe(offer.owner.iata_code);
+  });
+
   it('injects faults: 500 acting on nothing, an order made before a 500, and its own rate limit', async () => {
     const [offer] = (await search([{ origin: 'ARN', destination: 'OSL', departure_date: '2027-02-13' }])).body
       .data.offers;
