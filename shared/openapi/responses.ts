@@ -165,10 +165,29 @@ const Amount = z.object({ amount: Money, currency: z.string() });
 /** What a cancel now would give back (docs/API.md §4.3). */
 export const RefundQuote = z.object({
   booking_id: z.string(),
-  refund: Amount.check(z.describe('What a cancel now would give back; 0 for a HELD booking')),
+  refund: z
+    .nullable(Amount)
+    .check(
+      z.describe(
+        'What a cancel now would give back; 0 for a HELD booking; null when the supplier does not know it (never 0 for unknown)',
+      ),
+    ),
   penalty: z
     .nullable(Amount)
-    .check(z.describe('What the cancel keeps of the price (in its currency); null when it keeps nothing')),
+    .check(
+      z.describe(
+        'What the cancel keeps of the price (in the refund’s currency); null when it keeps nothing, or when it cannot be stated in the refund’s currency (then penalty_unknown is true)',
+      ),
+    ),
+  penalty_unknown: z.optional(
+    z
+      .literal(true)
+      .check(
+        z.describe(
+          'Present (true) only when the penalty cannot be stated: the refund is unknown, or in another currency than the price',
+        ),
+      ),
+  ),
   expires_at: z
     .nullable(DateTime)
     .check(

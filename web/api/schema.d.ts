@@ -1137,18 +1137,23 @@ export interface components {
             success: true;
             data: {
                 booking_id: string;
-                /** @description What a cancel now would give back; 0 for a HELD booking */
+                /** @description What a cancel now would give back; 0 for a HELD booking; null when the supplier does not know it (never 0 for unknown) */
                 refund: {
                     /** @description Major currency units, at most 2 decimals */
                     amount: number;
                     currency: string;
-                };
-                /** @description What the cancel keeps of the price (in its currency); null when it keeps nothing */
+                } | null;
+                /** @description What the cancel keeps of the price (in the refund’s currency); null when it keeps nothing, or when it cannot be stated in the refund’s currency (then penalty_unknown is true) */
                 penalty: {
                     /** @description Major currency units, at most 2 decimals */
                     amount: number;
                     currency: string;
                 } | null;
+                /**
+                 * @description Present (true) only when the penalty cannot be stated: the refund is unknown, or in another currency than the price
+                 * @constant
+                 */
+                penalty_unknown?: true;
                 /** @description Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest; null when the supplier states none. A cancel sent with this refund after it changed is 409 REFUND_CHANGED. */
                 expires_at: string | null;
             };

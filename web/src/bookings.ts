@@ -29,15 +29,19 @@ interface Money {
 /** What a cancel now would give back (`POST /api/flights/booking/refund-quote`). */
 export interface RefundQuote {
   booking_id: string;
-  refund: Money;
+  /** `null` when the supplier does not know it yet (never 0 for unknown). */
+  refund: Money | null;
   penalty: Money | null;
-  expires_at: string;
+  /** Present when the penalty cannot be stated (refund unknown, or in another currency). */
+  penalty_unknown?: true;
+  /** `null` when the supplier states no expiry. */
+  expires_at: string | null;
 }
 
 /** `REFUND_CHANGED`'s details: the refund the cancel expected, and the one it would give now. */
 export interface RefundChanged {
   previous_refund: Money;
-  refund: Money;
+  refund: Money | null;
   quote: RefundQuote;
 }
 
@@ -75,9 +79,12 @@ export function refundQuote(bookingId: string): Promise<Outcome<{ data: RefundQu
   return postUntyped('/api/flights/booking/refund-quote', { booking_id: bookingId });
 }
 
-/** Cancels at exactly `refund` (the quote the agent saw): otherwise 409 `REFUND_CHANGED`, nothing changed. */
-export function cancelBooking(bookingId: string, refund: Money): Promise<Outcome<{ data: Booking }>> {
-  return postUntyped('/api/flights/booking/cancel', { booking_id: bookingId, refund });
+/**
+ * Cancels at exactly `refund` (the quote the agent saw): otherwise 409 `REFUND_CHANGED`, nothing changed.
+ * A quote whose refund is unknown (`null`) cancels without one: the supplier's refund is taken as it comes.
+ */
+export function cancelBooking(bookingId: string, refund: Money | null): Promise<Outcome<{ data: Booking }>> {
+  return postUntyped('/api/flights/booking/cancel', { booking_id: bookingId, ...(refund && { refund }) });
 }
 
 /** Confirms a hold at `price`; `idempotencyKey` is one per attempt, so a double click confirms once. */

@@ -18,6 +18,22 @@ const CANCEL_REFUSALS: Record<string, string> = {
     'The airline could not be asked just now. Nothing was cancelled; try again in a moment.',
 };
 
+const money = (m: { amount: number; currency: string }) => formatMoney(m.amount, m.currency);
+
+/** What the quote says a cancel gives back, in words: a refund the supplier does not know is never 0. */
+function refundSentence(quote: RefundQuote): string {
+  const { refund, penalty } = quote;
+  if (refund === null)
+    return 'The airline has not said what it will refund. Cancelling accepts the refund it gives, shown on the booking once known. The seats go back on sale.';
+  if (refund.amount <= 0) return 'This fare gives no refund. The seats go back on sale.';
+  const kept = quote.penalty_unknown
+    ? ' (what the fare keeps is not stated in this currency)'
+    : penalty && penalty.amount > 0
+      ? ` (the fare keeps ${money(penalty)})`
+      : '';
+  return `Refund: ${money(refund)}${kept}. The seats go back on sale.`;
+}
+
 /**
  * Cancel, in a modal dialog: first the refund a cancel now would give (the quote), then the cancel at
  * exactly that refund. If the refund changed meanwhile (`REFUND_CHANGED`), nothing was cancelled and
@@ -49,7 +65,7 @@ export function CancelDialog(props: {
   const cancel = async () => {
     if (!quote) return;
     // An expired quote may not be what the supplier gives any more: a fresh one first, shown.
-    if (Date.parse(quote.expires_at) <= Date.now()) return fetchQuote();
+    if (quote.expires_at !== null && Date.parse(quote.expires_at) <= Date.now()) return fetchQuote();
     const outcome = await run(() => cancelBooking(booking.booking_id, quote.refund));
     if (!outcome) return;
     if (outcome.ok) return onCancelled(outcome.body.data);
@@ -63,7 +79,6 @@ export function CancelDialog(props: {
     } else if (refused.code === 'NOT_CANCELLABLE') onStale();
   };
 
-  const money = (m: { amount: number; currency: string }) => formatMoney(m.amount, m.currency);
   return (
     <dialog
       ref={dialog}
@@ -79,16 +94,13 @@ export function CancelDialog(props: {
         <p aria-live="polite">
           {held
             ? 'Nothing was paid for the hold, so there is nothing to refund. Its seats go back on sale.'
-            : quote.refund.amount > 0
-              ? `Refund: ${money(quote.refund)}${
-                  quote.penalty && quote.penalty.amount > 0 ? ` (the fare keeps ${money(quote.penalty)})` : ''
-                }. The seats go back on sale.`
-              : 'This fare gives no refund. The seats go back on sale.'}
+            : refundSentence(quote)}
         </p>
       )}
       {changed && (
         <p class="notice" role="status">
-          The refund changed from {money(changed.previous_refund)} to {money(changed.refund)}. Nothing was
+          The refund changed from {money(changed.previous_refund)} to{' '}
+          {changed.refund ? money(changed.refund) : 'an amount the airline has not stated yet'}. Nothing was
           cancelled: check the new refund and cancel again, or keep the booking.
         </p>
       )}
