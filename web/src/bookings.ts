@@ -1,5 +1,5 @@
 import { client, type Outcome, postUntyped, type Schemas, settle } from './api.ts';
-import { type Offer, slicesOf } from './offers.ts';
+import { formatMoney, type Offer, slicesOf } from './offers.ts';
 
 /**
  * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). The
@@ -36,6 +36,22 @@ export interface RefundQuote {
   penalty_unknown?: true;
   /** `null` when the supplier states no expiry. */
   expires_at: string | null;
+}
+
+const money = (m: Money) => formatMoney(m.amount, m.currency);
+
+/** What the quote says a cancel gives back, in words: a refund the supplier does not know is never 0. */
+export function refundSentence(quote: RefundQuote): string {
+  const { refund, penalty } = quote;
+  if (refund === null)
+    return 'The airline has not said what it will refund. Cancelling accepts the refund it gives, shown on the booking once known. The seats go back on sale.';
+  if (refund.amount <= 0) return 'This fare gives no refund. The seats go back on sale.';
+  const kept = quote.penalty_unknown
+    ? ' (what the fare keeps is not stated in this currency)'
+    : penalty && penalty.amount > 0
+      ? ` (the fare keeps ${money(penalty)})`
+      : '';
+  return `Refund: ${money(refund)}${kept}. The seats go back on sale.`;
 }
 
 /** `REFUND_CHANGED`'s details: the refund the cancel expected, and the one it would give now. */

@@ -13,9 +13,8 @@ vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit)
 afterAll(() => vi.unstubAllGlobals());
 
 // Imported once fetch is stubbed.
-const { firstDeparture, isStatus, listBookings, normalPnr, routeOf } = await import(
-  '../../../web/src/bookings.ts'
-);
+const { cancelBooking, firstDeparture, isStatus, listBookings, normalPnr, refundSentence, routeOf } =
+  await import('../../../web/src/bookings.ts');
 type Booking = Parameters<typeof routeOf>[0];
 
 const journey = (...legs: [string, string, string][]) => ({
@@ -76,5 +75,31 @@ describe('console: a booking’s route and first departure', () => {
     expect(routeOf(bookingOf({ outbound: out, inbound: back }))).toBe('LHR ⇄ JFK');
     expect(routeOf(bookingOf({ outbound: out, slices: [out, onward] }))).toBe('LHR → JFK → SFO');
     expect(firstDeparture(bookingOf({ outbound: out, inbound: back }))).toBe('2026-12-01T08:00:00Z');
+  });
+});
+
+describe('console: a refund quote in words', () => {
+  const quote = (fields: Record<string, unknown>) =>
+    ({ booking_id: 'bkg_1', penalty: null, expires_at: null, ...fields }) as Parameters<
+      typeof refundSentence
+    >[0];
+
+  it('never says an unknown refund (null) as no refund, and cancels without an expected refund', async () => {
+    const said = refundSentence(quote({ refund: null, penalty_unknown: true }));
+    expect(said).toContain('has not said what it will refund');
+    expect(said).not.toContain('no refund');
+    await cancelBooking('bkg_1', null);
+    expect(sent.at(-1)).toEqual({ url: '/api/flights/booking/cancel', body: { booking_id: 'bkg_1' } });
+  });
+
+  it('says a refund with its penalty, and a penalty it cannot state as such', async () => {
+    const refund = { amount: 80, currency: 'GBP' };
+    expect(refundSentence(quote({ refund, penalty: { amount: 20, currency: 'GBP' } }))).toMatch(
+      /Refund: .*80.*the fare keeps .*20/,
+    );
+    expect(refundSentence(quote({ refund, penalty_unknown: true }))).toContain('not stated in this currency');
+    expect(refundSentence(quote({ refund: { amount: 0, currency: 'GBP' } }))).toContain('no refund');
+    await cancelBooking('bkg_1', refund);
+    expect(sent.at(-1)?.body).toEqual({ booking_id: 'bkg_1', refund });
   });
 });

@@ -5,6 +5,7 @@ import {
   type RefundChanged,
   type RefundQuote,
   refundQuote,
+  refundSentence,
 } from '../bookings.ts';
 import { ErrorNotice, Progress } from '../components.tsx';
 import { formatMoney } from '../offers.ts';
@@ -19,20 +20,6 @@ const CANCEL_REFUSALS: Record<string, string> = {
 };
 
 const money = (m: { amount: number; currency: string }) => formatMoney(m.amount, m.currency);
-
-/** What the quote says a cancel gives back, in words: a refund the supplier does not know is never 0. */
-function refundSentence(quote: RefundQuote): string {
-  const { refund, penalty } = quote;
-  if (refund === null)
-    return 'The airline has not said what it will refund. Cancelling accepts the refund it gives, shown on the booking once known. The seats go back on sale.';
-  if (refund.amount <= 0) return 'This fare gives no refund. The seats go back on sale.';
-  const kept = quote.penalty_unknown
-    ? ' (what the fare keeps is not stated in this currency)'
-    : penalty && penalty.amount > 0
-      ? ` (the fare keeps ${money(penalty)})`
-      : '';
-  return `Refund: ${money(refund)}${kept}. The seats go back on sale.`;
-}
 
 /**
  * Cancel, in a modal dialog: first the refund a cancel now would give (the quote), then the cancel at
