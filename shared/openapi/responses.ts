@@ -163,31 +163,18 @@ export const Booking = z.object({
 const Amount = z.object({ amount: Money, currency: z.string() });
 
 /** What a cancel now would give back (docs/API.md §4.3). */
+const REFUND =
+  'What a cancel now would give back; 0 for a HELD booking; null when the supplier does not know it (never 0 for unknown)';
+const PENALTY =
+  'What the cancel keeps of the price (in the refund’s currency); null when it keeps nothing, or when it cannot be stated in the refund’s currency (then penalty_unknown is true)';
+const PENALTY_UNKNOWN =
+  'Present only when the penalty cannot be stated (refund unknown, or in another currency)';
+
 export const RefundQuote = z.object({
   booking_id: z.string(),
-  refund: z
-    .nullable(Amount)
-    .check(
-      z.describe(
-        'What a cancel now would give back; 0 for a HELD booking; null when the supplier does not know it (never 0 for unknown)',
-      ),
-    ),
-  penalty: z
-    .nullable(Amount)
-    .check(
-      z.describe(
-        'What the cancel keeps of the price (in the refund’s currency); null when it keeps nothing, or when it cannot be stated in the refund’s currency (then penalty_unknown is true)',
-      ),
-    ),
-  penalty_unknown: z.optional(
-    z
-      .literal(true)
-      .check(
-        z.describe(
-          'Present (true) only when the penalty cannot be stated: the refund is unknown, or in another currency than the price',
-        ),
-      ),
-  ),
+  refund: z.nullable(Amount).check(z.describe(REFUND)),
+  penalty: z.nullable(Amount).check(z.describe(PENALTY)),
+  penalty_unknown: z.optional(z.literal(true).check(z.describe(PENALTY_UNKNOWN))),
   expires_at: z
     .nullable(DateTime)
     .check(

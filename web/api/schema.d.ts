@@ -1150,7 +1150,7 @@ export interface components {
                     currency: string;
                 } | null;
                 /**
-                 * @description Present (true) only when the penalty cannot be stated: the refund is unknown, or in another currency than the price
+                 * @description Present only when the penalty cannot be stated (refund unknown, or in another currency)
                  * @constant
                  */
                 penalty_unknown?: true;
