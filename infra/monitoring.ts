@@ -253,25 +253,27 @@ export class Monitoring extends Construct {
   private eventAlarms(events: EventPipeline, table: TableV2): IMetric[] {
     // New dead letters, not dead letters present: an alarm on the visible count stays in ALARM for the
     // queue's 14 days after one message, and alarms notify only on a change of state, so a second
-    // failure would page no one. DIFF turns the count into arrivals per period.
-    const arrivals = (queue: EventPipeline['streamDeadLetters'], id: string, label: string) =>
-      new MathExpression({
-        expression: `DIFF(${id})`,
-        usingMetrics: {
-          [id]: queue.metricApproximateNumberOfMessagesVisible({
-            period: FIVE_MINUTES,
-            statistic: 'Maximum',
-          }),
-        },
-        label,
-        period: FIVE_MINUTES,
-      });
-    const streamDeadLetters = arrivals(events.streamDeadLetters, 'streamDlq', 'new stream dead letters');
-    const deliveryDeadLetters = arrivals(
-      events.deliveryDeadLetters,
-      'deliveryDlq',
-      'new delivery dead letters',
-    );
+    // failure would page no one. The stream mapping sends its failures to its queue, so the queue's
+    // NumberOfMessagesSent counts them as they arrive (and nothing else: reading a dead letter does not).
+    const streamDeadLetters = events.streamDeadLetters.metricNumberOfMessagesSent({
+      period: FIVE_MINUTES,
+      statistic: 'Sum',
+      label: 'new stream dead letters',
+    });
+    // SQS's redrive moves a delivery message without a send, so that queue's arrivals are its visible
+    // count going up. An idle, empty queue publishes no metrics at all: FILL gives DIFF the zero before
+    // the first dead letter after a quiet spell, which would otherwise have no earlier point and no value.
+    const deliveryDeadLetters = new MathExpression({
+      expression: 'DIFF(FILL(deliveryDlq, 0))',
+      usingMetrics: {
+        deliveryDlq: events.deliveryDeadLetters.metricApproximateNumberOfMessagesVisible({
+          period: FIVE_MINUTES,
+          statistic: 'Maximum',
+        }),
+      },
+      label: 'new delivery dead letters',
+      period: FIVE_MINUTES,
+    });
     this.alarm(
       'EventsDeadLetters',
       streamDeadLetters,

@@ -13,6 +13,32 @@ import { parseStageConfig } from '../../infra/stage-config.ts';
 
 const { template } = synthStage(PRODUCTION);
 
+type Series = readonly (number | undefined)[];
+
+/**
+ * What an alarm reads, period by period, from its one metric's `series` (undefined: the period has
+ * no data point, as an idle SQS queue publishes none), as CloudWatch computes it: a metric alarm reads
+ * the points; a math alarm its returned expression, of which this knows the metric's id, `FILL(x, v)`
+ * (v in each period without a point) and `DIFF(x)` (each point minus the point before it; none for a
+ * first point).
+ */
+function alarmReads(alarm: Json, series: Series): Series {
+  if (!alarm.Metrics) return series;
+  const returned = (alarm.Metrics as Json[]).find((m) => m.ReturnData !== false && m.Expression);
+  const evaluate = (expression: string): Series => {
+    const fill = /^FILL\((.+), (\d+)\)$/.exec(expression);
+    if (fill) return evaluate(fill[1] ?? '').map((v) => v ?? Number(fill[2]));
+    const diff = /^DIFF\((.+)\)$/.exec(expression);
+    if (!diff) return series; // the metric's id
+    const points = evaluate(diff[1] ?? '');
+    return points.map((v, i) => {
+      const before = points.slice(0, i).findLast((p) => p !== undefined);
+      return v === undefined || before === undefined ? undefined : v - before;
+    });
+  };
+  return evaluate(returned?.Expression ?? '');
+}
+
 describe('infra: what a first deploy and on-call need', () => {
   it('outputs every name and address the README and the runbook procedures use', () => {
     const outputs = Object.keys(template.findOutputs('*'));
@@ -95,8 +121,27 @@ describe('infra: what a first deploy and on-call need', () => {
       resourcesOf(template, 'AWS::CloudWatch::Alarm').find(
         ([, a]) => a.Properties.AlarmName === `flight-booking-prod-${id}`,
       )?.[1].Properties;
-    for (const id of ['EventsDeadLetters', 'DeliveryDeadLetters'])
-      expect(JSON.stringify(alarm(id)?.Metrics), id).toMatch(/DIFF\(/);
+    // A queue idle for hours publishes nothing, then the first dead letter: one point. The period after,
+    // no new one: the stream queue's sends are 0, the delivery queue's visible count is still 1.
+    for (const [id, quietThenOne, nextPeriod] of [
+      ['EventsDeadLetters', [undefined, undefined, undefined, 1], 0],
+      ['DeliveryDeadLetters', [undefined, undefined, undefined, 1], 1],
+    ] as const) {
+      const props = alarm(id) ?? {};
+      expect(props).toMatchObject({
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Threshold: 1,
+        TreatMissingData: 'notBreaching',
+      });
+      expect(alarmReads(props, quietThenOne).at(-1), id).toBe(1);
+      expect(alarmReads(props, [...quietThenOne, nextPeriod]).at(-1), id).toBe(0);
+    }
+    // Read by the stream's sends: an operator reading a dead letter (it becomes visible again) is no arrival.
+    const [stream] = alarm('EventsDeadLetters')?.Metrics ?? [];
+    expect(stream.MetricStat).toMatchObject({
+      Metric: { Namespace: 'AWS/SQS', MetricName: 'NumberOfMessagesSent' },
+      Stat: 'Sum',
+    });
     expect(alarm('DeliveryBacklog')).toMatchObject({
       MetricName: 'ApproximateAgeOfOldestMessage',
       Threshold: 1800,
