@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accountTemplate,
   DEVELOPMENT,
+  type Json,
   PRODUCTION,
   PRODUCTION_FILE,
   resourcesOf,
