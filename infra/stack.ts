@@ -123,7 +123,9 @@ export class FlightBookingStack extends Stack {
       deployOptions: {
         stageName: config.stage,
         tracingEnabled: true,
-        metricsEnabled: true,
+        // Per-method metrics cost more than the rest of the stage at rest, and nothing reads them: the
+        // alarms and the dashboard read the API's own (README, Cost). A stage turns them on to investigate.
+        metricsEnabled: config.apiMethodMetrics,
         // Errors only, and never request or response bodies: they carry sign-in codes and tokens.
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,

@@ -34,6 +34,11 @@ export interface FlightBookingConfig {
   readonly alarmEmail?: string;
   /** Stage-wide API Gateway throttle. */
   readonly throttle: { readonly ratePerSecond: number; readonly burst: number };
+  /**
+   * API Gateway's per-method ("detailed") metrics: billed as custom metrics, a dozen per method, and
+   * nothing in the stack reads them (the alarms and the dashboard read the API's own). Off unless set.
+   */
+  readonly apiMethodMetrics: boolean;
   /** WAF rate limits (requests per 5 minutes) and the common rule set's mode. */
   readonly waf: {
     readonly authRequestsPer5Minutes: number;
@@ -153,6 +158,8 @@ const StageFile = z.strictObject({
     ratePerSecond: z.number().positive('must be greater than 0'),
     burst: Positive,
   }),
+  /** Per-method metrics, for an investigation: optional, off when absent (README, Cost). */
+  apiMethodMetrics: z.boolean().optional(),
   waf: z.strictObject({
     /** Per client address on /api/auth/*: sign-in brute force and SMS pumping across identifiers. */
     authRequestsPer5Minutes: WafLimit,
@@ -280,6 +287,7 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     logRetention: file.logRetentionDays as RetentionDays,
     alarmEmail: file.alarmEmail,
     throttle: file.throttle,
+    apiMethodMetrics: file.apiMethodMetrics ?? false,
     waf: file.waf,
     blockedAddresses: file.blockedAddresses,
     abuseAlarms: file.abuseAlarms,

@@ -500,10 +500,10 @@ describe('infra: API', () => {
 describe('infra: operations', () => {
   it('alarms on 5xx rate, function errors and throttles, DynamoDB errors and throttles, and failed deliveries', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    // 2 per function (the docs', the console's, the sweep's and the events ones too), then: 6 of the
-    // event pipeline (new dead letters twice, delivery backlog, stream stopped, iterator age) and the
-    // sweep stopped, the last 5 abuse.
-    expect(alarms).toHaveLength(1 + 2 * (routes.length + 3 + eventFunctions.length) + 2 + 1 + 6 + 5);
+    // 2 per function (the docs', the console's, the sweep's and the events ones too), then: 7 of the
+    // event pipeline (new dead letters twice, delivery backlog, stream stopped, iterator age, notices
+    // not sent) and the sweep stopped, the last 5 abuse.
+    expect(alarms).toHaveLength(1 + 2 * (routes.length + 3 + eventFunctions.length) + 2 + 1 + 7 + 5);
     const descriptions = alarms.map((a) => a.AlarmDescription);
     for (const text of [
       'API requests answered 5xx',
