@@ -324,6 +324,7 @@ export class FlightBookingStack extends Stack {
       ['EventsFunctionName', this.functionName('events'), 'Reads the table stream'],
       ['DeliveriesFunctionName', this.functionName('deliveries'), 'Makes webhook attempts'],
       ['SweepFunctionName', this.functionName(sweepJob.id), 'Expires holds, settles PENDING orders'],
+      ['SweepScheduleRuleName', schedule.ruleName, 'The rule that runs the sweep every minute'],
     ];
     for (const [id, value, description] of outputs) new CfnOutput(this, id, { value, description });
   }

@@ -58,9 +58,14 @@ describe('infra: what a first deploy and on-call need', () => {
       'EventsFunctionName',
       'DeliveriesFunctionName',
       'SweepFunctionName',
+      'SweepScheduleRuleName',
     ])
       expect(outputs, name).toContain(name);
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'flight-booking-prod' });
+    const [[ruleId] = ['']] = resourcesOf(template, 'AWS::Events::Rule');
+    expect(template.findOutputs('SweepScheduleRuleName').SweepScheduleRuleName?.Value).toEqual({
+      Ref: ruleId,
+    });
   });
 
   it('tags every taggable resource with the service and its stage', () => {

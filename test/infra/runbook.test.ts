@@ -6,6 +6,7 @@ import {
   REMOTE_SUPPLIER_TIMEOUT_SECONDS,
 } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, routes, sweepJob } from '#shared/routes.ts';
+import { awsCommands, synopsisProblems } from '#test/helpers/aws-cli.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
@@ -186,5 +187,55 @@ describe('README: what a first deploy needs to know', () => {
     );
     expect(commands.length).toBeGreaterThan(3);
     expect(commands.filter((c) => !c?.startsWith('npx '))).toEqual([]);
+  });
+});
+
+describe('docs/runbook.md and README.md: every aws command runs as written', () => {
+  const documents = ['docs/runbook.md', 'README.md'].map((file) => [file, readFileSync(file, 'utf8')]);
+
+  it.each(documents)(
+    'gives every command in %s with options its synopsis has, the required ones included',
+    (_file, text) => {
+      const commands = awsCommands(text);
+      expect(commands.length).toBeGreaterThan(5);
+      expect(commands.flatMap(synopsisProblems)).toEqual([]);
+    },
+  );
+
+  it.each(documents)('uses no GNU-only date option in %s (macOS’s date has neither)', (_file, text) => {
+    expect(text).not.toMatch(/\bdate\b[^`\n|;)]*\s(-d|--date)\b/);
+  });
+
+  it('reads the names its procedures need from outputs the stack has', () => {
+    const outputs = Object.keys(synthStage(PRODUCTION).template.findOutputs('*'));
+    const named = [...runbook.matchAll(/OutputKey=='(\w+)'/g)].map((m) => m[1]);
+    expect(named).toContain('SweepScheduleRuleName');
+    for (const name of named) expect(outputs, name).toContain(name);
+  });
+});
+
+describe('test/helpers/aws-cli.ts: reads commands as a shell would', () => {
+  it('finds commands in blocks, inline code and $(…), across continuation lines, and checks their options', () => {
+    const text = [
+      '```bash',
+      'ID=$(aws wafv2 list-ip-sets --scope REGIONAL --query "IPSets[?Name==\'a b\'].Id | [0]" --output text)',
+      'aws sqs delete-message --queue-url "$URL" \\',
+      '  --receipt-handle "$(aws sqs receive-message --queue-url "$URL" --query x)"   # a comment --nope',
+      '```',
+      'Then `aws events enable-rule` and `aws sns opt-in-phone-number --phone-numbers 1`.',
+    ].join('\n');
+    const commands = awsCommands(text);
+    expect(commands.map((c) => [c.command, c.options])).toEqual([
+      ['wafv2 list-ip-sets', ['--scope', '--query', '--output']],
+      ['sqs delete-message', ['--queue-url', '--receipt-handle']],
+      ['sqs receive-message', ['--queue-url', '--query']],
+      ['events enable-rule', []],
+      ['sns opt-in-phone-number', ['--phone-numbers']],
+    ]);
+    expect(commands.flatMap(synopsisProblems).map((p) => p.replace(/^.*: /, ''))).toEqual([
+      'events enable-rule requires --name',
+      'sns opt-in-phone-number takes no --phone-numbers',
+      'sns opt-in-phone-number requires --phone-number',
+    ]);
   });
 });
