@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { nagFindings } from '#test/helpers/cdk-nag.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
@@ -197,5 +198,50 @@ describe('infra: reserved concurrency', () => {
     const decisions = readFileSync('docs/decisions.md', 'utf8');
     expect(decisions).toContain('*Reserved concurrency: none, for the event functions and the sweep alike.*');
     expect(readFileSync('docs/runbook.md', 'utf8')).toContain('docs/decisions.md (*Reserved concurrency*)');
+  });
+});
+
+describe('infra: an optional custom domain for the API and the console', () => {
+  const CERTIFICATE = 'arn:aws:acm:eu-west-2:210987654321:certificate/0f6b8f3e-4b5a-4c1d-9e2f-3a4b5c6d7e8f';
+  const customDomain = { name: 'agents.acme-travel.co.uk', certificateArn: CERTIFICATE };
+  const withDomain = synthStage(parseStageConfig('prod', { ...PRODUCTION_FILE, customDomain }), true);
+
+  it('maps the domain’s root to the stage, on TLS 1.2 with the stage file’s certificate, and outputs its DNS target', () => {
+    const domain = withDomain.template;
+    domain.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'agents.acme-travel.co.uk',
+      RegionalCertificateArn: CERTIFICATE,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    const [[, mapping] = ['', {} as Json]] = resourcesOf(domain, 'AWS::ApiGateway::BasePathMapping');
+    expect(mapping.Properties.BasePath).toBeUndefined();
+    expect(mapping.Properties.Stage).toEqual({ Ref: expect.stringMatching(/^ApiDeploymentStage/) });
+    const outputs = domain.findOutputs('*');
+    expect(outputs.CustomDomainUrl?.Value).toBe('https://agents.acme-travel.co.uk/');
+    expect(JSON.stringify(outputs.CustomDomainTarget?.Value)).toContain('RegionalDomainName');
+    expect(JSON.stringify(outputs.CustomDomainHostedZoneId?.Value)).toContain('RegionalHostedZoneId');
+    template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    expect(template.findOutputs('CustomDomainUrl')).toEqual({});
+  });
+
+  it('passes cdk-nag with the domain', () => {
+    expect(nagFindings(withDomain.app)).toBe('');
+  });
+
+  it('refuses a certificate of another region or account, and a name that is no domain', () => {
+    const refused = (change: Json) => () =>
+      parseStageConfig('prod', { ...PRODUCTION_FILE, customDomain: { ...customDomain, ...change } });
+    expect(refused({ certificateArn: CERTIFICATE.replace('eu-west-2', 'us-east-1') })).toThrow(
+      /customDomain\.certificateArn is a certificate of us-east-1; the stage's API is in eu-west-2/,
+    );
+    expect(refused({ certificateArn: CERTIFICATE.replace('210987654321', '345678901234') })).toThrow(
+      /customDomain\.certificateArn is another account’s certificate/,
+    );
+    expect(refused({ name: 'https://agents.acme-travel.co.uk' })).toThrow(/customDomain\.name/);
+    expect(refused({ name: 'Agents.Acme-Travel.co.uk' })).toThrow(/customDomain\.name/);
+    expect(refused({ certificateArn: 'arn:aws:iam::210987654321:server-certificate/x' })).toThrow(
+      /customDomain\.certificateArn must be an ACM certificate ARN/,
+    );
   });
 });

@@ -10,6 +10,7 @@ import { awsCommands, synopsisProblems } from '#test/helpers/aws-cli.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
+  type Json,
   PRODUCTION,
   resourcesOf,
   STAGE_FIXTURES,
@@ -237,5 +238,58 @@ describe('test/helpers/aws-cli.ts: reads commands as a shell would', () => {
       'sns opt-in-phone-number takes no --phone-numbers',
       'sns opt-in-phone-number requires --phone-number',
     ]);
+  });
+});
+
+describe('README and docs/runbook.md: a first deploy that fails, and one that starts right', () => {
+  const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+  const procedure = runbook.slice(
+    runbook.indexOf('## A failed first deploy'),
+    runbook.indexOf('## Bookings'),
+  );
+
+  it('bootstraps the environment the stage is pinned to, never whatever the credentials default to', () => {
+    const bootstraps = [...readme.matchAll(/npx cdk bootstrap[^`]*/g)].map((m) => m[0].trim());
+    expect(bootstraps.length).toBeGreaterThan(0);
+    for (const command of bootstraps) expect(command).toBe('npx cdk bootstrap aws://<account>/<region>');
+    expect(procedure).toContain('npx cdk bootstrap aws://<account>/<region>');
+  });
+
+  it('says what a failed creation keeps: exactly what the template retains on a rollback', () => {
+    const { template } = synthStage(PRODUCTION);
+    const policies = Object.values(template.toJSON().Resources as Record<string, Json>);
+    // How the procedure names each kind of resource.
+    const named: Record<string, string> = {
+      'AWS::DynamoDB::GlobalTable': 'the table',
+      'AWS::SecretsManager::Secret': "the signing key's secret",
+      'AWS::Logs::LogGroup': 'the log groups',
+      'AWS::SQS::Queue': 'the queues',
+      'AWS::KMS::Key': "the alarm topic's key",
+      'AWS::IAM::Role': "API Gateway's account-wide CloudWatch role",
+      'AWS::ApiGateway::Account': 'the account setting that names it',
+    };
+    const text = procedure.replace(/\s+/g, ' ');
+    const [deleted, kept] = [
+      text.indexOf('Everything the stack created is deleted'),
+      text.indexOf('Two things are kept'),
+    ];
+    expect(deleted).toBeGreaterThan(0);
+    for (const resource of policies.filter((r) => r.DeletionPolicy === 'RetainExceptOnCreate'))
+      expect(text.slice(deleted, kept), resource.Type).toContain(named[resource.Type]);
+    const retained = policies.filter((r) => r.DeletionPolicy === 'Retain').map((r) => r.Type);
+    expect(retained.sort()).toEqual(['AWS::ApiGateway::Account', 'AWS::IAM::Role']);
+    for (const type of retained) expect(text.slice(kept), type).toContain(named[type]);
+  });
+
+  it('gives each rollback state its way back', () => {
+    for (const state of ['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'UPDATE_ROLLBACK_FAILED'])
+      expect(procedure).toContain(`- \`${state}\``);
+    for (const command of [
+      'aws cloudformation update-termination-protection',
+      'aws dynamodb update-table --table-name "$TABLE" --no-deletion-protection-enabled',
+      'aws cloudformation continue-update-rollback',
+    ])
+      expect(procedure.replace(/\\\n\s*/g, ' ').replace(/\s+/g, ' ')).toContain(command);
+    expect(readme).toContain('(docs/runbook.md#a-failed-first-deploy)');
   });
 });
