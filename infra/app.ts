@@ -17,16 +17,16 @@ import { buildConsole } from './web/build.ts';
 
 /**
  * Builds the stacks the context asks for: one stage, serving the console built in `consoleBuild`, or
- * the account's settings.
+ * the account's settings. `stagesDir` holds the stage files (`infra/stages`; tests give fixtures).
  */
-export function buildApp(app: App, consoleBuild: string): App {
+export function buildApp(app: App, consoleBuild: string, stagesDir?: string): App {
   if (String(app.node.tryGetContext('account') ?? '') === 'true') {
     new FlightBookingAccountStack(app, 'FlightBooking-account', {
       description: 'Flight booking API: account-wide SMS settings',
       sms: loadAccountConfig(),
     });
   } else {
-    const config = loadStageConfig(String(app.node.tryGetContext('stage') ?? 'dev'));
+    const config = loadStageConfig(String(app.node.tryGetContext('stage') ?? 'dev'), stagesDir);
     new FlightBookingStack(app, `FlightBooking-${config.stage}`, {
       description: `Flight booking API (${config.stage})`,
       terminationProtection: config.dataProtection.terminationProtection,

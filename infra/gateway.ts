@@ -1,12 +1,15 @@
 import {
   AccessLogField,
   AccessLogFormat,
+  EndpointType,
   type IResource,
   MockIntegration,
   PassthroughBehavior,
   ResponseType,
   type RestApi,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { THROTTLED_MESSAGE } from '../shared/errors.ts';
 import { ROUTE_METHOD } from '../shared/routes.ts';
 
@@ -172,4 +175,26 @@ export function addMethodNotAllowed(resource: IResource, allow: string = ROUTE_M
       ],
     },
   );
+}
+
+/**
+ * The operator's domain for the stage: the API and the console at its root (the console's page needs
+ * no stage prefix there: shared/console/lambda.ts), TLS 1.2 at least, with the ACM certificate the
+ * stage file names. What DNS must point at it: the alias target and its hosted zone.
+ */
+export function addCustomDomain(
+  api: RestApi,
+  domain: { readonly name: string; readonly certificateArn: string },
+): { url: string; target: string; hostedZoneId: string } {
+  const custom = api.addDomainName('CustomDomain', {
+    domainName: domain.name,
+    certificate: Certificate.fromCertificateArn(api, 'CustomDomainCertificate', domain.certificateArn),
+    endpointType: EndpointType.REGIONAL,
+    securityPolicy: SecurityPolicy.TLS_1_2,
+  });
+  return {
+    url: `https://${domain.name}/`,
+    target: custom.domainNameAliasDomainName,
+    hostedZoneId: custom.domainNameAliasHostedZoneId,
+  };
 }

@@ -132,19 +132,17 @@ export class Monitoring extends Construct {
     this.alarm('DynamoSystemErrors', dynamoErrors, 1, 'DynamoDB system errors');
     this.alarm('DynamoThrottles', dynamoThrottles, 1, 'DynamoDB throttled requests');
 
-    const deliveryFailures = new MetricFilter(this, 'DeliveryFailureFilter', {
-      logGroup: props.deliveryLogGroup,
-      filterPattern: FilterPattern.stringValue('$.message', '=', 'code delivery failed'),
-      metricNamespace: 'FlightBooking',
-      metricName: 'CodeDeliveryFailures',
-      metricValue: '1',
-      // Every log line carries its stage: two stages in one account count apart.
-      dimensions: { Stage: '$.stage' },
-    }).metric({ period: FIVE_MINUTES, statistic: 'Sum', dimensionsMap: { Stage: props.stage } });
+    const deliveryFailures = this.countLines(
+      'CodeDeliveryFailures',
+      props.deliveryLogGroup,
+      FilterPattern.stringValue('$.message', '=', 'code delivery failed'),
+      FIVE_MINUTES,
+      'DeliveryFailureFilter',
+    );
     this.alarm('CodeDeliveryFailures', deliveryFailures, 1, 'SES or SNS refused to deliver a sign-in code');
     // SMS delivered or not after SNS accepted it is account-wide: the account stack alarms on it.
 
-    const events = this.eventAlarms(props.events, table);
+    const events = [...this.eventAlarms(props.events, table), ...this.noticeAlarms(props.events)];
     this.sweepAlarm(props.functions.get(sweepJob.id));
     const abuse = this.abuseAlarms(props);
     const email = props.emailEvents ? this.emailAlarms('Email', this.stage, 'sign-in e-mail') : [];
@@ -170,14 +168,7 @@ export class Monitoring extends Construct {
   private abuseAlarms(props: MonitoringProps): Record<string, IMetric> {
     const { thresholds, verifyLogGroup } = props.abuse;
     const count = (id: string, logGroup: ILogGroup, pattern: IFilterPattern, period: Duration) =>
-      new MetricFilter(this, `${id}Filter`, {
-        logGroup,
-        filterPattern: pattern,
-        metricNamespace: 'FlightBooking',
-        metricName: id,
-        metricValue: '1',
-        dimensions: { Stage: '$.stage' },
-      }).metric({ period, statistic: 'Sum', dimensionsMap: { Stage: props.stage } });
+      this.countLines(id, logGroup, pattern, period);
     const answered = (...codes: string[]) =>
       FilterPattern.any(...codes.map((code) => FilterPattern.stringValue('$.code', '=', code)));
 
@@ -253,25 +244,27 @@ export class Monitoring extends Construct {
   private eventAlarms(events: EventPipeline, table: TableV2): IMetric[] {
     // New dead letters, not dead letters present: an alarm on the visible count stays in ALARM for the
     // queue's 14 days after one message, and alarms notify only on a change of state, so a second
-    // failure would page no one. DIFF turns the count into arrivals per period.
-    const arrivals = (queue: EventPipeline['streamDeadLetters'], id: string, label: string) =>
-      new MathExpression({
-        expression: `DIFF(${id})`,
-        usingMetrics: {
-          [id]: queue.metricApproximateNumberOfMessagesVisible({
-            period: FIVE_MINUTES,
-            statistic: 'Maximum',
-          }),
-        },
-        label,
-        period: FIVE_MINUTES,
-      });
-    const streamDeadLetters = arrivals(events.streamDeadLetters, 'streamDlq', 'new stream dead letters');
-    const deliveryDeadLetters = arrivals(
-      events.deliveryDeadLetters,
-      'deliveryDlq',
-      'new delivery dead letters',
-    );
+    // failure would page no one. The stream mapping sends its failures to its queue, so the queue's
+    // NumberOfMessagesSent counts them as they arrive (and nothing else: reading a dead letter does not).
+    const streamDeadLetters = events.streamDeadLetters.metricNumberOfMessagesSent({
+      period: FIVE_MINUTES,
+      statistic: 'Sum',
+      label: 'new stream dead letters',
+    });
+    // SQS's redrive moves a delivery message without a send, so that queue's arrivals are its visible
+    // count going up. An idle, empty queue publishes no metrics at all: FILL gives DIFF the zero before
+    // the first dead letter after a quiet spell, which would otherwise have no earlier point and no value.
+    const deliveryDeadLetters = new MathExpression({
+      expression: 'DIFF(FILL(deliveryDlq, 0))',
+      usingMetrics: {
+        deliveryDlq: events.deliveryDeadLetters.metricApproximateNumberOfMessagesVisible({
+          period: FIVE_MINUTES,
+          statistic: 'Maximum',
+        }),
+      },
+      label: 'new delivery dead letters',
+      period: FIVE_MINUTES,
+    });
     this.alarm(
       'EventsDeadLetters',
       streamDeadLetters,
@@ -335,6 +328,49 @@ export class Monitoring extends Construct {
       polled,
       ...(iteratorAge ? [iteratorAge] : []),
     ];
+  }
+
+  /**
+   * Traveller notices SES did not take (shared/events/publish.ts): `notice not sent` is the stage's
+   * or SES's refusal (the sandbox, an unverified sender, a missing configuration set, access denied,
+   * paused sending, a throttle the SDK's retries did not outlast), tried again with the stream record,
+   * and alarmed: it is every notice until someone fixes it. `notice refused` is an address SES refuses
+   * outright, final and the traveller's: counted for the dashboard, not alarmed.
+   */
+  private noticeAlarms(events: EventPipeline): IMetric[] {
+    const logGroup = events.functions.get('events')?.logGroup;
+    if (!logGroup) return [];
+    const lines = (id: string, message: string) =>
+      this.countLines(id, logGroup, FilterPattern.stringValue('$.message', '=', message), FIVE_MINUTES);
+    const notSent = lines('NoticesNotSent', 'notice not sent');
+    this.alarm(
+      'NoticesNotSent',
+      notSent,
+      1,
+      'SES did not take a traveller notice (its set-up, the sandbox, paused sending, throttling): tried again, but none go out until the cause is fixed',
+    );
+    return [notSent, lines('NoticesRefused', 'notice refused')];
+  }
+
+  /**
+   * The count of the lines of `logGroup` that match `pattern`, per `period`, as metric `id` of the
+   * FlightBooking namespace. Every log line carries its stage: two stages in one account count apart.
+   */
+  private countLines(
+    id: string,
+    logGroup: ILogGroup,
+    pattern: IFilterPattern,
+    period: Duration,
+    filterId = `${id}Filter`,
+  ): IMetric {
+    return new MetricFilter(this, filterId, {
+      logGroup,
+      filterPattern: pattern,
+      metricNamespace: 'FlightBooking',
+      metricName: id,
+      metricValue: '1',
+      dimensions: { Stage: '$.stage' },
+    }).metric({ period, statistic: 'Sum', dimensionsMap: { Stage: this.stage } });
   }
 
   /** The sweep runs every minute from its schedule: no invocation in 5 minutes means the schedule stopped. */

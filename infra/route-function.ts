@@ -144,18 +144,22 @@ export class RouteFunction extends Construct {
       const { fromAddress, configurationSet } = props.ses;
       const arn = (resource: string, name: string) =>
         stack.formatArn({ service: 'ses', resource, resourceName: name });
+      // The identities' ARN and cdk-nag's name for it come from the same values: literal once the stage
+      // is pinned to an account and region, pseudo parameters otherwise (dev).
+      const identities = (name: (value: string) => string) =>
+        `arn:${name(stack.partition)}:ses:${name(stack.region)}:${name(stack.account)}:identity/*`;
       this.fn.addToRolePolicy(
         new PolicyStatement({
           actions: ['ses:SendEmail'],
           resources: [
-            arn('identity', '*'),
+            identities((value) => value),
             ...(configurationSet ? [arn('configuration-set', configurationSet)] : []),
           ],
           conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
         }),
       );
       Validations.of(this).acknowledge({
-        id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+        id: `AwsSolutions::AwsSolutions-IAM5[Resource::${identities((value) => asNagNames(stack, value))}]`,
         reason:
           'In the SES sandbox SendEmail is also authorised against the recipient’s identity, which no template can list; the statement is pinned to the configured sender by ses:FromAddress.',
       });
@@ -178,6 +182,15 @@ export class RouteFunction extends Construct {
       );
     }
   }
+}
+
+/**
+ * How cdk-nag writes `value` in a finding's name: a pseudo parameter (`{ Ref: 'AWS::Region' }` once
+ * resolved) as `<AWS::Region>`, plain text as it is.
+ */
+function asNagNames(stack: Stack, value: string): string {
+  const resolved = stack.resolve(value) as string | { Ref: string };
+  return typeof resolved === 'string' ? resolved : `<${resolved.Ref}>`;
 }
 
 /**

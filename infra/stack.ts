@@ -28,7 +28,7 @@ import { ConsoleSite, consoleFunction } from './console.ts';
 import { noticeEmailDimension, StageEmail } from './email.ts';
 import { EventPipeline } from './events.ts';
 import { Firewall } from './firewall.ts';
-import { accessLogFormat, addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
+import { accessLogFormat, addCustomDomain, addGatewayResponses, addMethodNotAllowed } from './gateway.ts';
 import { Monitoring } from './monitoring.ts';
 import { RouteFunction } from './route-function.ts';
 import type { FlightBookingConfig } from './stage-config.ts';
@@ -123,7 +123,9 @@ export class FlightBookingStack extends Stack {
       deployOptions: {
         stageName: config.stage,
         tracingEnabled: true,
-        metricsEnabled: true,
+        // Per-method metrics cost more than the rest of the stage at rest, and nothing reads them: the
+        // alarms and the dashboard read the API's own (README, Cost). A stage turns them on to investigate.
+        metricsEnabled: config.apiMethodMetrics,
         // Errors only, and never request or response bodies: they carry sign-in codes and tokens.
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
@@ -322,7 +324,16 @@ export class FlightBookingStack extends Stack {
       ['EventsFunctionName', this.functionName('events'), 'Reads the table stream'],
       ['DeliveriesFunctionName', this.functionName('deliveries'), 'Makes webhook attempts'],
       ['SweepFunctionName', this.functionName(sweepJob.id), 'Expires holds, settles PENDING orders'],
+      ['SweepScheduleRuleName', schedule.ruleName, 'The rule that runs the sweep every minute'],
     ];
+    if (config.customDomain) {
+      const domain = addCustomDomain(this.api, config.customDomain);
+      outputs.push(
+        ['CustomDomainUrl', domain.url, 'The API and the console on the stage’s own domain'],
+        ['CustomDomainTarget', domain.target, 'What the domain’s DNS record points at'],
+        ['CustomDomainHostedZoneId', domain.hostedZoneId, 'For a Route 53 alias record'],
+      );
+    }
     for (const [id, value, description] of outputs) new CfnOutput(this, id, { value, description });
   }
 

@@ -34,6 +34,11 @@ export interface FlightBookingConfig {
   readonly alarmEmail?: string;
   /** Stage-wide API Gateway throttle. */
   readonly throttle: { readonly ratePerSecond: number; readonly burst: number };
+  /**
+   * API Gateway's per-method ("detailed") metrics: billed as custom metrics, a dozen per method, and
+   * nothing in the stack reads them (the alarms and the dashboard read the API's own). Off unless set.
+   */
+  readonly apiMethodMetrics: boolean;
   /** WAF rate limits (requests per 5 minutes) and the common rule set's mode. */
   readonly waf: {
     readonly authRequestsPer5Minutes: number;
@@ -62,6 +67,11 @@ export interface FlightBookingConfig {
     readonly pointInTimeRecovery: boolean;
     readonly terminationProtection: boolean;
   };
+  /**
+   * A domain of the operator's for the API and the console (both at its root), with an ACM certificate
+   * for it in the stage's region; none means API Gateway's own address only.
+   */
+  readonly customDomain?: { readonly name: string; readonly certificateArn: string };
   /** The account and region the stage is pinned to (every stage but dev has them: parseStageConfig). */
   readonly environment?: { readonly account: string; readonly region: string };
 }
@@ -108,6 +118,18 @@ const Cidr = z.string().superRefine((cidr, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (got "${cidr}")` });
 });
 const Positive = z.int().positive('must be greater than 0');
+/** A DNS name as API Gateway takes it: lower-case labels, a dot-separated domain. */
+const DomainName = z
+  .string()
+  .regex(
+    /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'must be a lower-case domain name such as agents.your-domain.example',
+  );
+/** An ACM certificate's ARN; its region and account are read from it (parseStageConfig). */
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z]{2}(?:-[a-z]+)+-\d):(\d{12}):certificate\/[0-9a-f-]{36}$/;
+const CertificateArn = z
+  .string()
+  .regex(CERTIFICATE_ARN, 'must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>)');
 const WafLimit = z.int().min(10, 'must be at least 10 (WAF’s minimum)');
 
 /** Parses `raw` with `schema`, or throws one error for `file` naming every bad key. */
@@ -153,6 +175,8 @@ const StageFile = z.strictObject({
     ratePerSecond: z.number().positive('must be greater than 0'),
     burst: Positive,
   }),
+  /** Per-method metrics, for an investigation: optional, off when absent (README, Cost). */
+  apiMethodMetrics: z.boolean().optional(),
   waf: z.strictObject({
     /** Per client address on /api/auth/*: sign-in brute force and SMS pumping across identifiers. */
     authRequestsPer5Minutes: WafLimit,
@@ -186,6 +210,8 @@ const StageFile = z.strictObject({
     wafBlocksPer5Minutes: Positive,
     codeSendsPerHour: Positive,
   }),
+  /** The API and the console at the root of the operator's domain (README, Deploy). */
+  customDomain: z.strictObject({ name: DomainName, certificateArn: CertificateArn }).optional(),
   /**
    * Where the stage deploys: its AWS account and region. Required for every stage but dev, so a deploy
    * with another profile's credentials fails instead of creating a second copy somewhere else.
@@ -242,6 +268,21 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
         message:
           'must differ from sesConfigurationSet: traveller bounces would count against sign-in e-mails',
       });
+    const [, certificateRegion, certificateAccount] =
+      CERTIFICATE_ARN.exec(file.customDomain?.certificateArn ?? '') ?? [];
+    // A regional endpoint takes a certificate of its own region and account only.
+    if (certificateRegion && file.region && certificateRegion !== file.region)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customDomain', 'certificateArn'],
+        message: `is a certificate of ${certificateRegion}; the stage's API is in ${file.region} and needs one there`,
+      });
+    if (certificateAccount && file.account && certificateAccount !== file.account)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customDomain', 'certificateArn'],
+        message: 'is another account’s certificate',
+      });
     if (SANDBOX_STAGES.has(stage)) return;
     if (!file.account)
       ctx.addIssue({ code: 'custom', path: ['account'], message: `is required for stage ${stage}` });
@@ -280,11 +321,13 @@ export function parseStageConfig(stage: string, raw: unknown): FlightBookingConf
     logRetention: file.logRetentionDays as RetentionDays,
     alarmEmail: file.alarmEmail,
     throttle: file.throttle,
+    apiMethodMetrics: file.apiMethodMetrics ?? false,
     waf: file.waf,
     blockedAddresses: file.blockedAddresses,
     abuseAlarms: file.abuseAlarms,
     agencyBounds: file.agencyBounds,
     dataProtection: file.dataProtection,
+    ...(file.customDomain && { customDomain: file.customDomain }),
     ...(file.account && file.region && { environment: { account: file.account, region: file.region } }),
   };
 }

@@ -11,21 +11,24 @@ export interface NoticeSender {
 
 export const NOTICES_FILE = 'notices.jsonl';
 
-/** SES's throttling error names (a sending rate exceeded): worth trying again later. */
-const THROTTLES = new Set(['Throttling', 'ThrottlingException', 'TooManyRequestsException']);
-
 /**
- * Whether an SES error is a refusal for good: a client fault that is not a throttle. Server faults,
- * throttles and errors with no answer (the network) are worth trying again.
+ * Whether SES refused the notice's address itself, for good: sending the same notice again cannot
+ * help. The one parameter of a notice that comes from outside is the traveller's address, so an
+ * `InvalidParameterValue` is a malformed one, and a `MessageRejected` that says `Illegal address` is
+ * one SES will not send to. Every other error is the stage's or SES's and passes (docs/decisions.md,
+ * *Which SES errors end a notice*): a sender or configuration set SES does not know, access denied,
+ * the sandbox's `Email address is not verified` (a `MessageRejected` too), paused sending, a
+ * throttle, a server fault, no answer at all.
  */
-function isPermanentSesRefusal(error: unknown): boolean {
-  const { name, $fault } = (error ?? {}) as { name?: string; $fault?: string };
-  return $fault === 'client' && !THROTTLES.has(name ?? '');
+function isRefusedAddress(error: unknown): boolean {
+  const { name, message } = (error ?? {}) as { name?: string; message?: string };
+  if (name === 'InvalidParameterValue') return true;
+  return name === 'MessageRejected' && /\billegal address\b/i.test(message ?? '');
 }
 
 /**
  * SES `SendEmail` from the stage's sender, text and HTML (the same identity the sign-in codes use); a
- * refusal for good is a {@link NoticeRefusedError}, anything else (a throttle) is thrown as it came.
+ * refused address is a {@link NoticeRefusedError}, anything else is thrown as it came, to be tried again.
  */
 export function sesNoticeSender(
   client: SESClient,
@@ -48,7 +51,7 @@ export function sesNoticeSender(
       try {
         await client.send(command);
       } catch (error) {
-        if (isPermanentSesRefusal(error)) throw new NoticeRefusedError((error as Error).name);
+        if (isRefusedAddress(error)) throw new NoticeRefusedError((error as Error).name);
         throw error;
       }
     },

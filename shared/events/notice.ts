@@ -120,10 +120,10 @@ export function renderNotice(event: BookingEvent, agencyName: string): Notice | 
 }
 
 /**
- * SES refused the notice for good (docs/API.md §4.6): an unverified address in the SES sandbox, a
- * sender domain not verified, a paused account or configuration set, a malformed address. Sending it
- * again cannot help, so it is logged and not retried. Carries only the error's name: SES's own message
- * can name the traveller's address.
+ * SES refused the notice's address for good (docs/API.md §4.6): a malformed address, or one SES will
+ * not send to. Sending it again cannot help, so it is logged and not retried; every other refusal (the
+ * sandbox, an unverified sender, a paused account, access denied) is the stage's to fix and is tried
+ * again. Carries only the error's name: SES's own message can name the traveller's address.
  */
 export class NoticeRefusedError extends Error {
   override name = 'NoticeRefusedError';

@@ -28,9 +28,9 @@ class NoticeBusyError extends Error {
  * Publishes one event: one delivery per active endpoint of the agency that takes the event type (once
  * each: the delivery item is created conditionally, and its first attempt enqueued), then the
  * traveller's notice (once: claimed on the event id before SES is called). The webhooks never wait on
- * the notice (docs/API.md §4.6): a notice SES refuses for good is logged and recorded, not retried; one
- * that failed otherwise (a throttle) fails the record, whose retry finds the deliveries already made
- * and sends only the notice.
+ * the notice (docs/API.md §4.6): a notice SES refuses for its address is logged and recorded, not
+ * retried; one that failed otherwise (a throttle, the stage's SES set-up) is logged and fails the
+ * record, whose retry finds the deliveries already made and sends only the notice.
  */
 async function publishEvent(event: BookingEvent, deps: EventsDeps): Promise<void> {
   const now = deps.clock.now();
@@ -95,7 +95,7 @@ async function publishPing(ping: PingEvent, deps: EventsDeps): Promise<void> {
   deps.log.info('event published', fields);
 }
 
-/** The traveller's notice, once; a refusal for good is recorded as done. */
+/** The traveller's notice, once; a refused address is recorded as done. */
 async function sendNotice(notice: Notice, eventId: string, deps: EventsDeps, fields: LogFields) {
   const claim = await claimNotice(deps, eventId, deps.clock.now());
   if (claim === 'busy') throw new NoticeBusyError('notice claimed by another invocation');
@@ -109,6 +109,8 @@ async function sendNotice(notice: Notice, eventId: string, deps: EventsDeps, fie
       return;
     }
     await releaseNotice(deps, eventId);
+    // Counted (the NoticesNotSent alarm): SES refusing every notice must page someone, not only retry.
+    deps.log.error('notice not sent', { ...fields, error: (error as Error)?.name });
     throw error;
   }
   await markNoticeSent(deps, eventId, deps.clock.now());

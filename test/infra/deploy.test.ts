@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { nagFindings } from '#test/helpers/cdk-nag.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
+  type Json,
   PRODUCTION,
   PRODUCTION_FILE,
   resourcesOf,
@@ -12,6 +14,32 @@ import {
 import { parseStageConfig } from '../../infra/stage-config.ts';
 
 const { template } = synthStage(PRODUCTION);
+
+type Series = readonly (number | undefined)[];
+
+/**
+ * What an alarm reads, period by period, from its one metric's `series` (undefined: the period has
+ * no data point, as an idle SQS queue publishes none), as CloudWatch computes it: a metric alarm reads
+ * the points; a math alarm its returned expression, of which this knows the metric's id, `FILL(x, v)`
+ * (v in each period without a point) and `DIFF(x)` (each point minus the point before it; none for a
+ * first point).
+ */
+function alarmReads(alarm: Json, series: Series): Series {
+  if (!alarm.Metrics) return series;
+  const returned = (alarm.Metrics as Json[]).find((m) => m.ReturnData !== false && m.Expression);
+  const evaluate = (expression: string): Series => {
+    const fill = /^FILL\((.+), (\d+)\)$/.exec(expression);
+    if (fill) return evaluate(fill[1] ?? '').map((v) => v ?? Number(fill[2]));
+    const diff = /^DIFF\((.+)\)$/.exec(expression);
+    if (!diff) return series; // the metric's id
+    const points = evaluate(diff[1] ?? '');
+    return points.map((v, i) => {
+      const before = points.slice(0, i).findLast((p) => p !== undefined);
+      return v === undefined || before === undefined ? undefined : v - before;
+    });
+  };
+  return evaluate(returned?.Expression ?? '');
+}
 
 describe('infra: what a first deploy and on-call need', () => {
   it('outputs every name and address the README and the runbook procedures use', () => {
@@ -31,9 +59,14 @@ describe('infra: what a first deploy and on-call need', () => {
       'EventsFunctionName',
       'DeliveriesFunctionName',
       'SweepFunctionName',
+      'SweepScheduleRuleName',
     ])
       expect(outputs, name).toContain(name);
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'flight-booking-prod' });
+    const [[ruleId] = ['']] = resourcesOf(template, 'AWS::Events::Rule');
+    expect(template.findOutputs('SweepScheduleRuleName').SweepScheduleRuleName?.Value).toEqual({
+      Ref: ruleId,
+    });
   });
 
   it('tags every taggable resource with the service and its stage', () => {
@@ -95,8 +128,27 @@ describe('infra: what a first deploy and on-call need', () => {
       resourcesOf(template, 'AWS::CloudWatch::Alarm').find(
         ([, a]) => a.Properties.AlarmName === `flight-booking-prod-${id}`,
       )?.[1].Properties;
-    for (const id of ['EventsDeadLetters', 'DeliveryDeadLetters'])
-      expect(JSON.stringify(alarm(id)?.Metrics), id).toMatch(/DIFF\(/);
+    // A queue idle for hours publishes nothing, then the first dead letter: one point. The period after,
+    // no new one: the stream queue's sends are 0, the delivery queue's visible count is still 1.
+    for (const [id, quietThenOne, nextPeriod] of [
+      ['EventsDeadLetters', [undefined, undefined, undefined, 1], 0],
+      ['DeliveryDeadLetters', [undefined, undefined, undefined, 1], 1],
+    ] as const) {
+      const props = alarm(id) ?? {};
+      expect(props).toMatchObject({
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Threshold: 1,
+        TreatMissingData: 'notBreaching',
+      });
+      expect(alarmReads(props, quietThenOne).at(-1), id).toBe(1);
+      expect(alarmReads(props, [...quietThenOne, nextPeriod]).at(-1), id).toBe(0);
+    }
+    // Read by the stream's sends: an operator reading a dead letter (it becomes visible again) is no arrival.
+    const [stream] = alarm('EventsDeadLetters')?.Metrics ?? [];
+    expect(stream.MetricStat).toMatchObject({
+      Metric: { Namespace: 'AWS/SQS', MetricName: 'NumberOfMessagesSent' },
+      Stat: 'Sum',
+    });
     expect(alarm('DeliveryBacklog')).toMatchObject({
       MetricName: 'ApproximateAgeOfOldestMessage',
       Threshold: 1800,
@@ -146,5 +198,50 @@ describe('infra: reserved concurrency', () => {
     const decisions = readFileSync('docs/decisions.md', 'utf8');
     expect(decisions).toContain('*Reserved concurrency: none, for the event functions and the sweep alike.*');
     expect(readFileSync('docs/runbook.md', 'utf8')).toContain('docs/decisions.md (*Reserved concurrency*)');
+  });
+});
+
+describe('infra: an optional custom domain for the API and the console', () => {
+  const CERTIFICATE = 'arn:aws:acm:eu-west-2:210987654321:certificate/0f6b8f3e-4b5a-4c1d-9e2f-3a4b5c6d7e8f';
+  const customDomain = { name: 'agents.acme-travel.co.uk', certificateArn: CERTIFICATE };
+  const withDomain = synthStage(parseStageConfig('prod', { ...PRODUCTION_FILE, customDomain }), true);
+
+  it('maps the domain’s root to the stage, on TLS 1.2 with the stage file’s certificate, and outputs its DNS target', () => {
+    const domain = withDomain.template;
+    domain.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'agents.acme-travel.co.uk',
+      RegionalCertificateArn: CERTIFICATE,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    const [[, mapping] = ['', {} as Json]] = resourcesOf(domain, 'AWS::ApiGateway::BasePathMapping');
+    expect(mapping.Properties.BasePath).toBeUndefined();
+    expect(mapping.Properties.Stage).toEqual({ Ref: expect.stringMatching(/^ApiDeploymentStage/) });
+    const outputs = domain.findOutputs('*');
+    expect(outputs.CustomDomainUrl?.Value).toBe('https://agents.acme-travel.co.uk/');
+    expect(JSON.stringify(outputs.CustomDomainTarget?.Value)).toContain('RegionalDomainName');
+    expect(JSON.stringify(outputs.CustomDomainHostedZoneId?.Value)).toContain('RegionalHostedZoneId');
+    template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    expect(template.findOutputs('CustomDomainUrl')).toEqual({});
+  });
+
+  it('passes cdk-nag with the domain', () => {
+    expect(nagFindings(withDomain.app)).toBe('');
+  });
+
+  it('refuses a certificate of another region or account, and a name that is no domain', () => {
+    const refused = (change: Json) => () =>
+      parseStageConfig('prod', { ...PRODUCTION_FILE, customDomain: { ...customDomain, ...change } });
+    expect(refused({ certificateArn: CERTIFICATE.replace('eu-west-2', 'us-east-1') })).toThrow(
+      /customDomain\.certificateArn is a certificate of us-east-1; the stage's API is in eu-west-2/,
+    );
+    expect(refused({ certificateArn: CERTIFICATE.replace('210987654321', '345678901234') })).toThrow(
+      /customDomain\.certificateArn is another account’s certificate/,
+    );
+    expect(refused({ name: 'https://agents.acme-travel.co.uk' })).toThrow(/customDomain\.name/);
+    expect(refused({ name: 'Agents.Acme-Travel.co.uk' })).toThrow(/customDomain\.name/);
+    expect(refused({ certificateArn: 'arn:aws:iam::210987654321:server-certificate/x' })).toThrow(
+      /customDomain\.certificateArn must be an ACM certificate ARN/,
+    );
   });
 });

@@ -130,6 +130,40 @@ describe('infra: events', () => {
     }
   });
 
+  it('counts from the events function’s log the notices SES did not take, alarming on those it will take once fixed', () => {
+    const eventsLogGroup = functionOf('events')[1].Properties.LoggingConfig.LogGroup.Ref;
+    expect(eventsLogGroup).toMatch(/^EventsFunctionevents/);
+    const filters = new Map(
+      resources('AWS::Logs::MetricFilter').map(([, f]) => [
+        f.Properties.MetricTransformations[0].MetricName,
+        f.Properties,
+      ]),
+    );
+    for (const [metric, message] of [
+      ['NoticesNotSent', 'notice not sent'],
+      ['NoticesRefused', 'notice refused'],
+    ])
+      expect(filters.get(metric), metric).toMatchObject({
+        LogGroupName: { Ref: eventsLogGroup },
+        FilterPattern: `{ $.message = "${message}" }`,
+        MetricTransformations: [
+          { MetricNamespace: 'FlightBooking', Dimensions: [{ Key: 'Stage', Value: '$.stage' }] },
+        ],
+      });
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    expect(alarms.find((a) => a.AlarmName === 'flight-booking-dev-NoticesNotSent')).toMatchObject({
+      Namespace: 'FlightBooking',
+      MetricName: 'NoticesNotSent',
+      Dimensions: [{ Name: 'Stage', Value: 'dev' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [expect.objectContaining({ Ref: expect.stringMatching(/^MonitoringAlarmsTopic/) })],
+    });
+    // A traveller's bad address is the traveller's: counted, never paged about.
+    expect(alarms.filter((a) => a.MetricName === 'NoticesRefused')).toEqual([]);
+  });
+
   it('alarms on both dead-letter queues and on the stream falling behind', () => {
     const names = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName);
     for (const id of [

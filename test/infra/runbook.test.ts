@@ -6,11 +6,14 @@ import {
   REMOTE_SUPPLIER_TIMEOUT_SECONDS,
 } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, routes, sweepJob } from '#shared/routes.ts';
+import { awsCommands, synopsisProblems } from '#test/helpers/aws-cli.ts';
 import {
   accountTemplate,
   DEVELOPMENT,
+  type Json,
   PRODUCTION,
   resourcesOf,
+  STAGE_FIXTURES,
   synthStage,
 } from '#test/helpers/stage-files.ts';
 import { consoleFunction } from '../../infra/console.ts';
@@ -170,8 +173,9 @@ describe('docs/runbook.md: WAF logging', () => {
 describe('README: what a first deploy needs to know', () => {
   const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
 
-  it('says plainly that dev sends from the example address dev.json has', () => {
-    const dev = JSON.parse(readFileSync('infra/stages/dev.json', 'utf8'));
+  it('says plainly that dev sends from the example address dev.json is committed with', () => {
+    // The committed file's copy: an operator's own dev.json may name a verified sender.
+    const dev = JSON.parse(readFileSync(`${STAGE_FIXTURES}/dev.json`, 'utf8'));
     expect(readme).toContain(
       `**\`dev\` sends from an example address.** \`infra/stages/dev.json\` keeps \`"sesFromAddress": "${dev.sesFromAddress}"\``,
     );
@@ -184,5 +188,108 @@ describe('README: what a first deploy needs to know', () => {
     );
     expect(commands.length).toBeGreaterThan(3);
     expect(commands.filter((c) => !c?.startsWith('npx '))).toEqual([]);
+  });
+});
+
+describe('docs/runbook.md and README.md: every aws command runs as written', () => {
+  const documents = ['docs/runbook.md', 'README.md'].map((file) => [file, readFileSync(file, 'utf8')]);
+
+  it.each(documents)(
+    'gives every command in %s with options its synopsis has, the required ones included',
+    (_file, text) => {
+      const commands = awsCommands(text);
+      expect(commands.length).toBeGreaterThan(5);
+      expect(commands.flatMap(synopsisProblems)).toEqual([]);
+    },
+  );
+
+  it.each(documents)('uses no GNU-only date option in %s (macOS’s date has neither)', (_file, text) => {
+    expect(text).not.toMatch(/\bdate\b[^`\n|;)]*\s(-d|--date)\b/);
+  });
+
+  it('reads the names its procedures need from outputs the stack has', () => {
+    const outputs = Object.keys(synthStage(PRODUCTION).template.findOutputs('*'));
+    const named = [...runbook.matchAll(/OutputKey=='(\w+)'/g)].map((m) => m[1]);
+    expect(named).toContain('SweepScheduleRuleName');
+    for (const name of named) expect(outputs, name).toContain(name);
+  });
+});
+
+describe('test/helpers/aws-cli.ts: reads commands as a shell would', () => {
+  it('finds commands in blocks, inline code and $(…), across continuation lines, and checks their options', () => {
+    const text = [
+      '```bash',
+      'ID=$(aws wafv2 list-ip-sets --scope REGIONAL --query "IPSets[?Name==\'a b\'].Id | [0]" --output text)',
+      'aws sqs delete-message --queue-url "$URL" \\',
+      '  --receipt-handle "$(aws sqs receive-message --queue-url "$URL" --query x)"   # a comment --nope',
+      '```',
+      'Then `aws events enable-rule` and `aws sns opt-in-phone-number --phone-numbers 1`.',
+    ].join('\n');
+    const commands = awsCommands(text);
+    expect(commands.map((c) => [c.command, c.options])).toEqual([
+      ['wafv2 list-ip-sets', ['--scope', '--query', '--output']],
+      ['sqs delete-message', ['--queue-url', '--receipt-handle']],
+      ['sqs receive-message', ['--queue-url', '--query']],
+      ['events enable-rule', []],
+      ['sns opt-in-phone-number', ['--phone-numbers']],
+    ]);
+    expect(commands.flatMap(synopsisProblems).map((p) => p.replace(/^.*: /, ''))).toEqual([
+      'events enable-rule requires --name',
+      'sns opt-in-phone-number takes no --phone-numbers',
+      'sns opt-in-phone-number requires --phone-number',
+    ]);
+  });
+});
+
+describe('README and docs/runbook.md: a first deploy that fails, and one that starts right', () => {
+  const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+  const procedure = runbook.slice(
+    runbook.indexOf('## A failed first deploy'),
+    runbook.indexOf('## Bookings'),
+  );
+
+  it('bootstraps the environment the stage is pinned to, never whatever the credentials default to', () => {
+    const bootstraps = [...readme.matchAll(/npx cdk bootstrap[^`]*/g)].map((m) => m[0].trim());
+    expect(bootstraps.length).toBeGreaterThan(0);
+    for (const command of bootstraps) expect(command).toBe('npx cdk bootstrap aws://<account>/<region>');
+    expect(procedure).toContain('npx cdk bootstrap aws://<account>/<region>');
+  });
+
+  it('says what a failed creation keeps: exactly what the template retains on a rollback', () => {
+    const { template } = synthStage(PRODUCTION);
+    const policies = Object.values(template.toJSON().Resources as Record<string, Json>);
+    // How the procedure names each kind of resource.
+    const named: Record<string, string> = {
+      'AWS::DynamoDB::GlobalTable': 'the table',
+      'AWS::SecretsManager::Secret': "the signing key's secret",
+      'AWS::Logs::LogGroup': 'the log groups',
+      'AWS::SQS::Queue': 'the queues',
+      'AWS::KMS::Key': "the alarm topic's key",
+      'AWS::IAM::Role': "API Gateway's account-wide CloudWatch role",
+      'AWS::ApiGateway::Account': 'the account setting that names it',
+    };
+    const text = procedure.replace(/\s+/g, ' ');
+    const [deleted, kept] = [
+      text.indexOf('Everything the stack created is deleted'),
+      text.indexOf('Two things are kept'),
+    ];
+    expect(deleted).toBeGreaterThan(0);
+    for (const resource of policies.filter((r) => r.DeletionPolicy === 'RetainExceptOnCreate'))
+      expect(text.slice(deleted, kept), resource.Type).toContain(named[resource.Type]);
+    const retained = policies.filter((r) => r.DeletionPolicy === 'Retain').map((r) => r.Type);
+    expect(retained.sort()).toEqual(['AWS::ApiGateway::Account', 'AWS::IAM::Role']);
+    for (const type of retained) expect(text.slice(kept), type).toContain(named[type]);
+  });
+
+  it('gives each rollback state its way back', () => {
+    for (const state of ['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'UPDATE_ROLLBACK_FAILED'])
+      expect(procedure).toContain(`- \`${state}\``);
+    for (const command of [
+      'aws cloudformation update-termination-protection',
+      'aws dynamodb update-table --table-name "$TABLE" --no-deletion-protection-enabled',
+      'aws cloudformation continue-update-rollback',
+    ])
+      expect(procedure.replace(/\\\n\s*/g, ' ').replace(/\s+/g, ' ')).toContain(command);
+    expect(readme).toContain('(docs/runbook.md#a-failed-first-deploy)');
   });
 });

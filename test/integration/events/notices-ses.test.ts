@@ -131,37 +131,87 @@ describe('traveller notices through SES', () => {
   });
 
   /** An SES error as the SDK raises it: its name, fault and a message that may name the address. */
-  const sesError = (name: string, fault: 'client' | 'server' = 'client') =>
-    Object.assign(new Error(`${name}: Email address is not verified: traveller@example.com`), {
+  const sesError = (
+    name: string,
+    fault: 'client' | 'server' = 'client',
+    message = 'Email address is not verified. The following identities failed the check: traveller@example.com',
+  ) =>
+    Object.assign(new Error(message), {
       name,
       $fault: fault,
       $metadata: { httpStatusCode: fault === 'client' ? 400 : 500 },
     });
 
   it.each([
-    'MessageRejected',
-    'MailFromDomainNotVerifiedException',
-    'ConfigurationSetDoesNotExistException',
-    'AccountSendingPausedException',
-  ])('a permanent SES refusal (%s) is logged, never retried, and the webhooks still go out', async (name) => {
-    ses.on(SendEmailCommand).rejects(sesError(name));
-    const receiver = await startReceiver();
-    await registerReceiver(admin, receiver);
-    const queued: DeliveryMessage[] = [];
-    const logStart = capturedLogLines.length;
-    expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
-    // Handed over again (a stream redelivery): SES is not asked again.
-    expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
-    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
-    for (const message of queued) await handleDeliveryMessage(message, testDeliveryDeps());
-    expect(receiver.deliveries.map((d) => [d.body.type, d.verified])).toEqual([['booking.confirmed', true]]);
-    const lines = capturedLogLines.slice(logStart).map((line) => JSON.parse(line));
-    const refused = lines.find((line) => line.message === 'notice refused');
-    expect(refused).toMatchObject({ level: 'warn', error: name, type: 'booking.confirmed' });
-    // Neither the address nor SES's own words reach the log.
-    expect(capturedLogLines.slice(logStart).join('\n')).not.toMatch(/traveller@example\.com|not verified/);
-    await receiver.close();
-  });
+    ['InvalidParameterValue', "Missing final '@domain' in traveller@example"],
+    ['MessageRejected', 'Illegal address: traveller@example.com'],
+  ])(
+    'an address SES refuses (%s) is logged and counted, never retried, and the webhooks still go out',
+    async (name, message) => {
+      ses.on(SendEmailCommand).rejects(sesError(name, 'client', message));
+      const receiver = await startReceiver();
+      await registerReceiver(admin, receiver);
+      const queued: DeliveryMessage[] = [];
+      const logStart = capturedLogLines.length;
+      expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
+      // Handed over again (a stream redelivery): SES is not asked again.
+      expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
+      expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+      for (const message of queued) await handleDeliveryMessage(message, testDeliveryDeps());
+      expect(receiver.deliveries.map((d) => [d.body.type, d.verified])).toEqual([
+        ['booking.confirmed', true],
+      ]);
+      const lines = capturedLogLines.slice(logStart).map((line) => JSON.parse(line));
+      // The line the NoticesRefused metric filter counts (infra/monitoring.ts).
+      const refused = lines.find((line) => line.message === 'notice refused');
+      expect(refused).toMatchObject({ level: 'warn', error: name, type: 'booking.confirmed' });
+      expect(lines.filter((line) => line.message === 'notice not sent')).toEqual([]);
+      // Neither the address nor SES's own words reach the log.
+      expect(capturedLogLines.slice(logStart).join('\n')).not.toMatch(/traveller@example|Illegal|domain/);
+      await receiver.close();
+    },
+  );
+
+  it.each([
+    ['MessageRejected', 'client'],
+    ['AccessDenied', 'client'],
+    ['AccessDeniedException', 'client'],
+    ['ConfigurationSetDoesNotExistException', 'client'],
+    ['ConfigurationSetSendingPausedException', 'client'],
+    ['AccountSendingPausedException', 'client'],
+    ['MailFromDomainNotVerifiedException', 'client'],
+    ['Throttling', 'client'],
+    ['InternalFailure', 'server'],
+  ] as const)(
+    'the stage’s or SES’s refusal (%s) is logged and counted, and the notice tried again until it goes',
+    async (name, fault) => {
+      // The sandbox's MessageRejected: the recipient is not verified, which the operator fixes.
+      ses.on(SendEmailCommand).rejectsOnce(sesError(name, fault)).resolves({ MessageId: 'm-5' });
+      const receiver = await startReceiver();
+      await registerReceiver(admin, receiver);
+      const queued: DeliveryMessage[] = [];
+      const logStart = capturedLogLines.length;
+      expect(await handler(testTable.db, queued)(batch())).toEqual({
+        batchItemFailures: [{ itemIdentifier: '42' }],
+      });
+      const lines = capturedLogLines.slice(logStart).map((line) => JSON.parse(line));
+      // The line the NoticesNotSent metric filter counts and alarms on (infra/monitoring.ts).
+      expect(lines.find((line) => line.message === 'notice not sent')).toMatchObject({
+        level: 'error',
+        error: name,
+        type: 'booking.confirmed',
+      });
+      expect(lines.filter((line) => line.message === 'notice refused')).toEqual([]);
+      expect(capturedLogLines.slice(logStart).join('\n')).not.toMatch(/traveller@example|not verified/);
+      // The webhook did not wait; the retry sends the notice, once.
+      expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
+      expect(await handler(testTable.db, queued)(batch())).toEqual({ batchItemFailures: [] });
+      expect(ses.commandCalls(SendEmailCommand)).toHaveLength(2);
+      for (const message of queued.splice(0)) await handleDeliveryMessage(message, testDeliveryDeps());
+      expect(receiver.deliveries.map((d) => d.body.type)).toEqual(['booking.confirmed']);
+      await receiver.close();
+    },
+  );
 
   it('a throttled notice is retried on its own: the webhook goes out at once and is sent once', async () => {
     ses

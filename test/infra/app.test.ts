@@ -1,0 +1,46 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { nagFindings } from '#test/helpers/cdk-nag.ts';
+import { fixtureConsoleBuild } from '#test/helpers/console-build.ts';
+import { type Json, PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
+import { buildApp } from '../../infra/app.ts';
+
+/**
+ * The app as `npx cdk synth -c stage=prod` runs it (infra/app.ts: the context, the stage file, the
+ * stack's environment, cdk-nag's packs), for a prod.json filled in as the README says: its own account
+ * and region, a verified sender, an alarm mailbox. Bundling is skipped, as `cdk synth` skips it for
+ * no stack but the one it deploys (synth.test.ts bundles).
+ */
+function filledInProd(file = PRODUCTION_FILE): App {
+  const stages = mkdtempSync(join(tmpdir(), 'stages-'));
+  writeFileSync(join(stages, 'prod.json'), JSON.stringify(file));
+  const context = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
+  const app = new App({ context: { ...context, stage: 'prod', 'aws:cdk:bundling-stacks': [] } });
+  return buildApp(app, fixtureConsoleBuild(), stages);
+}
+
+describe('infra: the app for a filled-in prod stage', () => {
+  it('pins the stack to the file’s account and region and finds nothing unacknowledged in cdk-nag', () => {
+    const app = filledInProd();
+    const stack = app.node.findChild('FlightBooking-prod') as Stack;
+    expect([stack.account, stack.region]).toEqual([PRODUCTION_FILE.account, PRODUCTION_FILE.region]);
+    expect(nagFindings(app)).toBe('');
+  });
+
+  it('grants SES sending on the pinned region’s and account’s identities', () => {
+    const app = filledInProd({ ...PRODUCTION_FILE, account: '345678901234', region: 'ap-southeast-2' });
+    const stack = app.node.findChild('FlightBooking-prod') as Stack;
+    const statements = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy')).flatMap(
+      (policy: Json) => policy.Properties.PolicyDocument.Statement as Json[],
+    );
+    const ses = statements.filter((s) => s.Action === 'ses:SendEmail');
+    expect(ses.length).toBeGreaterThan(1);
+    for (const statement of ses)
+      expect(JSON.stringify(statement.Resource)).toContain(':ses:ap-southeast-2:345678901234:identity/*');
+    expect(nagFindings(app)).toBe('');
+  });
+});
