@@ -47,7 +47,8 @@ export function httpHandler<R extends Route, S extends z.ZodMiniType>(
   const stack = middy<ApiEvent, ApiResult>()
     .use(httpEnvelope(deps.log, { redact: [deps.tableName], corsOrigins: deps.config.CORS_ALLOWED_ORIGINS }))
     .use(jsonBody());
-  if (route.auth) stack.use(authenticate((token) => verifySessionToken(token, deps)));
+  if (route.auth)
+    stack.use(authenticate((token) => verifySessionToken(token, deps), deps.config.CORS_ALLOWED_ORIGINS));
   if (route.roles) stack.use(requireRole(route.roles));
   return stack.use(validateBody(body)).handler(async (event) => {
     const requestId = event.requestId ?? '';
