@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to a webhook endpoint
-         * @description The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most 10 pings per endpoint in any hour (429 RATE_LIMITED with Retry-After). Another agency’s endpoint is 404. ADMIN only (403 FORBIDDEN for other roles), and only within your agency.
+         * @description The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most 10 pings per endpoint and 20 per agency in any hour (429 RATE_LIMITED with Retry-After); deleting an endpoint and creating it again resets neither. Another agency’s endpoint is 404. ADMIN only (403 FORBIDDEN for other roles), and only within your agency.
          */
         post: operations["agencyWebhooksPing"];
         delete?: never;
