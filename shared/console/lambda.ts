@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
+import { transportSecurity } from '../http/headers.ts';
 import { errorResponse } from '../http/response.ts';
 import { ASSETS_PREFIX, type ConsoleFiles, consoleResponse, isScreenPath } from './serve.ts';
 
@@ -49,7 +50,8 @@ export function consoleHandler(files: ConsoleFiles) {
     const body = isScreenPath(event.path) ? pageBelow(answer.body, addressPrefix(event)) : answer.body;
     return {
       statusCode: answer.statusCode,
-      headers: { ...answer.headers, 'X-Request-Id': requestId },
+      // Deployed, every answer went out over HTTPS: HSTS (http/headers.ts).
+      headers: { ...answer.headers, ...transportSecurity(), 'X-Request-Id': requestId },
       body: event.httpMethod === 'HEAD' ? '' : body,
     };
   };
