@@ -123,6 +123,7 @@ describe('fn: console', () => {
       error: { code: 'NOT_FOUND', message: 'No endpoint at this path.', request_id: 'req-1' },
     });
     expect(answer.headers?.['Cache-Control']).toBe('no-store');
+    expect(answer.headers?.['Strict-Transport-Security']).toBe('max-age=63072000; includeSubDomains');
   });
 
   it('answers any other method 405 with Allow: GET, HEAD', async () => {
@@ -130,6 +131,7 @@ describe('fn: console', () => {
 
     expect(answer.statusCode).toBe(405);
     expect(answer.headers?.Allow).toBe('GET, HEAD');
+    expect(answer.headers?.['Strict-Transport-Security']).toBe('max-age=63072000; includeSubDomains');
     expect(JSON.parse(answer.body).error.code).toBe('METHOD_NOT_ALLOWED');
   });
 });
