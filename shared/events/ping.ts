@@ -43,7 +43,7 @@ const newPingEventId = () => `evt_${randomBytes(24).toString('base64url')}`;
  */
 const PING_RETRIES: RetryPolicy = {
   tries: MAX_PINGS_PER_AGENCY + 2,
-  exhausted: () => new RateLimitedError(1, 'Too many pings of this endpoint at once; try again.'),
+  exhausted: () => new RateLimitedError(1, 'Too many pings at once; try again.'),
 };
 
 /** What the ping route needs: the table and the clock. */
