@@ -11,6 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { THROTTLED_MESSAGE } from '../shared/errors.ts';
+import { TRANSPORT_SECURITY } from '../shared/http/headers.ts';
 import { ROUTE_METHOD } from '../shared/routes.ts';
 
 /**
@@ -33,6 +34,13 @@ export function envelopeTemplate(code: string, message: string | { quotedVariabl
 }
 
 const json = (template: string) => ({ 'application/json': template });
+
+/** What every answer the gateway makes itself carries, as header mapping values (quoted literals). */
+const GATEWAY_HEADERS = {
+  'Cache-Control': "'no-store'",
+  // HSTS like the functions' own answers (shared/http/headers.ts): every answer here is HTTPS.
+  ...Object.fromEntries(Object.entries(TRANSPORT_SECURITY).map(([name, value]) => [name, `'${value}'`])),
+};
 
 /**
  * The access log line, one JSON object per request: API Gateway's standard fields, plus what tells
@@ -100,18 +108,18 @@ export function addGatewayResponses(api: RestApi, corsOrigins: readonly string[]
       type,
       statusCode,
       templates: json(envelopeTemplate(code, message)),
-      responseHeaders: { 'Cache-Control': "'no-store'", ...cors, ...headers },
+      responseHeaders: { ...GATEWAY_HEADERS, ...cors, ...headers },
     });
   }
   // Anything else the gateway refuses keeps its status; the code says it was refused before the API ran.
   api.addGatewayResponse('Default4xx', {
     type: ResponseType.DEFAULT_4XX,
-    responseHeaders: { 'Cache-Control': "'no-store'", ...cors },
+    responseHeaders: { ...GATEWAY_HEADERS, ...cors },
     templates: json(envelopeTemplate('REQUEST_REJECTED', { quotedVariable: '$context.error.messageString' })),
   });
   api.addGatewayResponse('Default5xx', {
     type: ResponseType.DEFAULT_5XX,
-    responseHeaders: { 'Cache-Control': "'no-store'", ...cors },
+    responseHeaders: { ...GATEWAY_HEADERS, ...cors },
     templates: json(envelopeTemplate('INTERNAL_ERROR', 'Something went wrong on our side.')),
   });
 }
@@ -158,7 +166,12 @@ export function addMethodNotAllowed(resource: IResource, allow: string = ROUTE_M
           responseTemplates: json(envelopeTemplate('METHOD_NOT_ALLOWED', `Use ${allow} for this path.`)),
           responseParameters: {
             'method.response.header.Allow': `'${allow}'`,
-            'method.response.header.Cache-Control': "'no-store'",
+            ...Object.fromEntries(
+              Object.entries(GATEWAY_HEADERS).map(([name, value]) => [
+                `method.response.header.${name}`,
+                value,
+              ]),
+            ),
           },
         },
       ],
@@ -169,7 +182,9 @@ export function addMethodNotAllowed(resource: IResource, allow: string = ROUTE_M
           statusCode: '405',
           responseParameters: {
             'method.response.header.Allow': true,
-            'method.response.header.Cache-Control': true,
+            ...Object.fromEntries(
+              Object.keys(GATEWAY_HEADERS).map((name) => [`method.response.header.${name}`, true]),
+            ),
           },
         },
       ],

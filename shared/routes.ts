@@ -182,8 +182,9 @@ export const routes = [
     entry: 'functions/agency/webhooks-ping.ts',
     auth: true,
     roles: ['ADMIN'],
-    // The endpoint (read, its ping ring), the ping event's item (the stream makes its delivery, so the
-    // route needs no queue), the caller's right.
+    // The endpoint (read, still there), the ping limits' items (read, a slot taken: the endpoint URL's
+    // and the agency's), the ping event's item (the stream makes its delivery, so the route needs no
+    // queue), the caller's right.
     table: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'],
     grants: ['signing-key'],
   },

@@ -10,7 +10,7 @@ export function createHandler(ctx: AppContext) {
   return httpHandler(
     route('verify-otp'),
     VerifyOtpRequest,
-    async ({ body }) => signedInReply(await verify(body)),
+    async ({ body }) => signedInReply(await verify(body), { cookieOnly: body.cookieOnly }),
     ctx,
   );
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { transportSecurity } from '#shared/http/headers.ts';
 import document from '../../openapi.json' with { type: 'json' };
 
 const body = JSON.stringify(document);
@@ -11,6 +12,8 @@ export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayPr
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'public, max-age=300',
     'X-Content-Type-Options': 'nosniff',
+    // Deployed (the same handler serves npm start), HSTS like every answer of the stage.
+    ...transportSecurity(),
     'X-Request-Id': event.requestContext?.requestId || randomUUID(),
   },
   body,

@@ -23,10 +23,18 @@ export const VerifyOtpRequest = z.pipe(
         z.regex(/^\d{6}$/, 'must be the 6-digit code'),
         z.meta({ description: 'The 6-digit code, as a string' }),
       ),
+    cookie_only: z.optional(
+      z.boolean().check(
+        z.meta({
+          description:
+            'true: the session is answered only as the HttpOnly __Host-session cookie, never in the body (no verification_token or token_type), so no page script ever holds it. Browser clients should send it.',
+        }),
+      ),
+    ),
   }),
   z.transform((body, ctx) => {
     const { identifier } = identifierOrIssue(body.identifier, undefined, ctx);
-    return { identifier, code: body.code };
+    return { identifier, code: body.code, cookieOnly: body.cookie_only === true };
   }),
 );
 

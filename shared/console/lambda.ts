@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
+import { type ApiError, MethodNotAllowedError, NotFoundError } from '../errors.ts';
+import { transportSecurity } from '../http/headers.ts';
 import { errorResponse } from '../http/response.ts';
 import { ASSETS_PREFIX, type ConsoleFiles, consoleResponse, isScreenPath } from './serve.ts';
 
@@ -42,14 +43,19 @@ export function pageBelow(page: string, prefix: string): string {
 export function consoleHandler(files: ConsoleFiles) {
   return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const requestId = event.requestContext?.requestId || randomUUID();
+    const refused = (error: ApiError) => {
+      const response = errorResponse(error, requestId);
+      return { ...response, headers: { ...response.headers, ...transportSecurity() } };
+    };
     if (!(CONSOLE_METHODS as readonly string[]).includes(event.httpMethod))
-      return errorResponse(new MethodNotAllowedError(CONSOLE_METHODS.join(', ')), requestId);
+      return refused(new MethodNotAllowedError(CONSOLE_METHODS.join(', ')));
     const answer = consoleResponse(event.path, files);
-    if (!answer) return errorResponse(new NotFoundError('No endpoint at this path.'), requestId);
+    if (!answer) return refused(new NotFoundError('No endpoint at this path.'));
     const body = isScreenPath(event.path) ? pageBelow(answer.body, addressPrefix(event)) : answer.body;
     return {
       statusCode: answer.statusCode,
-      headers: { ...answer.headers, 'X-Request-Id': requestId },
+      // Deployed, every answer goes out over HTTPS: HSTS (http/headers.ts), refusals included.
+      headers: { ...answer.headers, ...transportSecurity(), 'X-Request-Id': requestId },
       body: event.httpMethod === 'HEAD' ? '' : body,
     };
   };

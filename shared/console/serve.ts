@@ -69,10 +69,56 @@ export function isScreenPath(path: string): boolean {
   return SCREEN_PATHS.has(path) || BOOKING_PATH.test(path);
 }
 
+/**
+ * The powerful features the page never uses, denied to it and to anything it could ever embed, so an
+ * injected script cannot ask for them either. Only names Chromium knows (an unknown one is a console
+ * warning); `clipboard-write` stays allowed: the webhook secret's copy button uses it.
+ */
+export const CONSOLE_PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'gamepad',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'local-fonts',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'otp-credentials',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-create',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'speaker-selection',
+  'usb',
+  'window-management',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/**
+ * Every console answer's security headers (docs/API.md §4.8): the CSP; no sniffing, no referrer; the
+ * features above denied; a window of its own (`Cross-Origin-Opener-Policy`: a page of another origin
+ * that opened it, or that it opens, gets no handle on it); and its files readable by this origin only
+ * (`Cross-Origin-Resource-Policy`: no other site may load the page or a script as a resource).
+ */
 const commonHeaders = {
   'Content-Security-Policy': CONSOLE_CSP,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
+  'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
 /**

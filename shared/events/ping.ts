@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { callerCheck, refusedCaller } from '../auth/caller-right.ts';
 import type { Session } from '../auth/session.ts';
@@ -10,19 +10,22 @@ import { cancellationReasons, slotted } from '../db/transaction.ts';
 import { NotFoundError, RateLimitedError } from '../errors.ts';
 import '../zod-locale.ts';
 import { newPingItem } from './ping-item.ts';
-import { WEBHOOK_ID_PATTERN, webhookKey } from './webhook-item.ts';
+import { agencyPingsKey, endpointPingsKey, freeSlot, readPingSlots, takeSlot } from './ping-limit-item.ts';
+import { findWebhook, WEBHOOK_ID_PATTERN, webhookExists } from './webhook-item.ts';
 
 /**
  * `POST /api/agency/webhooks/ping` (docs/API.md §4.6): a `webhook.ping` event for one endpoint. The
  * route writes the event's item; the table's stream hands it to the events function like a booking's
  * change, which makes its delivery, so a ping goes through the same delivery item, queue, signing,
- * retries and `last_delivery` as a booking event.
+ * retries and `last_delivery` as a booking event. Limited per endpoint and per agency, in items that
+ * outlive the endpoint (ping-limit-item.ts).
  */
 
-/** At most this many pings per endpoint in any hour (docs/API.md §4.6). */
+/** At most this many pings per endpoint, and per agency, in any hour (docs/API.md §4.6). */
 export const MAX_PINGS_PER_HOUR = 10;
-const HOUR_MS = 3_600_000;
+export const MAX_PINGS_PER_AGENCY = 20;
 export const PING_LIMIT_MESSAGE = `At most ${MAX_PINGS_PER_HOUR} pings per endpoint an hour; try again later.`;
+const AGENCY_PING_LIMIT_MESSAGE = `At most ${MAX_PINGS_PER_AGENCY} pings per agency an hour; try again later.`;
 
 export const PingWebhookRequest = z.object({
   webhook_id: z
@@ -34,20 +37,13 @@ export const PingWebhookRequest = z.object({
 const newPingEventId = () => `evt_${randomBytes(24).toString('base64url')}`;
 
 /**
- * The rate limit lives on the endpoint's item as ten slots (`ping_0` … `ping_9`), each the time of the
- * ping that took it: a ping takes a slot that is empty or an hour old, written on that condition, so a
- * slot serves at most one ping in any hour and no hour ever holds more than ten (a sliding window,
- * exact under races). Racing pings pick among the free slots at random, so most take different ones.
- */
-const SLOTS = Array.from({ length: MAX_PINGS_PER_HOUR }, (_, i) => `ping_${i}`);
-
-/**
- * Pings of one endpoint race only each other: every lost race means another ping took a slot, so after
- * the limit's worth of losses the slots are full and the next read answers 429.
+ * Pings of one agency race only each other: every lost race means another ping took a slot (or
+ * conflicted with one that did), so after the agency limit's worth of losses the slots are full and
+ * the next read answers 429.
  */
 const PING_RETRIES: RetryPolicy = {
-  tries: MAX_PINGS_PER_HOUR + 2,
-  exhausted: () => new RateLimitedError(1, 'Too many pings of this endpoint at once; try again.'),
+  tries: MAX_PINGS_PER_AGENCY + 2,
+  exhausted: () => new RateLimitedError(1, 'Too many pings at once; try again.'),
 };
 
 /** What the ping route needs: the table and the clock. */
@@ -55,11 +51,48 @@ interface PingDeps extends TableHandle {
   readonly clock: Clock;
 }
 
+/** The two limits a ping spends a slot of (ping-limit-item.ts): its endpoint URL's and its agency's. */
+const limitsOf = (agencyId: string, url: string) =>
+  ({
+    endpointLimit: {
+      key: endpointPingsKey(agencyId, url),
+      slots: MAX_PINGS_PER_HOUR,
+      message: PING_LIMIT_MESSAGE,
+    },
+    agencyLimit: {
+      key: agencyPingsKey(agencyId),
+      slots: MAX_PINGS_PER_AGENCY,
+      message: AGENCY_PING_LIMIT_MESSAGE,
+    },
+  }) as const;
+
 /**
- * The route's action: 404 for an endpoint not in the caller's agency, 429 RATE_LIMITED (with
- * Retry-After: when the oldest of the hour's ten pings is an hour old) past the limit; otherwise the
- * ping item, a slot of the endpoint's limit and the caller's right to administer in one transaction,
- * and the event's id.
+ * The Update taking a free slot of each limit at `now`, by the limit's name; or 429 RATE_LIMITED when
+ * one is full, with Retry-After until a ping fits both (the later of the full limits' oldest slots
+ * an hour old).
+ */
+async function takeSlots(deps: PingDeps, agencyId: string, url: string, now: number) {
+  const limits = Object.entries(limitsOf(agencyId, url));
+  const read = await Promise.all(
+    limits.map(async ([name, limit]) => {
+      const free = freeSlot(await readPingSlots(deps, limit.key), limit.slots, now);
+      return { name, limit, free };
+    }),
+  );
+  let wait: { ms: number; message: string } | undefined;
+  const updates: Record<string, ReturnType<typeof takeSlot>> = {};
+  for (const { name, limit, free } of read) {
+    if ('slot' in free) updates[name] = takeSlot(deps.tableName, limit.key, free.slot, now);
+    else if (!wait || free.retryAfterMs > wait.ms) wait = { ms: free.retryAfterMs, message: limit.message };
+  }
+  if (wait) throw new RateLimitedError(wait.ms / 1000, wait.message);
+  return updates as Record<keyof ReturnType<typeof limitsOf>, ReturnType<typeof takeSlot>>;
+}
+
+/**
+ * The route's action: 404 for an endpoint not in the caller's agency, 429 RATE_LIMITED past either
+ * limit; otherwise, in one transaction, the ping item, a slot of each limit, the endpoint still there
+ * and the caller's right to administer; and the event's id.
  */
 export function pingWebhook(deps: PingDeps) {
   return async (
@@ -69,36 +102,13 @@ export function pingWebhook(deps: PingDeps) {
     const eventId = newPingEventId();
     await retrying(async () => {
       const now = deps.clock.now();
-      const { Item } = await deps.db.send(
-        new GetCommand({
-          TableName: deps.tableName,
-          Key: webhookKey(session.agencyId, body.webhook_id),
-          ConsistentRead: true,
-        }),
-      );
-      if (!Item) throw new NotFoundError('No such webhook endpoint in your agency.');
-      const taken = (slot: string) => (typeof Item[slot] === 'number' ? (Item[slot] as number) : undefined);
-      const free = SLOTS.filter((slot) => (taken(slot) ?? 0) <= now - HOUR_MS);
-      const slot = free[Math.floor(Math.random() * free.length)];
-      if (slot === undefined) {
-        const oldest = Math.min(...SLOTS.map((s) => taken(s) ?? 0));
-        throw new RateLimitedError((oldest + HOUR_MS - now) / 1000, PING_LIMIT_MESSAGE);
-      }
+      const endpoint = await findWebhook(deps, session.agencyId, body.webhook_id);
+      if (!endpoint) throw new NotFoundError('No such webhook endpoint in your agency.');
+      const slots = await takeSlots(deps, session.agencyId, endpoint.url, now);
       const transaction = slotted([
-        [
-          'endpoint',
-          {
-            Update: {
-              TableName: deps.tableName,
-              Key: webhookKey(session.agencyId, body.webhook_id),
-              UpdateExpression: 'SET #slot = :now',
-              ConditionExpression:
-                'attribute_exists(pk) AND (attribute_not_exists(#slot) OR #slot <= :hourAgo)',
-              ExpressionAttributeNames: { '#slot': slot },
-              ExpressionAttributeValues: { ':now': now, ':hourAgo': now - HOUR_MS },
-            },
-          },
-        ],
+        ['endpoint', { ConditionCheck: webhookExists(deps.tableName, session.agencyId, body.webhook_id) }],
+        ['endpointLimit', slots.endpointLimit],
+        ['agencyLimit', slots.agencyLimit],
         [
           'ping',
           newPingItem(deps.tableName, {
@@ -117,8 +127,11 @@ export function pingWebhook(deps: PingDeps) {
       } catch (error) {
         const reasons = cancellationReasons(error, transaction.slots);
         if (reasons?.conditionFailed('caller')) throw await refusedCaller(deps, session);
-        // Another ping (or a deletion) came between the read and the write: read again.
-        if (reasons?.conditionFailed('endpoint') || reasons?.any('TransactionConflict')) return TRY_AGAIN;
+        // Another ping (or a deletion) came between the reads and the write: read again.
+        const raced = (['endpoint', 'endpointLimit', 'agencyLimit'] as const).some((slot) =>
+          reasons?.conditionFailed(slot),
+        );
+        if (raced || reasons?.any('TransactionConflict')) return TRY_AGAIN;
         throw error;
       }
     }, PING_RETRIES);

@@ -15,9 +15,16 @@ import { EVENT_TYPES } from './booking-event.ts';
  * and its last delivery. Under the agency's partition, so listing is one Query and another agency's
  * endpoint is simply not there.
  */
-export const webhookKey = (agencyId: string, webhookId: string) => ({
+const webhookKey = (agencyId: string, webhookId: string) => ({
   pk: agencyPartition(agencyId),
   sk: `WEBHOOK#${webhookId}`,
+});
+
+/** The condition that the endpoint is still there, for a transaction that acts on it (a ping). */
+export const webhookExists = (tableName: string, agencyId: string, webhookId: string) => ({
+  TableName: tableName,
+  Key: webhookKey(agencyId, webhookId),
+  ConditionExpression: 'attribute_exists(pk)',
 });
 
 /** At most this many endpoints per agency (docs/API.md §4.6). */

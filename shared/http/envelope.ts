@@ -5,7 +5,7 @@ import { invocationFields } from '../invocation.ts';
 import { type Logger, requestFields } from '../log.ts';
 import type { ApiEvent, ApiResult } from './api-event.ts';
 import { toApiError } from './failures.ts';
-import { readHeader } from './headers.ts';
+import { readHeader, TRANSPORT_SECURITY } from './headers.ts';
 import { errorResponse } from './response.ts';
 
 /**
@@ -14,13 +14,16 @@ import { errorResponse } from './response.ts';
  *
  * @param options.redact strings that must never reach a log line (e.g. the table name)
  * @param options.corsOrigins browser origins that get CORS headers
+ * @param options.deployed a deployed function: every answer says HSTS (headers.ts, TRANSPORT_SECURITY)
  */
 export function httpEnvelope(
   log: Logger,
-  options: { redact?: readonly string[]; corsOrigins?: readonly string[] } = {},
+  options: { redact?: readonly string[]; corsOrigins?: readonly string[]; deployed?: boolean } = {},
 ): MiddlewareObj<ApiEvent, ApiResult> {
   const redact = options.redact ?? [];
   const cors = corsHeaders(options.corsOrigins ?? []);
+  // What every answer gets on top of its own headers, success or error.
+  const added = (event: ApiEvent) => ({ ...cors(event), ...(options.deployed && TRANSPORT_SECURITY) });
   const scrub = (text: string) =>
     redact.reduce((acc, secret) => (secret ? acc.split(secret).join('[redacted]') : acc), text);
   const access = (event: ApiEvent, status: number, extra: Record<string, string | number | undefined> = {}) =>
@@ -47,7 +50,7 @@ export function httpEnvelope(
     },
     after: ({ event, response }) => {
       if (!response) return;
-      response.headers = { ...response.headers, ...cors(event) };
+      response.headers = { ...response.headers, ...added(event) };
       access(event, response.statusCode);
     },
     onError: (request) => {
@@ -69,7 +72,7 @@ export function httpEnvelope(
         });
       }
       const response = errorResponse(httpError, event.requestId);
-      response.headers = { ...response.headers, ...cors(event) };
+      response.headers = { ...response.headers, ...added(event) };
       request.response = response;
       access(event, httpError.statusCode, { code: httpError.code });
     },

@@ -16,7 +16,11 @@ import { validateBody } from './validate.ts';
 
 /** What the HTTP stack itself needs: the session check (token settings, clock, table), the log and CORS. */
 interface HttpDeps extends TokenDeps, TableHandle {
-  readonly config: { readonly CORS_ALLOWED_ORIGINS: readonly string[] };
+  readonly config: {
+    readonly CORS_ALLOWED_ORIGINS: readonly string[];
+    /** Set by Lambda: the answers go out over HTTPS, with HSTS. */
+    readonly AWS_LAMBDA_FUNCTION_NAME?: string | undefined;
+  };
   readonly log: Logger;
 }
 
@@ -45,9 +49,16 @@ export function httpHandler<R extends Route, S extends z.ZodMiniType>(
   deps: HttpDeps,
 ) {
   const stack = middy<ApiEvent, ApiResult>()
-    .use(httpEnvelope(deps.log, { redact: [deps.tableName], corsOrigins: deps.config.CORS_ALLOWED_ORIGINS }))
+    .use(
+      httpEnvelope(deps.log, {
+        redact: [deps.tableName],
+        corsOrigins: deps.config.CORS_ALLOWED_ORIGINS,
+        deployed: Boolean(deps.config.AWS_LAMBDA_FUNCTION_NAME),
+      }),
+    )
     .use(jsonBody());
-  if (route.auth) stack.use(authenticate((token) => verifySessionToken(token, deps)));
+  if (route.auth)
+    stack.use(authenticate((token) => verifySessionToken(token, deps), deps.config.CORS_ALLOWED_ORIGINS));
   if (route.roles) stack.use(requireRole(route.roles));
   return stack.use(validateBody(body)).handler(async (event) => {
     const requestId = event.requestId ?? '';

@@ -1,3 +1,16 @@
+/**
+ * HTTP Strict Transport Security (RFC 6797): browsers reach this host over HTTPS only, for two years,
+ * its subdomains too. Sent by deployed functions only, whose every answer leaves API Gateway over
+ * HTTPS (its own answers carry it too: infra/gateway.ts). `npm start` serves plain HTTP on
+ * 127.0.0.1, where browsers ignore the header (§8.1) — and where, should a developer ever put TLS in
+ * front of it, it would pin 127.0.0.1 or localhost to HTTPS for every other local server for two years.
+ */
+export const TRANSPORT_SECURITY = { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' };
+
+/** {@link TRANSPORT_SECURITY} in a deployed function (Lambda sets `AWS_LAMBDA_FUNCTION_NAME`), nothing locally. */
+export const transportSecurity = (env: NodeJS.ProcessEnv = process.env): Record<string, string> =>
+  env.AWS_LAMBDA_FUNCTION_NAME ? TRANSPORT_SECURITY : {};
+
 /** Header maps as API Gateway delivers them: names in any case, values possibly absent. */
 export type HeaderMap = Record<string, string | undefined> | null | undefined;
 

@@ -4,17 +4,21 @@ import { isoSeconds } from '../clock.ts';
 import type { Reply } from './api-event.ts';
 import { clearedSessionCookie, sessionCookie } from './cookies.ts';
 
-/** verify-otp's answer (docs/API.md §3.2): the token in the body and, for browsers, in the session cookie. */
-export function signedInReply(signedIn: SignedIn): Reply {
+/**
+ * verify-otp's answer (docs/API.md §3.2): the token in the body and, for browsers, in the session
+ * cookie; with `cookieOnly` (the request's `cookie_only`) in the cookie alone, so no page script sees it.
+ */
+export function signedInReply(signedIn: SignedIn, options: { cookieOnly: boolean }): Reply {
+  const session = {
+    expires_in: signedIn.lifetimeSeconds,
+    expires_at: isoSeconds(signedIn.expiresAt * 1000),
+    agent: signedIn.agent,
+  };
   return {
     status: 200,
-    data: {
-      verification_token: signedIn.token,
-      token_type: 'Bearer',
-      expires_in: signedIn.lifetimeSeconds,
-      expires_at: isoSeconds(signedIn.expiresAt * 1000),
-      agent: signedIn.agent,
-    },
+    data: options.cookieOnly
+      ? session
+      : { verification_token: signedIn.token, token_type: 'Bearer', ...session },
     headers: { 'Set-Cookie': sessionCookie(signedIn.token, signedIn.lifetimeSeconds) },
   };
 }

@@ -103,13 +103,11 @@ function errorResponses(operation: Operation): Record<string, Json> {
   );
 }
 
-/** `example`, or `examples` with the main one as `default` when there are more. */
-function examplesOf(
-  main: unknown,
-  more: Record<string, { summary: string; value: unknown }> | undefined,
-): Json {
-  if (!more) return { example: main };
-  return { examples: { default: { summary: 'One way', value: main }, ...more } };
+/** `example`, or `examples` with the main one as `default` when there are more of this `kind`. */
+function examplesOf(main: unknown, more: Operation['moreExamples'], kind: 'request' | 'response'): Json {
+  const named = more?.[kind];
+  if (!named) return { example: main };
+  return { examples: { default: { summary: more?.mainSummary ?? 'One way', value: main }, ...named } };
 }
 
 function operationFor(route: Route): Json {
@@ -148,14 +146,14 @@ function operationFor(route: Route): Json {
       content: {
         'application/json': {
           schema: ref(requestId),
-          ...examplesOf(operation.requestExample, operation.moreExamples?.request),
+          ...examplesOf(operation.requestExample, operation.moreExamples, 'request'),
         },
       },
     },
     responses: {
       [String(operation.status)]: answer(
         operation.summary,
-        examplesOf(operation.responseExample, operation.moreExamples?.response),
+        examplesOf(operation.responseExample, operation.moreExamples, 'response'),
       ),
       ...(operation.accepted && {
         '202': answer(operation.accepted.description, { example: operation.accepted.example }),

@@ -23,6 +23,8 @@ export interface Operation {
   setsCookie?: boolean;
   /** Named examples besides the main one (documented as `examples`, the main one as `default`). */
   moreExamples?: {
+    /** The main example's summary beside the named ones ('One way' unless given). */
+    mainSummary?: string;
     request?: Record<string, { summary: string; value: unknown }>;
     response?: Record<string, { summary: string; value: unknown }>;
   };

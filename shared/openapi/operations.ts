@@ -52,7 +52,7 @@ export const operations: Record<RouteId, Operation> = {
   'verify-otp': {
     summary: 'Exchange the code for a session',
     description:
-      'Answers a session token (JWT, 1 hour) and sets it as the __Host-session cookie. A code works once, for 5 minutes; the 5th wrong code voids it (429 TOO_MANY_ATTEMPTS).',
+      'Answers a session token (JWT, 1 hour) and sets it as the __Host-session cookie. With "cookie_only": true (what a browser client should send) the same answer comes without verification_token and token_type: the session lives only in the HttpOnly cookie. A code works once, for 5 minutes; the 5th wrong code voids it (429 TOO_MANY_ATTEMPTS).',
     tag: 'Sign-in',
     request: VerifyOtpRequest,
     requestExample: { identifier: 'agent@example.com', code: '482913' },
@@ -67,6 +67,24 @@ export const operations: Record<RouteId, Operation> = {
         expires_in: 3600,
         expires_at: '2026-11-24T10:30:00Z',
         agent: signedInAgent,
+      },
+    },
+    moreExamples: {
+      mainSummary: 'The session token, in the body and the cookie',
+      request: {
+        cookieOnly: {
+          summary: 'A browser: the session in the HttpOnly cookie only',
+          value: { identifier: 'agent@example.com', code: '482913', cookie_only: true },
+        },
+      },
+      response: {
+        cookieOnly: {
+          summary: 'The answer to cookie_only: no token in the body',
+          value: {
+            success: true,
+            data: { expires_in: 3600, expires_at: '2026-11-24T10:30:00Z', agent: signedInAgent },
+          },
+        },
       },
     },
     errors: ['INVALID_CODE', 'TOO_MANY_ATTEMPTS'],

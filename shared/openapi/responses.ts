@@ -185,13 +185,22 @@ export const RefundQuote = z.object({
 });
 
 export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });
-export const VerifyOtpData = z.object({
-  verification_token: z.string().check(z.describe('JWT (HS256); also set as the __Host-session cookie')),
-  token_type: z.literal('Bearer'),
-  expires_in: z.int(),
-  expires_at: DateTime,
-  agent: Agent,
-});
+const signedInSession = { expires_in: z.int(), expires_at: DateTime, agent: Agent };
+/** verify-otp's data: with the token, or without it when the request said `cookie_only` (docs/API.md §3.2). */
+export const VerifyOtpData = z.union([
+  z.object({
+    verification_token: z.string().check(z.describe('JWT (HS256); also set as the __Host-session cookie')),
+    token_type: z.literal('Bearer'),
+    ...signedInSession,
+  }),
+  z
+    .object(signedInSession)
+    .check(
+      z.describe(
+        'The answer to "cookie_only": true: the session is only in the HttpOnly __Host-session cookie',
+      ),
+    ),
+]);
 export const SessionData = z.object({
   agent: Agent,
   expires_at: DateTime.check(z.describe('When the session token expires')),

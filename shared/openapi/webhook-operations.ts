@@ -6,7 +6,12 @@ import {
   DeleteWebhookRequest,
   ListWebhooksRequest,
 } from '../events/manage-webhooks.ts';
-import { MAX_PINGS_PER_HOUR, PING_LIMIT_MESSAGE, PingWebhookRequest } from '../events/ping.ts';
+import {
+  MAX_PINGS_PER_AGENCY,
+  MAX_PINGS_PER_HOUR,
+  PING_LIMIT_MESSAGE,
+  PingWebhookRequest,
+} from '../events/ping.ts';
 import type { Operation } from './operation.ts';
 import { EmptyData, success } from './responses.ts';
 
@@ -106,7 +111,7 @@ export const webhookOperations = {
   },
   'agency-webhooks-ping': {
     summary: 'Send a test event to a webhook endpoint',
-    description: `The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most ${MAX_PINGS_PER_HOUR} pings per endpoint in any hour (429 RATE_LIMITED with Retry-After). Another agency’s endpoint is 404. ${adminOnly}`,
+    description: `The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most ${MAX_PINGS_PER_HOUR} pings per endpoint and ${MAX_PINGS_PER_AGENCY} per agency in any hour (429 RATE_LIMITED with Retry-After); deleting an endpoint and creating it again resets neither. Another agency’s endpoint is 404. ${adminOnly}`,
     tag: 'Agency',
     request: PingWebhookRequest,
     requestExample: { webhook_id: endpoint.id },

@@ -32,7 +32,8 @@ async function stageProxy(upstream: Served) {
         port: target.port,
         method: incoming.method,
         path: own,
-        headers: { ...incoming.headers, host: target.host, 'accept-encoding': 'identity' },
+        // The browser's own Host, as API Gateway passes it to the function: the API knows its origin by it.
+        headers: { ...incoming.headers, 'accept-encoding': 'identity' },
       },
       (answer) => {
         if (!isScreenPath(path) || answer.statusCode !== 200) {

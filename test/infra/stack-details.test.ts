@@ -110,6 +110,30 @@ describe('infra: API Gateway', () => {
       ).toBe("'no-store'");
   });
 
+  it('says HSTS on every answer it makes itself: its refusals and the 405s of the API and the console', () => {
+    const hsts = "'max-age=63072000; includeSubDomains'";
+    const responses = resourcesOf(template, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => r.Properties);
+    const refusals = resourcesOf(template, 'AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties)
+      .filter((m) => m.HttpMethod === 'ANY' && m.Integration?.Type === 'MOCK');
+
+    expect(responses.length).toBeGreaterThanOrEqual(8);
+    for (const response of responses)
+      expect(
+        response.ResponseParameters?.['gatewayresponse.header.Strict-Transport-Security'],
+        response.ResponseType,
+      ).toBe(hsts);
+    expect(refusals.length).toBeGreaterThan(routes.length);
+    for (const method of refusals) {
+      expect(method.Integration.IntegrationResponses[0].ResponseParameters).toMatchObject({
+        'method.response.header.Strict-Transport-Security': hsts,
+      });
+      expect(method.MethodResponses[0].ResponseParameters).toMatchObject({
+        'method.response.header.Strict-Transport-Security': true,
+      });
+    }
+  });
+
   it('creates the execution log group before the stage that writes into it', () => {
     const [[groupId] = []] = resourcesOf(template, 'AWS::Logs::LogGroup').filter(([, g]) =>
       JSON.stringify(g.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange the code for a session
-         * @description Answers a session token (JWT, 1 hour) and sets it as the __Host-session cookie. A code works once, for 5 minutes; the 5th wrong code voids it (429 TOO_MANY_ATTEMPTS).
+         * @description Answers a session token (JWT, 1 hour) and sets it as the __Host-session cookie. With "cookie_only": true (what a browser client should send) the same answer comes without verification_token and token_type: the session lives only in the HttpOnly cookie. A code works once, for 5 minutes; the 5th wrong code voids it (429 TOO_MANY_ATTEMPTS).
          */
         post: operations["verifyOtp"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to a webhook endpoint
-         * @description The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most 10 pings per endpoint in any hour (429 RATE_LIMITED with Retry-After). Another agency’s endpoint is 404. ADMIN only (403 FORBIDDEN for other roles), and only within your agency.
+         * @description The endpoint receives a webhook.ping event (data: webhook_id and agency_id) through the same signing, delivery and retries as booking events; webhooks/list shows its outcome in last_delivery. At most 10 pings per endpoint and 20 per agency in any hour (429 RATE_LIMITED with Retry-After); deleting an endpoint and creating it again resets neither. Another agency’s endpoint is 404. ADMIN only (403 FORBIDDEN for other roles), and only within your agency.
          */
         post: operations["agencyWebhooksPing"];
         delete?: never;
@@ -554,6 +554,8 @@ export interface components {
             identifier: string;
             /** @description The 6-digit code, as a string */
             code: string;
+            /** @description true: the session is answered only as the HttpOnly __Host-session cookie, never in the body (no verification_token or token_type), so no page script ever holds it. Browser clients should send it. */
+            cookie_only?: boolean;
         };
         LogoutRequest: {
             /** @description true: end every session of the calling agent (all its tokens, on every device) from the next request on; false or absent: only this token */
@@ -1054,6 +1056,14 @@ export interface components {
                  */
                 expires_at: string;
                 agent: components["schemas"]["Agent"];
+            } | {
+                expires_in: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time, whole seconds, with Z
+                 */
+                expires_at: string;
+                agent: components["schemas"]["Agent"];
             };
         };
         LogoutResponse: {
@@ -1477,12 +1487,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "identifier": "agent@example.com",
-                 *       "code": "482913"
-                 *     }
-                 */
                 "application/json": components["schemas"]["VerifyOtpRequest"];
             };
         };
@@ -1495,24 +1499,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "verification_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhZ2VuY3lfaWQiOiJkZW1vLWFnZW5jeSJ9.c2lnbmF0dXJl",
-                     *         "token_type": "Bearer",
-                     *         "expires_in": 3600,
-                     *         "expires_at": "2026-11-24T10:30:00Z",
-                     *         "agent": {
-                     *           "id": "agt_5f1c9e2a7b3d4e6f8a9b0c1d",
-                     *           "name": "Demo Agent",
-                     *           "agency_id": "demo-agency",
-                     *           "identifier": "agent@example.com",
-                     *           "role": "ADMIN"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["VerifyOtpResponse"];
                 };
             };

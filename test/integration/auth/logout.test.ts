@@ -66,21 +66,32 @@ describe('fn: logout', () => {
   });
 
   it('finds the session cookie in a second Cookie field, as HTTP/2 clients send it', async () => {
-    const cookieFields = (fields: string[]) => {
+    const cookieFields = (fields: string[], joiner: string) => {
       const event = apiEvent({ path, rawBody: null, headers: { 'Content-Type': 'application/json' } });
-      return { ...event, headers: { ...event.headers, cookie: fields.join(', ') } };
+      return { ...event, headers: { ...event.headers, cookie: fields.join(joiner) } };
     };
     const [separate, joined] = [await signIn(), await signIn()];
-    // API Gateway's two forms: each field in multiValueHeaders (headers keeping one), or joined with ", ".
-    const asFields = cookieFields(['theme=dark']);
+    // Each field in multiValueHeaders (as API Gateway's REST events carry them), or one header joined
+    // with "; " as RFC 9113 §8.2.3 rejoins them. Joined with ", " they would read as one cookie whose
+    // value holds a comma: no session (docs/decisions.md, "Cookies in several fields").
+    const asFields = cookieFields(['theme=dark'], '');
     asFields.multiValueHeaders = {
       ...asFields.multiValueHeaders,
       cookie: ['theme=dark', `__Host-session=${separate}`],
     };
-    const asJoined = { ...cookieFields(['theme=dark', `__Host-session=${joined}`]), multiValueHeaders: {} };
+    const asJoined = {
+      ...cookieFields(['theme=dark', `__Host-session=${joined}`], '; '),
+      multiValueHeaders: {},
+    };
+    const withComma = {
+      ...cookieFields(['theme=dark', `__Host-session=${joined}`], ', '),
+      multiValueHeaders: {},
+    };
 
+    const refused = await logout(withComma, lambdaContext());
     const answers = [await logout(asFields, lambdaContext()), await logout(asJoined, lambdaContext())];
 
+    expect(refused.statusCode).toBe(401);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
     const revoked = await Promise.all(
       [separate, joined].map(async (token) => {

@@ -7,8 +7,10 @@ import { systemClock } from '#shared/clock.ts';
 import { registerTestAgent, setTestAgentActive, testTable, uniqueEmail } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
+import { assertMatchesContract } from '#test/helpers/contract.ts';
 import { lastCodeFor } from '#test/helpers/outbox.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
+import { handler as session } from '#test/helpers/routes/auth/session.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
 
@@ -65,6 +67,59 @@ describe('fn: verify-otp', () => {
     expect(claims.exp).toBe((claims.iat ?? 0) + 3600);
     expect(new Date(data.expires_at).getTime()).toBe((claims.exp ?? 0) * 1000);
     expect(claims.jti).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('with "cookie_only": true answers the same without the token: the session is only in the HttpOnly cookie', async () => {
+    const agent = await registerTestAgent(uniqueEmail(), { agencyId: 'acme-travel' });
+    const code = (await requestCode(agent.identifier)) ?? '';
+
+    const answer = await invoke(verifyOtp, {
+      path: '/api/auth/verify-otp',
+      body: { identifier: agent.identifier, code, cookie_only: true },
+    });
+
+    expect(answer.status).toBe(200);
+    assertMatchesContract('/api/auth/verify-otp', 200, answer.body);
+    expect(Object.keys(answer.body.data)).toEqual(['expires_in', 'expires_at', 'agent']);
+    expect(answer.body.data).toMatchObject({
+      expires_in: 3600,
+      agent: { id: agent.id, agency_id: 'acme-travel' },
+    });
+    const token = /^__Host-session=([^;]+); Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=3600$/.exec(
+      answer.headers['Set-Cookie'] ?? '',
+    )?.[1];
+    expect(token).toBeDefined();
+    expect(JSON.stringify(answer.body)).not.toContain(token);
+    expect(new Date(answer.body.data.expires_at).getTime()).toBe((decodeJwt(token ?? '').exp ?? 0) * 1000);
+    const who = await invoke(session, {
+      path: '/api/auth/session',
+      rawBody: null,
+      headers: { 'Content-Type': 'application/json', Cookie: `__Host-session=${token}` },
+    });
+    expect([who.status, who.body.data?.agent.id]).toEqual([200, agent.id]);
+  });
+
+  it('answers the token as before with "cookie_only": false, and refuses a cookie_only that is not a boolean', async () => {
+    const agent = await registerTestAgent(uniqueEmail());
+    const code = (await requestCode(agent.identifier)) ?? '';
+    const send = (cookie_only: unknown) =>
+      invoke(verifyOtp, {
+        path: '/api/auth/verify-otp',
+        body: { identifier: agent.identifier, code, cookie_only },
+      });
+
+    const malformed = await send('true');
+    const withToken = await send(false);
+
+    expect([malformed.status, malformed.body.error.details]).toEqual([
+      400,
+      [{ path: 'cookie_only', message: expect.any(String) }],
+    ]);
+    expect(withToken.status).toBe(200);
+    expect(withToken.body.data).toMatchObject({
+      verification_token: expect.any(String),
+      token_type: 'Bearer',
+    });
   });
 
   it("answers the agent's role as it is now: ADMIN when registered so, and after a change", async () => {

@@ -5,6 +5,7 @@ import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { assertMatchesContract, assertMatchesWebhook } from '#test/helpers/contract.ts';
 import { registerReceiver, startTestPipeline } from '#test/helpers/events.ts';
+import { handler as deleteWebhook } from '#test/helpers/routes/agency/webhooks-delete.ts';
 import { handler as listWebhooks } from '#test/helpers/routes/agency/webhooks-list.ts';
 import { handler as ping } from '#test/helpers/routes/agency/webhooks-ping.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
@@ -127,6 +128,76 @@ describe('webhook ping: limits and rights', () => {
     const next = await signIn({ agencyId: admin.agent.agency_id, role: 'ADMIN' });
     expect((await pingAs(next, endpoint.id)).status).toBe(202);
     expect((await pingAs(next, endpoint.id)).status).toBe(202);
+  });
+
+  it('at most 20 per agency in any hour, whatever the endpoint: 429 with Retry-After, then free again', async () => {
+    const advance = freezeClock(Date.now());
+    const [first, second, third] = [
+      await registerReceiver(admin, await receiver()),
+      await registerReceiver(admin, await receiver()),
+      await registerReceiver(admin, await receiver()),
+    ];
+    for (const endpoint of [first, second])
+      for (let i = 0; i < 10; i++) {
+        expect((await pingAs(admin, endpoint.id)).status).toBe(202);
+        advance(60_000);
+      }
+
+    const refused = await pingAs(admin, third.id);
+    expect([refused.status, refused.body.error.code, refused.body.error.message]).toEqual([
+      429,
+      'RATE_LIMITED',
+      'At most 20 pings per agency an hour; try again later.',
+    ]);
+    // The agency's first ping was 20 minutes ago: it leaves the window in 40.
+    expect(Number(refused.headers['Retry-After'])).toBe(40 * 60);
+    assertMatchesContract('/api/agency/webhooks/ping', 429, refused.body);
+    // Another agency is not limited by this one.
+    const stranger = await signIn({ agencyId: newAgency(), role: 'ADMIN' });
+    expect((await pingAs(stranger, (await registerReceiver(stranger, await receiver())).id)).status).toBe(
+      202,
+    );
+
+    advance(40 * 60_000);
+    // A new session: the first one has expired.
+    const next = await signIn({ agencyId: admin.agent.agency_id, role: 'ADMIN' });
+    expect((await pingAs(next, third.id)).status).toBe(202);
+  });
+
+  it('deleting an endpoint and creating it again resets neither limit', async () => {
+    const advance = freezeClock(Date.now());
+    const hook = await receiver();
+    const remove = (webhook_id: string) =>
+      invoke(deleteWebhook, {
+        path: '/api/agency/webhooks/delete',
+        headers: admin.headers,
+        body: { webhook_id },
+      });
+    const first = await registerReceiver(admin, hook);
+    for (let i = 0; i < 10; i++) expect((await pingAs(admin, first.id)).status).toBe(202);
+    expect((await pingAs(admin, first.id)).status).toBe(429);
+
+    // The same URL again, under a new id: its ten pings of this hour are still counted.
+    expect((await remove(first.id)).status).toBe(200);
+    const again = await registerReceiver(admin, hook);
+    const endpointRefused = await pingAs(admin, again.id);
+    expect([endpointRefused.status, endpointRefused.body.error.message]).toEqual([
+      429,
+      'At most 10 pings per endpoint an hour; try again later.',
+    ]);
+
+    // Another URL gets its own ten, up to the agency's twenty, which deleting does not give back either.
+    advance(60_000);
+    const other = await registerReceiver(admin, await receiver());
+    for (let i = 0; i < 10; i++) expect((await pingAs(admin, other.id)).status).toBe(202);
+    await remove(other.id);
+    await remove(again.id);
+    const fresh = await registerReceiver(admin, await receiver());
+    const agencyRefused = await pingAs(admin, fresh.id);
+    expect([agencyRefused.status, agencyRefused.body.error.message]).toEqual([
+      429,
+      'At most 20 pings per agency an hour; try again later.',
+    ]);
   });
 
   it("another agency's endpoint is 404, an AGENT is 403, a malformed id 400", async () => {

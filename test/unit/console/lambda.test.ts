@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consoleHandler } from '#shared/console/lambda.ts';
-import { readConsoleFiles } from '#shared/console/serve.ts';
+import { CONSOLE_PERMISSIONS_POLICY, readConsoleFiles } from '#shared/console/serve.ts';
 import { FIXTURE_CONSOLE, writeFixtureConsoleBuild } from '#test/helpers/console-build.ts';
 
 const CSP =
@@ -9,6 +9,13 @@ const CSP =
   "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 const handler = consoleHandler(readConsoleFiles(writeFixtureConsoleBuild()));
+// The function runs only deployed, where Lambda names it: every answer says HSTS.
+beforeAll(() => {
+  vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'console');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 /** The REST proxy event API Gateway sends for `path` on the default endpoint's stage `dev`. */
 function request(path: string, httpMethod = 'GET', stagePath = `/dev${path}`): APIGatewayProxyEvent {
@@ -39,6 +46,10 @@ describe('fn: console', () => {
       'Content-Security-Policy': CSP,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
+      'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
       'X-Request-Id': 'req-1',
     });
     expect(answer.body).toContain('<div id="app"></div>');
@@ -56,6 +67,10 @@ describe('fn: console', () => {
         'Content-Security-Policy': CSP,
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'no-referrer',
+        'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+        'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
         'X-Request-Id': 'req-1',
       },
       body: FIXTURE_CONSOLE['assets/app-7D2C9F04.js'],
@@ -108,6 +123,7 @@ describe('fn: console', () => {
       error: { code: 'NOT_FOUND', message: 'No endpoint at this path.', request_id: 'req-1' },
     });
     expect(answer.headers?.['Cache-Control']).toBe('no-store');
+    expect(answer.headers?.['Strict-Transport-Security']).toBe('max-age=63072000; includeSubDomains');
   });
 
   it('answers any other method 405 with Allow: GET, HEAD', async () => {
@@ -115,6 +131,7 @@ describe('fn: console', () => {
 
     expect(answer.statusCode).toBe(405);
     expect(answer.headers?.Allow).toBe('GET, HEAD');
+    expect(answer.headers?.['Strict-Transport-Security']).toBe('max-age=63072000; includeSubDomains');
     expect(JSON.parse(answer.body).error.code).toBe('METHOD_NOT_ALLOWED');
   });
 });

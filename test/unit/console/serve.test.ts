@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_CSP, type ConsoleFiles, consoleResponse } from '#shared/console/serve.ts';
+import {
+  CONSOLE_CSP,
+  CONSOLE_PERMISSIONS_POLICY,
+  type ConsoleFiles,
+  consoleResponse,
+} from '#shared/console/serve.ts';
 
 const files: ConsoleFiles = new Map([
   ['index.html', { contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>console</title>' }],
@@ -30,6 +35,9 @@ describe('serving the console', () => {
         'Content-Security-Policy': CONSOLE_CSP,
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'no-referrer',
+        'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Resource-Policy': 'same-origin',
       },
       body: '<!doctype html><title>console</title>',
     });
@@ -40,6 +48,15 @@ describe('serving the console', () => {
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; " +
         "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     );
+  });
+
+  it('denies the page the powerful features it never uses, its clipboard copy button aside', () => {
+    const denied = CONSOLE_PERMISSIONS_POLICY.split(', ');
+
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi'])
+      expect(denied, feature).toContain(`${feature}=()`);
+    for (const entry of denied) expect(entry).toMatch(/^[a-z-]+=\(\)$/);
+    expect(CONSOLE_PERMISSIONS_POLICY).not.toMatch(/clipboard/);
   });
 
   it('answers a hashed asset with its type, cached for a year, and the same security headers', () => {
@@ -53,6 +70,9 @@ describe('serving the console', () => {
       'Content-Security-Policy': CONSOLE_CSP,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
+      'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Resource-Policy': 'same-origin',
     });
     expect(consoleResponse('/assets/main-DEF456.css', files)?.headers['Content-Type']).toBe(
       'text/css; charset=utf-8',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clearedSessionCookie, readCookie, sessionCookie } from '#shared/http/cookies.ts';
+import { clearedSessionCookie, cookiePairs, readCookie, sessionCookie } from '#shared/http/cookies.ts';
+
+const session = (fields: string[]) => readCookie(fields, '__Host-session');
 
 describe('session cookie', () => {
   it('carries every attribute of docs/API.md §3.2', () => {
@@ -13,19 +15,73 @@ describe('session cookie', () => {
       '__Host-session=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0',
     );
   });
+});
 
-  it('is read from a Cookie header among others', () => {
-    expect(readCookie('a=1; __Host-session=tok; b=2', '__Host-session')).toBe('tok');
-    expect(readCookie('session=tok', '__Host-session')).toBeUndefined();
-    expect(readCookie('__Host-session=', '__Host-session')).toBeUndefined();
-    expect(readCookie(undefined, '__Host-session')).toBeUndefined();
+describe('fn: cookiePairs', () => {
+  it('splits on ";" only, as RFC 6265 §4.2.1 writes the header, trimming white space around names and values', () => {
+    expect(cookiePairs(['a=1; b=2;c=3 ;  d = 4 '])).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+      ['c', '3'],
+      ['d', '4'],
+    ]);
   });
 
-  it('is read from any of several Cookie fields, separate or joined with ", " (HTTP/2 clients)', () => {
-    expect(readCookie(['a=1', '__Host-session=tok'], '__Host-session')).toBe('tok');
-    expect(readCookie('a=1, __Host-session=tok', '__Host-session')).toBe('tok');
-    expect(readCookie(['a=1; b=2', 'c=3, __Host-session=tok; d=4'], '__Host-session')).toBe('tok');
-    expect(readCookie(['__Host-session=first', '__Host-session=second'], '__Host-session')).toBe('first');
-    expect(readCookie([], '__Host-session')).toBeUndefined();
+  it('keeps a comma inside its value: "," separates nothing', () => {
+    expect(cookiePairs(['x=1,__Host-session=planted; y=2'])).toEqual([
+      ['x', '1,__Host-session=planted'],
+      ['y', '2'],
+    ]);
+  });
+
+  it('ignores a pair without "=" and empty pairs, and splits a value at the first "=" only', () => {
+    expect(cookiePairs(['flag; ; a=b=c;', ''])).toEqual([['a', 'b=c']]);
+  });
+
+  it('reads every field, in order', () => {
+    expect(cookiePairs(['a=1; b=2', 'c=3'])).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+      ['c', '3'],
+    ]);
+  });
+});
+
+describe('fn: readCookie', () => {
+  it('finds the one session cookie among others, in any field', () => {
+    expect(session(['a=1; __Host-session=tok; b=2'])).toEqual({ kind: 'one', value: 'tok' });
+    expect(session(['a=1', '__Host-session=tok'])).toEqual({ kind: 'one', value: 'tok' });
+    expect(session(['a=1;__Host-session=tok'])).toEqual({ kind: 'one', value: 'tok' });
+  });
+
+  it('is absent without it, with an empty value, and for names that only look like it', () => {
+    for (const fields of [
+      [],
+      [''],
+      ['session=tok'],
+      ['__Host-session='],
+      ['__host-session=tok'],
+      ['x__Host-session=tok'],
+    ])
+      expect(session(fields), JSON.stringify(fields)).toEqual({ kind: 'absent' });
+  });
+
+  it('never takes a session cookie smuggled inside another cookie’s value after a ","', () => {
+    expect(session(['x=1,__Host-session=planted'])).toEqual({ kind: 'absent' });
+    expect(session(['x=1,__Host-session=planted; __Host-session=own'])).toEqual({
+      kind: 'one',
+      value: 'own',
+    });
+    expect(session(['__Host-session=own; x=1, __Host-session=planted'])).toEqual({
+      kind: 'one',
+      value: 'own',
+    });
+  });
+
+  it('answers "several" for two session cookies, in one field or in two, whatever their values', () => {
+    expect(session(['__Host-session=first; __Host-session=second'])).toEqual({ kind: 'several' });
+    expect(session(['__Host-session=first', '__Host-session=second'])).toEqual({ kind: 'several' });
+    expect(session(['__Host-session=same', 'a=1; __Host-session=same'])).toEqual({ kind: 'several' });
+    expect(session(['__Host-session=', '__Host-session=tok'])).toEqual({ kind: 'several' });
   });
 });

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { DOCS_CSP } from '../../infra/local/docs.ts';
+import { newPage, shared } from './harness.ts';
+
+/**
+ * `/docs` under its Content-Security-Policy (infra/local/docs.ts): Swagger UI as served renders the
+ * document and opens an operation with nothing refused — a CSP refusal is a console error, which the
+ * page's watcher records.
+ */
+describe('browser: the API documentation page', () => {
+  it('renders the OpenAPI document under its strict CSP, with nothing refused', async () => {
+    const { page, errors, settled } = await newPage();
+
+    const response = await page.goto(`${shared().url}/docs`);
+    await page.locator('.swagger-ui .info .title').waitFor();
+    await page.locator('.opblock-summary-control').first().click();
+    await page.locator('.opblock-body').first().waitFor();
+    await settled();
+
+    expect(response?.headers()['content-security-policy']).toBe(DOCS_CSP);
+    expect(await page.locator('.swagger-ui .info .title').textContent()).toContain('Flight Booking API');
+    expect(errors).toEqual([]);
+  });
+});
