@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { client, type Failure, fieldErrors, postUntyped, settle } from '../api.ts';
+import { client, type Failure, fieldErrors, settle } from '../api.ts';
 import { Countdown, ErrorNotice, Progress } from '../components.tsx';
 import { type Agent, codeDigits } from '../session.ts';
 
@@ -56,9 +56,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
     setPending(true);
     setFailure(undefined);
     // cookie_only: the answer carries no token at all; the session is the HttpOnly cookie alone.
-    const outcome = await postUntyped<{ data: { agent: Agent } }>(
-      '/api/auth/verify-otp',
-      { identifier: identifier.trim(), code, cookie_only: true },
+    const outcome = await settle(
+      client.POST('/api/auth/verify-otp', {
+        body: { identifier: identifier.trim(), code, cookie_only: true },
+      }),
       { quiet: true },
     );
     setPending(false);

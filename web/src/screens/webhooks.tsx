@@ -20,13 +20,15 @@ const EVENTS: EventType[] = [
 const PING_POLL_MS = 1500;
 const PING_WAIT_MS = 60_000;
 
-/** Every refusal of the webhook routes (docs/API.md §4.6), said plainly. */
+/**
+ * Every refusal of the webhook routes (docs/API.md §4.6), said plainly. `RATE_LIMITED` shows the
+ * service's own message: it names which limit was reached (the endpoint's 10 or the agency's 20 an hour).
+ */
 const PLAIN: Record<string, string> = {
   LIMIT_REACHED: 'The agency has 5 endpoints, the most it may have. Delete one before adding another.',
   FORBIDDEN:
     'Only an admin of the agency can manage its webhooks. Your role may have changed: sign in again.',
   NOT_FOUND: 'That endpoint is gone (deleted meanwhile). The list is shown as it is now.',
-  RATE_LIMITED: 'This endpoint was pinged 10 times this hour, the most allowed. Try again later.',
 };
 
 /**
