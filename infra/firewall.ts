@@ -3,6 +3,7 @@ import { CfnIPSet, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2
 import { Construct } from 'constructs';
 import { PayloadTooLargeError, UnauthorizedError } from '../shared/errors.ts';
 import { SESSION_COOKIE } from '../shared/http/cookies.ts';
+import { TRANSPORT_SECURITY } from '../shared/http/headers.ts';
 import { MAX_BODY_BYTES } from '../shared/http/json-body.ts';
 import { type Route, routes } from '../shared/routes.ts';
 import { ipVersionOf } from './cidr.ts';
@@ -100,6 +101,8 @@ export class Firewall extends Construct {
           responseHeaders: Object.entries({
             ...headers,
             'Cache-Control': 'no-store',
+            // The firewall's refusals are the deployed service's answers too (docs/API.md: HSTS deployed).
+            ...TRANSPORT_SECURITY,
             ...corsHeaders(props.corsOrigins),
           }).map(([name, value]) => ({ name, value })),
         },

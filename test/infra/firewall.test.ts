@@ -256,6 +256,12 @@ describe('infra: the firewall’s own answers', () => {
       }
   });
 
+  it('tell browsers to keep to HTTPS (HSTS), as every other deployed answer does', () => {
+    for (const template of [development, production])
+      for (const r of answering(template))
+        expect(headersOf(r)['Strict-Transport-Security'], r.Name).toBe('max-age=63072000; includeSubDomains');
+  });
+
   it('are valid JSON envelopes, each body used by a rule', () => {
     const bodies = webAcl().CustomResponseBodies as Record<string, Json>;
     const used = answering(production).map((r: Json) => r.Action.Block.CustomResponse.CustomResponseBodyKey);
