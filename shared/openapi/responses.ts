@@ -185,6 +185,8 @@ export const RefundQuote = z.object({
 });
 
 export const SendOtpData = z.object({ expires_in: z.int(), resend_after: z.int() });
+const COOKIE_ONLY_ANSWER =
+  'The answer to "cookie_only": true: the session is only in the HttpOnly __Host-session cookie';
 const signedInSession = { expires_in: z.int(), expires_at: DateTime, agent: Agent };
 /** verify-otp's data: with the token, or without it when the request said `cookie_only` (docs/API.md §3.2). */
 export const VerifyOtpData = z.union([
@@ -193,13 +195,7 @@ export const VerifyOtpData = z.union([
     token_type: z.literal('Bearer'),
     ...signedInSession,
   }),
-  z
-    .object(signedInSession)
-    .check(
-      z.describe(
-        'The answer to "cookie_only": true: the session is only in the HttpOnly __Host-session cookie',
-      ),
-    ),
+  z.object(signedInSession).check(z.describe(COOKIE_ONLY_ANSWER)),
 ]);
 export const SessionData = z.object({
   agent: Agent,

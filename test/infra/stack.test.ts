@@ -491,6 +491,7 @@ describe('infra: API', () => {
       expect(rule.Action.Block.CustomResponse.ResponseHeaders, rule.Name).toEqual([
         { Name: 'Retry-After', Value: '300' },
         { Name: 'Cache-Control', Value: 'no-store' },
+        { Name: 'Strict-Transport-Security', Value: 'max-age=63072000; includeSubDomains' },
       ]);
     const [, association] = resources('AWS::WAFv2::WebACLAssociation')[0] ?? [];
     expect(JSON.stringify(association?.Properties.ResourceArn)).toContain('/stages/');
