@@ -223,20 +223,3 @@ export function bestCombinations(
   }
   return { combinations: found, stats };
 }
-
-/**
- * The best `limit` round trips for `sort`: {@link bestCombinations} of the two directions. `examined`
- * reports the pairs popped from the frontier.
- */
-export function bestRoundTrips(
-  outbound: readonly PricedItinerary[],
-  inbound: readonly PricedItinerary[],
-  sort: SortOrder,
-  limit: number,
-): { pairs: [PricedItinerary, PricedItinerary][]; examined: number } {
-  const { combinations, stats } = bestCombinations([outbound, inbound], sort, limit);
-  return {
-    pairs: combinations.map(([out, back]) => [out, back] as [PricedItinerary, PricedItinerary]),
-    examined: stats.examined,
-  };
-}
