@@ -25,7 +25,7 @@ export type SdkCore = Pick<
 >;
 
 /** A secret that could not be read. The message names the problem, never the secret's value. */
-export class SecretReadError extends Error {
+class SecretReadError extends Error {
   override name = 'SecretReadError';
 }
 

@@ -3,7 +3,7 @@ import { byCodeUnits, rankItineraries } from './ranking.ts';
 import type { SortOrder } from './search-request.ts';
 
 /** Each journey's first departure comes at least this long after the previous journey's last arrival. */
-export const MIN_TURNAROUND_MINUTES = 120;
+const MIN_TURNAROUND_MINUTES = 120;
 
 /** One journey's itineraries, ranked, as columns: read by index, built once per itinerary. */
 interface Column {

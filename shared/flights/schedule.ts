@@ -21,7 +21,7 @@ interface DailyFlight {
 }
 
 /** A directed airport pair with its daily flights. */
-export interface Leg {
+interface Leg {
   readonly origin: Airport;
   readonly destination: Airport;
   readonly distanceKm: number;

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AWS_CLIENT_OPTIONS } from '#shared/aws-client-options.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
-import { readSecretString, SecretReadError, secretsManagerEndpoint } from '#shared/secret-value.ts';
+import { readSecretString, secretsManagerEndpoint } from '#shared/secret-value.ts';
 import {
   type Answer,
   errorAnswer,
@@ -76,7 +76,7 @@ describe('fn: readSecretString', () => {
 
       const error = await readSecretString(core(), NAME).catch((e: Error) => e);
 
-      expect(error).toBeInstanceOf(SecretReadError);
+      expect(error).toMatchObject({ name: 'SecretReadError' });
       expect((error as Error).message).toBe(`Secrets Manager answered ${status} ${code}: ${message}`);
       expect(server.requests).toHaveLength(1);
     },
@@ -115,7 +115,7 @@ describe('fn: readSecretString', () => {
 
     const error = await readSecretString(core(), NAME).catch((e: Error) => e);
 
-    expect(error).toBeInstanceOf(SecretReadError);
+    expect(error).toMatchObject({ name: 'SecretReadError' });
     expect((error as Error).message).toMatch(
       /^Secrets Manager at 127\.0\.0\.1:\d+ could not be reached \(ECONNRESET\)$/,
     );

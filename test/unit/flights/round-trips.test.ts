@@ -3,9 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { PricedItinerary } from '#shared/flights/flight-view.ts';
 import { findItineraries } from '#shared/flights/itineraries.ts';
 import { priceItinerary } from '#shared/flights/pricing.ts';
-import { bestCombinations, MIN_TURNAROUND_MINUTES } from '#shared/flights/round-trips.ts';
+import { bestCombinations } from '#shared/flights/round-trips.ts';
 import type { ScheduledFlight } from '#shared/flights/schedule.ts';
-import { SORTS, type SortOrder } from '#shared/flights/search-request.ts';
+import type { SortOrder } from '#shared/flights/search-request.ts';
+
+/** The shortest stay before the way back, or the next journey (docs/flights.md). */
+const MIN_TURNAROUND_MINUTES = 120;
+/** The orders a search may ask for (API.md, flight search). */
+const SORTS: SortOrder[] = ['PRICE', 'DURATION', 'DEPARTURE'];
 
 const HOUR = 3_600_000;
 const one = { adults: 1, children: 0, infants: 0 };
