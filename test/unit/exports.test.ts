@@ -99,9 +99,6 @@ const PENDING_TEST_ONLY: string[] = [
 const NOT_YET_TESTED_THROUGH_CALLERS: string[] = [
   // The integration test's slow oracle for the airport search order folds text with it.
   'shared/flights/airport-search.ts:foldForSearch',
-  // The firewall test checks that every bearer spelling the WAF folds into one key is one the service
-  // accepts; through the authenticate middleware it needs a verifier.
-  'shared/http/authenticate.ts:presentedToken',
   // The region's own endpoint is reachable through readSecretString only over the network.
   'shared/secret-value.ts:secretsManagerEndpoint',
 ];
