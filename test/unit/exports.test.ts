@@ -99,8 +99,6 @@ const PENDING_TEST_ONLY: string[] = [
 const NOT_YET_TESTED_THROUGH_CALLERS: string[] = [
   // The integration test's slow oracle for the airport search order folds text with it.
   'shared/flights/airport-search.ts:foldForSearch',
-  // The region's own endpoint is reachable through readSecretString only over the network.
-  'shared/secret-value.ts:secretsManagerEndpoint',
 ];
 
 const sourcesUnder = (dir: string): string[] =>
