@@ -1,8 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { captureLogLines } from '#test/helpers/log-capture.ts';
 
 let release = () => {};
 afterEach(() => release());
+// The files after this one in its worker load the modules anew, not the copies these tests spent.
+afterAll(() => {
+  vi.resetModules();
+});
 
 /**
  * shared/invocation.ts and the logger as a process that has not yet been invoked has them. The

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { pageBelow } from '#shared/console/lambda.ts';
 
 /** A document holding `html`'s `console-base` meta, as far as the console reads one. */
@@ -26,6 +26,10 @@ const below = (base: string) => consoleOn(pageBelow(built, base));
 
 afterEach(() => {
   vi.unstubAllGlobals();
+});
+// The files after this one in its worker load the module anew, outside any page, not as the last test's.
+afterAll(() => {
+  vi.resetModules();
 });
 
 describe('console base (the stage the page is served below)', () => {
