@@ -38,7 +38,7 @@ export const bundleAliases = (root: string): Record<string, string> =>
  * document, and the two files that change how the code compiles (`tsconfig.json`: esbuild reads its
  * compiler options; `package.json`: its `imports` map and module type).
  */
-export function sourceFiles(root: string): string[] {
+function sourceFiles(root: string): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],

@@ -22,7 +22,7 @@ export const consoleFunction = {
  * screen address, one booking's (`{proxy+}`, so any id reaches the function, which answers 404 for one
  * that is no address), and the build's assets.
  */
-export const CONSOLE_RESOURCES = [
+const CONSOLE_RESOURCES = [
   '/',
   '/sign-in',
   '/search',

@@ -28,9 +28,9 @@ interface EventPipelineProps {
  * enough to ride out a short SES or DynamoDB hiccup (each try already retries its calls), few enough
  * that a poison record holds its shard up for seconds, not hours.
  */
-export const STREAM_RETRY_ATTEMPTS = 10;
+const STREAM_RETRY_ATTEMPTS = 10;
 /** A delivery message received this often without being handled goes to the delivery dead-letter queue. */
-export const DELIVERY_MAX_RECEIVES = 5;
+const DELIVERY_MAX_RECEIVES = 5;
 
 /**
  * The event pipeline (docs/API.md §4.6): the table's stream feeds the events function (notices through

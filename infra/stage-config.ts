@@ -353,7 +353,7 @@ export const loadAccountConfig = (file = join(STAGES_DIR, '..', 'account.json'))
   parseAccountConfig(JSON.parse(readFileSync(file, 'utf8')));
 
 /** The stages that have a file. */
-export const knownStages = (dir = STAGES_DIR) =>
+const knownStages = (dir = STAGES_DIR) =>
   readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .map((name) => basename(name, '.json'))

@@ -62,13 +62,13 @@ export interface FunctionSpec {
  * Every function's size and deadline unless its route says otherwise: the stack deploys them and the
  * dev server hands handlers the same deadline (the SDK's own deadlines are 1 s connect, 3 s request).
  */
-export const FUNCTION_DEFAULTS = { memoryMb: 512, timeoutSeconds: 10 } as const;
+const FUNCTION_DEFAULTS = { memoryMb: 512, timeoutSeconds: 10 } as const;
 
 /**
  * A function that calls a remote supplier (Duffel) waits on it: a re-read (4 s, tried twice) and an order
  * (12 s) must fit, under API Gateway's 29-second integration limit.
  */
-export const REMOTE_SUPPLIER_TIMEOUT_SECONDS = 28;
+const REMOTE_SUPPLIER_TIMEOUT_SECONDS = 28;
 
 /**
  * The memory and timeout `route`'s function runs with, deployed and locally, in a stage selling from

@@ -28,7 +28,7 @@ const ZERO_DECIMAL = new Set([
 const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
 /** Decimal places of `currency`'s minor unit (0 or 2), or undefined for one the API cannot carry. */
-export function currencyExponent(currency: string): 0 | 2 | undefined {
+function currencyExponent(currency: string): 0 | 2 | undefined {
   if (!/^[A-Z]{3}$/.test(currency) || THREE_DECIMAL.has(currency)) return undefined;
   return ZERO_DECIMAL.has(currency) ? 0 : 2;
 }

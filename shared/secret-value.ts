@@ -25,7 +25,7 @@ export type SdkCore = Pick<
 >;
 
 /** A secret that could not be read. The message names the problem, never the secret's value. */
-export class SecretReadError extends Error {
+class SecretReadError extends Error {
   override name = 'SecretReadError';
 }
 
@@ -43,7 +43,8 @@ interface AttemptFailure {
  * endpoint in its partition (FIPS and dual-stack as the client's settings say). The shared config
  * file's `endpoint_url` is not read: a Lambda function has none.
  */
-export async function secretsManagerEndpoint(core: SdkCore, env = process.env): Promise<URL> {
+async function secretsManagerEndpoint(core: SdkCore): Promise<URL> {
+  const env = process.env;
   const configured =
     env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS === 'true'
       ? undefined

@@ -9,7 +9,7 @@
 import { intlOffset } from '#shared/flights/local-time.ts';
 
 /** The window the table covers: [from, to). Outside it, local-time.ts falls back to Intl. */
-export const ZONE_WINDOW = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2036, 0, 1) } as const;
+const ZONE_WINDOW = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2036, 0, 1) } as const;
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -36,7 +36,7 @@ const IDLE_CONNECTION_GRACE_MS = 60_000;
  * How often `npm start` runs the sweep: a quarter of the deployed schedule, so a hold that lapses
  * locally (HOLD_MINUTES=1) frees its seats well within the minute the contract promises.
  */
-export const LOCAL_SWEEP_EVERY_MS = (SWEEP_EVERY_SECONDS * 1000) / 4;
+const LOCAL_SWEEP_EVERY_MS = (SWEEP_EVERY_SECONDS * 1000) / 4;
 
 /**
  * The local sweep's period: `SWEEP_INTERVAL_SECONDS` (0.1–3600, for tests) or {@link LOCAL_SWEEP_EVERY_MS}.

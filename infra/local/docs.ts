@@ -40,7 +40,7 @@ const PAGE = `<!doctype html>
  * Swagger UI sets its element styles through the DOM, which `style-src` does not govern, and
  * evaluates no string as code, so neither `'unsafe-inline'` nor `'unsafe-eval'` is needed.
  */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

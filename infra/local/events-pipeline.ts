@@ -24,9 +24,9 @@ const STALE_ITERATOR = new Set(['TrimmedDataAccessException', 'ExpiredIteratorEx
 /** A delivery message whose handling failed (not its attempt: the table, say) is tried again this often. */
 const MAX_MESSAGE_TRIES = 5;
 
-export const EVENTS_DEAD_LETTERS_FILE = 'events-dead-letters.jsonl';
+const EVENTS_DEAD_LETTERS_FILE = 'events-dead-letters.jsonl';
 /** Where the pipeline stopped in the stream: the last record handled per shard (Lambda's checkpoint). */
-export const EVENTS_POSITION_FILE = 'events-stream-position.json';
+const EVENTS_POSITION_FILE = 'events-stream-position.json';
 
 /** The stream's position as the file keeps it: the stream, the last record handled per shard, closed shards read to their end. */
 interface StreamPosition {

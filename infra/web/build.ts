@@ -34,7 +34,7 @@ interface ConsoleBuildFile {
   readonly bytes: number;
 }
 
-export interface ConsoleBuild {
+interface ConsoleBuild {
   readonly outdir: string;
   /** Every file the build wrote, the page first. */
   readonly files: ConsoleBuildFile[];

@@ -14,7 +14,7 @@ import { agencyPartition } from '../db/table.ts';
 export const agencyCountersKey = (agencyId: string) => ({ pk: agencyPartition(agencyId), sk: 'ADMINS' });
 
 /** How many agents an agency may register unless the operator raised (or lowered) its limit. */
-export const DEFAULT_AGENT_LIMIT = 50;
+const DEFAULT_AGENT_LIMIT = 50;
 
 /**
  * While the agency has room for one more agent: below its own limit, or below the default without one.

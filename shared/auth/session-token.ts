@@ -17,9 +17,9 @@ const ALGORITHM = 'HS256';
  * Explicit typing (RFC 8725 §3.11): the `typ` header names what the token is for, so no other JWT
  * signed with a related key can pass for a session token.
  */
-export const TOKEN_TYPE = 'session+jwt';
+const TOKEN_TYPE = 'session+jwt';
 /** How far ahead of our clock a token's `iat` may be (another instance's clock may run ahead). */
-export const CLOCK_SKEW_SECONDS = 60;
+const CLOCK_SKEW_SECONDS = 60;
 
 /** What tokens are signed and checked with: built once per cold start with the context (context.ts). */
 export interface TokenSettings {

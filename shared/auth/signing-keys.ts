@@ -19,11 +19,11 @@ export interface SigningKeys {
 /** A master secret shorter than this cannot carry 256 bits (43 base64url characters). */
 const MIN_MASTER_KEY_LENGTH = 43;
 
-export class SigningKeyError extends Error {
+class SigningKeyError extends Error {
   override name = 'SigningKeyError';
 }
 
-export function deriveSigningKeys(master: string): SigningKeys {
+function deriveSigningKeys(master: string): SigningKeys {
   const secret = master.trim();
   if (secret.length < MIN_MASTER_KEY_LENGTH) {
     throw new SigningKeyError(`the signing key must be at least ${MIN_MASTER_KEY_LENGTH} characters`);

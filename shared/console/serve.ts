@@ -22,7 +22,7 @@ interface ConsoleResponse {
 }
 
 /** The page's Content-Security-Policy (docs/console.md, Serving): nothing inline, nothing from elsewhere. */
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -74,7 +74,7 @@ export function isScreenPath(path: string): boolean {
  * injected script cannot ask for them either. Only names Chromium knows (an unknown one is a console
  * warning); `clipboard-write` stays allowed: the webhook secret's copy button uses it.
  */
-export const CONSOLE_PERMISSIONS_POLICY = [
+const CONSOLE_PERMISSIONS_POLICY = [
   'accelerometer',
   'autoplay',
   'browsing-topics',

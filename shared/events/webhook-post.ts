@@ -6,7 +6,7 @@ import type { ResolvedAddress } from './webhook-url.ts';
 /** Any 2xx within this is delivered (docs/API.md §4.6). */
 const DELIVERY_TIMEOUT_MS = 10_000;
 /** A receiver's answer is read up to this many bytes, then the connection is dropped. */
-export const MAX_RESPONSE_BYTES = 4096;
+const MAX_RESPONSE_BYTES = 4096;
 
 /** What came of one POST: the status when an answer came, or why none did. */
 export type PostOutcome =

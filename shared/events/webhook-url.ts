@@ -108,7 +108,7 @@ function expandIpv6(address: string): number[] | undefined {
 }
 
 /** Whether the service may connect to `address` under `policy`. */
-export function isAllowedAddress(address: string, policy: WebhookUrlPolicy): boolean {
+function isAllowedAddress(address: string, policy: WebhookUrlPolicy): boolean {
   const v4 = isIPv4(address) ? address : embeddedIpv4(address);
   if (v4) {
     if (policy === 'local' && loopback.check(v4, 'ipv4')) return true;

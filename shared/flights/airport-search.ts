@@ -120,7 +120,7 @@ function buckets(
 }
 
 /** Airports folded once (per cold start), in answer order for ties: by name, then code. */
-export interface AirportIndex {
+interface AirportIndex {
   readonly byName: readonly IndexedAirport[];
   readonly byCode: ReadonlyMap<string, IndexedAirport>;
   readonly starting: (prefix: string) => readonly number[];

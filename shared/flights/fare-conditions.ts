@@ -20,32 +20,24 @@ export interface FareConditionsView {
   change_before_departure: ConditionView | null;
 }
 
-/**
- * One condition in minor units: not allowed; allowed at a penalty (0 = free, undefined = not stated);
- * or not stated at all (null).
- */
-type Term = { readonly allowed: false } | { readonly allowed: true; readonly penalty?: number } | null;
+/** One condition in minor units: not allowed, or allowed at a penalty (0 = free). */
+type Term = { readonly allowed: false } | { readonly allowed: true; readonly penalty: number };
 
 /** A journey's (or a whole trip's) conditions, penalties in minor units of `currency`. */
-export interface Conditions {
+interface Conditions {
   readonly refund: Term;
   readonly change: Term;
   readonly currency: string;
 }
 
-/**
- * The most restrictive of `terms`: not allowed if any is not; else not stated if any is not; else
- * allowed, the penalties merged by `merge` (unknown if any is unknown).
- */
+/** The most restrictive of `terms`: not allowed if any is not; else allowed, the penalties merged by `merge`. */
 function mostRestrictive(terms: readonly Term[], merge: (a: number, b: number) => number): Term {
-  if (terms.some((term) => term?.allowed === false)) return { allowed: false };
-  let penalty: number | undefined = 0;
+  let penalty = 0;
   for (const term of terms) {
-    if (term === null) return null;
     if (!term.allowed) return { allowed: false };
-    penalty = penalty === undefined || term.penalty === undefined ? undefined : merge(penalty, term.penalty);
+    penalty = merge(penalty, term.penalty);
   }
-  return penalty === undefined ? { allowed: true } : { allowed: true, penalty };
+  return { allowed: true, penalty };
 }
 
 const tableTerm = (cents: number | typeof NOT_ALLOWED, seats: number): Term =>
@@ -56,7 +48,7 @@ const tableTerm = (cents: number | typeof NOT_ALLOWED, seats: number): Term =>
  * the most restrictive segment's row applies (not allowed if any is not; the largest penalty), times
  * the passengers with a seat (infants on a lap pay none).
  */
-export function journeyConditions(
+function journeyConditions(
   travelClass: TravelClass,
   buckets: readonly number[],
   pax: PassengerCounts,
@@ -78,12 +70,12 @@ export function journeyConditions(
 
 /**
  * A trip's conditions from its journeys' (a return's two directions, or every journey of a multi-city
- * trip): the most restrictive of all — not allowed if any journey is not, not stated if any is not —
- * and the penalties summed, since each journey's fare charges its own. Every journey is in `currency`.
+ * trip): the most restrictive of all — not allowed if any journey is not — and the penalties summed,
+ * since each journey's fare charges its own. Every journey is in `currency`.
  *
  * @example tripConditions([outbound, inbound]) // refund allowed only if both are, penalty out + in
  */
-export function tripConditions(journeys: readonly Conditions[]): Conditions {
+function tripConditions(journeys: readonly Conditions[]): Conditions {
   const sum = (a: number, b: number) => a + b;
   return {
     refund: mostRestrictive(
@@ -98,14 +90,13 @@ export function tripConditions(journeys: readonly Conditions[]): Conditions {
   };
 }
 
-const termView = (term: Term, currency: string): ConditionView | null => {
-  if (term === null) return null;
-  if (!term.allowed || term.penalty === undefined) return { allowed: term.allowed, penalty: null };
-  return { allowed: true, penalty: { amount: toMajor(term.penalty, currency), currency } };
-};
+const termView = (term: Term, currency: string): ConditionView =>
+  term.allowed
+    ? { allowed: true, penalty: { amount: toMajor(term.penalty, currency), currency } }
+    : { allowed: false, penalty: null };
 
 /** Conditions as a Flight answers them. */
-export const conditionsView = (conditions: Conditions): FareConditionsView => ({
+const conditionsView = (conditions: Conditions): FareConditionsView => ({
   refund_before_departure: termView(conditions.refund, conditions.currency),
   change_before_departure: termView(conditions.change, conditions.currency),
 });

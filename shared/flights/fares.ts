@@ -83,8 +83,8 @@ function cabinFactor(travelClass: TravelClass, distanceKm: number): number {
 }
 
 /** Child fare as a share of the adult fare; infants travel on a lap (no seat) for a small share. */
-export const CHILD_SHARE = 0.75;
-export const INFANT_SHARE = 0.1;
+const CHILD_SHARE = 0.75;
+const INFANT_SHARE = 0.1;
 
 /**
  * The cheapest fare of a cabin on a flight, in whole euros (as cents): economy is 30 € plus 11 cents

@@ -7,7 +7,7 @@ const MIN_CONNECTION_MINUTES = 60;
 /** …and at most this long. */
 const MAX_CONNECTION_MINUTES = 6 * 60;
 /** A connecting airport is considered when going through it is at most this much longer. */
-export const MAX_DETOUR = 1.5;
+const MAX_DETOUR = 1.5;
 /** Flights leaving sooner than this are no longer offered. */
 export const MIN_LEAD_MINUTES = 60;
 

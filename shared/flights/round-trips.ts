@@ -3,7 +3,7 @@ import { byCodeUnits, rankItineraries } from './ranking.ts';
 import type { SortOrder } from './search-request.ts';
 
 /** Each journey's first departure comes at least this long after the previous journey's last arrival. */
-export const MIN_TURNAROUND_MINUTES = 120;
+const MIN_TURNAROUND_MINUTES = 120;
 
 /** One journey's itineraries, ranked, as columns: read by index, built once per itinerary. */
 interface Column {
@@ -222,21 +222,4 @@ export function bestCombinations(
     }
   }
   return { combinations: found, stats };
-}
-
-/**
- * The best `limit` round trips for `sort`: {@link bestCombinations} of the two directions. `examined`
- * reports the pairs popped from the frontier.
- */
-export function bestRoundTrips(
-  outbound: readonly PricedItinerary[],
-  inbound: readonly PricedItinerary[],
-  sort: SortOrder,
-  limit: number,
-): { pairs: [PricedItinerary, PricedItinerary][]; examined: number } {
-  const { combinations, stats } = bestCombinations([outbound, inbound], sort, limit);
-  return {
-    pairs: combinations.map(([out, back]) => [out, back] as [PricedItinerary, PricedItinerary]),
-    examined: stats.examined,
-  };
 }

@@ -21,7 +21,7 @@ interface DailyFlight {
 }
 
 /** A directed airport pair with its daily flights. */
-export interface Leg {
+interface Leg {
   readonly origin: Airport;
   readonly destination: Airport;
   readonly distanceKm: number;
@@ -42,7 +42,7 @@ export interface ScheduledFlight {
 }
 
 /** Block time: 45 minutes plus the great-circle distance at 850 km/h, to the next 5 minutes. */
-export function blockMinutes(distanceKm: number): number {
+function blockMinutes(distanceKm: number): number {
   return Math.ceil((45 + (distanceKm / 850) * 60) / 5) * 5;
 }
 
@@ -169,15 +169,10 @@ function flownBetween(flightNumber: string): { origin: string; destination: stri
 }
 
 /**
- * The leg flying `flightNumber`, built from its own route's lines alone (network.ts servicesBetween):
- * the same leg as {@link legBetween}'s without building the network index, so that a booking, which
- * knows its flight numbers, builds only the legs it books. Not kept: see {@link scheduledFlight}.
+ * The leg from `origin` to `destination`, built from its own route's lines alone (network.ts
+ * servicesBetween): the same leg as {@link legBetween}'s without building the network index, so that a
+ * booking, which knows its flight numbers, builds only the legs it books.
  */
-export function legFlying(flightNumber: string): Leg | undefined {
-  const pair = flownBetween(flightNumber);
-  return pair && legOfPair(pair.origin, pair.destination);
-}
-
 function legOfPair(origin: string, destination: string): Leg | undefined {
   const services: Service[] = [];
   for (const s of servicesBetween(origin, destination)) {
@@ -225,7 +220,7 @@ export function flightsOn(leg: Leg, date: LocalDate): ScheduledFlight[] {
 
 /**
  * Flight `flightNumber` on local date `date`, if it exists (only in the spelling the schedule gives it).
- * Found from the flight number's own route ({@link legFlying}), never through the network index: a
+ * Found from the flight number's own route ({@link legOfPair}), never through the network index: a
  * booking's cold start builds only the legs it books.
  */
 export function scheduledFlight(flightNumber: string, date: LocalDate): ScheduledFlight | undefined {

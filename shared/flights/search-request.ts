@@ -8,7 +8,7 @@ import '../zod-locale.ts';
 
 /** Searches reach this many days ahead at most. */
 const MAX_DAYS_AHEAD = 330;
-export const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
+const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
 export type SortOrder = (typeof SORTS)[number];
 
 const AirportCode = z.string().check(

@@ -29,7 +29,7 @@ export interface SearchDeps extends TableHandle {
  * Flight-dates priced per journey of a round trip or multi-city search: one BatchGetItem call each at
  * most (a round trip's two directions together stay within two).
  */
-export const MAX_PRICED_FLIGHT_DATES_PER_DIRECTION = BATCH_GET_LIMIT;
+const MAX_PRICED_FLIGHT_DATES_PER_DIRECTION = BATCH_GET_LIMIT;
 
 /**
  * `POST /api/flights/search`. Candidates come from the schedule, journey by journey; their inventory is

@@ -12,7 +12,7 @@ import { isJsonRequest } from './json-body.ts';
  * session cookie, read from every `Cookie` field. The cookie twice (in one field or two) is 401: a
  * browser holds one `__Host-session`, so a second one was planted, and neither is taken.
  */
-export function presentedToken(event: ApiEvent): { token: string; via: 'bearer' | 'cookie' } | undefined {
+function presentedToken(event: ApiEvent): { token: string; via: 'bearer' | 'cookie' } | undefined {
   const authorization = readHeader(event.headers, 'authorization');
   if (authorization !== undefined) {
     // A malformed header is refused rather than silently falling back to the cookie. The token's

@@ -25,7 +25,7 @@ export function clearedSessionCookie(): string {
  * send each cookie in a field of its own (RFC 9113 §8.2.3), which API Gateway delivers as several
  * `multiValueHeaders` values, and the dev server likewise.
  */
-export function cookiePairs(cookieHeaders: readonly string[]): [name: string, value: string][] {
+function cookiePairs(cookieHeaders: readonly string[]): [name: string, value: string][] {
   return cookieHeaders.flatMap((field) =>
     field.split(';').flatMap((pair): [string, string][] => {
       const eq = pair.indexOf('=');

@@ -30,7 +30,7 @@ const transientNetworkCodes = new Set([
  * Whether `error` is a dependency failure (answered 503) rather than a bug (answered 500): an AWS
  * service fault, a throttle, or a network error, after the SDK's own bounded retries.
  */
-export function isDependencyFailure(error: unknown): boolean {
+function isDependencyFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as {
     name?: unknown;

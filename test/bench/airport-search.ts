@@ -10,7 +10,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { type AirportIndex, airportIndex, searchAirports } from '../../shared/flights/airport-search.ts';
+import { airportIndex, searchAirports } from '../../shared/flights/airport-search.ts';
 import { sellableAirports } from '../../shared/supply/context.ts';
 import { median, percentile, round, type Section, shuffled, table } from './lib.ts';
 import type { Bench } from './setup.ts';
@@ -36,7 +36,11 @@ function queriesOf(codes: readonly string[]): Record<1 | 2 | 3, string[]> {
 }
 
 /** Microseconds per lookup of each query, ROUNDS times each, shuffled. */
-function timeLookups(index: AirportIndex, queries: readonly string[], limit: number): number[] {
+function timeLookups(
+  index: ReturnType<typeof airportIndex>,
+  queries: readonly string[],
+  limit: number,
+): number[] {
   for (const query of queries) searchAirports(index, query, limit); // warm-up
   const samples: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {

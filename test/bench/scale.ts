@@ -29,12 +29,11 @@ import type { AppContext } from '../../shared/context.ts';
 import { createDocumentClient } from '../../shared/db/client.ts';
 import { agencyPartition } from '../../shared/db/table.ts';
 import type { TravelClass } from '../../shared/flights/cabins.ts';
-import { inventoryKey, soldAttribute } from '../../shared/flights/inventory-item.ts';
+import { BATCH_GET_LIMIT, inventoryKey, soldAttribute } from '../../shared/flights/inventory-item.ts';
 import { findItineraries, MIN_LEAD_MINUTES } from '../../shared/flights/itineraries.ts';
 import { addDays, daysBetween } from '../../shared/flights/local-time.ts';
 import { selectForPricing } from '../../shared/flights/ranking.ts';
 import type { ScheduledFlight } from '../../shared/flights/schedule.ts';
-import { MAX_PRICED_FLIGHT_DATES_PER_DIRECTION } from '../../shared/flights/search.ts';
 import { route } from '../../shared/routes.ts';
 import { apiEvent } from '../helpers/api.ts';
 import { type SupplierContext, withSupplier } from '../helpers/supplier-context.ts';
@@ -87,7 +86,8 @@ function prng(seed: number) {
 /** The flights a search prices, selected as the handler does (defaults: 1 adult, ECONOMY, PRICE). */
 function pricedFlights(query: Query, now: number): ScheduledFlight[] {
   const options = { maxConnections: 1 as const, earliestDeparture: now + MIN_LEAD_MINUTES * 60_000 };
-  const perDirection = query.return_date ? MAX_PRICED_FLIGHT_DATES_PER_DIRECTION : undefined;
+  // A journey of a round trip is priced from one BatchGetItem's flight-dates at most (shared/flights/search.ts).
+  const perDirection = query.return_date ? BATCH_GET_LIMIT : undefined;
   const pax = { adults: 1, children: 0, infants: 0 };
   const direction = (from: string, to: string, date: string) =>
     selectForPricing(

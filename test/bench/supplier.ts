@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { supplierDefine } from '../../infra/bundling.ts';
 import { startDuffelStandIn } from '../../infra/local/duffel-stand-in.ts';
 import type { Session } from '../../shared/auth/session.ts';
-import { deriveSigningKeys } from '../../shared/auth/signing-keys.ts';
 import { createSearchRequest } from '../../shared/flights/search-request.ts';
 import { createLogger } from '../../shared/log.ts';
 import { type Route, routes, sweepJob } from '../../shared/routes.ts';
 import { duffelSupplier } from '../../shared/supply/duffel/adapter.ts';
 import { offerRequestBody } from '../../shared/supply/duffel/mapping.ts';
+import { signingKeysOf } from '../helpers/signing-keys.ts';
 import { median, percentile, round, table } from './lib.ts';
 import { bundle } from './setup.ts';
 
@@ -102,7 +102,7 @@ log('adapter time over the same outside call');
 // No rate limit here: this measures the adapter, not Duffel's patience.
 const standIn = await startDuffelStandIn({ rateLimit: 1_000_000 });
 const supplier = duffelSupplier({
-  keys: deriveSigningKeys('k'.repeat(64)),
+  keys: await signingKeysOf('k'.repeat(64)),
   clock: { now: () => Date.now() },
   log: createLogger('error'),
   duffel: {

@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { deriveSigningKeys } from '../../shared/auth/signing-keys.ts';
+import { loadSigningKeys } from '../../shared/auth/signing-keys.ts';
 import { startLocalServer } from '../helpers/local-server.ts';
 import { round, type Section, table } from './lib.ts';
 import type { Bench } from './setup.ts';
@@ -50,7 +50,7 @@ async function throughDevServer(bench: Bench, cannon: Cannon, warmUp: Cannon) {
     const code = JSON.parse(outbox.at(-1) ?? '{}').code;
     const serverToken = (await post('/api/auth/verify-otp', { identifier: 'agent@example.com', code })).data
       .verification_token;
-    const serverKeys = deriveSigningKeys(readFileSync(join(server.dataDir, 'signing.key'), 'utf8'));
+    const serverKeys = await loadSigningKeys({ file: join(server.dataDir, 'signing.key') });
     const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${serverToken}` };
     const searchBody = JSON.stringify({
       origin: 'LHR',

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DOCS_CSP } from '../../infra/local/docs.ts';
 import { newPage, shared } from './harness.ts';
+
+/** The page's policy: its own scripts, styles and data, Swagger UI's inline images, nothing inline else. */
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * `/docs` under its Content-Security-Policy (infra/local/docs.ts): Swagger UI as served renders the

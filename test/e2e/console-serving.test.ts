@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CSP, CONSOLE_PERMISSIONS_POLICY } from '#shared/console/serve.ts';
+import { CONSOLE_CSP, consolePageHeaders } from '#test/helpers/console-headers.ts';
 import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
 
 let server: LocalServer;
@@ -21,7 +21,9 @@ describe('e2e: npm start serves the agent console', () => {
       expect(response.headers.get('content-security-policy'), path).toBe(CONSOLE_CSP);
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
-      expect(response.headers.get('permissions-policy'), path).toBe(CONSOLE_PERMISSIONS_POLICY);
+      expect(response.headers.get('permissions-policy'), path).toBe(
+        consolePageHeaders()['Permissions-Policy'],
+      );
       expect(response.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
       expect(response.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
       // Plain HTTP on 127.0.0.1: HSTS is for the deployed stage only (docs/decisions.md, "HTTP").

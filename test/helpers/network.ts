@@ -1,5 +1,5 @@
 import { networkRoutes } from '#shared/flights/network.ts';
-import { destinationsFrom, type Leg, legBetween } from '#shared/flights/schedule.ts';
+import { destinationsFrom, legBetween } from '#shared/flights/schedule.ts';
 
 /** Every airport the built-in network serves (either end of a route), sorted: for tests that walk them all. */
 export function servedAirports(): string[] {
@@ -7,6 +7,6 @@ export function servedAirports(): string[] {
 }
 
 /** Every leg leaving `origin`, built: for tests that walk the schedule. */
-export function legsFrom(origin: string): Leg[] {
+export function legsFrom(origin: string) {
   return destinationsFrom(origin).flatMap((to) => legBetween(origin, to) ?? []);
 }

@@ -9,7 +9,6 @@ import {
   roleStatements,
   synthStage,
 } from '#test/helpers/stage-files.ts';
-import { DELIVERY_MAX_RECEIVES, STREAM_RETRY_ATTEMPTS } from '../../infra/events.ts';
 
 const { template } = synthStage(DEVELOPMENT);
 const resources = (type: string) => resourcesOf(template, type);
@@ -51,7 +50,7 @@ describe('infra: events', () => {
       StartingPosition: 'TRIM_HORIZON',
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
+      MaximumRetryAttempts: 10,
       ParallelizationFactor: 1,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamDlq, 'Arn'] } } },
     });
@@ -66,7 +65,7 @@ describe('infra: events', () => {
     });
     expect(deliveryQueue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] },
-      maxReceiveCount: DELIVERY_MAX_RECEIVES,
+      maxReceiveCount: 5,
     });
     const deliveries = eventFunctions.find((f) => f.id === 'deliveries');
     expect(deliveryQueue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(

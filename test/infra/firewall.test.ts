@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Session } from '#shared/auth/session.ts';
 import { UnauthorizedError } from '#shared/errors.ts';
 import type { ApiEvent } from '#shared/http/api-event.ts';
-import { presentedToken } from '#shared/http/authenticate.ts';
+import { authenticate } from '#shared/http/authenticate.ts';
 import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { documentRoute, routes } from '#shared/routes.ts';
 import { DEVELOPMENT, type Json, PRODUCTION, resourcesOf, synthStage } from '#test/helpers/stage-files.ts';
@@ -61,15 +62,20 @@ describe('infra: the firewall counts every spelling of one session as one sessio
     ]);
   });
 
-  it('keeps accepting bearer, BEARER and 500 spaces in the service, and each is the same WAF key', () => {
+  it('keeps accepting bearer, BEARER and 500 spaces in the service, and each is the same WAF key', async () => {
     const [key] = rule('SessionRateLimit').Statement.RateBasedStatement.CustomKeys;
-    const keys = spellings.map((authorization) => {
-      expect(presentedToken({ headers: { Authorization: authorization } } as unknown as ApiEvent)).toEqual({
-        token,
-        via: 'bearer',
-      });
-      return transform(authorization, key.Header.TextTransformations);
-    });
+    const verified: string[] = [];
+    const session = authenticate(async (presented) => {
+      verified.push(presented);
+      return {} as Session;
+    }, []);
+    for (const authorization of spellings) {
+      const event = { headers: { Authorization: authorization } } as unknown as ApiEvent;
+      await session.before?.({ event } as unknown as Parameters<NonNullable<typeof session.before>>[0]);
+      expect(event.sessionVia, authorization).toBe('bearer');
+    }
+    expect(verified).toEqual(spellings.map(() => token));
+    const keys = spellings.map((authorization) => transform(authorization, key.Header.TextTransformations));
     expect(new Set(keys).size).toBe(1);
   });
 

@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  FUNCTION_DEFAULTS,
-  functionSettings,
-  REMOTE_SUPPLIER_TIMEOUT_SECONDS,
-} from '#shared/function-spec.ts';
+import { functionSettings } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, routes, sweepJob } from '#shared/routes.ts';
 import { awsCommands, synopsisProblems } from '#test/helpers/aws-cli.ts';
 import {
@@ -17,7 +13,6 @@ import {
   synthStage,
 } from '#test/helpers/stage-files.ts';
 import { consoleFunction } from '../../infra/console.ts';
-import { DELIVERY_MAX_RECEIVES, STREAM_RETRY_ATTEMPTS } from '../../infra/events.ts';
 
 const runbook = readFileSync('docs/runbook.md', 'utf8');
 
@@ -30,8 +25,18 @@ const sections = new Map(
 );
 
 const account = accountTemplate();
+const development = synthStage(DEVELOPMENT).template;
+/** A route's timeout in a stage that sells from the network: every route's but the console's. */
+const defaults = functionSettings(documentRoute).timeoutSeconds;
+/** How often the events function's stream batches are retried, and deliveries received, as deployed. */
+const streamRetries = resourcesOf(development, 'AWS::Lambda::EventSourceMapping').flatMap(([, m]) =>
+  m.Properties.MaximumRetryAttempts === undefined ? [] : [m.Properties.MaximumRetryAttempts],
+);
+const deliveryReceives = resourcesOf(development, 'AWS::SQS::Queue').flatMap(([, q]) =>
+  q.Properties.RedrivePolicy ? [q.Properties.RedrivePolicy.maxReceiveCount] : [],
+);
 const alarmNames = [
-  ...[synthStage(DEVELOPMENT).template, synthStage(PRODUCTION).template, account].flatMap((template) =>
+  ...[development, synthStage(PRODUCTION).template, account].flatMap((template) =>
     resourcesOf(template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName as string),
   ),
 ];
@@ -71,7 +76,6 @@ describe('docs/runbook.md', () => {
 
 describe('docs/runbook.md: what it says of the alarms matches the code', () => {
   const section = (heading: string) => (sections.get(heading) ?? '').replace(/\s+/g, ' ');
-  const defaults = FUNCTION_DEFAULTS.timeoutSeconds;
 
   it('names each function’s real timeout, in a network and in a Duffel stage', () => {
     const errors = section('<route>-Errors');
@@ -82,7 +86,8 @@ describe('docs/runbook.md: what it says of the alarms matches the code', () => {
       (r) => functionSettings(r, 'duffel').timeoutSeconds !== defaults,
     );
     const named = /in a Duffel stage (\d+) s for ((?:`[^`]+`(?:, |\s+and\s+)?)+)/.exec(errors);
-    expect(Number(named?.[1])).toBe(REMOTE_SUPPLIER_TIMEOUT_SECONDS);
+    for (const route of duffel)
+      expect(functionSettings(route, 'duffel').timeoutSeconds).toBe(Number(named?.[1]));
     expect([...(named?.[2] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort()).toEqual(
       duffel.map((r) => r.id).sort(),
     );
@@ -102,8 +107,10 @@ describe('docs/runbook.md: what it says of the alarms matches the code', () => {
   it('covers the event functions in the Throttles entry, each with what a throttle does to it', () => {
     const throttles = section('<route>-Throttles');
     for (const fn of eventFunctions) expect(throttles).toContain(`\`${fn.id}-Throttles\``);
-    expect(throttles).toContain(`without counting it against its ${STREAM_RETRY_ATTEMPTS} retries`);
-    expect(throttles).toContain(`after ${DELIVERY_MAX_RECEIVES}, a message goes to the dead-letter queue`);
+    expect(streamRetries).toHaveLength(1);
+    expect(throttles).toContain(`without counting it against its ${streamRetries[0]} retries`);
+    expect(deliveryReceives).toHaveLength(1);
+    expect(throttles).toContain(`after ${deliveryReceives[0]}, a message goes to the dead-letter queue`);
   });
 
   it('words Api5xxRate as its threshold, comparison and periods are', () => {
@@ -133,14 +140,13 @@ describe('README: the timeouts table matches the code', () => {
   const all = [...routes, documentRoute, consoleFunction];
 
   it('gives each function the timeout it deploys with', () => {
-    expect(rows.get('each route')).toBe(`${FUNCTION_DEFAULTS.timeoutSeconds} s`);
+    expect(rows.get('each route')).toBe(`${defaults} s`);
     const duffelRow = [...rows].find(([name]) => name.endsWith('in a Duffel stage'));
     const named = [...(duffelRow?.[0] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
-    const slower = all.filter(
-      (r) => functionSettings(r, 'duffel').timeoutSeconds !== FUNCTION_DEFAULTS.timeoutSeconds,
-    );
+    const slower = all.filter((r) => functionSettings(r, 'duffel').timeoutSeconds !== defaults);
     expect(named).toEqual(slower.map((r) => r.id).sort());
-    expect(duffelRow?.[1]).toBe(`${REMOTE_SUPPLIER_TIMEOUT_SECONDS} s`);
+    for (const route of slower)
+      expect(duffelRow?.[1]).toBe(`${functionSettings(route, 'duffel').timeoutSeconds} s`);
     for (const fn of eventFunctions)
       expect(rows.get([...rows.keys()].find((k) => k.startsWith(`\`${fn.id}\``)) ?? '')).toBe(
         `${functionSettings(fn).timeoutSeconds} s`,

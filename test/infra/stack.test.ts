@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { describe, expect, it } from 'vitest';
 import { functionSettings, iamTableAction } from '#shared/function-spec.ts';
 import { documentRoute, eventFunctions, type Route, routes as routeTable } from '#shared/routes.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
+import { CONSOLE_RESOURCES } from '#test/helpers/console-resources.ts';
 import {
   apiMethods,
   DEVELOPMENT,
@@ -17,10 +19,8 @@ import {
 
 const routes: readonly Route[] = routeTable;
 
-import { CONSOLE_RESOURCES } from '../../infra/console.ts';
 import {
   type FlightBookingConfig,
-  knownStages,
   loadStageConfig,
   parseStageConfig,
   type StageFile,
@@ -650,7 +650,8 @@ describe('infra: stage configuration', () => {
   });
 
   it('loads every committed stage file that is complete, and refuses the others only for their example values', () => {
-    for (const stage of knownStages()) {
+    const committed = readdirSync('infra/stages').filter((name) => name.endsWith('.json'));
+    for (const stage of committed.map((name) => basename(name, '.json'))) {
       try {
         loadStageConfig(stage);
       } catch (error) {

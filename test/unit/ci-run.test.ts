@@ -36,3 +36,18 @@ describe('.ci/run', () => {
     expect(calls.filter((call) => call.includes('chromium'))).toEqual([]);
   });
 });
+
+describe('npm test', () => {
+  const scripts: Record<string, string> = JSON.parse(readFileSync('package.json', 'utf8')).scripts;
+
+  it('ends by running the unit project shuffled, files and tests, with two fixed seeds', () => {
+    const runs = (scripts['test:shuffled'] ?? '').split(' && ');
+    const seeds = runs.map((run) => /--sequence\.seed=(\d+)\b/.exec(run)?.[1]);
+
+    expect(scripts.test).toMatch(/ && npm run test:shuffled$/);
+    expect(runs).toHaveLength(2);
+    for (const run of runs)
+      expect(run).toMatch(/^vitest run --project unit --sequence\.shuffle --sequence\.seed=\d+$/);
+    expect(new Set(seeds).size).toBe(2);
+  });
+});

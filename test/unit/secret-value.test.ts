@@ -1,8 +1,9 @@
+import { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AWS_CLIENT_OPTIONS } from '#shared/aws-client-options.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
-import { readSecretString, SecretReadError, secretsManagerEndpoint } from '#shared/secret-value.ts';
+import { readSecretString } from '#shared/secret-value.ts';
 import {
   type Answer,
   errorAnswer,
@@ -76,7 +77,7 @@ describe('fn: readSecretString', () => {
 
       const error = await readSecretString(core(), NAME).catch((e: Error) => e);
 
-      expect(error).toBeInstanceOf(SecretReadError);
+      expect(error).toMatchObject({ name: 'SecretReadError' });
       expect((error as Error).message).toBe(`Secrets Manager answered ${status} ${code}: ${message}`);
       expect(server.requests).toHaveLength(1);
     },
@@ -115,7 +116,7 @@ describe('fn: readSecretString', () => {
 
     const error = await readSecretString(core(), NAME).catch((e: Error) => e);
 
-    expect(error).toBeInstanceOf(SecretReadError);
+    expect(error).toMatchObject({ name: 'SecretReadError' });
     expect((error as Error).message).toMatch(
       /^Secrets Manager at 127\.0\.0\.1:\d+ could not be reached \(ECONNRESET\)$/,
     );
@@ -129,8 +130,30 @@ describe('fn: readSecretString', () => {
   });
 });
 
-describe('fn: secretsManagerEndpoint', () => {
-  const client = (region: string, extra = {}) => new DynamoDBClient({ region, ...extra }).config;
+describe("fn: readSecretString: Secrets Manager's endpoint", () => {
+  const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'local' };
+
+  /** Where a read goes from the core of a DynamoDB client of `region` (and `extra` settings), answered at once. */
+  async function endpointOf(region: string, extra = {}) {
+    const { config } = new DynamoDBClient({ region, credentials, ...extra });
+    const seen: string[] = [];
+    const requestHandler = {
+      handle: async (request: { protocol: string; hostname: string; port?: number }) => {
+        seen.push(`${request.protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}/`);
+        return { response: { statusCode: 200, headers: {}, body: Readable.from([Buffer.from('{}')]) } };
+      },
+    };
+    await readSecretString({ ...config, requestHandler } as unknown as typeof config, NAME);
+    return seen;
+  }
+  const environment = (variables: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value);
+  };
+  const none = {
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: undefined,
+    AWS_ENDPOINT_URL: undefined,
+    AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: undefined,
+  };
 
   it('takes the endpoint variables as the SDK does, the service one first', async () => {
     const both = {
@@ -138,26 +161,20 @@ describe('fn: secretsManagerEndpoint', () => {
       AWS_ENDPOINT_URL: 'http://all.local:2',
     };
 
-    expect((await secretsManagerEndpoint(client('eu-west-2'), both)).href).toBe('http://sm.local:1/');
-    expect(
-      (await secretsManagerEndpoint(client('eu-west-2'), { AWS_ENDPOINT_URL: 'http://all.local:2' })).href,
-    ).toBe('http://all.local:2/');
-    expect(
-      (
-        await secretsManagerEndpoint(client('eu-west-2'), {
-          ...both,
-          AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
-        })
-      ).href,
-    ).toBe('https://secretsmanager.eu-west-2.amazonaws.com/');
+    environment({ ...none, ...both });
+    expect(await endpointOf('eu-west-2')).toEqual(['http://sm.local:1/']);
+    environment({ ...none, AWS_ENDPOINT_URL: 'http://all.local:2' });
+    expect(await endpointOf('eu-west-2')).toEqual(['http://all.local:2/']);
+    environment({ ...none, ...both, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' });
+    expect(await endpointOf('eu-west-2')).toEqual(['https://secretsmanager.eu-west-2.amazonaws.com/']);
   });
 
   it("uses the region's partition, and FIPS when the client is set to", async () => {
-    expect((await secretsManagerEndpoint(client('cn-north-1'), {})).host).toBe(
-      'secretsmanager.cn-north-1.amazonaws.com.cn',
-    );
-    expect((await secretsManagerEndpoint(client('us-east-1', { useFipsEndpoint: true }), {})).host).toBe(
-      'secretsmanager-fips.us-east-1.amazonaws.com',
-    );
+    environment(none);
+
+    expect(await endpointOf('cn-north-1')).toEqual(['https://secretsmanager.cn-north-1.amazonaws.com.cn/']);
+    expect(await endpointOf('us-east-1', { useFipsEndpoint: true })).toEqual([
+      'https://secretsmanager-fips.us-east-1.amazonaws.com/',
+    ]);
   });
 });

@@ -10,13 +10,13 @@
 const SAFE_BASE = /^(?:\/[A-Za-z0-9._~-]+)+$/;
 
 /** The base a page names in its `console-base` meta; '' when it names none (or one that is no path). */
-export function baseOf(doc: Pick<Document, 'querySelector'>): string {
+function baseOf(doc: Pick<Document, 'querySelector'>): string {
   const content = doc.querySelector<HTMLMetaElement>('meta[name="console-base"]')?.content ?? '';
   return SAFE_BASE.test(content) ? content : '';
 }
 
 /** The browser's address of the app path `path` (`/bookings?status=HELD`) below `base`. */
-export function withBase(base: string, path: string): string {
+function withBase(base: string, path: string): string {
   return base + path;
 }
 
@@ -24,13 +24,13 @@ export function withBase(base: string, path: string): string {
  * The app path of the browser's `pathname` below `base`: `/dev/bookings` → `/bookings`, `/dev` →
  * `/`. A path outside the base is left as it is (the app answers it with its "nothing here").
  */
-export function withoutBase(base: string, pathname: string): string {
+function withoutBase(base: string, pathname: string): string {
   if (!base) return pathname;
   if (pathname === base) return '/';
   return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : pathname;
 }
 
-/** This page's base, read once (none outside a browser, where tests import the helpers above). */
+/** This page's base, read once when the module loads (none outside a browser). */
 export const BASE: string = typeof document === 'undefined' ? '' : baseOf(document);
 
 /** The browser's address of an app path on this page. */

@@ -5,7 +5,6 @@ import { book, bookingBody, freshTravelDate, searchOffers } from '#test/helpers/
 import { dataDir, readNotices, registerReceiver, startTestPipeline } from '#test/helpers/events.ts';
 import { signIn } from '#test/helpers/session.ts';
 import { type Receiver, startReceiver, until } from '#test/helpers/webhook-receiver.ts';
-import { EVENTS_POSITION_FILE } from '../../../infra/local/events-pipeline.ts';
 
 /**
  * The local pipeline remembers where it stopped in the stream, as Lambda's event source mapping does:
@@ -38,7 +37,7 @@ describe('event pipeline restart', () => {
       return earlier.every((id) => notified.has(id));
     });
     await first.stop();
-    const kept = JSON.parse(await readFile(join(dataDir, EVENTS_POSITION_FILE), 'utf8'));
+    const kept = JSON.parse(await readFile(join(dataDir, 'events-stream-position.json'), 'utf8'));
     expect(Object.keys(kept.shards).length).toBeGreaterThan(0);
 
     const hook = await startReceiver();

@@ -39,7 +39,6 @@ import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { type Receiver, startReceiver, until } from '#test/helpers/webhook-receiver.ts';
-import { EVENTS_DEAD_LETTERS_FILE } from '../../../infra/local/events-pipeline.ts';
 
 /**
  * The event pipeline against DynamoDB Local's real stream, exactly as `npm start` runs it: bookings
@@ -340,7 +339,7 @@ describe('event pipeline', () => {
       'the notice of the booking after it',
       async () => (await noticesOf(booking.booking_id)).length === 1,
     );
-    const deadLetters = await readFile(join(dataDir, EVENTS_DEAD_LETTERS_FILE), 'utf8');
+    const deadLetters = await readFile(join(dataDir, 'events-dead-letters.jsonl'), 'utf8');
     expect(deadLetters.trim().split('\n')).toHaveLength(1);
   });
 

@@ -2,15 +2,14 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  CLOCK_SKEW_SECONDS,
-  issueSessionToken,
-  TOKEN_TYPE,
-  type TokenSettings,
-  verifySessionToken,
-} from '#shared/auth/session-token.ts';
+import { issueSessionToken, type TokenSettings, verifySessionToken } from '#shared/auth/session-token.ts';
 import { UnauthorizedError } from '#shared/errors.ts';
 import { respellings } from '#test/helpers/respell.ts';
+
+/** The `typ` every session token carries (RFC 8725 §3.11). */
+const TOKEN_TYPE = 'session+jwt';
+/** How far ahead of the service's clock a token's `iat` may be. */
+const CLOCK_SKEW_SECONDS = 60;
 
 const now = Date.UTC(2026, 11, 1, 9, 0, 0);
 const settings: TokenSettings = {

@@ -1,8 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { pageBelow } from '#shared/console/lambda.ts';
-import { baseOf, withBase, withoutBase } from '../../../web/src/base.ts';
 
-/** A document holding `html`'s `console-base` meta, as far as baseOf reads one. */
+/** A document holding `html`'s `console-base` meta, as far as the console reads one. */
 const page = (html: string) => ({
   querySelector: (selector: string) => {
     expect(selector).toBe('meta[name="console-base"]');
@@ -14,14 +13,33 @@ const page = (html: string) => ({
 const built =
   '<!doctype html><html lang="en"><head><script src="/assets/main-AB12.js"></script></head></html>';
 
+/**
+ * web/src/base.ts as the console loads it on a page of `html`: it reads the page's base once, when
+ * the module is evaluated, so each page gets the module anew.
+ */
+async function consoleOn(html: string) {
+  vi.stubGlobal('document', page(html));
+  vi.resetModules();
+  return import('../../../web/src/base.ts');
+}
+const below = (base: string) => consoleOn(pageBelow(built, base));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+// The files after this one in its worker load the module anew, outside any page, not as the last test's.
+afterAll(() => {
+  vi.resetModules();
+});
+
 describe('console base (the stage the page is served below)', () => {
-  it('reads the base the serving function writes, and none from a page served at the root', () => {
-    expect(baseOf(page(pageBelow(built, '/dev')) as unknown as Document)).toBe('/dev');
-    expect(baseOf(page(pageBelow(built, '/v1/console')) as unknown as Document)).toBe('/v1/console');
-    expect(baseOf(page(built) as unknown as Document)).toBe('');
+  it('reads the base the serving function writes, and none from a page served at the root', async () => {
+    expect((await below('/dev')).BASE).toBe('/dev');
+    expect((await below('/v1/console')).BASE).toBe('/v1/console');
+    expect((await consoleOn(built)).BASE).toBe('');
   });
 
-  it('takes a base that is no plain path as none', () => {
+  it('takes a base that is no plain path as none', async () => {
     for (const content of [
       '',
       '/',
@@ -32,26 +50,29 @@ describe('console base (the stage the page is served below)', () => {
       '/a b',
       '/dev?x',
     ])
-      expect(baseOf(page(`<meta name="console-base" content="${content}">`) as unknown as Document)).toBe('');
+      expect((await consoleOn(`<meta name="console-base" content="${content}">`)).BASE, content).toBe('');
   });
 
-  it('puts app addresses below the base, and the API with them', () => {
-    expect(withBase('/dev', '/bookings?status=HELD')).toBe('/dev/bookings?status=HELD');
-    expect(withBase('/dev', '/api/flights/search')).toBe('/dev/api/flights/search');
-    expect(withBase('', '/bookings')).toBe('/bookings');
+  it('puts app addresses below the base, and the API with them', async () => {
+    const { address } = await below('/dev');
+    expect(address('/bookings?status=HELD')).toBe('/dev/bookings?status=HELD');
+    expect(address('/api/flights/search')).toBe('/dev/api/flights/search');
+    expect((await consoleOn(built)).address('/bookings')).toBe('/bookings');
   });
 
-  it('reads the app path from the browser path below the base', () => {
-    expect(withoutBase('/dev', '/dev/bookings/bkg_1')).toBe('/bookings/bkg_1');
-    expect(withoutBase('/dev', '/dev')).toBe('/');
-    expect(withoutBase('/dev', '/dev/')).toBe('/');
-    expect(withoutBase('', '/search')).toBe('/search');
+  it('reads the app path from the browser path below the base', async () => {
+    const { appPath } = await below('/dev');
+    expect(appPath('/dev/bookings/bkg_1')).toBe('/bookings/bkg_1');
+    expect(appPath('/dev')).toBe('/');
+    expect(appPath('/dev/')).toBe('/');
+    expect((await consoleOn(built)).appPath('/search')).toBe('/search');
     // Only a whole segment is the base: `/developers` is not `/dev` + `elopers`.
-    expect(withoutBase('/dev', '/developers')).toBe('/developers');
-    expect(withoutBase('/dev', '/search')).toBe('/search');
+    expect(appPath('/developers')).toBe('/developers');
+    expect(appPath('/search')).toBe('/search');
   });
 
-  it('round-trips every screen address', () => {
+  it('round-trips every screen address', async () => {
+    const { address, appPath } = await below('/dev');
     for (const path of [
       '/',
       '/sign-in',
@@ -61,6 +82,6 @@ describe('console base (the stage the page is served below)', () => {
       '/bookings/bkg_1',
       '/agency/agents',
     ])
-      expect(withoutBase('/dev', withBase('/dev', path))).toBe(path);
+      expect(appPath(address(path))).toBe(path);
   });
 });

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildConsole, type ConsoleBuild, currentConsoleBuild } from '../../../infra/web/build.ts';
+import { buildConsole, currentConsoleBuild } from '../../../infra/web/build.ts';
 
-let build: ConsoleBuild;
+let build: Awaited<ReturnType<typeof buildConsole>>;
 let page: string;
 beforeAll(async () => {
   build = await buildConsole(await mkdtemp(join(tmpdir(), 'console-build-')));

@@ -1,14 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consoleHandler } from '#shared/console/lambda.ts';
-import { CONSOLE_PERMISSIONS_POLICY, readConsoleFiles } from '#shared/console/serve.ts';
+import { readConsoleFiles } from '#shared/console/serve.ts';
 import { FIXTURE_CONSOLE, writeFixtureConsoleBuild } from '#test/helpers/console-build.ts';
-
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; " +
-  "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+import { CONSOLE_CSP, consolePageHeaders } from '#test/helpers/console-headers.ts';
 
 const handler = consoleHandler(readConsoleFiles(writeFixtureConsoleBuild()));
+const PERMISSIONS_POLICY = consolePageHeaders()['Permissions-Policy'];
 // The function runs only deployed, where Lambda names it: every answer says HSTS.
 beforeAll(() => {
   vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'console');
@@ -43,10 +41,10 @@ describe('fn: console', () => {
     expect(answer.headers).toEqual({
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-cache',
-      'Content-Security-Policy': CSP,
+      'Content-Security-Policy': CONSOLE_CSP,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
-      'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+      'Permissions-Policy': PERMISSIONS_POLICY,
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Resource-Policy': 'same-origin',
       'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
@@ -64,10 +62,10 @@ describe('fn: console', () => {
       headers: {
         'Content-Type': 'text/javascript; charset=utf-8',
         'Cache-Control': 'public, max-age=31536000, immutable',
-        'Content-Security-Policy': CSP,
+        'Content-Security-Policy': CONSOLE_CSP,
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'no-referrer',
-        'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+        'Permissions-Policy': PERMISSIONS_POLICY,
         'Cross-Origin-Opener-Policy': 'same-origin',
         'Cross-Origin-Resource-Policy': 'same-origin',
         'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',

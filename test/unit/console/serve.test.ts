@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONSOLE_CSP,
-  CONSOLE_PERMISSIONS_POLICY,
-  type ConsoleFiles,
-  consoleResponse,
-} from '#shared/console/serve.ts';
+import { type ConsoleFiles, consoleResponse } from '#shared/console/serve.ts';
+import { CONSOLE_CSP, consolePageHeaders } from '#test/helpers/console-headers.ts';
 
 const files: ConsoleFiles = new Map([
   ['index.html', { contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>console</title>' }],
@@ -35,7 +31,7 @@ describe('serving the console', () => {
         'Content-Security-Policy': CONSOLE_CSP,
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'no-referrer',
-        'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+        'Permissions-Policy': consolePageHeaders()['Permissions-Policy'],
         'Cross-Origin-Opener-Policy': 'same-origin',
         'Cross-Origin-Resource-Policy': 'same-origin',
       },
@@ -44,19 +40,17 @@ describe('serving the console', () => {
   });
 
   it('sends the strict policy of the contract: nothing inline, nothing from another origin', () => {
-    expect(CONSOLE_CSP).toBe(
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; " +
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    );
+    expect(consolePageHeaders()['Content-Security-Policy']).toBe(CONSOLE_CSP);
   });
 
   it('denies the page the powerful features it never uses, its clipboard copy button aside', () => {
-    const denied = CONSOLE_PERMISSIONS_POLICY.split(', ');
+    const policy = consolePageHeaders()['Permissions-Policy'] ?? '';
+    const denied = policy.split(', ');
 
     for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi'])
       expect(denied, feature).toContain(`${feature}=()`);
     for (const entry of denied) expect(entry).toMatch(/^[a-z-]+=\(\)$/);
-    expect(CONSOLE_PERMISSIONS_POLICY).not.toMatch(/clipboard/);
+    expect(policy).not.toMatch(/clipboard/);
   });
 
   it('answers a hashed asset with its type, cached for a year, and the same security headers', () => {
@@ -70,7 +64,7 @@ describe('serving the console', () => {
       'Content-Security-Policy': CONSOLE_CSP,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
-      'Permissions-Policy': CONSOLE_PERMISSIONS_POLICY,
+      'Permissions-Policy': consolePageHeaders()['Permissions-Policy'],
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Resource-Policy': 'same-origin',
     });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isAllowedAddress,
   MAX_WEBHOOK_URL_LENGTH,
   parseWebhookUrl,
   type Resolver,
@@ -129,20 +128,24 @@ describe('webhook URLs (local)', () => {
   });
 });
 
-describe('isAllowedAddress', () => {
-  it('reads every spelling of an IPv6 address with an IPv4 inside', () => {
+describe('webhook URLs: the addresses a name may resolve to', () => {
+  /** Whether a URL whose name resolves to `address` alone is accepted under `policy`. */
+  const isAllowedAddress = async (address: string, policy: 'deployed' | 'local') =>
+    (await refusal('https://hooks.example.com/', policy, resolvingTo(address))) === undefined;
+
+  it('reads every spelling of an IPv6 address with an IPv4 inside', async () => {
     for (const address of ['::ffff:10.0.0.1', '::ffff:0a00:0001', '0:0:0:0:0:ffff:a00:1', '::10.0.0.1'])
-      expect(isAllowedAddress(address, 'deployed'), address).toBe(false);
-    expect(isAllowedAddress('::ffff:93.184.215.14', 'deployed')).toBe(true);
-    expect(isAllowedAddress('64:ff9b::5db8:d70e', 'deployed')).toBe(true);
+      expect(await isAllowedAddress(address, 'deployed'), address).toBe(false);
+    expect(await isAllowedAddress('::ffff:93.184.215.14', 'deployed')).toBe(true);
+    expect(await isAllowedAddress('64:ff9b::5db8:d70e', 'deployed')).toBe(true);
   });
 
-  it('allows public IPv6 beside the refused ranges, and loopback ::1 locally only', () => {
+  it('allows public IPv6 beside the refused ranges, and loopback ::1 locally only', async () => {
     for (const address of ['5eff:ffff::1', '5f01::1', '3fff:1000::1', '64:ff9b:2::1', '2606:4700::1111'])
-      expect(isAllowedAddress(address, 'deployed'), address).toBe(true);
+      expect(await isAllowedAddress(address, 'deployed'), address).toBe(true);
     for (const address of ['64:ff9b:1:ffff::1', '3fff:0fff:ffff::1', '5f00:ffff::1', '::ffff:0:0:1'])
-      expect(isAllowedAddress(address, 'deployed'), address).toBe(false);
-    expect(isAllowedAddress('::1', 'local')).toBe(true);
-    expect(isAllowedAddress('::1', 'deployed')).toBe(false);
+      expect(await isAllowedAddress(address, 'deployed'), address).toBe(false);
+    expect(await isAllowedAddress('::1', 'local')).toBe(true);
+    expect(await isAllowedAddress('::1', 'deployed')).toBe(false);
   });
 });

@@ -3,9 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { PricedItinerary } from '#shared/flights/flight-view.ts';
 import { findItineraries } from '#shared/flights/itineraries.ts';
 import { priceItinerary } from '#shared/flights/pricing.ts';
-import { bestCombinations, bestRoundTrips, MIN_TURNAROUND_MINUTES } from '#shared/flights/round-trips.ts';
+import { bestCombinations } from '#shared/flights/round-trips.ts';
 import type { ScheduledFlight } from '#shared/flights/schedule.ts';
-import { SORTS, type SortOrder } from '#shared/flights/search-request.ts';
+import type { SortOrder } from '#shared/flights/search-request.ts';
+
+/** The shortest stay before the way back, or the next journey (docs/flights.md). */
+const MIN_TURNAROUND_MINUTES = 120;
+/** The orders a search may ask for (API.md, flight search). */
+const SORTS: SortOrder[] = ['PRICE', 'DURATION', 'DEPARTURE'];
 
 const HOUR = 3_600_000;
 const one = { adults: 1, children: 0, infants: 0 };
@@ -53,7 +58,18 @@ function bruteForce(outs: PricedItinerary[], backs: PricedItinerary[], sort: Sor
     .slice(0, limit);
 }
 
-describe('bestRoundTrips', () => {
+/** Round trips as search finds them: {@link bestCombinations} of the two directions. */
+function bestRoundTrips(
+  outbound: readonly PricedItinerary[],
+  inbound: readonly PricedItinerary[],
+  sort: SortOrder,
+  limit: number,
+) {
+  const { combinations, stats } = bestCombinations([outbound, inbound], sort, limit);
+  return { pairs: combinations as [PricedItinerary, PricedItinerary][], examined: stats.examined };
+}
+
+describe('bestCombinations of two directions (round trips)', () => {
   it.each(SORTS)(
     'finds exactly the best pairs a full sort would, by %s (LHR-JFK, back a week later)',
     (sort) => {

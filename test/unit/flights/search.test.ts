@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { greatCircleKm } from '#shared/flights/airports.ts';
 import { flightDateKey } from '#shared/flights/inventory-item.ts';
-import { findItineraries, MAX_DETOUR } from '#shared/flights/itineraries.ts';
+import { findItineraries } from '#shared/flights/itineraries.ts';
 import { priceItinerary } from '#shared/flights/pricing.ts';
 import { rankItineraries, selectForPricing } from '#shared/flights/ranking.ts';
+
+/** The longest detour a connection may make, as a share of the direct distance (docs/flights.md). */
+const MAX_DETOUR = 1.5;
 
 const date = '2026-12-01';
 const all = { maxConnections: 1 as const, earliestDeparture: 0 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InternalError, NotFoundError, ServiceUnavailableError } from '#shared/errors.ts';
-import { isDependencyFailure, toApiError } from '#shared/http/failures.ts';
+import { toApiError } from '#shared/http/failures.ts';
 
 const awsError = (name: string, extra: Record<string, unknown> = {}) =>
   Object.assign(new Error(name), { name, $metadata: {}, ...extra });
@@ -20,7 +20,6 @@ describe('http: 500 or 503', () => {
     ['a transaction cancelled for throttling only', cancelled('None', 'ThrottlingError', 'None')],
     ['a transaction conflict', cancelled('TransactionConflict', 'None')],
   ])('answers %s with 503', (_case, error) => {
-    expect(isDependencyFailure(error)).toBe(true);
     expect(toApiError(error)).toBeInstanceOf(ServiceUnavailableError);
   });
 
@@ -32,7 +31,6 @@ describe('http: 500 or 503', () => {
     ['something thrown that is not an Error', 'oops'],
     ['null', null],
   ])('answers %s with 500', (_case, error) => {
-    expect(isDependencyFailure(error)).toBe(false);
     expect(toApiError(error)).toBeInstanceOf(InternalError);
   });
 

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deriveSigningKeys } from '#shared/auth/signing-keys.ts';
 import { systemClock } from '#shared/clock.ts';
 import { ConfigError } from '#shared/config.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
@@ -11,11 +10,12 @@ import {
   secretAnswer,
   startSecretsManagerStandIn,
 } from '#test/helpers/secrets-manager-stand-in.ts';
+import { signingKeysOf } from '#test/helpers/signing-keys.ts';
 
 const LIVE = 'duffel_live_Qw8zR2mT5vX1yN4pL7kJ';
 const TEST = 'duffel_test_Qw8zR2mT5vX1yN4pL7kJ';
 const context = {
-  keys: deriveSigningKeys('k'.repeat(43)),
+  keys: await signingKeysOf('k'.repeat(43)),
   clock: systemClock(),
   log: createLogger('error'),
   db: createDocumentClient('http://127.0.0.1:9', 'eu-west-2'),
