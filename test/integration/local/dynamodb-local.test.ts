@@ -6,6 +6,7 @@ import { delimiter, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startDynamoDbLocal } from '../../../infra/local/dynamodb-local.ts';
+import { alive } from '../../helpers/local-server.ts';
 
 /** Connects to address:port; resolves 'open', or the error code (ECONNREFUSED when nothing listens there). */
 function probe(address: string, port: number): Promise<string> {
@@ -95,15 +96,6 @@ function javaFailingFirst(failing: number, instead: string): string {
 }
 
 const pids = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map(Number);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('fn: startDynamoDbLocal', () => {
   const path = process.env.PATH;
   afterEach(() => {
