@@ -37,9 +37,8 @@ export default async function setup(project: TestProject) {
  */
 const LAUNCH_WITHIN_MS = 60_000;
 
-async function launchChromium() {
-  const launch = () =>
-    chromium.launchServer({ executablePath: CHROMIUM, headless: true, timeout: LAUNCH_WITHIN_MS });
+export async function launchChromium(executablePath = CHROMIUM) {
+  const launch = () => chromium.launchServer({ executablePath, headless: true, timeout: LAUNCH_WITHIN_MS });
   try {
     return await launch();
   } catch (error) {
