@@ -103,6 +103,7 @@ async function spawnLoopbackDynamoDbLocal(port: number, dataDir?: string): Promi
       '-sharedDb',
       '-disableTelemetry',
     ],
+    // stdin stays a pipe from this process: the launcher exits when it closes (LoopbackDynamoDbLocal.java).
     { stdio: 'pipe' },
   );
 }

@@ -6,7 +6,7 @@ import { delimiter, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startDynamoDbLocal } from '../../../infra/local/dynamodb-local.ts';
-import { alive } from '../../helpers/local-server.ts';
+import { alive, startListening } from '../../helpers/local-server.ts';
 
 /** Connects to address:port; resolves 'open', or the error code (ECONNREFUSED when nothing listens there). */
 function probe(address: string, port: number): Promise<string> {
@@ -127,4 +127,24 @@ describe('fn: startDynamoDbLocal', () => {
     expect(pids(starts)).toHaveLength(2);
     expect(pids(starts).filter(alive)).toEqual([]);
   }, 60_000);
+});
+
+describe('DynamoDB Local started by a process that is killed', () => {
+  it('ends with that process, leaving no database behind', async () => {
+    const parent = await startListening([
+      '--input-type=module',
+      '-e',
+      `const { startDynamoDbLocal } = await import(${JSON.stringify(`${process.cwd()}/infra/local/dynamodb-local.ts`)});
+       console.log('listening on ' + (await startDynamoDbLocal()).endpoint);`,
+    ]);
+    const port = Number(new URL(parent.url).port);
+    expect(await probe('127.0.0.1', port)).toBe('open');
+
+    parent.process.kill('SIGKILL');
+
+    // Polled (at most a minute): the JVM notices its stdin close and exits.
+    for (let tries = 0; tries < 600 && (await probe('127.0.0.1', port)) === 'open'; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await probe('127.0.0.1', port)).toBe('ECONNREFUSED');
+  }, 150_000);
 });
