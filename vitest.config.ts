@@ -88,12 +88,19 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Its files start `npm start` in beforeAll: more than the 150 s a start may take
+          // (test/helpers/local-server.ts), so a start that never comes fails with its own output.
+          hookTimeout: 180_000,
         },
       },
       {
         test: {
           name: 'browser',
+          // Three tests at a time in a describe.concurrent (vitest's default is five): each test's clock
+          // also runs while its siblings' pages use the CPU. Measured at a load of 15-25 on 2 cores,
+          // the slowest test took 34-38 s of its 60 s at five, 26 s at three and at two (where the
+          // project took longer).
+          maxConcurrency: 3,
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/global-setup.ts'],
           setupFiles: ['test/browser/file-setup.ts'],
@@ -102,7 +109,10 @@ export default defineConfig({
           // contexts, closed with its connection when it ends (file-setup.ts).
           isolate: false,
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // The servers a file needs beyond the run's (short holds, Duffel) start in its beforeAll, and
+          // each file connects to Chromium in one (file-setup.ts): never on a test's clock. More than
+          // the 150 s a start may take (test/helpers/local-server.ts).
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,3 +1,4 @@
+import java.io.IOException;
 import java.lang.reflect.Field;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
@@ -15,9 +16,23 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * Run by infra/local/dynamodb-local.ts with Java's source-file mode (`java … LoopbackDynamoDbLocal.java`).
  * If a DynamoDB Local release changes these internals, this fails to start rather than listening
  * everywhere.
+ *
+ * It also ends with the process that started it: its stdin is a pipe from that process, which closes
+ * when it exits however it exits, so a killed `npm start` or test run leaves no database behind to hold
+ * its data directory, its port and a share of the CPU.
  */
 public class LoopbackDynamoDbLocal {
   public static void main(String[] args) throws Exception {
+    Thread parentWatch = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {}
+      } catch (IOException e) {
+        // A broken pipe is an ended parent too.
+      }
+      System.exit(0);
+    });
+    parentWatch.setDaemon(true);
+    parentWatch.start();
     DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
     Field field = DynamoDBProxyServer.class.getDeclaredField("server");
     field.setAccessible(true);

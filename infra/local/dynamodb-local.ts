@@ -33,6 +33,13 @@ function dynamoDbLocalJar(): { jar: string; libraries: string } {
   return { jar: join(lib, release, 'DynamoDBLocal.jar'), libraries: join(lib, release, 'DynamoDBLocal_lib') };
 }
 
+/** Not worth a second start. */
+class JavaMissing extends Error {
+  constructor() {
+    super('DynamoDB Local needs Java 17 or later on PATH (e.g. apt-get install openjdk-17-jre-headless)');
+  }
+}
+
 const LAUNCHER = join(import.meta.dirname, 'LoopbackDynamoDbLocal.java');
 
 /**
@@ -40,7 +47,7 @@ const LAUNCHER = join(import.meta.dirname, 'LoopbackDynamoDbLocal.java');
  * node_modules/.cache: compiling takes about a second of CPU, and DynamoDB Local starts many times in a
  * test run. Compiled into a fresh folder and renamed into place, so parallel starts never see half a class.
  */
-async function compiledLauncher(jar: string): Promise<string> {
+async function compileLauncher(jar: string): Promise<string> {
   const hash = createHash('sha256').update(readFileSync(LAUNCHER)).update(jar).digest('hex').slice(0, 16);
   const cache = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'dynamodb-local-loopback');
   const classes = join(cache, hash);
@@ -53,16 +60,28 @@ async function compiledLauncher(jar: string): Promise<string> {
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });
     const { code, stderr } = error as NodeJS.ErrnoException & { stderr?: string };
-    throw new Error(
-      code === 'ENOENT'
-        ? 'DynamoDB Local needs Java 17 or later on PATH (e.g. apt-get install openjdk-17-jre-headless)'
-        : `could not compile the DynamoDB Local launcher (needs Java's jdk.compiler module): ${stderr ?? error}`,
-    );
+    throw code === 'ENOENT'
+      ? new JavaMissing()
+      : new Error(
+          `could not compile the DynamoDB Local launcher (needs Java's jdk.compiler module): ${stderr ?? error}`,
+        );
   }
   try {
     renameSync(scratch, classes);
   } catch {
     rmSync(scratch, { recursive: true, force: true }); // another start compiled it first
+  }
+  return classes;
+}
+
+const compiling = new Map<string, Promise<string>>();
+/** One compile per process however many start at once (the integration run starts one per worker). */
+function compiledLauncher(jar: string): Promise<string> {
+  let classes = compiling.get(jar);
+  if (!classes) {
+    classes = compileLauncher(jar);
+    compiling.set(jar, classes);
+    classes.catch(() => compiling.delete(jar));
   }
   return classes;
 }
@@ -84,23 +103,49 @@ async function spawnLoopbackDynamoDbLocal(port: number, dataDir?: string): Promi
       '-sharedDb',
       '-disableTelemetry',
     ],
+    // stdin stays a pipe from this process: the launcher exits when it closes (LoopbackDynamoDbLocal.java).
     { stdio: 'pipe' },
   );
 }
 
 /**
+ * How long one DynamoDB Local may take to answer, and how many are started before giving up. A quiet
+ * start answers in 1–2 s; on a 2-core machine at a load of 4 to 20 (a test run beside `npm start` and
+ * busy loops) starts took up to 15 s. A start that has not answered in a minute is stuck rather than
+ * slow (or lost its port to another process between choosing and binding it): it is killed and one
+ * fresh process, on a fresh port, gets another minute.
+ */
+const ANSWER_WITHIN_MS = 60_000;
+const STARTS = 2;
+
+/**
  * Starts the official DynamoDB Local (Java 17+) on the loopback interface only, and resolves once it
- * answers. It checks no signature, so it must not be reachable from the network.
+ * answers. It checks no signature, so it must not be reachable from the network. A start that exits or
+ * does not answer within `answerWithinMs` is killed and started once more, afresh.
  *
  * @param options.dataDir absolute directory for its database file; omit to keep it in memory
  */
-export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(
+  options: { dataDir?: string; answerWithinMs?: number } = {},
+): Promise<DynamoDbLocal> {
   if (options.dataDir) {
     if (!isAbsolute(options.dataDir)) throw new Error('DynamoDB Local needs an absolute data directory');
     mkdirSync(options.dataDir, { recursive: true });
   }
+  for (let start = 1; ; start++) {
+    try {
+      return await startOnce(options.dataDir, options.answerWithinMs ?? ANSWER_WITHIN_MS);
+    } catch (error) {
+      if (start >= STARTS || error instanceof JavaMissing) throw error;
+      console.error(`${(error as Error).message}; starting a fresh one`);
+    }
+  }
+}
+
+/** One DynamoDB Local process on a fresh port, answering within `answerWithinMs`, else killed. */
+async function startOnce(dataDir: string | undefined, answerWithinMs: number): Promise<DynamoDbLocal> {
   const port = await freePort();
-  const child = await spawnLoopbackDynamoDbLocal(port, options.dataDir);
+  const child = await spawnLoopbackDynamoDbLocal(port, dataDir);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -109,48 +154,60 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   child.stderr?.on('data', keep);
   let failure: Error | undefined;
   child.once('error', (error: NodeJS.ErrnoException) => {
-    failure =
-      error.code === 'ENOENT'
-        ? new Error(
-            'DynamoDB Local needs Java 17 or later on PATH (e.g. apt-get install openjdk-17-jre-headless)',
-          )
-        : error;
+    failure = error.code === 'ENOENT' ? new JavaMissing() : error;
   });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('exit', (code) => {
-    failure ??= new Error(`DynamoDB Local exited (${code}): ${output.trim().slice(-500)}`);
+    failure ??= new Error(`DynamoDB Local exited (${code}) before answering: ${output.trim().slice(-500)}`);
   });
-
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const ended = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+    if (!ended) child.kill('SIGKILL');
+    await exited;
+  };
   const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await answering(endpoint, answerWithinMs, () => failure);
+  } catch (error) {
+    // Killed and gone before a fresh start may open the same data directory.
+    child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) await exited;
+    throw error;
+  }
+  return { endpoint, stop };
+}
+
+/** Resolves once `endpoint` answers ListTables; throws `failed()` when it is set, or at the deadline. */
+async function answering(endpoint: string, withinMs: number, failed: () => Error | undefined) {
   const probe = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (failure) throw failure;
-    try {
-      await probe.send(new ListTablesCommand({ Limit: 1 }));
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`DynamoDB Local did not answer within 30 s: ${(error as Error).message}`);
+  const deadline = Date.now() + withinMs;
+  try {
+    for (;;) {
+      const failure = failed();
+      if (failure) throw failure;
+      try {
+        // A listening JVM too busy to answer must not hold the probe past the deadline.
+        const remaining = Math.max(1, deadline - Date.now());
+        await probe.send(new ListTablesCommand({ Limit: 1 }), {
+          abortSignal: AbortSignal.timeout(remaining),
+        });
+        return;
+      } catch (error) {
+        if (Date.now() >= deadline)
+          throw new Error(
+            `DynamoDB Local did not answer within ${withinMs / 1000} s: ${(error as Error).message}`,
+          );
+        await sleep(50);
       }
-      await sleep(50);
     }
+  } finally {
+    probe.destroy();
   }
-  probe.destroy();
-
-  return {
-    endpoint,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const killed = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
-      if (!killed) child.kill('SIGKILL');
-    },
-  };
 }

@@ -16,6 +16,13 @@ export * from '../helpers/console-agents.ts';
 /** The run's shared `npm start`. */
 export const shared = (): Served => ({ url: inject('consoleUrl'), dataDir: inject('consoleDataDir') });
 
+/**
+ * How long a page state, a page's settling or a server's write may take to come before a wait fails
+ * with its own message: 20 s on a loaded 2-core machine, where the same state comes in well under a
+ * second on a quiet one. Below the test's 60 s, so the wait's message comes before the test's timeout.
+ */
+const WAIT_MS = 20_000;
+
 let connected: Promise<Browser> | undefined;
 /** The run's Chromium, connected once per test file. */
 export function browser(): Promise<Browser> {
@@ -43,8 +50,8 @@ export interface Watched {
 export async function newPage(): Promise<Watched> {
   // en-US: a date field takes its digits as month, day, year when typed.
   const context = await (await browser()).newContext({ locale: 'en-US' });
-  // A UI state that has not come in 20 s (on a loaded machine) will not come: fail with the locator's own message first.
-  context.setDefaultTimeout(20_000);
+  // A UI state that has not come in WAIT_MS will not come: fail with the locator's own message first.
+  context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -96,7 +103,7 @@ export async function signInThroughForm(page: Page, server: Served, identifier: 
 }
 
 /** Polls `read` every 25 ms until it gives a value (at most `ms`). */
-export async function eventually<T>(read: () => Promise<T | undefined>, ms = 5000): Promise<T> {
+export async function eventually<T>(read: () => Promise<T | undefined>, ms = WAIT_MS): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -114,7 +121,7 @@ export async function eventually<T>(read: () => Promise<T | undefined>, ms = 500
  * merge per-frame results: the console has no frames, and each check was about a second slower.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
+  const { violations } = await new AxeBuilder({ page, axeSource: await axeSourceFor(page) })
     .setLegacyMode()
     .exclude('li:nth-child(n+6)')
     .analyze();
@@ -125,6 +132,17 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
         `${screen}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
   expect(serious).toEqual([]);
+}
+
+/**
+ * What the builder evaluates in the page before each check: axe-core's 0.6 MB source, which the
+ * builder evaluates twice a check (in legacy mode), or nothing once the document holds axe. The
+ * console moves between screens without loading a document, so a test's later checks on one page
+ * run axe alone: the source cost as much CPU as the check itself, and more on a loaded machine.
+ */
+async function axeSourceFor(page: Page): Promise<string | undefined> {
+  const loaded = await page.evaluate('typeof window.axe?.run === "function"');
+  return loaded ? '/* axe-core is already in this document */' : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { Answer } from './api.ts';
 import { assertMatchesContract, openapi } from './contract.ts';
@@ -28,10 +29,24 @@ export interface Listening {
   stop(): Promise<number | null>;
 }
 
-/** Runs `node <args>` with `env` added, and resolves once it prints the URL it listens on. */
+/**
+ * How long a started process may take to print the URL it listens on. `npm start` answers in 2–4 s on
+ * a quiet 2-core machine and took up to 25 s beside a full test run and busy loops (load 20); its
+ * DynamoDB Local alone may take two minutes when the first one is stuck (infra/local/dynamodb-local.ts).
+ * The browser and e2e hooks that start one allow more than this (vitest.config.ts), so a start that
+ * never comes fails with its own output rather than a bare hook timeout.
+ */
+const LISTEN_WITHIN_MS = 150_000;
+
+/**
+ * Runs `node <args>` with `env` added, and resolves once it prints the URL it listens on. One that
+ * exits first, or has not printed it within `withinMs`, fails with everything it printed; it is stopped
+ * (Ctrl-C, then killed) before the error is thrown.
+ */
 export async function startListening(
   args: readonly string[],
   env: Record<string, string> = {},
+  withinMs = LISTEN_WITHIN_MS,
 ): Promise<Listening> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
@@ -45,28 +60,43 @@ export async function startListening(
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    const code = await Promise.race([exited, sleep(10_000).then(() => 'running' as const)]);
+    if (code !== 'running') return code;
+    child.kill('SIGKILL');
+    return exited;
+  };
+  const url = await listeningUrl(() => output, exited, withinMs).catch(async (error: Error) => {
+    await stop();
+    throw new Error(`${args[0]} ${error.message}:\n${output}`);
+  });
+  return { url, process: child, output: () => output, stop };
+}
+
+/** The URL once `output()` names it; rejects when the process exits first or at the deadline. */
+function listeningUrl(
+  output: () => string,
+  exited: Promise<number | null>,
+  withinMs: number,
+): Promise<string> {
+  const deadline = Date.now() + withinMs;
+  return new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output());
       if (match?.[1]) {
         clearInterval(timer);
         resolve(match[1]);
+      } else if (Date.now() > deadline) {
+        clearInterval(timer);
+        reject(new Error(`printed no "listening on" within ${withinMs / 1000} s`));
       }
     }, 50);
     void exited.then((code) => {
       clearInterval(timer);
-      reject(new Error(`${args[0]} exited (${code}) before listening:\n${output}`));
+      reject(new Error(`exited (${code}) before listening`));
     });
   });
-  return {
-    url,
-    process: child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGINT');
-      return exited;
-    },
-  };
 }
 
 /** Starts `node infra/local/start.ts` exactly as `npm start` does, on a random port; `env` adds to its environment. */
@@ -81,6 +111,16 @@ export async function startLocalServer(
     ...env,
   });
   return { ...server, dataDir };
+}
+
+/** Whether process `pid` still exists (a process this one started and reaped does not). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const run = promisify(execFile);

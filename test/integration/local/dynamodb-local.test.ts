@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { networkInterfaces } from 'node:os';
-import { describe, expect, inject, it } from 'vitest';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { startDynamoDbLocal } from '../../../infra/local/dynamodb-local.ts';
+import { alive, startListening } from '../../helpers/local-server.ts';
 
 /** Connects to address:port; resolves 'open', or the error code (ECONNREFUSED when nothing listens there). */
 function probe(address: string, port: number): Promise<string> {
@@ -65,4 +70,81 @@ describe('DynamoDB Local (npm start, the agents CLI and the tests all start it t
         expect(['0100007F', '0000000000000000FFFF00000100007F']).toContain(address);
     }
   });
+});
+
+/**
+ * A `java` first on PATH whose first `failing` DynamoDB Local starts run `instead` (the launcher's
+ * compile and later starts run the real one); each start's pid is appended to the returned file.
+ */
+function javaFailingFirst(failing: number, instead: string): string {
+  const real = execFileSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).trim();
+  const dir = mkdtempSync(join(tmpdir(), 'fake-java-'));
+  const starts = join(dir, 'starts');
+  writeFileSync(
+    join(dir, 'java'),
+    [
+      '#!/bin/sh',
+      `case "$*" in *jdk.compiler*) exec '${real}' "$@";; esac`,
+      `echo $$ >> '${starts}'`,
+      `[ "$(wc -l < '${starts}')" -gt ${failing} ] && exec '${real}' "$@"`,
+      instead,
+    ].join('\n'),
+  );
+  chmodSync(join(dir, 'java'), 0o755);
+  process.env.PATH = [dir, process.env.PATH].join(delimiter);
+  return starts;
+}
+
+const pids = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map(Number);
+describe('fn: startDynamoDbLocal', () => {
+  const path = process.env.PATH;
+  afterEach(() => {
+    process.env.PATH = path;
+  });
+
+  it('starts a fresh process when the first exits before answering (its port taken, say)', async () => {
+    const starts = javaFailingFirst(1, 'echo "Address already in use" >&2; exit 1');
+    const dynamo = await startDynamoDbLocal();
+    try {
+      const client = new DynamoDBClient({
+        endpoint: dynamo.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+      client.destroy();
+      expect(pids(starts)).toHaveLength(2);
+    } finally {
+      await dynamo.stop();
+    }
+  }, 150_000);
+
+  it('kills a start that does not answer in time and one fresh start, then names the deadline', async () => {
+    const starts = javaFailingFirst(2, 'exec sleep 600');
+    await expect(startDynamoDbLocal({ answerWithinMs: 1000 })).rejects.toThrow(
+      /DynamoDB Local did not answer within 1 s/,
+    );
+    expect(pids(starts)).toHaveLength(2);
+    expect(pids(starts).filter(alive)).toEqual([]);
+  }, 60_000);
+});
+
+describe('DynamoDB Local started by a process that is killed', () => {
+  it('ends with that process, leaving no database behind', async () => {
+    const parent = await startListening([
+      '--input-type=module',
+      '-e',
+      `const { startDynamoDbLocal } = await import(${JSON.stringify(`${process.cwd()}/infra/local/dynamodb-local.ts`)});
+       console.log('listening on ' + (await startDynamoDbLocal()).endpoint);`,
+    ]);
+    const port = Number(new URL(parent.url).port);
+    expect(await probe('127.0.0.1', port)).toBe('open');
+
+    parent.process.kill('SIGKILL');
+
+    // Polled (at most a minute): the JVM notices its stdin close and exits.
+    for (let tries = 0; tries < 600 && (await probe('127.0.0.1', port)) === 'open'; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await probe('127.0.0.1', port)).toBe('ECONNREFUSED');
+  }, 150_000);
 });
