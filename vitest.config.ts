@@ -87,7 +87,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          testTimeout: 30_000,
+          // Sized by a loaded run (two busy loops beside npm start): the agents CLI's six runs in
+          // local-runtime took 25 s at load 20-30, 8-10 s quiet; 60 s keeps them under half at load 4.
+          testTimeout: 60_000,
           // Its files start `npm start` in beforeAll: more than the 150 s a start may take
           // (test/helpers/local-server.ts), so a start that never comes fails with its own output.
           hookTimeout: 180_000,
