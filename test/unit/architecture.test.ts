@@ -304,11 +304,6 @@ const SPLIT_IN_PROGRESS: readonly string[] = [
  * goes when it is empty.
  */
 const NOT_YET_SPLIT: readonly string[] = [
-  'shared/agency/agent-changes.ts updateAgent',
-  'shared/events/deliver.ts handleDeliveryMessage',
-  'shared/events/webhook-post.ts postWebhook',
-  'shared/flights/round-trips.ts bestCombinations',
-  'shared/flights/search-request.ts createSearchRequest',
   'shared/http/envelope.ts httpEnvelope',
   'shared/openapi/document.ts buildOpenApiDocument',
   'shared/openapi/examples.ts errorExample',
