@@ -304,9 +304,6 @@ const SPLIT_IN_PROGRESS: readonly string[] = [
  * goes when it is empty.
  */
 const NOT_YET_SPLIT: readonly string[] = [
-  'shared/http/envelope.ts httpEnvelope',
-  'shared/openapi/document.ts buildOpenApiDocument',
-  'shared/openapi/examples.ts errorExample',
   'infra/account-stack.ts FlightBookingAccountStack.constructor',
   'infra/cli/agents.ts parseCommandLine',
   'infra/cli/smoke.ts smoke',
