@@ -320,7 +320,6 @@ const NOT_YET_SPLIT: readonly string[] = [
   'infra/monitoring.ts Monitoring.eventAlarms',
   'infra/route-function.ts RouteFunction.constructor',
   'infra/route-function.ts RouteFunction.grant',
-  'infra/stack.ts FlightBookingStack.constructor',
   'infra/stage-config.ts parseStageConfig',
   'infra/stage-config.ts (callback of superRefine)',
   'web/src/airport-field.tsx AirportField',
