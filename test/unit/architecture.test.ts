@@ -304,12 +304,9 @@ const SPLIT_IN_PROGRESS: readonly string[] = [
  * goes when it is empty.
  */
 const NOT_YET_SPLIT: readonly string[] = [
-  'infra/account-stack.ts FlightBookingAccountStack.constructor',
   'infra/cli/agents.ts parseCommandLine',
   'infra/cli/smoke.ts smoke',
   'infra/dashboard.ts addDashboard',
-  'infra/events.ts EventPipeline.constructor',
-  'infra/firewall.ts Firewall.constructor',
   'infra/local/dev-server.ts toProxyEvent',
   'infra/local/duffel-stand-in-data.ts offersFor',
   'infra/local/duffel-stand-in.ts startDuffelStandIn',
