@@ -304,21 +304,9 @@ const SPLIT_IN_PROGRESS: readonly string[] = [
  * goes when it is empty.
  */
 const NOT_YET_SPLIT: readonly string[] = [
-  'infra/cli/agents.ts parseCommandLine',
-  'infra/cli/smoke.ts smoke',
-  'infra/dashboard.ts addDashboard',
-  'infra/local/dev-server.ts toProxyEvent',
-  'infra/local/duffel-stand-in-data.ts offersFor',
   'infra/local/duffel-stand-in.ts startDuffelStandIn',
   'infra/local/duffel-stand-in.ts (callback of createServer)',
   'infra/local/events-pipeline.ts startEventsPipeline',
-  'infra/monitoring.ts Monitoring.constructor',
-  'infra/monitoring.ts Monitoring.abuseAlarms',
-  'infra/monitoring.ts Monitoring.eventAlarms',
-  'infra/route-function.ts RouteFunction.constructor',
-  'infra/route-function.ts RouteFunction.grant',
-  'infra/stage-config.ts parseStageConfig',
-  'infra/stage-config.ts (callback of superRefine)',
   'web/src/airport-field.tsx AirportField',
   'web/src/screens/agents.tsx AgentsScreen',
   'web/src/screens/agents.tsx AddAgent',
