@@ -307,21 +307,6 @@ const NOT_YET_SPLIT: readonly string[] = [
   'infra/local/duffel-stand-in.ts startDuffelStandIn',
   'infra/local/duffel-stand-in.ts (callback of createServer)',
   'infra/local/events-pipeline.ts startEventsPipeline',
-  'web/src/airport-field.tsx AirportField',
-  'web/src/screens/agents.tsx AgentsScreen',
-  'web/src/screens/agents.tsx AddAgent',
-  'web/src/screens/agents.tsx AgentRow',
-  'web/src/screens/book.tsx BookScreen',
-  'web/src/screens/book.tsx Booked',
-  'web/src/screens/booking.tsx BookingView',
-  'web/src/screens/booking.tsx HoldPanel',
-  'web/src/screens/bookings.tsx BookingsScreen',
-  'web/src/screens/cancel-dialog.tsx CancelDialog',
-  'web/src/screens/results.tsx Results',
-  'web/src/screens/search.tsx SearchScreen',
-  'web/src/screens/sign-in.tsx SignIn',
-  'web/src/screens/webhooks.tsx AddEndpoint',
-  'web/src/screens/webhooks.tsx EndpointCard',
 ];
 
 interface Span {
