@@ -401,14 +401,19 @@ describe('architecture of every function', () => {
     const files = [...graph.keys()].filter(
       (file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts') && !NOT_CODE.includes(file),
     );
-    const long = files
+    const over = files
       .flatMap((file) => functionsOf(file, readFileSync(file, 'utf8')))
-      .filter(
-        (span) => span.lines > FUNCTION_LINES && !SPLIT_IN_PROGRESS.includes(`${span.file} ${span.name}`),
-      )
+      .filter((span) => span.lines > FUNCTION_LINES);
+    const long = over
+      .filter((span) => !SPLIT_IN_PROGRESS.includes(`${span.file} ${span.name}`))
       .map((span) => `${span.file}:${span.line} ${span.name} (${span.lines} lines)`);
+    // An exemption whose function is split (or renamed) goes: the list never hides more than it names.
+    const stale = SPLIT_IN_PROGRESS.filter(
+      (name) => !over.some((span) => `${span.file} ${span.name}` === name),
+    );
 
     expect(files.length).toBeGreaterThan(100);
     expect(long).toEqual([]);
+    expect(stale).toEqual([]);
   });
 });
