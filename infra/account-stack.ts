@@ -28,8 +28,16 @@ export class FlightBookingAccountStack extends Stack {
     super(scope, id, props);
     const { sms } = props;
 
-    // SNS writes delivery status to CloudWatch Logs with this role (AWS's documented permissions), and
-    // only for this account's SMS: the confused-deputy condition AWS recommends for service roles.
+    this.smsSettings(sms, this.deliveryStatusRole());
+    this.failureAlarm(sms);
+    acknowledgeFindings(this);
+  }
+
+  /**
+   * The role SNS writes delivery status to CloudWatch Logs with (AWS's documented permissions), and
+   * only for this account's SMS: the confused-deputy condition AWS recommends for service roles.
+   */
+  private deliveryStatusRole(): Role {
     const deliveryStatusRole = new Role(this, 'SmsDeliveryStatusRole', {
       assumedBy: new ServicePrincipal('sns.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
@@ -60,7 +68,11 @@ export class FlightBookingAccountStack extends Stack {
         ],
       }),
     );
+    return deliveryStatusRole;
+  }
 
+  /** The account's SMS attributes, set by a custom resource: spend limit, type, delivery-status logging. */
+  private smsSettings(sms: AccountSmsConfig, deliveryStatusRole: Role) {
     const settings = new AwsCustomResource(this, 'SmsSettings', {
       onUpdate: {
         service: 'SNS',
@@ -86,9 +98,14 @@ export class FlightBookingAccountStack extends Stack {
     settings.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({ actions: ['iam:PassRole'], resources: [deliveryStatusRole.roleArn] }),
     );
+  }
 
-    // Created here so they have a retention: SNS writes delivered SMS (a sample, with the phone
-    // numbers) into the first and failed ones into the second, and would create both without one.
+  /**
+   * The SMS log groups, created here so they have a retention: SNS writes delivered SMS (a sample,
+   * with the phone numbers) into the first and failed ones into the second, and would create both
+   * without one. Any failure raises an alarm.
+   */
+  private failureAlarm(sms: AccountSmsConfig) {
     const smsLogGroup = (id: string, suffix: string) =>
       new LogGroup(this, id, {
         logGroupName: `sns/${this.region}/${this.account}/DirectPublishToPhoneNumber${suffix}`,
@@ -123,37 +140,40 @@ export class FlightBookingAccountStack extends Stack {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     alarms.notify(alarm, alarmName);
-
-    Validations.of(this).acknowledge(
-      {
-        id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-        reason: 'sns:SetSMSAttributes is an account-level action without resource-level permissions.',
-      },
-      {
-        id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:sns/*]',
-        reason:
-          'SNS names its SMS delivery-status log groups itself, under sns/<region>/<account>/…; the grant is limited to that prefix.',
-      },
-      {
-        id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:sns/*:log-stream:*]',
-        reason: 'The log streams of those groups, named by SNS.',
-      },
-      {
-        id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: 'CDK-managed provider of the SMS settings custom resource; it only writes its own logs.',
-      },
-      {
-        id: 'Serverless::Serverless-LambdaDefaultMemorySize',
-        reason: 'CDK-managed deployment-time provider; the default memory fits one SDK call.',
-      },
-      {
-        id: 'Serverless::Serverless-LambdaTracing',
-        reason: 'CDK-managed deployment-time provider; nothing to trace at request time.',
-      },
-      {
-        id: 'Serverless::Serverless-LambdaDLQ',
-        reason: 'CloudFormation invokes the custom-resource provider synchronously and reports its failures.',
-      },
-    );
   }
+}
+
+/** Why cdk-nag's findings on the account stack do not apply. */
+function acknowledgeFindings(stack: Stack) {
+  Validations.of(stack).acknowledge(
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason: 'sns:SetSMSAttributes is an account-level action without resource-level permissions.',
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:sns/*]',
+      reason:
+        'SNS names its SMS delivery-status log groups itself, under sns/<region>/<account>/…; the grant is limited to that prefix.',
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:sns/*:log-stream:*]',
+      reason: 'The log streams of those groups, named by SNS.',
+    },
+    {
+      id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: 'CDK-managed provider of the SMS settings custom resource; it only writes its own logs.',
+    },
+    {
+      id: 'Serverless::Serverless-LambdaDefaultMemorySize',
+      reason: 'CDK-managed deployment-time provider; the default memory fits one SDK call.',
+    },
+    {
+      id: 'Serverless::Serverless-LambdaTracing',
+      reason: 'CDK-managed deployment-time provider; nothing to trace at request time.',
+    },
+    {
+      id: 'Serverless::Serverless-LambdaDLQ',
+      reason: 'CloudFormation invokes the custom-resource provider synchronously and reports its failures.',
+    },
+  );
 }

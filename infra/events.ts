@@ -49,43 +49,11 @@ export class EventPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {
     super(scope, id);
-    const queueDefaults = {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy: props.removalPolicy,
-    };
-    this.streamDeadLetters = new Queue(this, 'StreamDeadLetters', {
-      ...queueDefaults,
-      retentionPeriod: Duration.days(14),
-    });
-    this.deliveryDeadLetters = new Queue(this, 'DeliveryDeadLetters', {
-      ...queueDefaults,
-      retentionPeriod: Duration.days(14),
-    });
-    const lastStop =
-      'A dead-letter queue is the last stop: its messages are kept 14 days, alarmed on, and redriven by hand (docs/runbook.md)';
-    Validations.of(this.streamDeadLetters).acknowledge(
-      {
-        id: 'AwsSolutions::AwsSolutions-SQS3',
-        reason: `The events stream mapping's on-failure destination. ${lastStop}.`,
-      },
-      { id: 'Serverless::Serverless-SQSRedrivePolicy', reason: `${lastStop}.` },
-    );
-    Validations.of(this.deliveryDeadLetters).acknowledge({
-      id: 'Serverless::Serverless-SQSRedrivePolicy',
-      reason: `The delivery queue's redrive target. ${lastStop}.`,
-    });
+    const queues = this.addQueues(props.removalPolicy);
+    this.streamDeadLetters = queues.streamDeadLetters;
+    this.deliveryDeadLetters = queues.deliveryDeadLetters;
+    this.deliveryQueue = queues.deliveryQueue;
     const [events, deliveries] = eventFunctions;
-    this.deliveryQueue = new Queue(this, 'DeliveryQueue', {
-      ...queueDefaults,
-      // Six times the delivery function's timeout (AWS's advice for SQS event sources), and longer than
-      // an attempt's claim, so a message handed over again finds a crashed attempt's claim expired.
-      visibilityTimeout: Duration.seconds(
-        Math.max(6 * functionSettings(deliveries).timeoutSeconds, (2 * DELIVERY_LEASE_MS) / 1000),
-      ),
-      retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY_MAX_RECEIVES },
-    });
 
     const environment = {
       TABLE_NAME: props.table.tableName,
@@ -110,30 +78,7 @@ export class EventPipeline extends Construct {
     };
 
     const eventsFn = make(events);
-    const stream = new DynamoEventSource(props.table, {
-      // From the oldest record kept: an event written before the first deployment of this function
-      // is still published (the notice and delivery guards make a re-read harmless).
-      startingPosition: StartingPosition.TRIM_HORIZON,
-      batchSize: 100,
-      maxBatchingWindow: Duration.seconds(1),
-      // One batch per shard at a time: a booking's changes are published in the order they happened.
-      parallelizationFactor: 1,
-      reportBatchItemFailures: true,
-      bisectBatchOnError: true,
-      retryAttempts: STREAM_RETRY_ATTEMPTS,
-      maxRecordAge: Duration.days(1),
-      onFailure: new SqsDlq(this.streamDeadLetters),
-      // Only booking items and webhook pings are events (shared/events/booking-event.ts, ping-item.ts):
-      // sign-ins, sessions, seats and deliveries, most of the table's writes, never invoke the function.
-      filters: [bookingKey(''), pingKey('')].map(({ pk, sk }) =>
-        FilterCriteria.filter({
-          dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(pk) }, sk: { S: FilterRule.isEqual(sk) } } },
-        }),
-      ),
-      // PolledEventCount counts every record read, filtered or not: none while the table is written
-      // means the mapping stopped (Monitoring's EventsStreamStopped).
-      metricsConfig: { metrics: [MetricType.EVENT_COUNT] },
-    });
+    const stream = tableStream(props.table, this.streamDeadLetters);
     eventsFn.addEventSource(stream);
     this.streamMappingId = stream.eventSourceMappingId;
 
@@ -152,4 +97,76 @@ export class EventPipeline extends Construct {
         'An SQS event source mapping takes no on-failure destination; messages that keep failing move to the delivery dead-letter queue by the queue’s redrive policy.',
     });
   }
+
+  /**
+   * The delivery queue and the two dead-letter queues: the stream mapping's on-failure destination, and
+   * the delivery queue's redrive target.
+   */
+  private addQueues(removalPolicy: RemovalPolicy) {
+    const queueDefaults = {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+    };
+    const streamDeadLetters = new Queue(this, 'StreamDeadLetters', {
+      ...queueDefaults,
+      retentionPeriod: Duration.days(14),
+    });
+    const deliveryDeadLetters = new Queue(this, 'DeliveryDeadLetters', {
+      ...queueDefaults,
+      retentionPeriod: Duration.days(14),
+    });
+    const lastStop =
+      'A dead-letter queue is the last stop: its messages are kept 14 days, alarmed on, and redriven by hand (docs/runbook.md)';
+    Validations.of(streamDeadLetters).acknowledge(
+      {
+        id: 'AwsSolutions::AwsSolutions-SQS3',
+        reason: `The events stream mapping's on-failure destination. ${lastStop}.`,
+      },
+      { id: 'Serverless::Serverless-SQSRedrivePolicy', reason: `${lastStop}.` },
+    );
+    Validations.of(deliveryDeadLetters).acknowledge({
+      id: 'Serverless::Serverless-SQSRedrivePolicy',
+      reason: `The delivery queue's redrive target. ${lastStop}.`,
+    });
+    const deliveryQueue = new Queue(this, 'DeliveryQueue', {
+      ...queueDefaults,
+      // Six times the delivery function's timeout (AWS's advice for SQS event sources), and longer than
+      // an attempt's claim, so a message handed over again finds a crashed attempt's claim expired.
+      visibilityTimeout: Duration.seconds(
+        Math.max(6 * functionSettings(eventFunctions[1]).timeoutSeconds, (2 * DELIVERY_LEASE_MS) / 1000),
+      ),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: deliveryDeadLetters, maxReceiveCount: DELIVERY_MAX_RECEIVES },
+    });
+    return { streamDeadLetters, deliveryDeadLetters, deliveryQueue };
+  }
+}
+
+/** The table's stream as the events function reads it: in order per shard, booking and ping items only. */
+function tableStream(table: EventPipelineProps['table'], deadLetters: Queue): DynamoEventSource {
+  return new DynamoEventSource(table, {
+    // From the oldest record kept: an event written before the first deployment of this function
+    // is still published (the notice and delivery guards make a re-read harmless).
+    startingPosition: StartingPosition.TRIM_HORIZON,
+    batchSize: 100,
+    maxBatchingWindow: Duration.seconds(1),
+    // One batch per shard at a time: a booking's changes are published in the order they happened.
+    parallelizationFactor: 1,
+    reportBatchItemFailures: true,
+    bisectBatchOnError: true,
+    retryAttempts: STREAM_RETRY_ATTEMPTS,
+    maxRecordAge: Duration.days(1),
+    onFailure: new SqsDlq(deadLetters),
+    // Only booking items and webhook pings are events (shared/events/booking-event.ts, ping-item.ts):
+    // sign-ins, sessions, seats and deliveries, most of the table's writes, never invoke the function.
+    filters: [bookingKey(''), pingKey('')].map(({ pk, sk }) =>
+      FilterCriteria.filter({
+        dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(pk) }, sk: { S: FilterRule.isEqual(sk) } } },
+      }),
+    ),
+    // PolledEventCount counts every record read, filtered or not: none while the table is written
+    // means the mapping stopped (Monitoring's EventsStreamStopped).
+    metricsConfig: { metrics: [MetricType.EVENT_COUNT] },
+  });
 }

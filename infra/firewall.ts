@@ -45,6 +45,14 @@ const SESSION_KEY_TRANSFORMATIONS = transformations('COMPRESS_WHITE_SPACE', 'LOW
  */
 const PROTECTED_HEADERS = ['authorization', 'cookie'];
 
+/** The data protection that replaces {@link PROTECTED_HEADERS} with `REDACTED` wherever WAF keeps a request. */
+const PROTECTED_HEADERS_REDACTED = {
+  field: { fieldType: 'SINGLE_HEADER', fieldKeys: PROTECTED_HEADERS },
+  action: 'SUBSTITUTION',
+  excludeRateBasedDetails: false,
+  excludeRuleMatchDetails: false,
+};
+
 /** WAF regular expressions are at most 512 characters. */
 const MAX_WAF_REGEX = 512;
 
@@ -93,40 +101,7 @@ export class Firewall extends Construct {
     super(scope, id);
     const { limits } = props;
     this.name = `flight-booking-${props.stageName}`;
-    const answer = (status: number, bodyKey: string, headers: Record<string, string> = {}) => ({
-      block: {
-        customResponse: {
-          responseCode: status,
-          customResponseBodyKey: bodyKey,
-          responseHeaders: Object.entries({
-            ...headers,
-            'Cache-Control': 'no-store',
-            // The firewall's refusals are the deployed service's answers too (docs/API.md: HSTS deployed).
-            ...TRANSPORT_SECURITY,
-            ...corsHeaders(props.corsOrigins),
-          }).map(([name, value]) => ({ name, value })),
-        },
-      },
-    });
-    const rateLimited = (bodyKey: string) => answer(429, bodyKey, { 'Retry-After': '300' });
-    const rateRule = (
-      name: string,
-      limit: number,
-      statement: Omit<CfnWebACL.RateBasedStatementProperty, 'limit' | 'evaluationWindowSec'>,
-      bodyKey: string,
-    ): Rule => ({
-      name,
-      action: rateLimited(bodyKey),
-      statement: { rateBasedStatement: { limit, evaluationWindowSec: 300, ...statement } },
-      visibilityConfig: visibility(name),
-    });
-    const sessionRule = (name: string, key: CfnWebACL.RateBasedStatementCustomKeyProperty) =>
-      rateRule(
-        name,
-        limits.requestsPerSessionPer5Minutes,
-        { aggregateKeyType: 'CUSTOM_KEYS', customKeys: [key] },
-        'SessionRateLimited',
-      );
+    const answer = refusal(props.corsOrigins);
     const unauthorized = new UnauthorizedError();
     const tooLarge = new PayloadTooLargeError(`The body is over ${MAX_BODY_BYTES} bytes.`);
 
@@ -143,76 +118,15 @@ export class Firewall extends Construct {
         },
         visibilityConfig: visibility('BlockedAddresses'),
       },
-      {
-        name: 'OversizeBody',
-        action: answer(413, 'PayloadTooLarge'),
-        statement: {
-          sizeConstraintStatement: {
-            // Bodies past the 64 KB inspection limit are oversize: MATCH counts them as too large.
-            fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
-            comparisonOperator: 'GT',
-            size: MAX_BODY_BYTES,
-            textTransformations: none,
-          },
-        },
-        visibilityConfig: visibility('OversizeBody'),
-      },
-      rateRule(
-        'AuthRateLimit',
-        limits.authRequestsPer5Minutes,
-        {
-          aggregateKeyType: 'IP',
-          scopeDownStatement: {
-            byteMatchStatement: {
-              fieldToMatch: { uriPath: {} },
-              positionalConstraint: 'CONTAINS',
-              searchString: '/api/auth/',
-              textTransformations: transformations('LOWERCASE'),
-            },
-          },
-        },
-        'RateLimited',
-      ),
-      rateRule(
-        'AddressRateLimit',
-        limits.requestsPerAddressPer5Minutes,
-        { aggregateKeyType: 'IP' },
-        'AddressRateLimited',
-      ),
-      sessionRule('SessionRateLimit', {
-        header: { name: 'authorization', textTransformations: SESSION_KEY_TRANSFORMATIONS },
-      }),
-      sessionRule('SessionCookieRateLimit', {
-        cookie: { name: SESSION_COOKIE, textTransformations: SESSION_KEY_TRANSFORMATIONS },
-      }),
+      oversizeBody(answer),
+      ...rateRules(limits, answer),
       {
         name: 'MissingCredentials',
         action: answer(unauthorized.statusCode, 'Unauthorized', unauthorized.headers),
         statement: { andStatement: { statements: missingCredentials() } },
         visibilityConfig: visibility('MissingCredentials'),
       },
-      {
-        name: 'AwsKnownBadInputs',
-        overrideAction: { none: {} },
-        statement: {
-          managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesKnownBadInputsRuleSet' },
-        },
-        visibilityConfig: visibility('AwsKnownBadInputs'),
-      },
-      {
-        name: 'AwsCommonRules',
-        // COUNT: every rule of the set only counts (see the WAF metrics) until switched to BLOCK.
-        overrideAction: limits.commonRuleSet === 'COUNT' ? { count: {} } : { none: {} },
-        statement: {
-          managedRuleGroupStatement: {
-            vendorName: 'AWS',
-            name: 'AWSManagedRulesCommonRuleSet',
-            // The common set blocks bodies over 8 KB; the contract allows 64 KiB (OversizeBody answers beyond).
-            ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }],
-          },
-        },
-        visibilityConfig: visibility('AwsCommonRules'),
-      },
+      ...managedRules(limits.commonRuleSet),
     ];
     this.ruleNames = rules.map((rule) => rule.name);
 
@@ -223,24 +137,8 @@ export class Firewall extends Construct {
       visibilityConfig: visibility('FlightBookingWebAcl'),
       // API Gateway sends WAF 16 KB of a body unless told otherwise; the API accepts 64 KiB.
       associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
-      dataProtectionConfig: {
-        dataProtections: [
-          {
-            field: { fieldType: 'SINGLE_HEADER', fieldKeys: PROTECTED_HEADERS },
-            action: 'SUBSTITUTION',
-            excludeRateBasedDetails: false,
-            excludeRuleMatchDetails: false,
-          },
-        ],
-      },
-      customResponseBodies: {
-        RateLimited: wafBody('RATE_LIMITED', 'Too many sign-in requests from your address; try again later.'),
-        AddressRateLimited: wafBody('RATE_LIMITED', 'Too many requests from your address; try again later.'),
-        SessionRateLimited: wafBody('RATE_LIMITED', 'Too many requests for this session; try again later.'),
-        Unauthorized: wafBody(unauthorized.code, unauthorized.message),
-        PayloadTooLarge: wafBody(tooLarge.code, tooLarge.message),
-        AddressBlocked: wafBody('REQUEST_REJECTED', 'Requests from your address are refused.'),
-      },
+      dataProtectionConfig: { dataProtections: [PROTECTED_HEADERS_REDACTED] },
+      customResponseBodies: customResponseBodies(unauthorized, tooLarge),
       rules: rules.map((rule, priority) => ({ ...rule, priority })),
     });
     new CfnWebACLAssociation(this, 'Association', {
@@ -262,6 +160,146 @@ export class Firewall extends Construct {
         }),
     );
   }
+}
+
+/** What a refusing rule answers: `status`, the body named `bodyKey`, `headers`, and every answer's headers. */
+type Answer = (
+  status: number,
+  bodyKey: string,
+  headers?: Record<string, string>,
+) => CfnWebACL.RuleActionProperty;
+
+/**
+ * The firewall's refusals: the status, the body, `no-store`, and the headers every deployed answer
+ * carries (HSTS, the stage's CORS).
+ */
+const refusal =
+  (corsOrigins: readonly string[]): Answer =>
+  (status, bodyKey, headers = {}) => ({
+    block: {
+      customResponse: {
+        responseCode: status,
+        customResponseBodyKey: bodyKey,
+        responseHeaders: Object.entries({
+          ...headers,
+          'Cache-Control': 'no-store',
+          // The firewall's refusals are the deployed service's answers too (docs/API.md: HSTS deployed).
+          ...TRANSPORT_SECURITY,
+          ...corsHeaders(corsOrigins),
+        }).map(([name, value]) => ({ name, value })),
+      },
+    },
+  });
+
+/** The rate rules: per address on the sign-in routes, per address on every route, per session (both keys). */
+function rateRules(limits: FirewallProps['limits'], answer: Answer): Rule[] {
+  const rateLimited = (bodyKey: string) => answer(429, bodyKey, { 'Retry-After': '300' });
+  const rateRule = (
+    name: string,
+    limit: number,
+    statement: Omit<CfnWebACL.RateBasedStatementProperty, 'limit' | 'evaluationWindowSec'>,
+    bodyKey: string,
+  ): Rule => ({
+    name,
+    action: rateLimited(bodyKey),
+    statement: { rateBasedStatement: { limit, evaluationWindowSec: 300, ...statement } },
+    visibilityConfig: visibility(name),
+  });
+  const sessionRule = (name: string, key: CfnWebACL.RateBasedStatementCustomKeyProperty) =>
+    rateRule(
+      name,
+      limits.requestsPerSessionPer5Minutes,
+      { aggregateKeyType: 'CUSTOM_KEYS', customKeys: [key] },
+      'SessionRateLimited',
+    );
+  return [
+    rateRule(
+      'AuthRateLimit',
+      limits.authRequestsPer5Minutes,
+      {
+        aggregateKeyType: 'IP',
+        scopeDownStatement: {
+          byteMatchStatement: {
+            fieldToMatch: { uriPath: {} },
+            positionalConstraint: 'CONTAINS',
+            searchString: '/api/auth/',
+            textTransformations: transformations('LOWERCASE'),
+          },
+        },
+      },
+      'RateLimited',
+    ),
+    rateRule(
+      'AddressRateLimit',
+      limits.requestsPerAddressPer5Minutes,
+      { aggregateKeyType: 'IP' },
+      'AddressRateLimited',
+    ),
+    sessionRule('SessionRateLimit', {
+      header: { name: 'authorization', textTransformations: SESSION_KEY_TRANSFORMATIONS },
+    }),
+    sessionRule('SessionCookieRateLimit', {
+      cookie: { name: SESSION_COOKIE, textTransformations: SESSION_KEY_TRANSFORMATIONS },
+    }),
+  ];
+}
+
+/** Bodies over the API's limit, inspected in full up to 64 KB: 413. */
+function oversizeBody(answer: Answer): Rule {
+  return {
+    name: 'OversizeBody',
+    action: answer(413, 'PayloadTooLarge'),
+    statement: {
+      sizeConstraintStatement: {
+        // Bodies past the 64 KB inspection limit are oversize: MATCH counts them as too large.
+        fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+        comparisonOperator: 'GT',
+        size: MAX_BODY_BYTES,
+        textTransformations: none,
+      },
+    },
+    visibilityConfig: visibility('OversizeBody'),
+  };
+}
+
+/** AWS's managed rules: known bad inputs, and the common rule set in the stage's mode. */
+function managedRules(commonRuleSet: 'COUNT' | 'BLOCK'): Rule[] {
+  return [
+    {
+      name: 'AwsKnownBadInputs',
+      overrideAction: { none: {} },
+      statement: {
+        managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesKnownBadInputsRuleSet' },
+      },
+      visibilityConfig: visibility('AwsKnownBadInputs'),
+    },
+    {
+      name: 'AwsCommonRules',
+      // COUNT: every rule of the set only counts (see the WAF metrics) until switched to BLOCK.
+      overrideAction: commonRuleSet === 'COUNT' ? { count: {} } : { none: {} },
+      statement: {
+        managedRuleGroupStatement: {
+          vendorName: 'AWS',
+          name: 'AWSManagedRulesCommonRuleSet',
+          // The common set blocks bodies over 8 KB; the contract allows 64 KiB (OversizeBody answers beyond).
+          ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }],
+        },
+      },
+      visibilityConfig: visibility('AwsCommonRules'),
+    },
+  ];
+}
+
+/** The bodies the refusals name, each the contract's envelope. */
+function customResponseBodies(unauthorized: UnauthorizedError, tooLarge: PayloadTooLargeError) {
+  return {
+    RateLimited: wafBody('RATE_LIMITED', 'Too many sign-in requests from your address; try again later.'),
+    AddressRateLimited: wafBody('RATE_LIMITED', 'Too many requests from your address; try again later.'),
+    SessionRateLimited: wafBody('RATE_LIMITED', 'Too many requests for this session; try again later.'),
+    Unauthorized: wafBody(unauthorized.code, unauthorized.message),
+    PayloadTooLarge: wafBody(tooLarge.code, tooLarge.message),
+    AddressBlocked: wafBody('REQUEST_REJECTED', 'Requests from your address are refused.'),
+  };
 }
 
 /** A POST to a route that needs a session, with no `Authorization` header and no session cookie. */

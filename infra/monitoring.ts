@@ -89,48 +89,8 @@ export class Monitoring extends Construct {
     this.topic = this.alarmTopic.topic;
 
     const { api, table } = props;
-    const serverErrorRate = new MathExpression({
-      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-      usingMetrics: {
-        errors: api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
-        requests: api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' }),
-      },
-      label: 'API 5xx rate (%)',
-      period: FIVE_MINUTES,
-    });
-    this.alarm(
-      'Api5xxRate',
-      serverErrorRate,
-      1,
-      'At least 1 % of API requests answered 5xx in two 5-minute periods in a row',
-      2,
-    );
-
-    for (const [routeId, fn] of props.functions) {
-      this.alarm(
-        `${routeId}-Errors`,
-        fn.metricErrors({ period: FIVE_MINUTES }),
-        1,
-        `${routeId}: function errors (crashes, timeouts)`,
-      );
-      this.alarm(
-        `${routeId}-Throttles`,
-        fn.metricThrottles({ period: FIVE_MINUTES }),
-        1,
-        `${routeId}: function throttled`,
-      );
-    }
-
-    const dynamoErrors = table.metricSystemErrorsForOperations({
-      operations: OPERATIONS,
-      period: FIVE_MINUTES,
-    });
-    const dynamoThrottles = table.metricThrottledRequestsForOperations({
-      operations: OPERATIONS,
-      period: FIVE_MINUTES,
-    });
-    this.alarm('DynamoSystemErrors', dynamoErrors, 1, 'DynamoDB system errors');
-    this.alarm('DynamoThrottles', dynamoThrottles, 1, 'DynamoDB throttled requests');
+    this.apiAlarms(api, props.functions);
+    const { dynamoErrors, dynamoThrottles } = this.tableAlarms(table);
 
     const deliveryFailures = this.countLines(
       'CodeDeliveryFailures',
@@ -164,40 +124,60 @@ export class Monitoring extends Construct {
     });
   }
 
+  /** The API's 5xx rate, and each function's errors and throttles. */
+  private apiAlarms(api: MonitoringProps['api'], functions: MonitoringProps['functions']) {
+    const serverErrorRate = new MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: {
+        errors: api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        requests: api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      },
+      label: 'API 5xx rate (%)',
+      period: FIVE_MINUTES,
+    });
+    this.alarm(
+      'Api5xxRate',
+      serverErrorRate,
+      1,
+      'At least 1 % of API requests answered 5xx in two 5-minute periods in a row',
+      2,
+    );
+
+    for (const [routeId, fn] of functions) {
+      this.alarm(
+        `${routeId}-Errors`,
+        fn.metricErrors({ period: FIVE_MINUTES }),
+        1,
+        `${routeId}: function errors (crashes, timeouts)`,
+      );
+      this.alarm(
+        `${routeId}-Throttles`,
+        fn.metricThrottles({ period: FIVE_MINUTES }),
+        1,
+        `${routeId}: function throttled`,
+      );
+    }
+  }
+
+  /** DynamoDB's system errors and throttles on the operations the service makes. */
+  private tableAlarms(table: TableV2) {
+    const dynamoErrors = table.metricSystemErrorsForOperations({
+      operations: OPERATIONS,
+      period: FIVE_MINUTES,
+    });
+    const dynamoThrottles = table.metricThrottledRequestsForOperations({
+      operations: OPERATIONS,
+      period: FIVE_MINUTES,
+    });
+    this.alarm('DynamoSystemErrors', dynamoErrors, 1, 'DynamoDB system errors');
+    this.alarm('DynamoThrottles', dynamoThrottles, 1, 'DynamoDB throttled requests');
+    return { dynamoErrors, dynamoThrottles };
+  }
+
   /** Spikes that mean someone is guessing codes, hammering sign-in, or running up the SES/SNS bill. */
   private abuseAlarms(props: MonitoringProps): Record<string, IMetric> {
-    const { thresholds, verifyLogGroup } = props.abuse;
-    const count = (id: string, logGroup: ILogGroup, pattern: IFilterPattern, period: Duration) =>
-      this.countLines(id, logGroup, pattern, period);
-    const answered = (...codes: string[]) =>
-      FilterPattern.any(...codes.map((code) => FilterPattern.stringValue('$.code', '=', code)));
-
-    const metrics = {
-      wrongCodes: count(
-        'WrongCodes',
-        verifyLogGroup,
-        answered('INVALID_CODE', 'TOO_MANY_ATTEMPTS'),
-        FIVE_MINUTES,
-      ),
-      rateLimitedSends: count(
-        'RateLimitedSends',
-        props.deliveryLogGroup,
-        answered('RATE_LIMITED'),
-        FIVE_MINUTES,
-      ),
-      codeSends: count(
-        'CodeSends',
-        props.deliveryLogGroup,
-        FilterPattern.stringValue('$.message', '=', 'code sent'),
-        ONE_HOUR,
-      ),
-      agencyBudgetSpent: count(
-        'AgencyCodeBudgetSpent',
-        props.deliveryLogGroup,
-        FilterPattern.stringValue('$.message', '=', 'agency code budget spent'),
-        FIVE_MINUTES,
-      ),
-    };
+    const { thresholds } = props.abuse;
+    const metrics = this.abuseMetrics(props);
     this.alarm(
       'WrongCodes',
       metrics.wrongCodes,
@@ -237,11 +217,73 @@ export class Monitoring extends Construct {
     return metrics;
   }
 
+  /** What the abuse alarms count, from the sign-in functions' log lines. */
+  private abuseMetrics(props: MonitoringProps) {
+    const { verifyLogGroup } = props.abuse;
+    const count = (id: string, logGroup: ILogGroup, pattern: IFilterPattern, period: Duration) =>
+      this.countLines(id, logGroup, pattern, period);
+    const answered = (...codes: string[]) =>
+      FilterPattern.any(...codes.map((code) => FilterPattern.stringValue('$.code', '=', code)));
+
+    return {
+      wrongCodes: count(
+        'WrongCodes',
+        verifyLogGroup,
+        answered('INVALID_CODE', 'TOO_MANY_ATTEMPTS'),
+        FIVE_MINUTES,
+      ),
+      rateLimitedSends: count(
+        'RateLimitedSends',
+        props.deliveryLogGroup,
+        answered('RATE_LIMITED'),
+        FIVE_MINUTES,
+      ),
+      codeSends: count(
+        'CodeSends',
+        props.deliveryLogGroup,
+        FilterPattern.stringValue('$.message', '=', 'code sent'),
+        ONE_HOUR,
+      ),
+      agencyBudgetSpent: count(
+        'AgencyCodeBudgetSpent',
+        props.deliveryLogGroup,
+        FilterPattern.stringValue('$.message', '=', 'agency code budget spent'),
+        FIVE_MINUTES,
+      ),
+    };
+  }
+
   /**
    * The event pipeline's alarms: dead letters as they arrive, a delivery queue that stopped draining,
    * a stream mapping that stopped reading, and the events function falling behind.
    */
   private eventAlarms(events: EventPipeline, table: TableV2): IMetric[] {
+    const [streamDeadLetters, deliveryDeadLetters] = this.deadLetterAlarms(events);
+    // A delivery message is handled within seconds of becoming visible (retries are new messages with
+    // their own delay): one visible for half an hour means the delivery function is not draining it.
+    const oldestDelivery = events.deliveryQueue.metricApproximateAgeOfOldestMessage({
+      period: FIVE_MINUTES,
+      statistic: 'Maximum',
+    });
+    this.alarm(
+      'DeliveryBacklog',
+      oldestDelivery,
+      DELIVERY_BACKLOG_SECONDS,
+      'A webhook delivery message has waited more than 30 minutes: the delivery function is not draining its queue',
+      2,
+    );
+    const { polled, iteratorAge } = this.streamAlarms(events, table);
+    return [
+      streamDeadLetters,
+      deliveryDeadLetters,
+      oldestDelivery,
+      polled,
+      ...(iteratorAge ? [iteratorAge] : []),
+    ];
+  }
+
+  /** New dead letters on either queue: each is a change or a delivery given up on. */
+  private deadLetterAlarms(events: EventPipeline): [IMetric, IMetric] {
     // New dead letters, not dead letters present: an alarm on the visible count stays in ALARM for the
     // queue's 14 days after one message, and alarms notify only on a change of state, so a second
     // failure would page no one. The stream mapping sends its failures to its queue, so the queue's
@@ -277,19 +319,11 @@ export class Monitoring extends Construct {
       1,
       'New webhook delivery messages could not be handled five times: those deliveries stopped',
     );
-    // A delivery message is handled within seconds of becoming visible (retries are new messages with
-    // their own delay): one visible for half an hour means the delivery function is not draining it.
-    const oldestDelivery = events.deliveryQueue.metricApproximateAgeOfOldestMessage({
-      period: FIVE_MINUTES,
-      statistic: 'Maximum',
-    });
-    this.alarm(
-      'DeliveryBacklog',
-      oldestDelivery,
-      DELIVERY_BACKLOG_SECONDS,
-      'A webhook delivery message has waited more than 30 minutes: the delivery function is not draining its queue',
-      2,
-    );
+    return [streamDeadLetters, deliveryDeadLetters];
+  }
+
+  /** The stream mapping stopped (the table written, nothing read), or the events function behind. */
+  private streamAlarms(events: EventPipeline, table: TableV2) {
     const polled = new Metric({
       namespace: 'AWS/Lambda',
       metricName: 'PolledEventCount',
@@ -321,13 +355,7 @@ export class Monitoring extends Construct {
         'The events function is more than 5 minutes behind the table stream: notices and webhooks are late',
         2,
       );
-    return [
-      streamDeadLetters,
-      deliveryDeadLetters,
-      oldestDelivery,
-      polled,
-      ...(iteratorAge ? [iteratorAge] : []),
-    ];
+    return { polled, iteratorAge };
   }
 
   /**

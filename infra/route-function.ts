@@ -79,27 +79,7 @@ export class RouteFunction extends Construct {
       logGroup: this.logGroup,
       description: route.path ? `${route.path} (flight booking API)` : `${route.id} (flight booking)`,
       environment: { ...props.environment, ...(supplier && supplierEnvironment(supplier)) },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: bundling.target,
-        minify: bundling.minify,
-        sourceMap: bundling.sourceMap,
-        externalModules: [...bundling.externalModules],
-        banner: bundling.banner,
-        ...(bundledFor && { define: supplierDefine(bundledFor.name) }),
-        esbuildArgs: Object.fromEntries(
-          Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
-        ),
-        assetHash: sourceAssetHash(
-          repositoryRoot,
-          [
-            route.entry,
-            ...(bundledFor ? [bundledFor.name] : []),
-            ...(props.bundledFolder ? [folderHash(props.bundledFolder.from)] : []),
-          ].join('#'),
-        ),
-        ...(props.bundledFolder && { commandHooks: copyIntoBundle(props.bundledFolder) }),
-      },
+      bundling: bundlingOptions(route.entry, bundledFor?.name, props.bundledFolder),
     });
     this.grant(props);
     // The only unscoped statements, acknowledged on the one policy that holds them, each with why.
@@ -137,33 +117,8 @@ export class RouteFunction extends Construct {
       // The operator creates the token's secret; the function reads it once per cold start.
       Secret.fromSecretNameV2(this, 'DuffelToken', props.supplier.tokenSecretName).grantRead(this.fn);
     }
-    if (route.grants.includes('send-email') || route.grants.includes('send-notice')) {
-      // SES authorises SendEmail on every identity the message involves: the sender's, and in the SES
-      // sandbox the recipient's too. So the grant covers the region's identities, and the condition
-      // pins what matters: the message comes from the configured sender.
-      const { fromAddress, configurationSet } = props.ses;
-      const arn = (resource: string, name: string) =>
-        stack.formatArn({ service: 'ses', resource, resourceName: name });
-      // The identities' ARN and cdk-nag's name for it come from the same values: literal once the stage
-      // is pinned to an account and region, pseudo parameters otherwise (dev).
-      const identities = (name: (value: string) => string) =>
-        `arn:${name(stack.partition)}:ses:${name(stack.region)}:${name(stack.account)}:identity/*`;
-      this.fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [
-            identities((value) => value),
-            ...(configurationSet ? [arn('configuration-set', configurationSet)] : []),
-          ],
-          conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
-        }),
-      );
-      Validations.of(this).acknowledge({
-        id: `AwsSolutions::AwsSolutions-IAM5[Resource::${identities((value) => asNagNames(stack, value))}]`,
-        reason:
-          'In the SES sandbox SendEmail is also authorised against the recipient’s identity, which no template can list; the statement is pinned to the configured sender by ses:FromAddress.',
-      });
-    }
+    if (route.grants.includes('send-email') || route.grants.includes('send-notice'))
+      this.grantSendEmail(props.ses);
     if (route.grants.includes('delivery-queue')) {
       if (!props.deliveryQueue)
         throw new Error(`${route.id} is granted the delivery queue but none was given`);
@@ -182,6 +137,69 @@ export class RouteFunction extends Construct {
       );
     }
   }
+
+  /**
+   * SendEmail from the configured sender. SES authorises SendEmail on every identity the message
+   * involves: the sender's, and in the SES sandbox the recipient's too. So the grant covers the
+   * region's identities, and the condition pins what matters: the message comes from the configured sender.
+   */
+  private grantSendEmail(ses: RouteFunctionProps['ses']): void {
+    const stack = Stack.of(this);
+    const { fromAddress, configurationSet } = ses;
+    const arn = (resource: string, name: string) =>
+      stack.formatArn({ service: 'ses', resource, resourceName: name });
+    // The identities' ARN and cdk-nag's name for it come from the same values: literal once the stage
+    // is pinned to an account and region, pseudo parameters otherwise (dev).
+    const identities = (name: (value: string) => string) =>
+      `arn:${name(stack.partition)}:ses:${name(stack.region)}:${name(stack.account)}:identity/*`;
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [
+          identities((value) => value),
+          ...(configurationSet ? [arn('configuration-set', configurationSet)] : []),
+        ],
+        conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
+      }),
+    );
+    Validations.of(this).acknowledge({
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::${identities((value) => asNagNames(stack, value))}]`,
+      reason:
+        'In the SES sandbox SendEmail is also authorised against the recipient’s identity, which no template can list; the statement is pinned to the configured sender by ses:FromAddress.',
+    });
+  }
+}
+
+/**
+ * How a function's bundle is built: ESM for Node 24 with the repository's aliases, for the stage's
+ * supplier when the function needs one, `bundledFolder` copied beside it; the asset hash covers all three.
+ */
+function bundlingOptions(
+  entry: string,
+  supplierName: string | undefined,
+  bundledFolder: RouteFunctionProps['bundledFolder'],
+) {
+  return {
+    format: OutputFormat.ESM,
+    target: bundling.target,
+    minify: bundling.minify,
+    sourceMap: bundling.sourceMap,
+    externalModules: [...bundling.externalModules],
+    banner: bundling.banner,
+    ...(supplierName && { define: supplierDefine(supplierName) }),
+    esbuildArgs: Object.fromEntries(
+      Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
+    ),
+    assetHash: sourceAssetHash(
+      repositoryRoot,
+      [
+        entry,
+        ...(supplierName ? [supplierName] : []),
+        ...(bundledFolder ? [folderHash(bundledFolder.from)] : []),
+      ].join('#'),
+    ),
+    ...(bundledFolder && { commandHooks: copyIntoBundle(bundledFolder) }),
+  };
 }
 
 /**

@@ -243,71 +243,82 @@ const EXAMPLE_ACCOUNTS = new Set(['000000000000', '111111111111', '123456789012'
 const SANDBOX_STAGES = new Set(['dev']);
 
 /**
+ * Settings that contradict each other: a WAF limit above what the stage throttle allows in 5 minutes
+ * (one client could spend all of it), one configuration set for sign-in and notices, a certificate of
+ * another region or account.
+ */
+function checkConsistent(file: z.output<typeof StageFile>, ctx: z.RefinementCtx) {
+  const capacity = Math.floor(file.throttle.ratePerSecond * 300);
+  for (const key of [
+    'authRequestsPer5Minutes',
+    'requestsPerAddressPer5Minutes',
+    'requestsPerSessionPer5Minutes',
+  ] as const)
+    if (file.waf[key] > capacity)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['waf', key],
+        message: `is more than the stage throttle allows in 5 minutes (${capacity}): one client could spend it all`,
+      });
+  if (file.sesNoticesConfigurationSet && file.sesNoticesConfigurationSet === file.sesConfigurationSet)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sesNoticesConfigurationSet'],
+      message: 'must differ from sesConfigurationSet: traveller bounces would count against sign-in e-mails',
+    });
+  const [, certificateRegion, certificateAccount] =
+    CERTIFICATE_ARN.exec(file.customDomain?.certificateArn ?? '') ?? [];
+  // A regional endpoint takes a certificate of its own region and account only.
+  if (certificateRegion && file.region && certificateRegion !== file.region)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['customDomain', 'certificateArn'],
+      message: `is a certificate of ${certificateRegion}; the stage's API is in ${file.region} and needs one there`,
+    });
+  if (certificateAccount && file.account && certificateAccount !== file.account)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['customDomain', 'certificateArn'],
+      message: 'is another account’s certificate',
+    });
+}
+
+/** What any stage but the developer's own must have: its account and region, a real sender and alarm mailbox. */
+function checkDeployable(stage: string, file: z.output<typeof StageFile>, ctx: z.RefinementCtx) {
+  if (!file.account)
+    ctx.addIssue({ code: 'custom', path: ['account'], message: `is required for stage ${stage}` });
+  else if (EXAMPLE_ACCOUNTS.has(file.account))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['account'],
+      message: 'is an example account; use the stage’s own',
+    });
+  if (!file.region)
+    ctx.addIssue({ code: 'custom', path: ['region'], message: `is required for stage ${stage}` });
+  if (isExample(file.sesFromAddress))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sesFromAddress'],
+      message: 'is an example address; use your verified sender',
+    });
+  if (!file.alarmEmail)
+    ctx.addIssue({ code: 'custom', path: ['alarmEmail'], message: `is required for stage ${stage}` });
+  else if (isExample(file.alarmEmail))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['alarmEmail'],
+      message: 'is an example address; use a mailbox someone reads',
+    });
+}
+
+/**
  * Validates a stage's configuration; throws one error naming every bad key. Any stage but `dev` must
  * send from a real address and have an alarm e-mail.
  */
 export function parseStageConfig(stage: string, raw: unknown): FlightBookingConfig {
   const schema = StageFile.superRefine((file, ctx) => {
-    // A WAF limit above what the stage throttle allows in 5 minutes lets one client spend all of it.
-    const capacity = Math.floor(file.throttle.ratePerSecond * 300);
-    for (const key of [
-      'authRequestsPer5Minutes',
-      'requestsPerAddressPer5Minutes',
-      'requestsPerSessionPer5Minutes',
-    ] as const)
-      if (file.waf[key] > capacity)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['waf', key],
-          message: `is more than the stage throttle allows in 5 minutes (${capacity}): one client could spend it all`,
-        });
-    if (file.sesNoticesConfigurationSet && file.sesNoticesConfigurationSet === file.sesConfigurationSet)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sesNoticesConfigurationSet'],
-        message:
-          'must differ from sesConfigurationSet: traveller bounces would count against sign-in e-mails',
-      });
-    const [, certificateRegion, certificateAccount] =
-      CERTIFICATE_ARN.exec(file.customDomain?.certificateArn ?? '') ?? [];
-    // A regional endpoint takes a certificate of its own region and account only.
-    if (certificateRegion && file.region && certificateRegion !== file.region)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['customDomain', 'certificateArn'],
-        message: `is a certificate of ${certificateRegion}; the stage's API is in ${file.region} and needs one there`,
-      });
-    if (certificateAccount && file.account && certificateAccount !== file.account)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['customDomain', 'certificateArn'],
-        message: 'is another account’s certificate',
-      });
-    if (SANDBOX_STAGES.has(stage)) return;
-    if (!file.account)
-      ctx.addIssue({ code: 'custom', path: ['account'], message: `is required for stage ${stage}` });
-    else if (EXAMPLE_ACCOUNTS.has(file.account))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['account'],
-        message: 'is an example account; use the stage’s own',
-      });
-    if (!file.region)
-      ctx.addIssue({ code: 'custom', path: ['region'], message: `is required for stage ${stage}` });
-    if (isExample(file.sesFromAddress))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sesFromAddress'],
-        message: 'is an example address; use your verified sender',
-      });
-    if (!file.alarmEmail)
-      ctx.addIssue({ code: 'custom', path: ['alarmEmail'], message: `is required for stage ${stage}` });
-    else if (isExample(file.alarmEmail))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['alarmEmail'],
-        message: 'is an example address; use a mailbox someone reads',
-      });
+    checkConsistent(file, ctx);
+    if (!SANDBOX_STAGES.has(stage)) checkDeployable(stage, file, ctx);
   });
   const file = parseFile(`infra/stages/${stage}.json`, schema, raw);
   return {

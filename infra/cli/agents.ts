@@ -116,17 +116,6 @@ function parseCommandLine(args: string[]): Task {
     throw new UsageError(`--force is for deactivate only ${seeHelp}`);
   if (values.stage !== undefined && command !== 'add')
     throw new UsageError(`--stage is for add only ${seeHelp}`);
-  const identifierOf = (raw: string | undefined) => {
-    const identifier = raw === undefined ? undefined : normalizeIdentifier(raw);
-    if (!identifier) throw new UsageError(`${command} needs an identifier ${seeHelp}`);
-    if (!identifier.ok) throw new UsageError(`identifier ${identifier.message}`);
-    return identifier;
-  };
-  const roleOption = (value: string | undefined): Role => {
-    const role = ROLES.find((r) => r === value);
-    if (!role) throw new UsageError(`role must be one of ${ROLES.join(', ')}`);
-    return role;
-  };
   const expectExtra = (count: number) => {
     if (extra.length !== count) throw new UsageError(`wrong number of arguments for ${command} ${seeHelp}`);
   };
@@ -138,7 +127,7 @@ function parseCommandLine(args: string[]): Task {
     case 'deactivate':
     case 'activate':
     case 'role': {
-      const { identifier } = identifierOf(subject);
+      const { identifier } = identifierOf(command, subject);
       expectExtra(command === 'role' ? 1 : 0);
       const changes =
         command === 'role' ? { role: roleOption(extra[0]) } : { active: command === 'activate' };
@@ -147,49 +136,71 @@ function parseCommandLine(args: string[]): Task {
     case 'revoke':
     case 'release':
       expectExtra(0);
-      return { kind: command, identifier: identifierOf(subject).identifier };
+      return { kind: command, identifier: identifierOf(command, subject).identifier };
     case 'agency-name': {
       expectExtra(0);
-      const agency = AgencyId.safeParse(subject);
-      if (!agency.success) throw new UsageError(`agency ${agency.error.issues[0]?.message ?? 'is required'}`);
+      const agencyId = agencyArgument(subject);
       const name = AgencyName.safeParse(values.name);
       if (!name.success) throw new UsageError(`--name must be 1-100 characters ${seeHelp}`);
-      return { kind: 'agency-name', agencyId: agency.data, name: name.data };
+      return { kind: 'agency-name', agencyId, name: name.data };
     }
     case 'limit': {
       expectExtra(1);
-      const agency = AgencyId.safeParse(subject);
-      if (!agency.success) throw new UsageError(`agency ${agency.error.issues[0]?.message ?? 'is required'}`);
+      const agencyId = agencyArgument(subject);
       const limit = Number(extra[0]);
       if (!/^\d+$/.test(extra[0] ?? '') || limit < 1 || limit > MAX_AGENT_LIMIT)
         throw new UsageError(`the limit must be a whole number from 1 to ${MAX_AGENT_LIMIT}`);
-      return { kind: 'limit', agencyId: agency.data, limit };
+      return { kind: 'limit', agencyId, limit };
     }
-    default: {
+    default:
       expectExtra(0);
-      const identifier = identifierOf(subject);
-      const problem =
-        identifier.type === 'PHONE'
-          ? phoneNumberProblem(identifier.identifier, allowedCountryCodes(values.stage))
-          : undefined;
-      if (problem) throw new UsageError(`identifier ${problem}`);
-      const name = AgentName.safeParse(values.name);
-      if (!name.success) throw new UsageError(`--name ${name.error.issues.at(-1)?.message ?? 'is required'}`);
-      const agency = AgencyId.safeParse(values.agency);
-      if (!agency.success)
-        throw new UsageError(`--agency ${agency.error.issues[0]?.message ?? 'is required'}`);
-      return {
-        kind: 'add',
-        input: {
-          identifier: identifier.identifier,
-          type: identifier.type,
-          name: name.data,
-          agencyId: agency.data,
-          role: values.role === undefined ? 'AGENT' : roleOption(values.role),
-        },
-      };
-    }
+      return addTask(subject, values);
   }
+}
+
+/** The identifier `command` names, normalised: a usage error when missing or malformed. */
+function identifierOf(command: string, raw: string | undefined) {
+  const identifier = raw === undefined ? undefined : normalizeIdentifier(raw);
+  if (!identifier) throw new UsageError(`${command} needs an identifier ${seeHelp}`);
+  if (!identifier.ok) throw new UsageError(`identifier ${identifier.message}`);
+  return identifier;
+}
+
+/** The agency a command names. */
+function agencyArgument(raw: string | undefined): string {
+  const agency = AgencyId.safeParse(raw);
+  if (!agency.success) throw new UsageError(`agency ${agency.error.issues[0]?.message ?? 'is required'}`);
+  return agency.data;
+}
+
+function roleOption(value: string | undefined): Role {
+  const role = ROLES.find((r) => r === value);
+  if (!role) throw new UsageError(`role must be one of ${ROLES.join(', ')}`);
+  return role;
+}
+
+/** `add <identifier> --name … --agency … [--role …] [--stage …]`: a phone number of the stage's countries. */
+function addTask(subject: string | undefined, values: ReturnType<typeof parseOptions>['values']): Task {
+  const identifier = identifierOf('add', subject);
+  const problem =
+    identifier.type === 'PHONE'
+      ? phoneNumberProblem(identifier.identifier, allowedCountryCodes(values.stage))
+      : undefined;
+  if (problem) throw new UsageError(`identifier ${problem}`);
+  const name = AgentName.safeParse(values.name);
+  if (!name.success) throw new UsageError(`--name ${name.error.issues.at(-1)?.message ?? 'is required'}`);
+  const agency = AgencyId.safeParse(values.agency);
+  if (!agency.success) throw new UsageError(`--agency ${agency.error.issues[0]?.message ?? 'is required'}`);
+  return {
+    kind: 'add',
+    input: {
+      identifier: identifier.identifier,
+      type: identifier.type,
+      name: name.data,
+      agencyId: agency.data,
+      role: values.role === undefined ? 'AGENT' : roleOption(values.role),
+    },
+  };
 }
 
 const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'stages');

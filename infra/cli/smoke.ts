@@ -225,7 +225,8 @@ async function proveEvents() {
   }
 }
 
-async function smoke() {
+/** Signs the operator's ADMIN in with a code from its mailbox (or the local outbox). */
+async function signIn() {
   const { identifier, type } = opts.agent;
   console.log(`Smoke test of ${opts.api} as ${identifier}`);
 
@@ -240,7 +241,10 @@ async function smoke() {
       `sign-in: ${identifier} is ${verified.agent.role}; the events check needs an ADMIN`,
     );
   }
+}
 
+/** A search the supplier answers with at least two offers: one to book, one to hold. */
+async function searchOffers(): Promise<Json[]> {
   const date = new Date(Date.now() + opts.days * 86_400_000).toISOString().slice(0, 10);
   const search = { origin: opts.origin, destination: opts.destination, departure_date: date, adults: 1 };
   const offers: Json[] = (await call('search', '/api/flights/search', { ...search, limit: 20 })).data;
@@ -252,17 +256,24 @@ async function smoke() {
   passed(
     `search: ${offers.length} offers ${opts.origin}-${opts.destination} on ${date} (the supplier answers)`,
   );
+  return offers;
+}
 
-  const createdBooking = await call('book', '/api/flights/booking/create', bookingOf(offers[0]), [201, 202], {
+/** Books `offer` outright, then cancels it through a refund quote. */
+async function bookAndCancel(offer: Json) {
+  const createdBooking = await call('book', '/api/flights/booking/create', bookingOf(offer), [201, 202], {
     'Idempotency-Key': randomUUID(),
   });
   const booking = await settled('book', createdBooking.data);
   if (booking.status !== 'CONFIRMED') throw new SmokeFailure(`book: status ${booking.status}`);
   passed(`book: ${booking.pnr} CONFIRMED, ${booking.total_price} ${booking.currency}`);
   await cancelWithQuote('book', booking.booking_id);
+}
 
+/** Holds the first of `offers` that may be held, confirms it, then cancels it through a refund quote. */
+async function holdConfirmAndCancel(offers: Json[]) {
   let hold: Json;
-  for (const offer of offers.slice(1)) {
+  for (const offer of offers) {
     const held = await call(
       'hold',
       '/api/flights/booking/create',
@@ -293,7 +304,13 @@ async function smoke() {
   if (confirmed.status !== 'CONFIRMED') throw new SmokeFailure(`hold confirm: status ${confirmed.status}`);
   passed(`hold confirm: ${confirmed.pnr} CONFIRMED`);
   await cancelWithQuote('hold', hold.booking_id);
+}
 
+async function smoke() {
+  await signIn();
+  const offers = await searchOffers();
+  await bookAndCancel(offers[0]);
+  await holdConfirmAndCancel(offers.slice(1));
   await proveEvents();
   await call('sign out', '/api/auth/logout', {});
   passed('sign out');

@@ -227,24 +227,29 @@ function toProxyEvent(
       requestTimeEpoch: Date.now(),
       resourceId: route.id,
       resourcePath: route.path,
-      identity: {
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: req.headers['user-agent'] ?? null,
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        user: null,
-        userArn: null,
-      },
+      identity: callerIdentity(req),
     },
+  };
+}
+
+/** Who called, as API Gateway tells a function: the address and user agent; no IAM or Cognito caller. */
+function callerIdentity(req: IncomingMessage): APIGatewayProxyEvent['requestContext']['identity'] {
+  return {
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    userAgent: req.headers['user-agent'] ?? null,
+    accessKey: null,
+    accountId: null,
+    apiKey: null,
+    apiKeyId: null,
+    caller: null,
+    clientCert: null,
+    cognitoAuthenticationProvider: null,
+    cognitoAuthenticationType: null,
+    cognitoIdentityId: null,
+    cognitoIdentityPoolId: null,
+    principalOrgId: null,
+    user: null,
+    userArn: null,
   };
 }
 

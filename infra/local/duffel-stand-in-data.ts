@@ -188,49 +188,68 @@ export function offersFor(
     journeys = journeys.flatMap((journey) => options.map((o) => [...journey, o])).slice(0, MAX_OFFERS);
   }
   const share = passengers.reduce((sum, p) => sum + paxShare(p), 0);
-  const created = new Date(options.now).toISOString();
-  const offers = journeys.map((journey, i): Offer => {
-    const perPerson =
-      journey.reduce((sum, { minutes }) => sum + 4000 + minutes * 55, 0) * CABIN_FACTOR[cabin];
-    // Whole units for zero-decimal currencies; otherwise cents ending in 0, as fares usually do.
-    const minor = Math.round((perPerson * share * (1 + i * 0.07)) / 10) * 10;
-    const total = options.currency === 'JPY' ? Math.round(minor * 1.9) : minor;
-    const amount = decimalAmount(total, options.currency);
-    return {
-      id: duffelId('off'),
-      live_mode: false,
-      created_at: created,
-      updated_at: created,
-      expires_at: new Date(options.now + options.offerTtlSeconds * 1000).toISOString(),
-      owner: DUFFEL_AIRWAYS,
-      passengers,
-      slices: journey.map(({ slice }) => slice),
-      total_amount: amount,
-      total_currency: options.currency,
-      base_amount: amount,
-      base_currency: options.currency,
-      tax_amount: decimalAmount(0, options.currency),
-      tax_currency: options.currency,
-      total_emissions_kg: '180',
-      available_services: [],
-      conditions: offerConditions(
-        total,
-        options.currency,
-        journey.every(({ evening }) => !evening),
-      ),
-      passenger_identity_documents_required: false,
-      payment_requirements: {
-        requires_instant_payment: false,
-        payment_required_by: new Date(options.now + 3 * 86_400_000).toISOString(),
-        price_guarantee_expires_at: new Date(options.now + 2 * 86_400_000).toISOString(),
-      },
-      private_fares: [],
-      partial: false,
-      supported_loyalty_programmes: [],
-      supported_passenger_identity_document_types: [],
-    };
-  });
+  const offers = journeys.map((journey, i) =>
+    offerOf(journey, passengers, { ...options, share, rank: i, cabin }),
+  );
   return { passengers, offers };
+}
+
+/**
+ * One offer of `journey` (one option per slice): priced by its minutes, the cabin, the passengers'
+ * `share` of the fare and its `rank` among the request's offers; conditions kinder without evening flights.
+ */
+function offerOf(
+  journey: ReturnType<typeof sliceOptions>,
+  passengers: OfferPassenger[],
+  options: {
+    currency: string;
+    now: number;
+    offerTtlSeconds: number;
+    share: number;
+    rank: number;
+    cabin: CabinClass;
+  },
+): Offer {
+  const created = new Date(options.now).toISOString();
+  const perPerson =
+    journey.reduce((sum, { minutes }) => sum + 4000 + minutes * 55, 0) * CABIN_FACTOR[options.cabin];
+  // Whole units for zero-decimal currencies; otherwise cents ending in 0, as fares usually do.
+  const minor = Math.round((perPerson * options.share * (1 + options.rank * 0.07)) / 10) * 10;
+  const total = options.currency === 'JPY' ? Math.round(minor * 1.9) : minor;
+  const amount = decimalAmount(total, options.currency);
+  return {
+    id: duffelId('off'),
+    live_mode: false,
+    created_at: created,
+    updated_at: created,
+    expires_at: new Date(options.now + options.offerTtlSeconds * 1000).toISOString(),
+    owner: DUFFEL_AIRWAYS,
+    passengers,
+    slices: journey.map(({ slice }) => slice),
+    total_amount: amount,
+    total_currency: options.currency,
+    base_amount: amount,
+    base_currency: options.currency,
+    tax_amount: decimalAmount(0, options.currency),
+    tax_currency: options.currency,
+    total_emissions_kg: '180',
+    available_services: [],
+    conditions: offerConditions(
+      total,
+      options.currency,
+      journey.every(({ evening }) => !evening),
+    ),
+    passenger_identity_documents_required: false,
+    payment_requirements: {
+      requires_instant_payment: false,
+      payment_required_by: new Date(options.now + 3 * 86_400_000).toISOString(),
+      price_guarantee_expires_at: new Date(options.now + 2 * 86_400_000).toISOString(),
+    },
+    private_fares: [],
+    partial: false,
+    supported_loyalty_programmes: [],
+    supported_passenger_identity_document_types: [],
+  };
 }
 
 /** A six-character record locator, as Duffel Airways issues them. */

@@ -125,314 +125,46 @@ const refuse = (status: number, type: string, code: string, message: string, fie
 
 const TITLES = ['mr', 'mrs', 'ms', 'miss', 'dr'];
 
+/** What the stand-in keeps, as Duffel would: its offers, orders and cancellation quotes. */
+interface Store {
+  readonly now: () => number;
+  readonly currency: string;
+  readonly offerTtlSeconds: number;
+  readonly offers: Map<string, Held>;
+  readonly orders: Map<string, Order>;
+  readonly cancellations: Map<string, OrderCancellation>;
+}
+
+/** What tests set and read: faults and reshapes per endpoint, the requests received, the rate window. */
+interface Traffic {
+  readonly limit: number;
+  readonly faults: Map<Endpoint, { fault: Fault; times: number; skip?: number }>;
+  readonly reshapes: Map<Endpoint, (data: Wire) => Wire>;
+  readonly requests: DuffelStandIn['requests'];
+  window: { start: number; used: number };
+}
+
 export async function startDuffelStandIn(options: StandInOptions = {}): Promise<DuffelStandIn> {
   const now = options.now ?? Date.now;
-  const currency = options.currency ?? 'GBP';
-  const limit = options.rateLimit ?? 600;
-  const offers = new Map<string, Held>();
-  const orders = new Map<string, Order>();
-  const cancellations = new Map<string, OrderCancellation>();
-  const faults = new Map<Endpoint, { fault: Fault; times: number; skip?: number }>();
-  const reshapes = new Map<Endpoint, (data: Wire) => Wire>();
-  const requests: DuffelStandIn['requests'] = [];
+  const store: Store = {
+    now,
+    currency: options.currency ?? 'GBP',
+    offerTtlSeconds: options.offerTtlSeconds ?? 1800,
+    offers: new Map(),
+    orders: new Map(),
+    cancellations: new Map(),
+  };
+  const traffic: Traffic = {
+    limit: options.rateLimit ?? 600,
+    faults: new Map(),
+    reshapes: new Map(),
+    requests: [],
+    window: { start: now(), used: 0 },
+  };
   const sockets = new Set<Socket>();
-  let window = { start: now(), used: 0 };
-
-  const takeFault = (endpoint: Endpoint): Fault | undefined => {
-    const entry = faults.get(endpoint);
-    if (!entry) return undefined;
-    if (entry.skip && entry.skip-- > 0) return undefined;
-    if (--entry.times <= 0) faults.delete(endpoint);
-    return entry.fault;
-  };
-
-  const heldOffer = (id: string): Held => {
-    const held = offers.get(id);
-    if (!held) throw refuse(404, 'invalid_request_error', 'not_found', 'The offer does not exist.');
-    if (held.withdrawn || held.orderId || Date.parse(held.offer.expires_at) <= now()) {
-      throw refuse(422, 'airline_error', 'offer_no_longer_available', 'The offer is no longer available.');
-    }
-    return held;
-  };
-
-  const knownOrder = (id: string): Order => {
-    const order = orders.get(id);
-    if (!order) throw refuse(404, 'invalid_request_error', 'not_found', 'The order does not exist.');
-    return order;
-  };
-
-  const handlers: Record<Endpoint, (body: unknown, id: string, query: URLSearchParams) => [number, unknown]> =
-    {
-      'offer_requests.create': (body) => {
-        const request = dataOf<CreateOfferRequest>(body);
-        if (
-          !Array.isArray(request.slices) ||
-          request.slices.length === 0 ||
-          !Array.isArray(request.passengers)
-        ) {
-          throw refuse(422, 'validation_error', 'validation_required', 'Field is required.', 'slices');
-        }
-        const made = offersFor(request, {
-          currency,
-          now: now(),
-          offerTtlSeconds: options.offerTtlSeconds ?? 1800,
-        });
-        for (const offer of made.offers) offers.set(offer.id, { offer, withdrawn: false });
-        const id = duffelId('orq');
-        return [
-          201,
-          {
-            id,
-            live_mode: false,
-            created_at: new Date(now()).toISOString(),
-            cabin_class: request.cabin_class,
-            passengers: made.passengers.map(({ id: pid, type, age }) => ({
-              id: pid,
-              ...(type && { type }),
-              ...(age !== null && { age }),
-            })),
-            slices:
-              made.offers[0]?.slices.map((s) => ({
-                origin: s.origin,
-                destination: s.destination,
-                origin_type: 'airport',
-                destination_type: 'airport',
-                departure_date: s.segments[0]?.departing_at.slice(0, 10) ?? '',
-              })) ?? [],
-            offers: made.offers.map(({ available_services: _, ...offer }) => offer),
-          },
-        ];
-      },
-      'offers.get': (_body, id) => [200, heldOffer(id).offer],
-      'orders.create': (body) => {
-        // Duffel's v2 documents `hold`; the SDK's type still says `pay_later`: both are taken.
-        const request = dataOf<Omit<CreateOrder, 'type'> & { type: 'instant' | 'hold' | 'pay_later' }>(body);
-        const [offerId] = request.selected_offers ?? [];
-        const stored = offerId ? offers.get(offerId) : undefined;
-        if (stored?.orderId) {
-          throw refuse(422, 'invalid_state_error', 'already_booked', 'The offer has already been booked.');
-        }
-        const held = heldOffer(offerId ?? '');
-        const passengers = checkedPassengers(held.offer, request.passengers);
-        const hold = request.type === 'hold' || request.type === 'pay_later';
-        if (hold && held.offer.payment_requirements.requires_instant_payment) {
-          throw refuse(
-            422,
-            'validation_error',
-            'offer_requires_instant_payment',
-            'This offer must be paid instantly.',
-            'type',
-          );
-        }
-        if (!hold) {
-          const [payment] = request.payments ?? [];
-          if (payment?.type !== 'balance') {
-            throw refuse(
-              422,
-              'validation_error',
-              'validation_required',
-              'A balance payment is required.',
-              'payments',
-            );
-          }
-          if (payment.currency !== held.offer.total_currency || payment.amount !== held.offer.total_amount) {
-            throw refuse(
-              422,
-              'airline_error',
-              'price_changed',
-              'The price of the offer has changed.',
-              'payments[0].amount',
-            );
-          }
-        }
-        const order = orderFrom(held.offer, passengers, {
-          metadata: request.metadata ?? {},
-          held: hold,
-          now: now(),
-        });
-        held.orderId = order.id;
-        orders.set(order.id, order);
-        return [201, order];
-      },
-      'orders.get': (_body, id) => [200, knownOrder(id)],
-      'orders.list': (_body, _id, query) => {
-        const names = query.getAll('passenger_name[]').map((n) => n.toLowerCase());
-        const all = [...orders.values()]
-          .filter(
-            (o) =>
-              names.length === 0 ||
-              o.passengers.some(
-                (p) =>
-                  names.includes(p.family_name.toLowerCase()) || names.includes(p.given_name.toLowerCase()),
-              ),
-          )
-          .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
-        const size = Math.min(200, Number(query.get('limit') ?? 50) || 50);
-        const after = query.get('after');
-        const start = after ? all.findIndex((o) => o.id === after) + 1 : 0;
-        const page = all.slice(start, start + size);
-        const next = start + size < all.length ? (page.at(-1)?.id ?? null) : null;
-        return [200, { list: page, meta: { limit: size, after: next, before: null } }];
-      },
-      'order_cancellations.create': (body) => {
-        const order = knownOrder(dataOf<CreateOrderCancellation>(body).order_id);
-        if (order.cancelled_at)
-          throw refuse(422, 'invalid_state_error', 'already_cancelled', 'The order is already cancelled.');
-        // An unpaid hold was never charged: nothing to refund.
-        const paid = order.payment_status.awaiting_payment
-          ? 0
-          : minorUnits(order.total_amount, order.total_currency);
-        const quote = cancellationFor(order, paid ?? 0, now());
-        cancellations.set(quote.id, quote);
-        return [201, quote];
-      },
-      'order_cancellations.confirm': (_body, id) => {
-        const quote = cancellations.get(id);
-        if (!quote)
-          throw refuse(404, 'invalid_request_error', 'not_found', 'The cancellation does not exist.');
-        if (quote.confirmed_at)
-          throw refuse(422, 'invalid_state_error', 'already_confirmed', 'Already confirmed.');
-        if (Date.parse(quote.expires_at) <= now())
-          throw refuse(422, 'invalid_state_error', 'cancellation_expired', 'The quote expired.');
-        const order = knownOrder(quote.order_id);
-        // Another quote of the order confirmed first: Duffel cancels an order once.
-        if (order.cancelled_at)
-          throw refuse(422, 'invalid_state_error', 'already_cancelled', 'The order is already cancelled.');
-        const confirmed = { ...quote, confirmed_at: new Date(now()).toISOString() };
-        cancellations.set(id, confirmed);
-        orders.set(order.id, {
-          ...order,
-          cancelled_at: confirmed.confirmed_at,
-          cancellation: confirmed,
-          available_actions: [],
-        });
-        return [200, confirmed];
-      },
-      'payments.create': (body) => {
-        const request = dataOf<CreatePayment>(body);
-        const order = knownOrder(request.order_id);
-        if (!order.payment_status.awaiting_payment)
-          throw refuse(422, 'invalid_state_error', 'already_paid', 'The order is paid.');
-        const { payment_required_by: deadline } = order.payment_status;
-        if (order.cancelled_at || (deadline && Date.parse(deadline) <= now()))
-          throw refuse(422, 'invalid_state_error', 'order_not_payable', 'The hold has ended.');
-        if (
-          request.payment.amount !== order.total_amount ||
-          request.payment.currency !== order.total_currency
-        ) {
-          throw refuse(
-            422,
-            'airline_error',
-            'price_changed',
-            'The price of the order has changed.',
-            'payment.amount',
-          );
-        }
-        const paidAt = new Date(now()).toISOString();
-        orders.set(order.id, { ...order, payment_status: { awaiting_payment: false, paid_at: paidAt } });
-        return [201, { id: duffelId('pay'), ...request.payment, created_at: paidAt }];
-      },
-    };
-
-  const server = createServer(async (req, res) => {
-    const requestId = randomUUID().replaceAll('-', '').slice(0, 20);
-    const url = new URL(req.url ?? '/', 'http://stand-in');
-    const raw = await readAll(req);
-    let body: unknown;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (url.pathname.startsWith('/_stand-in/')) return control(url.pathname, body, res);
-    requests.push({ method: req.method ?? '', path: url.pathname + url.search, headers: req.headers, body });
-    // A long-running stand-in (npm run duffel-stand-in) keeps the last 1,000 only.
-    if (requests.length > 1000) requests.splice(0, requests.length - 1000);
-
-    if (now() - window.start >= 60_000) window = { start: now(), used: 0 };
-    window.used++;
-    const headers = {
-      'content-type': 'application/json',
-      'x-request-id': requestId,
-      'ratelimit-limit': String(limit),
-      'ratelimit-remaining': String(Math.max(0, limit - window.used)),
-      'ratelimit-reset': new Date(window.start + 60_000).toUTCString(),
-    };
-    const send = (status: number, payload: unknown) => {
-      res.writeHead(status, headers);
-      res.end(JSON.stringify(payload));
-    };
-    const fail = (status: number, error: DuffelError) =>
-      send(status, { errors: [error], meta: { status, request_id: requestId } });
-
-    try {
-      if (!/^Bearer duffel_(test|live)_\S+$/.test(req.headers.authorization ?? '')) {
-        throw refuse(401, 'authentication_error', 'invalid_token', 'The access token was not valid.');
-      }
-      if (req.headers['duffel-version'] !== 'v2') {
-        throw refuse(400, 'invalid_request_error', 'unsupported_version', 'Duffel-Version: v2 is required.');
-      }
-      if (window.used > limit)
-        throw refuse(429, 'rate_limit_error', 'rate_limit_exceeded', 'Too many requests.');
-      const route = routeOf(req.method ?? '', url.pathname);
-      if (!route) throw refuse(404, 'invalid_request_error', 'not_found', 'No such endpoint.');
-      const fault = takeFault(route.endpoint);
-      if (fault?.kind === 'status') {
-        const type = fault.status === 429 ? 'rate_limit_error' : 'api_error';
-        throw refuse(
-          fault.status,
-          type,
-          fault.status === 429 ? 'rate_limit_exceeded' : 'internal_server_error',
-          'Injected fault.',
-        );
-      }
-      if (fault?.kind === 'refuse') {
-        const base = refuse(fault.status ?? 422, 'airline_error', 'airline_unknown', 'The airline refused.');
-        throw new Refusal(base.status, { ...base.error, ...fault.error });
-      }
-      if (fault?.kind === 'timeout-before') return; // the socket stays open, unanswered
-      const [status, data] = handlers[route.endpoint](body, route.id, url.searchParams);
-      if (fault?.kind === 'timeout-after') return;
-      if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
-      if (fault?.kind === 'error-after')
-        throw refuse(fault.status, 'api_error', 'internal_server_error', 'Injected fault after acting.');
-      // Through JSON, as on the wire: objects shared in memory (one airline as owner and carrier) are not.
-      const shape = (item: unknown) =>
-        reshapes.get(route.endpoint)?.(JSON.parse(JSON.stringify(item))) ?? item;
-      const payload = isPage(data)
-        ? { data: data.list.map(shape), meta: data.meta }
-        : { data: shape(wire(data)) };
-      send(status, payload);
-    } catch (error) {
-      if (error instanceof Refusal) return fail(error.status, error.error);
-      fail(500, refuse(500, 'api_error', 'internal_server_error', 'Something went wrong.').error);
-    }
-  });
-
-  const control = (path: string, body: unknown, res: ServerResponse) => {
-    const input = (body ?? {}) as {
-      endpoint?: Endpoint;
-      fault?: Fault;
-      times?: number;
-      offer_id?: string;
-      order_id?: string;
-      total_amount?: string;
-    };
-    if (path === '/_stand-in/faults' && input.endpoint && input.fault) {
-      faults.set(input.endpoint, { fault: input.fault, times: input.times ?? 1 });
-    } else if (path === '/_stand-in/offers/reprice' && input.offer_id && input.total_amount) {
-      api.reprice(input.offer_id, input.total_amount);
-    } else if (path === '/_stand-in/orders/reprice' && input.order_id && input.total_amount) {
-      api.repriceOrder(input.order_id, input.total_amount);
-    } else if (path === '/_stand-in/offers/withdraw' && input.offer_id) {
-      api.withdraw(input.offer_id);
-    } else {
-      res.writeHead(400).end();
-      return;
-    }
-    res.writeHead(204).end();
-  };
-
+  const server = createServer((req, res) =>
+    answer(store, traffic, req, res, (path, body) => control(api, traffic, path, body, res)),
+  );
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -440,10 +172,20 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const api = standInApi(`http://127.0.0.1:${port}`, store, traffic, async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return api;
+}
 
-  const api: DuffelStandIn = {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+/** The stand-in as tests drive it: what it received, its orders, and the airline's and network's moves. */
+function standInApi(url: string, store: Store, traffic: Traffic, close: () => Promise<void>): DuffelStandIn {
+  const { offers, orders } = store;
+  const { faults, reshapes } = traffic;
+  return {
+    url,
+    requests: traffic.requests,
     orders,
     fail: (endpoint, fault, times = 1, skip = 0) => void faults.set(endpoint, { fault, times, skip }),
     reshape: (endpoint, change) => void reshapes.set(endpoint, change),
@@ -470,12 +212,348 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
       const order = orders.get(orderId);
       if (order) orders.set(orderId, { ...order, total_amount: totalAmount, base_amount: totalAmount });
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
-  return api;
+}
+
+/** The `/_stand-in/` switches over HTTP, for `npm run duffel-stand-in`: faults, reprices, withdrawals. */
+function control(api: DuffelStandIn, traffic: Traffic, path: string, body: unknown, res: ServerResponse) {
+  const input = (body ?? {}) as {
+    endpoint?: Endpoint;
+    fault?: Fault;
+    times?: number;
+    offer_id?: string;
+    order_id?: string;
+    total_amount?: string;
+  };
+  if (path === '/_stand-in/faults' && input.endpoint && input.fault) {
+    traffic.faults.set(input.endpoint, { fault: input.fault, times: input.times ?? 1 });
+  } else if (path === '/_stand-in/offers/reprice' && input.offer_id && input.total_amount) {
+    api.reprice(input.offer_id, input.total_amount);
+  } else if (path === '/_stand-in/orders/reprice' && input.order_id && input.total_amount) {
+    api.repriceOrder(input.order_id, input.total_amount);
+  } else if (path === '/_stand-in/offers/withdraw' && input.offer_id) {
+    api.withdraw(input.offer_id);
+  } else {
+    res.writeHead(400).end();
+    return;
+  }
+  res.writeHead(204).end();
+}
+
+/**
+ * One request, as Duffel answers it: the switches aside, recorded (the last 1,000), counted against the
+ * rate window, checked (token, version, limit, route), then an injected fault or the endpoint's work,
+ * its answer in Duffel's envelope through any reshape.
+ */
+async function answer(
+  store: Store,
+  traffic: Traffic,
+  req: IncomingMessage,
+  res: ServerResponse,
+  switches: (path: string, body: unknown) => void,
+): Promise<void> {
+  const requestId = randomUUID().replaceAll('-', '').slice(0, 20);
+  const url = new URL(req.url ?? '/', 'http://stand-in');
+  const body = parsedBody(await readAll(req));
+  if (url.pathname.startsWith('/_stand-in/')) return switches(url.pathname, body);
+  const { requests } = traffic;
+  requests.push({ method: req.method ?? '', path: url.pathname + url.search, headers: req.headers, body });
+  // A long-running stand-in (npm run duffel-stand-in) keeps the last 1,000 only.
+  if (requests.length > 1000) requests.splice(0, requests.length - 1000);
+  const send = rateCounted(store, traffic, requestId, res);
+  try {
+    const route = admitted(traffic, req, url);
+    const fault = takeFault(traffic, route.endpoint);
+    if (failsBefore(fault)) return; // the socket stays open, unanswered
+    const [status, data] = handlers[route.endpoint](store, body, route.id, url.searchParams);
+    if (fault?.kind === 'timeout-after') return;
+    if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    if (fault?.kind === 'error-after')
+      throw refuse(fault.status, 'api_error', 'internal_server_error', 'Injected fault after acting.');
+    // Through JSON, as on the wire: objects shared in memory (one airline as owner and carrier) are not.
+    const shape = (item: unknown) =>
+      traffic.reshapes.get(route.endpoint)?.(JSON.parse(JSON.stringify(item))) ?? item;
+    send(
+      status,
+      isPage(data) ? { data: data.list.map(shape), meta: data.meta } : { data: shape(wire(data)) },
+    );
+  } catch (error) {
+    const refusal =
+      error instanceof Refusal
+        ? error
+        : refuse(500, 'api_error', 'internal_server_error', 'Something went wrong.');
+    send(refusal.status, {
+      errors: [refusal.error],
+      meta: { status: refusal.status, request_id: requestId },
+    });
+  }
+}
+
+const parsedBody = (raw: string): unknown => {
+  try {
+    return raw ? JSON.parse(raw) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Counts the request in the 60-second window; what answers it, with Duffel's `ratelimit-*` headers. */
+function rateCounted(store: Store, traffic: Traffic, requestId: string, res: ServerResponse) {
+  const { limit } = traffic;
+  if (store.now() - traffic.window.start >= 60_000) traffic.window = { start: store.now(), used: 0 };
+  traffic.window.used++;
+  const headers = {
+    'content-type': 'application/json',
+    'x-request-id': requestId,
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': String(Math.max(0, limit - traffic.window.used)),
+    'ratelimit-reset': new Date(traffic.window.start + 60_000).toUTCString(),
+  };
+  return (status: number, payload: unknown) => {
+    res.writeHead(status, headers);
+    res.end(JSON.stringify(payload));
+  };
+}
+
+/** Duffel's gate before any endpoint: a test or live token, `Duffel-Version: v2`, the rate limit, a known route. */
+function admitted(traffic: Traffic, req: IncomingMessage, url: URL): { endpoint: Endpoint; id: string } {
+  if (!/^Bearer duffel_(test|live)_\S+$/.test(req.headers.authorization ?? '')) {
+    throw refuse(401, 'authentication_error', 'invalid_token', 'The access token was not valid.');
+  }
+  if (req.headers['duffel-version'] !== 'v2') {
+    throw refuse(400, 'invalid_request_error', 'unsupported_version', 'Duffel-Version: v2 is required.');
+  }
+  if (traffic.window.used > traffic.limit)
+    throw refuse(429, 'rate_limit_error', 'rate_limit_exceeded', 'Too many requests.');
+  const route = routeOf(req.method ?? '', url.pathname);
+  if (!route) throw refuse(404, 'invalid_request_error', 'not_found', 'No such endpoint.');
+  return route;
+}
+
+/** The fault injected for this call of `endpoint`, if any: used up after its `times`, once `skip` calls passed. */
+function takeFault(traffic: Traffic, endpoint: Endpoint): Fault | undefined {
+  const entry = traffic.faults.get(endpoint);
+  if (!entry) return undefined;
+  if (entry.skip && entry.skip-- > 0) return undefined;
+  if (--entry.times <= 0) traffic.faults.delete(endpoint);
+  return entry.fault;
+}
+
+/** A fault that acts before the endpoint does: a status or a refusal (thrown), or no answer at all (true). */
+function failsBefore(fault: Fault | undefined): boolean {
+  if (fault?.kind === 'status') {
+    const type = fault.status === 429 ? 'rate_limit_error' : 'api_error';
+    const code = fault.status === 429 ? 'rate_limit_exceeded' : 'internal_server_error';
+    throw refuse(fault.status, type, code, 'Injected fault.');
+  }
+  if (fault?.kind === 'refuse') {
+    const base = refuse(fault.status ?? 422, 'airline_error', 'airline_unknown', 'The airline refused.');
+    throw new Refusal(base.status, { ...base.error, ...fault.error });
+  }
+  return fault?.kind === 'timeout-before';
+}
+
+/** An offer that may still be ordered: known, not withdrawn, not ordered, not expired. */
+function heldOffer(store: Store, id: string): Held {
+  const held = store.offers.get(id);
+  if (!held) throw refuse(404, 'invalid_request_error', 'not_found', 'The offer does not exist.');
+  if (held.withdrawn || held.orderId || Date.parse(held.offer.expires_at) <= store.now()) {
+    throw refuse(422, 'airline_error', 'offer_no_longer_available', 'The offer is no longer available.');
+  }
+  return held;
+}
+
+function knownOrder(store: Store, id: string): Order {
+  const order = store.orders.get(id);
+  if (!order) throw refuse(404, 'invalid_request_error', 'not_found', 'The order does not exist.');
+  return order;
+}
+
+type Handler = (store: Store, body: unknown, id: string, query: URLSearchParams) => [number, unknown];
+
+/** Each endpoint's work, on what the stand-in keeps. */
+const handlers: Record<Endpoint, Handler> = {
+  'offer_requests.create': (store, body) => createOfferRequest(store, body),
+  'offers.get': (store, _body, id) => [200, heldOffer(store, id).offer],
+  'orders.create': (store, body) => createOrder(store, body),
+  'orders.get': (store, _body, id) => [200, knownOrder(store, id)],
+  'orders.list': (store, _body, _id, query) => listOrders(store, query),
+  'order_cancellations.create': (store, body) => createCancellation(store, body),
+  'order_cancellations.confirm': (store, _body, id) => confirmCancellation(store, id),
+  'payments.create': (store, body) => createPayment(store, body),
+};
+
+/** An offer request: its offers kept, answered as Duffel does (offers without their services). */
+function createOfferRequest(store: Store, body: unknown): [number, unknown] {
+  const request = dataOf<CreateOfferRequest>(body);
+  if (!Array.isArray(request.slices) || request.slices.length === 0 || !Array.isArray(request.passengers)) {
+    throw refuse(422, 'validation_error', 'validation_required', 'Field is required.', 'slices');
+  }
+  const made = offersFor(request, {
+    currency: store.currency,
+    now: store.now(),
+    offerTtlSeconds: store.offerTtlSeconds,
+  });
+  for (const offer of made.offers) store.offers.set(offer.id, { offer, withdrawn: false });
+  const id = duffelId('orq');
+  return [
+    201,
+    {
+      id,
+      live_mode: false,
+      created_at: new Date(store.now()).toISOString(),
+      cabin_class: request.cabin_class,
+      passengers: made.passengers.map(({ id: pid, type, age }) => ({
+        id: pid,
+        ...(type && { type }),
+        ...(age !== null && { age }),
+      })),
+      slices:
+        made.offers[0]?.slices.map((s) => ({
+          origin: s.origin,
+          destination: s.destination,
+          origin_type: 'airport',
+          destination_type: 'airport',
+          departure_date: s.segments[0]?.departing_at.slice(0, 10) ?? '',
+        })) ?? [],
+      offers: made.offers.map(({ available_services: _, ...offer }) => offer),
+    },
+  ];
+}
+
+/** An order of a held offer: paid now from the balance, or a hold (`hold`, or the SDK's `pay_later`). */
+function createOrder(store: Store, body: unknown): [number, unknown] {
+  // Duffel's v2 documents `hold`; the SDK's type still says `pay_later`: both are taken.
+  const request = dataOf<Omit<CreateOrder, 'type'> & { type: 'instant' | 'hold' | 'pay_later' }>(body);
+  const [offerId] = request.selected_offers ?? [];
+  const stored = offerId ? store.offers.get(offerId) : undefined;
+  if (stored?.orderId) {
+    throw refuse(422, 'invalid_state_error', 'already_booked', 'The offer has already been booked.');
+  }
+  const held = heldOffer(store, offerId ?? '');
+  const passengers = checkedPassengers(held.offer, request.passengers);
+  const hold = request.type === 'hold' || request.type === 'pay_later';
+  if (hold && held.offer.payment_requirements.requires_instant_payment) {
+    throw refuse(
+      422,
+      'validation_error',
+      'offer_requires_instant_payment',
+      'This offer must be paid instantly.',
+      'type',
+    );
+  }
+  if (!hold) checkBalancePayment(request.payments, held.offer);
+  const order = orderFrom(held.offer, passengers, {
+    metadata: request.metadata ?? {},
+    held: hold,
+    now: store.now(),
+  });
+  held.orderId = order.id;
+  store.orders.set(order.id, order);
+  return [201, order];
+}
+
+/** An instant order's payment: from the balance, exactly the offer's total. */
+function checkBalancePayment(payments: CreateOrder['payments'] | undefined, offer: Offer) {
+  const [payment] = payments ?? [];
+  if (payment?.type !== 'balance') {
+    throw refuse(
+      422,
+      'validation_error',
+      'validation_required',
+      'A balance payment is required.',
+      'payments',
+    );
+  }
+  if (payment.currency !== offer.total_currency || payment.amount !== offer.total_amount) {
+    throw refuse(
+      422,
+      'airline_error',
+      'price_changed',
+      'The price of the offer has changed.',
+      'payments[0].amount',
+    );
+  }
+}
+
+/** Orders newest first, by a passenger's name if asked, a page at a time (`limit`, `after`). */
+function listOrders(store: Store, query: URLSearchParams): [number, unknown] {
+  const names = query.getAll('passenger_name[]').map((n) => n.toLowerCase());
+  const all = [...store.orders.values()]
+    .filter(
+      (o) =>
+        names.length === 0 ||
+        o.passengers.some(
+          (p) => names.includes(p.family_name.toLowerCase()) || names.includes(p.given_name.toLowerCase()),
+        ),
+    )
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+  const size = Math.min(200, Number(query.get('limit') ?? 50) || 50);
+  const after = query.get('after');
+  const start = after ? all.findIndex((o) => o.id === after) + 1 : 0;
+  const page = all.slice(start, start + size);
+  const next = start + size < all.length ? (page.at(-1)?.id ?? null) : null;
+  return [200, { list: page, meta: { limit: size, after: next, before: null } }];
+}
+
+/** A cancellation quote: the paid amount back, less the fare's penalty; an unpaid hold gets nothing back. */
+function createCancellation(store: Store, body: unknown): [number, unknown] {
+  const order = knownOrder(store, dataOf<CreateOrderCancellation>(body).order_id);
+  if (order.cancelled_at)
+    throw refuse(422, 'invalid_state_error', 'already_cancelled', 'The order is already cancelled.');
+  // An unpaid hold was never charged: nothing to refund.
+  const paid = order.payment_status.awaiting_payment
+    ? 0
+    : minorUnits(order.total_amount, order.total_currency);
+  const quote = cancellationFor(order, paid ?? 0, store.now());
+  store.cancellations.set(quote.id, quote);
+  return [201, quote];
+}
+
+/** Confirms a quote that has not expired: the order is cancelled, once. */
+function confirmCancellation(store: Store, id: string): [number, unknown] {
+  const quote = store.cancellations.get(id);
+  if (!quote) throw refuse(404, 'invalid_request_error', 'not_found', 'The cancellation does not exist.');
+  if (quote.confirmed_at) throw refuse(422, 'invalid_state_error', 'already_confirmed', 'Already confirmed.');
+  if (Date.parse(quote.expires_at) <= store.now())
+    throw refuse(422, 'invalid_state_error', 'cancellation_expired', 'The quote expired.');
+  const order = knownOrder(store, quote.order_id);
+  // Another quote of the order confirmed first: Duffel cancels an order once.
+  if (order.cancelled_at)
+    throw refuse(422, 'invalid_state_error', 'already_cancelled', 'The order is already cancelled.');
+  const confirmed = { ...quote, confirmed_at: new Date(store.now()).toISOString() };
+  store.cancellations.set(id, confirmed);
+  store.orders.set(order.id, {
+    ...order,
+    cancelled_at: confirmed.confirmed_at,
+    cancellation: confirmed,
+    available_actions: [],
+  });
+  return [200, confirmed];
+}
+
+/** Pays a held order, at its current total, before its deadline. */
+function createPayment(store: Store, body: unknown): [number, unknown] {
+  const request = dataOf<CreatePayment>(body);
+  const order = knownOrder(store, request.order_id);
+  if (!order.payment_status.awaiting_payment)
+    throw refuse(422, 'invalid_state_error', 'already_paid', 'The order is paid.');
+  const { payment_required_by: deadline } = order.payment_status;
+  if (order.cancelled_at || (deadline && Date.parse(deadline) <= store.now()))
+    throw refuse(422, 'invalid_state_error', 'order_not_payable', 'The hold has ended.');
+  if (request.payment.amount !== order.total_amount || request.payment.currency !== order.total_currency) {
+    throw refuse(
+      422,
+      'airline_error',
+      'price_changed',
+      'The price of the order has changed.',
+      'payment.amount',
+    );
+  }
+  const paidAt = new Date(store.now()).toISOString();
+  store.orders.set(order.id, { ...order, payment_status: { awaiting_payment: false, paid_at: paidAt } });
+  return [201, { id: duffelId('pay'), ...request.payment, created_at: paidAt }];
 }
 
 /** Duffel writes an unconfirmed cancellation's `confirmed_at` as null. */

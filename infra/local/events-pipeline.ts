@@ -84,49 +84,93 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
   if (!streamArn) throw new Error('the local table has no stream');
 
   const { log } = options.events;
+  const queue = localDeliveries(options.deliveries, log);
+  const events: EventsDeps = { ...options.events, queue };
+  const positionFile = join(options.dataDir, EVENTS_POSITION_FILE);
+  const position = await readPosition(positionFile, streamArn);
+  const finished = new Set<string>(position.finished);
+  const writer = positionWriter(positionFile, position, finished);
+  const reading: StreamReading = {
+    streams,
+    streamArn,
+    position,
+    finished,
+    log,
+    handle: recordHandler(events, options.dataDir),
+    save: writer.save,
+    state: { running: true, read: 0 },
+    iterators: new Map(),
+  };
+  const loop = pollStream(reading);
+
+  return {
+    recordsRead: () => reading.state.read,
+    pendingDeliveries: () => queue.pending(),
+    async stop() {
+      reading.state.running = false;
+      queue.close();
+      await loop;
+      await writer
+        .settled()
+        .catch((error: unknown) => log.error('stream position not saved', { error: (error as Error)?.name }));
+      streams.destroy();
+    },
+  };
+}
+
+type Logger = EventsDeps['log'];
+
+/**
+ * The in-process delivery queue, running the delivery function's code when each attempt is due. A
+ * message whose handling failed (not its attempt: the table, say) is tried again a second later, as
+ * SQS would after its visibility timeout, up to {@link MAX_MESSAGE_TRIES} times.
+ */
+function localDeliveries(deliveries: EventsPipelineOptions['deliveries'], log: Logger) {
   const deliver = async (message: DeliveryMessage, tries = 1): Promise<void> => {
     let result: 'done' | 'retry-later' | 'error';
     try {
-      result = await handleDeliveryMessage(message, { ...options.deliveries, queue });
+      result = await handleDeliveryMessage(message, { ...deliveries, queue });
     } catch (error) {
       log.error('delivery failed', { error: (error as Error)?.name, event_id: message.event_id });
       result = 'error';
     }
     if (result === 'done' || tries >= MAX_MESSAGE_TRIES) return;
-    // As SQS would after its visibility timeout, though sooner.
     await sleep(1000);
     await deliver(message, tries + 1);
   };
   const queue = localDeliveryQueue((message) => deliver(message));
-  const events: EventsDeps = { ...options.events, queue };
+  return queue;
+}
 
-  let running = true;
-  let read = 0;
-  const iterators = new Map<string, string | undefined>();
-  const positionFile = join(options.dataDir, EVENTS_POSITION_FILE);
-  const position = await readPosition(positionFile, streamArn);
-  const finished = new Set<string>(position.finished);
-  // One write at a time (shards are polled side by side), each whole: a temporary file renamed over.
+/** Writes the stream's position one write at a time (shards are polled side by side), each whole: a temporary file renamed over. */
+function positionWriter(file: string, position: StreamPosition, finished: Set<string>) {
   let saving = Promise.resolve();
-  const savePosition = () => {
+  const save = () => {
     saving = saving
       .catch(() => undefined)
       .then(async () => {
         const next = { ...position, finished: [...finished] };
-        await writeFile(`${positionFile}.tmp`, JSON.stringify(next), { mode: 0o600 });
-        await rename(`${positionFile}.tmp`, positionFile);
+        await writeFile(`${file}.tmp`, JSON.stringify(next), { mode: 0o600 });
+        await rename(`${file}.tmp`, file);
       });
     return saving;
   };
+  return { save, settled: () => saving };
+}
 
+/**
+ * The events function's code on a batch, in order; a record failing {@link MAX_RECORD_TRIES} times
+ * is set aside (written to the dead-letter file) and the rest go on.
+ */
+function recordHandler(events: EventsDeps, dataDir: string) {
   const deadLetter = async (record: _Record) => {
-    log.error('event record set aside after retries', { sequence_number: record.dynamodb?.SequenceNumber });
+    events.log.error('event record set aside after retries', {
+      sequence_number: record.dynamodb?.SequenceNumber,
+    });
     const line = { sequence_number: record.dynamodb?.SequenceNumber, event_name: record.eventName };
-    await appendFile(join(options.dataDir, EVENTS_DEAD_LETTERS_FILE), `${JSON.stringify(line)}\n`);
+    await appendFile(join(dataDir, EVENTS_DEAD_LETTERS_FILE), `${JSON.stringify(line)}\n`);
   };
-
-  /** A batch in order; a record failing MAX_RECORD_TRIES times is set aside and the rest go on. */
-  const handle = async (records: _Record[]) => {
+  return async (records: _Record[]) => {
     let rest = records;
     let tries = 0;
     while (rest.length > 0) {
@@ -143,96 +187,98 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
       } else await sleep(50 * tries);
     }
   };
+}
 
-  const pollShard = async (shardId: string) => {
-    let iterator = iterators.has(shardId) ? iterators.get(shardId) : await firstIterator(shardId);
-    while (running && iterator) {
-      let page: GetRecordsCommandOutput;
-      try {
-        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
-      } catch (error) {
-        // An iterator refused once is refused for good (DynamoDB Local calls it trimmed when other
-        // tables write at the same moment): forget it, and the next poll asks for a new one after
-        // the last record handled, as Lambda's mapping would.
-        if (STALE_ITERATOR.has((error as Error)?.name)) iterators.delete(shardId);
-        throw error;
-      }
-      const { Records = [], NextShardIterator } = page;
-      read += Records.length;
-      await handle(Records);
-      const last = Records.at(-1)?.dynamodb?.SequenceNumber;
-      if (last) position.shards[shardId] = last;
-      iterator = NextShardIterator;
-      iterators.set(shardId, iterator);
-      if (!iterator) finished.add(shardId);
-      if (last || !iterator) await savePosition();
-      if (Records.length === 0) break;
-    }
-    if (!iterator) finished.add(shardId);
-  };
+/** What reading the stream shares: where each shard is, what was handled, and whether to go on. */
+interface StreamReading {
+  readonly streams: DynamoDBStreamsClient;
+  readonly streamArn: string;
+  readonly position: StreamPosition;
+  readonly finished: Set<string>;
+  readonly log: Logger;
+  readonly handle: (records: _Record[]) => Promise<void>;
+  readonly save: () => Promise<void>;
+  readonly state: { running: boolean; read: number };
+  /** Each shard's next iterator; none once read to its end. */
+  readonly iterators: Map<string, string | undefined>;
+}
 
-  /** Where a shard is read from: just after the last record handled, or its oldest record kept. */
-  const firstIterator = async (shardId: string) => {
-    const after = position.shards[shardId];
-    const from = (type: 'TRIM_HORIZON' | 'AFTER_SEQUENCE_NUMBER') =>
-      streams.send(
-        new GetShardIteratorCommand({
-          StreamArn: streamArn,
-          ShardId: shardId,
-          ShardIteratorType: type,
-          ...(type === 'AFTER_SEQUENCE_NUMBER' && { SequenceNumber: after }),
-        }),
-      );
-    if (!after) return (await from('TRIM_HORIZON')).ShardIterator;
+/** Every shard, polled side by side until stopped; a child only once its parent is read to its end, as Lambda does. */
+async function pollStream(reading: StreamReading): Promise<void> {
+  const { streams, streamArn, finished, log, state } = reading;
+  let lastDescribe = 0;
+  let shards: { id: string; parent?: string }[] = [];
+  while (state.running) {
     try {
-      return (await from('AFTER_SEQUENCE_NUMBER')).ShardIterator;
-    } catch (error) {
-      // The record is past the stream's retention: everything after it that is kept is older news
-      // than nothing, as Lambda's mapping would read it (from the oldest kept).
-      if ((error as Error)?.name !== 'TrimmedDataAccessException') throw error;
-      log.warn('stream position past retention: reading from the oldest record', { shard: shardId });
-      return (await from('TRIM_HORIZON')).ShardIterator;
-    }
-  };
-
-  const loop = (async () => {
-    let lastDescribe = 0;
-    let shards: { id: string; parent?: string }[] = [];
-    while (running) {
-      try {
-        if (Date.now() - lastDescribe > 2000 || shards.every(({ id }) => finished.has(id))) {
-          const { StreamDescription } = await streams.send(
-            new DescribeStreamCommand({ StreamArn: streamArn }),
-          );
-          shards = (StreamDescription?.Shards ?? []).flatMap((shard) =>
-            shard.ShardId ? [{ id: shard.ShardId, parent: shard.ParentShardId }] : [],
-          );
-          lastDescribe = Date.now();
-        }
-        const known = new Set(shards.map(({ id }) => id));
-        // Shards in parallel; a child only once its parent is read to its end, as Lambda does.
-        const ready = shards.filter(
-          ({ id, parent }) => !finished.has(id) && (!parent || !known.has(parent) || finished.has(parent)),
+      if (Date.now() - lastDescribe > 2000 || shards.every(({ id }) => finished.has(id))) {
+        const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+        shards = (StreamDescription?.Shards ?? []).flatMap((shard) =>
+          shard.ShardId ? [{ id: shard.ShardId, parent: shard.ParentShardId }] : [],
         );
-        await Promise.all(ready.map(({ id }) => pollShard(id)));
-      } catch (error) {
-        log.error('stream poll failed', { error: (error as Error)?.name });
+        lastDescribe = Date.now();
       }
-      await sleep(POLL_MS);
-    }
-  })();
-
-  return {
-    recordsRead: () => read,
-    pendingDeliveries: () => queue.pending(),
-    async stop() {
-      running = false;
-      queue.close();
-      await loop;
-      await saving.catch((error: unknown) =>
-        log.error('stream position not saved', { error: (error as Error)?.name }),
+      const known = new Set(shards.map(({ id }) => id));
+      const ready = shards.filter(
+        ({ id, parent }) => !finished.has(id) && (!parent || !known.has(parent) || finished.has(parent)),
       );
-      streams.destroy();
-    },
-  };
+      await Promise.all(ready.map(({ id }) => pollShard(reading, id)));
+    } catch (error) {
+      log.error('stream poll failed', { error: (error as Error)?.name });
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** One shard's new records, page by page, each batch handled and its last record kept as the position. */
+async function pollShard(reading: StreamReading, shardId: string): Promise<void> {
+  const { streams, iterators, position, finished, state } = reading;
+  let iterator = iterators.has(shardId) ? iterators.get(shardId) : await firstIterator(reading, shardId);
+  while (state.running && iterator) {
+    let page: GetRecordsCommandOutput;
+    try {
+      page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+    } catch (error) {
+      // An iterator refused once is refused for good (DynamoDB Local calls it trimmed when other
+      // tables write at the same moment): forget it, and the next poll asks for a new one after
+      // the last record handled, as Lambda's mapping would.
+      if (STALE_ITERATOR.has((error as Error)?.name)) iterators.delete(shardId);
+      throw error;
+    }
+    const { Records = [], NextShardIterator } = page;
+    state.read += Records.length;
+    await reading.handle(Records);
+    const last = Records.at(-1)?.dynamodb?.SequenceNumber;
+    if (last) position.shards[shardId] = last;
+    iterator = NextShardIterator;
+    iterators.set(shardId, iterator);
+    if (!iterator) finished.add(shardId);
+    if (last || !iterator) await reading.save();
+    if (Records.length === 0) break;
+  }
+  if (!iterator) finished.add(shardId);
+}
+
+/** Where a shard is read from: just after the last record handled, or its oldest record kept. */
+async function firstIterator(reading: StreamReading, shardId: string): Promise<string | undefined> {
+  const { streams, streamArn, position, log } = reading;
+  const after = position.shards[shardId];
+  const from = (type: 'TRIM_HORIZON' | 'AFTER_SEQUENCE_NUMBER') =>
+    streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: type,
+        ...(type === 'AFTER_SEQUENCE_NUMBER' && { SequenceNumber: after }),
+      }),
+    );
+  if (!after) return (await from('TRIM_HORIZON')).ShardIterator;
+  try {
+    return (await from('AFTER_SEQUENCE_NUMBER')).ShardIterator;
+  } catch (error) {
+    // The record is past the stream's retention: everything after it that is kept is older news
+    // than nothing, as Lambda's mapping would read it (from the oldest kept).
+    if ((error as Error)?.name !== 'TrimmedDataAccessException') throw error;
+    log.warn('stream position past retention: reading from the oldest record', { shard: shardId });
+    return (await from('TRIM_HORIZON')).ShardIterator;
+  }
 }

@@ -175,35 +175,7 @@ export async function updateAgent(
     };
     const delta = Number(isActiveAdmin(after)) - Number(isActiveAdmin(before));
     const validAfter = before.active && !after.active ? sessionsEndedAt(now) : undefined;
-    // An ADMIN changing itself: the condition goes on the state this change writes anyway.
-    const self = session?.agentId === before.id;
-    const counts = agencyCountersUpdate(tableName, before.agency_id, { admins: delta, force: input.force });
-    const transaction = slotted([
-      [
-        'profile',
-        {
-          Update: agentProfileUpdate(tableName, before, changes, {
-            at: after.updated_at ?? '',
-            by: actorOf(input.by),
-          }),
-        },
-      ],
-      ['snapshot', { Update: signInSnapshotChange(tableName, before.identifier, changes) }],
-      [
-        self ? 'caller' : 'state',
-        {
-          Update: sessionStateUpdate(
-            tableName,
-            before,
-            changes,
-            validAfter,
-            self && session ? callerMayAdminister(session) : undefined,
-          ),
-        },
-      ],
-      counts ? ['admins', { Update: counts }] : undefined,
-      session && !self ? ['caller', { ConditionCheck: callerCheck(tableName, session) }] : undefined,
-    ]);
+    const transaction = agentChangeWrites(tableName, { ...input, before, after, changes, validAfter, delta });
     try {
       await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
       return after;
@@ -217,6 +189,59 @@ export async function updateAgent(
       return raceOrThrow(reasons, error); // a conflict with another change of the same items
     }
   }, CHANGE_RETRIES);
+}
+
+/**
+ * The writes of one change of `before` into `after`: its profile (conditional on the role and active
+ * state read), sign-in snapshot and session state, the agency's ADMIN count when it moves (`delta`),
+ * and the right to act of the ADMIN making it. An ADMIN changing itself: the condition goes on the
+ * state this change writes anyway.
+ */
+function agentChangeWrites(
+  tableName: string,
+  input: {
+    before: Agent;
+    after: Agent;
+    changes: AgentChanges;
+    validAfter: number | undefined;
+    delta: number;
+    by: ChangeMaker;
+    force?: boolean;
+  },
+) {
+  const { before, after, changes, by } = input;
+  const session = 'session' in by ? by.session : undefined;
+  const self = session?.agentId === before.id;
+  const counts = agencyCountersUpdate(tableName, before.agency_id, {
+    admins: input.delta,
+    force: input.force,
+  });
+  return slotted([
+    [
+      'profile',
+      {
+        Update: agentProfileUpdate(tableName, before, changes, {
+          at: after.updated_at ?? '',
+          by: actorOf(by),
+        }),
+      },
+    ],
+    ['snapshot', { Update: signInSnapshotChange(tableName, before.identifier, changes) }],
+    [
+      self ? 'caller' : 'state',
+      {
+        Update: sessionStateUpdate(
+          tableName,
+          before,
+          changes,
+          input.validAfter,
+          self && session ? callerMayAdminister(session) : undefined,
+        ),
+      },
+    ],
+    counts ? ['admins', { Update: counts }] : undefined,
+    session && !self ? ['caller', { ConditionCheck: callerCheck(tableName, session) }] : undefined,
+  ]);
 }
 
 /** The agent with id `agentId` and the version its profile is at, through its session state. */

@@ -98,18 +98,33 @@ export async function handleDeliveryMessage(
   if (claim.kind !== 'claimed') return 'done';
 
   const { delivery } = claim;
+  const outcome = await attempt(delivery, deps);
+  await recordOutcome(message, delivery, outcome, deps);
+  return 'done';
+}
+
+/**
+ * Records how the attempt of `delivery` ended: delivered, failed for good after the last attempt, or
+ * the next attempt due after a growing delay (the item first, then the queue); the endpoint's last
+ * delivery and a log line either way. An endpoint gone since the event ends the delivery unrecorded.
+ */
+async function recordOutcome(
+  message: DeliveryMessage,
+  delivery: Delivery,
+  outcome: PostOutcome | 'gone' | 'refused',
+  deps: DeliveryDeps,
+): Promise<void> {
   const fields = {
     event_id: delivery.event_id,
     webhook_id: delivery.webhook_id,
     attempt: delivery.attempt,
   };
-  const outcome = await attempt(delivery, deps);
   const finished = deps.clock.now();
   if (outcome === 'gone') {
     // The endpoint was deleted or deactivated since the event: nothing to deliver to, nothing to record.
     await finishAttempt(deps, delivery, { state: 'failed' }, finished);
     deps.log.info('webhook endpoint gone', fields);
-    return 'done';
+    return;
   }
   const status = typeof outcome === 'object' && 'status' in outcome ? outcome.status : undefined;
   const delivered = typeof outcome === 'object' && outcome.delivered;
@@ -130,14 +145,14 @@ export async function handleDeliveryMessage(
     if (await finishAttempt(deps, delivery, { state: 'delivered' }, finished))
       await recordLastDelivery(deps, delivery.agency_id, delivery.webhook_id, last('delivered'));
     deps.log.info('webhook delivered', { ...fields, http_status: status });
-    return 'done';
+    return;
   }
   const delay = retryDelayMs(delivery.attempt, deps.timeScale);
   if (delay === undefined) {
     if (await finishAttempt(deps, delivery, { state: 'failed' }, finished))
       await recordLastDelivery(deps, delivery.agency_id, delivery.webhook_id, last('failed'));
     deps.log.warn('webhook delivery failed', { ...fields, http_status: status, reason });
-    return 'done';
+    return;
   }
   const next = { ...message, attempt: delivery.attempt + 1, due_at: finished + delay };
   if (await finishAttempt(deps, delivery, { state: 'pending', next }, finished)) {
@@ -147,5 +162,4 @@ export async function handleDeliveryMessage(
     await deps.queue.enqueue(next, finished);
   }
   deps.log.info('webhook attempt failed', { ...fields, http_status: status, reason, retry_in_ms: delay });
-  return 'done';
 }

@@ -13,6 +13,18 @@ export type PostOutcome =
   | { readonly delivered: boolean; readonly status: number }
   | { readonly delivered: false; readonly error: 'timeout' | 'connection' };
 
+/** A DNS lookup that answers `address` whatever the name: the connection goes where the check went. */
+const pinnedLookup =
+  (address: ResolvedAddress) =>
+  (
+    _hostname: string,
+    options: { all?: boolean },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    if (options.all) callback(null, [{ address: address.address, family: address.family }]);
+    else callback(null, address.address, address.family);
+  };
+
 /**
  * POSTs `body` to `url` on exactly `address` (checked beforehand: the name is not resolved again, so a
  * DNS answer that changes between check and connection cannot redirect the request), with TLS checked
@@ -27,14 +39,6 @@ export function postWebhook(
   body: string,
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<PostOutcome> {
-  const pinned = (
-    _hostname: string,
-    options: { all?: boolean },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    if (options.all) callback(null, [{ address: address.address, family: address.family }]);
-    else callback(null, address.address, address.family);
-  };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
@@ -47,7 +51,7 @@ export function postWebhook(
       url,
       {
         method: 'POST',
-        lookup: pinned,
+        lookup: pinnedLookup(address),
         headers: {
           ...headers,
           'content-type': 'application/json',

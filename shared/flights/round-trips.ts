@@ -134,6 +134,41 @@ interface CombinationStats {
   combinations: number;
 }
 
+/** The least time between one journey's arrival and the next one's departure, in milliseconds. */
+const GAP_MS = MIN_TURNAROUND_MINUTES * 60_000;
+
+/** The first journey of the combination `at` leaving too soon after the one before, or -1. */
+function shortGap(columns: readonly Column[], at: readonly number[]): number {
+  for (let j = 1; j < columns.length; j++) {
+    const arrived = (columns[j - 1] as Column).arrival[at[j - 1] as number] as number;
+    if (((columns[j] as Column).departure[at[j] as number] as number) < arrived + GAP_MS) return j;
+  }
+  return -1;
+}
+
+/**
+ * Whether the subtree of `at` may hold a valid combination: journeys before `pivot` are fixed, each
+ * later one may take any itinerary from its index on. A lower bound on each journey's arrival is
+ * carried forward (its earliest arrival from its index, or the previous bound plus the gap plus its
+ * shortest duration); a journey whose latest departure comes before the previous bound plus the gap
+ * cannot be flown, so nothing below `at` is valid. Exact: it never rules out a valid combination.
+ */
+function completable(columns: readonly Column[], at: readonly number[], pivot: number): boolean {
+  let arrivedBy = Number.NEGATIVE_INFINITY;
+  for (let j = 0; j < columns.length; j++) {
+    const c = columns[j] as Column;
+    const i = at[j] as number;
+    const leaveFrom = arrivedBy + GAP_MS;
+    if (j < pivot) {
+      arrivedBy = c.arrival[i] as number;
+      continue;
+    }
+    if ((c.latestDeparture[i] as number) < leaveFrom) return false;
+    arrivedBy = Math.max(c.earliestArrival[i] as number, leaveFrom + (c.shortest[i] as number));
+  }
+  return true;
+}
+
 /**
  * The best `limit` combinations for `sort`, one itinerary per journey, each journey's first departure at
  * least {@link MIN_TURNAROUND_MINUTES} after the previous journey's last arrival — exactly the first
@@ -164,37 +199,6 @@ export function bestCombinations(
   if (stats.combinations === 0) return { combinations: found, stats };
   const order = orderFor(sort, columns);
   const frontier = new Frontier<Candidate>((a, b) => order(a, b) < 0);
-  const gap = MIN_TURNAROUND_MINUTES * 60_000;
-  /** The first journey leaving too soon after the one before, or -1. */
-  const shortGap = (at: readonly number[]) => {
-    for (let j = 1; j < columns.length; j++) {
-      const arrived = (columns[j - 1] as Column).arrival[at[j - 1] as number] as number;
-      if (((columns[j] as Column).departure[at[j] as number] as number) < arrived + gap) return j;
-    }
-    return -1;
-  };
-  /**
-   * Whether the subtree of `at` may hold a valid combination: journeys before `pivot` are fixed, each
-   * later one may take any itinerary from its index on. A lower bound on each journey's arrival is
-   * carried forward (its earliest arrival from its index, or the previous bound plus the gap plus its
-   * shortest duration); a journey whose latest departure comes before the previous bound plus the gap
-   * cannot be flown, so nothing below `at` is valid. Exact: it never rules out a valid combination.
-   */
-  const completable = (at: readonly number[], pivot: number) => {
-    let arrivedBy = Number.NEGATIVE_INFINITY;
-    for (let j = 0; j < columns.length; j++) {
-      const c = columns[j] as Column;
-      const i = at[j] as number;
-      const leaveFrom = arrivedBy + gap;
-      if (j < pivot) {
-        arrivedBy = c.arrival[i] as number;
-        continue;
-      }
-      if ((c.latestDeparture[i] as number) < leaveFrom) return false;
-      arrivedBy = Math.max(c.earliestArrival[i] as number, leaveFrom + (c.shortest[i] as number));
-    }
-    return true;
-  };
   const sum = (field: 'total' | 'duration', at: readonly number[]) =>
     columns.reduce((n, c, j) => n + (c[field][at[j] as number] as number), 0);
   const push = (at: number[], pivot: number) => {
@@ -209,8 +213,8 @@ export function bestCombinations(
   while (found.length < limit && frontier.size > 0) {
     const { at, pivot } = frontier.pop() as Candidate;
     stats.examined += 1;
-    if (!completable(at, pivot)) continue;
-    const short = shortGap(at);
+    if (!completable(columns, at, pivot)) continue;
+    const short = shortGap(columns, at);
     if (short < 0) found.push(at.map((i, j) => (columns[j] as Column).items[i] as PricedItinerary));
     // Journeys before the pivot never move in this subtree: a short gap between two of them is final.
     else if (short < pivot) continue;

@@ -120,108 +120,116 @@ function checkJourneys(
   });
 }
 
+/** The search's fields, each checked on its own. */
+const SearchFields = z.object({
+  origin: z.optional(AirportCode),
+  destination: z.optional(AirportCode),
+  departure_date: z.optional(DepartureDate),
+  return_date: z.optional(ReturnDate),
+  slices: z.optional(
+    z.array(Journey).check(
+      z.minLength(MIN_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
+      z.maxLength(MAX_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
+      z.meta({
+        description:
+          'Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, never the previous journey again on the same day, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date, which are required without it.',
+      }),
+    ),
+  ),
+  adults: z._default(Count(1, 9), 1),
+  // Their real maximums, so the document states them: with at least one adult, at most 8 children;
+  // infants at most one per adult, so at most 9. The cross-field rules below say the rest.
+  children: z
+    ._default(Count(0, 8), 0)
+    .check(z.meta({ description: 'Aged 2-11; adults + children at most 9' })),
+  infants: z
+    ._default(Count(0, 9), 0)
+    .check(z.meta({ description: 'Under 2, on an adult’s lap; at most one per adult' })),
+  travel_class: z._default(z.enum(TRAVEL_CLASSES), 'ECONOMY'),
+  max_connections: z._default(z.union([z.literal(0), z.literal(1)], 'must be 0 or 1'), 1),
+  sort: z._default(z.enum(SORTS), 'PRICE'),
+  limit: z._default(Count(1, 100), 50),
+});
+
+/**
+ * Exactly one of the two field sets, a single trip's or `slices`: stated in the document as JSON Schema
+ * (the first rule), and checked field by field.
+ */
+const ONE_FIELD_SET = [
+  z.meta({
+    oneOf: [
+      {
+        description: 'One way, or a round trip with return_date',
+        required: ['origin', 'destination', 'departure_date'],
+        not: { required: ['slices'] },
+      },
+      {
+        description: 'Multi-city: slices, without the single trip’s fields',
+        required: ['slices'],
+        not: { anyOf: SINGLE_TRIP_FIELDS.map((field) => ({ required: [field] })) },
+      },
+    ],
+  }),
+  z.superRefine(
+    (body: z.output<typeof SearchFields>, ctx) => {
+      const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+      if (body.slices) {
+        for (const field of SINGLE_TRIP_FIELDS)
+          if (body[field] !== undefined) issue([field], 'must be left out when slices are given');
+        return;
+      }
+      for (const field of ['origin', 'destination', 'departure_date'] as const)
+        if (body[field] === undefined) issue([field], 'is required');
+    },
+    { when: whenValid() },
+  ),
+] as const;
+
 /**
  * The search request (docs/API.md §4.1): one way, a round trip (`return_date`) or multi-city
  * (`slices`, 2–6 journeys, instead of the single trip's fields). The clock decides "today" at each
  * origin, so the schema is made per clock.
  */
 export function createSearchRequest(clock: Clock) {
-  return z
-    .object({
-      origin: z.optional(AirportCode),
-      destination: z.optional(AirportCode),
-      departure_date: z.optional(DepartureDate),
-      return_date: z.optional(ReturnDate),
-      slices: z.optional(
-        z.array(Journey).check(
-          z.minLength(MIN_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
-          z.maxLength(MAX_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
-          z.meta({
-            description:
-              'Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, never the previous journey again on the same day, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date, which are required without it.',
-          }),
-        ),
-      ),
-      adults: z._default(Count(1, 9), 1),
-      // Their real maximums, so the document states them: with at least one adult, at most 8 children;
-      // infants at most one per adult, so at most 9. The cross-field rules below say the rest.
-      children: z
-        ._default(Count(0, 8), 0)
-        .check(z.meta({ description: 'Aged 2-11; adults + children at most 9' })),
-      infants: z
-        ._default(Count(0, 9), 0)
-        .check(z.meta({ description: 'Under 2, on an adult’s lap; at most one per adult' })),
-      travel_class: z._default(z.enum(TRAVEL_CLASSES), 'ECONOMY'),
-      max_connections: z._default(z.union([z.literal(0), z.literal(1)], 'must be 0 or 1'), 1),
-      sort: z._default(z.enum(SORTS), 'PRICE'),
-      limit: z._default(Count(1, 100), 50),
-    })
-    .check(
-      // The document states the first rule below as JSON Schema: exactly one of the two field sets.
-      z.meta({
-        oneOf: [
-          {
-            description: 'One way, or a round trip with return_date',
-            required: ['origin', 'destination', 'departure_date'],
-            not: { required: ['slices'] },
-          },
-          {
-            description: 'Multi-city: slices, without the single trip’s fields',
-            required: ['slices'],
-            not: { anyOf: SINGLE_TRIP_FIELDS.map((field) => ({ required: [field] })) },
-          },
-        ],
-      }),
-      z.superRefine(
-        (body, ctx) => {
-          const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
-          if (body.slices) {
-            for (const field of SINGLE_TRIP_FIELDS)
-              if (body[field] !== undefined) issue([field], 'must be left out when slices are given');
-            return;
-          }
-          for (const field of ['origin', 'destination', 'departure_date'] as const)
-            if (body[field] === undefined) issue([field], 'is required');
-        },
-        { when: whenValid() },
-      ),
-      z.refine((body) => body.slices !== undefined || body.origin !== body.destination, {
-        path: ['destination'],
-        message: 'must differ from origin',
-        when: whenValid('origin', 'destination'),
-      }),
-      z.refine((body) => body.adults + body.children <= 9, {
-        path: ['children'],
-        message: 'adults and children together must be at most 9',
-        when: whenValid('adults', 'children'),
-      }),
-      z.refine((body) => body.infants <= body.adults, {
-        path: ['infants'],
-        message: 'must not exceed adults: each infant travels on an adult’s lap',
-        when: whenValid('adults', 'infants'),
-      }),
-      z.superRefine(
-        (body, ctx) => {
-          const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
-          if (body.slices) checkJourneys(clock, body.slices, issue);
-          else if (body.origin && body.departure_date)
-            checkDeparture(clock, body.origin, body.departure_date, ['departure_date'], issue);
-        },
-        { when: whenValid('origin', 'departure_date', 'slices') },
-      ),
-      z.superRefine(
-        (body, ctx) => {
-          const destination = body.destination && findAirport(body.destination);
-          if (!destination || !body.departure_date || body.return_date === undefined) return;
-          const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['return_date'], message });
-          const today = localDateAt(destination.timeZone, clock.now());
-          if (body.return_date < body.departure_date) issue('must not be before departure_date');
-          else if (daysBetween(today, body.return_date) > MAX_DAYS_AHEAD)
-            issue(`must be at most ${MAX_DAYS_AHEAD} days ahead (${addDays(today, MAX_DAYS_AHEAD)})`);
-        },
-        { when: whenValid('destination', 'departure_date', 'return_date') },
-      ),
-    );
+  return SearchFields.check(
+    ...ONE_FIELD_SET,
+    z.refine((body) => body.slices !== undefined || body.origin !== body.destination, {
+      path: ['destination'],
+      message: 'must differ from origin',
+      when: whenValid('origin', 'destination'),
+    }),
+    z.refine((body) => body.adults + body.children <= 9, {
+      path: ['children'],
+      message: 'adults and children together must be at most 9',
+      when: whenValid('adults', 'children'),
+    }),
+    z.refine((body) => body.infants <= body.adults, {
+      path: ['infants'],
+      message: 'must not exceed adults: each infant travels on an adult’s lap',
+      when: whenValid('adults', 'infants'),
+    }),
+    z.superRefine(
+      (body, ctx) => {
+        const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+        if (body.slices) checkJourneys(clock, body.slices, issue);
+        else if (body.origin && body.departure_date)
+          checkDeparture(clock, body.origin, body.departure_date, ['departure_date'], issue);
+      },
+      { when: whenValid('origin', 'departure_date', 'slices') },
+    ),
+    z.superRefine(
+      (body, ctx) => {
+        const destination = body.destination && findAirport(body.destination);
+        if (!destination || !body.departure_date || body.return_date === undefined) return;
+        const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['return_date'], message });
+        const today = localDateAt(destination.timeZone, clock.now());
+        if (body.return_date < body.departure_date) issue('must not be before departure_date');
+        else if (daysBetween(today, body.return_date) > MAX_DAYS_AHEAD)
+          issue(`must be at most ${MAX_DAYS_AHEAD} days ahead (${addDays(today, MAX_DAYS_AHEAD)})`);
+      },
+      { when: whenValid('destination', 'departure_date', 'return_date') },
+    ),
+  );
 }
 
 export type SearchInput = z.output<ReturnType<typeof createSearchRequest>>;

@@ -20,12 +20,9 @@ export function httpEnvelope(
   log: Logger,
   options: { redact?: readonly string[]; corsOrigins?: readonly string[]; deployed?: boolean } = {},
 ): MiddlewareObj<ApiEvent, ApiResult> {
-  const redact = options.redact ?? [];
   const cors = corsHeaders(options.corsOrigins ?? []);
   // What every answer gets on top of its own headers, success or error.
   const added = (event: ApiEvent) => ({ ...cors(event), ...(options.deployed && TRANSPORT_SECURITY) });
-  const scrub = (text: string) =>
-    redact.reduce((acc, secret) => (secret ? acc.split(secret).join('[redacted]') : acc), text);
   const access = (event: ApiEvent, status: number, extra: Record<string, string | number | undefined> = {}) =>
     log.info('request', {
       method: event.httpMethod,
@@ -57,26 +54,34 @@ export function httpEnvelope(
       const { event, error } = request;
       event.requestId ??= randomUUID();
       const httpError = toApiError(error);
-      if (httpError.statusCode >= 500) {
-        const cause = error as {
-          name?: string;
-          message?: string;
-          $metadata?: { requestId?: string; httpStatusCode?: number };
-        };
-        log.error('request failed', {
-          request_id: event.requestId,
-          error_name: cause?.name,
-          error_message: typeof cause?.message === 'string' ? scrub(cause.message) : undefined,
-          aws_request_id: cause?.$metadata?.requestId,
-          aws_status: cause?.$metadata?.httpStatusCode,
-        });
-      }
+      if (httpError.statusCode >= 500) logServerError(log, options.redact ?? [], event.requestId, error);
       const response = errorResponse(httpError, event.requestId);
       response.headers = { ...response.headers, ...added(event) };
       request.response = response;
       access(event, httpError.statusCode, { code: httpError.code });
     },
   };
+}
+
+/**
+ * The line of a request that failed with a 5xx: what the error was (its message with every `redact`
+ * string scrubbed) and the AWS request it came from, if any.
+ */
+function logServerError(log: Logger, redact: readonly string[], requestId: string, error: unknown) {
+  const scrub = (text: string) =>
+    redact.reduce((acc, secret) => (secret ? acc.split(secret).join('[redacted]') : acc), text);
+  const cause = error as {
+    name?: string;
+    message?: string;
+    $metadata?: { requestId?: string; httpStatusCode?: number };
+  };
+  log.error('request failed', {
+    request_id: requestId,
+    error_name: cause?.name,
+    error_message: typeof cause?.message === 'string' ? scrub(cause.message) : undefined,
+    aws_request_id: cause?.$metadata?.requestId,
+    aws_status: cause?.$metadata?.httpStatusCode,
+  });
 }
 
 /**

@@ -163,6 +163,63 @@ function operationFor(route: Route): Json {
   };
 }
 
+/** Where the API answers: locally, and the deployed stack's URL. */
+const servers = [
+  { url: 'http://127.0.0.1:3000', description: 'Local: npm start' },
+  {
+    url: 'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
+    description: 'Deployed stack (the ApiUrl output)',
+    variables: {
+      apiId: { default: 'abc123' },
+      region: { default: 'eu-west-1' },
+      stage: { default: 'prod' },
+    },
+  },
+];
+
+/** The two ways a signed-in call authenticates. */
+const securitySchemes = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The verification_token from verify-otp.',
+  },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: '__Host-session',
+    description:
+      'Set by verify-otp (and refresh); cleared by logout. A request authenticated by the cookie alone (no Authorization header, which wins when both are sent) must say `Content-Type: application/json`, even with an empty body: 415 UNSUPPORTED_MEDIA_TYPE otherwise, since a cross-site form can send the cookie but not that content type without a CORS preflight.',
+  },
+};
+
+/** The headers answers refer to. */
+const responseHeaders = {
+  XRequestId: {
+    description: 'Identifies the request in logs; also in error.request_id.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  SetCookie: {
+    description:
+      '__Host-session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=3600 (Max-Age=0 on logout).',
+    schema: { type: 'string' },
+  },
+  IdempotentReplayed: {
+    description: '`true` when the answer is a stored one, replayed for a repeated Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  WWWAuthenticate: {
+    description:
+      'On every 401: `Bearer realm="flight-booking"`, with `, error="invalid_token"` when a token was presented and refused',
+    schema: { type: 'string' },
+  },
+};
+
 /** The OpenAPI 3.1 document of the API, generated from the schemas the handlers validate with. */
 export function buildOpenApiDocument(version: string): Json {
   const schemas = componentSchemas();
@@ -179,18 +236,7 @@ export function buildOpenApiDocument(version: string): Json {
         'Prices are in major currency units with at most 2 decimals; times are ISO 8601 UTC with `Z`. Every answer carries `X-Request-Id`.',
       ].join('\n'),
     },
-    servers: [
-      { url: 'http://127.0.0.1:3000', description: 'Local: npm start' },
-      {
-        url: 'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
-        description: 'Deployed stack (the ApiUrl output)',
-        variables: {
-          apiId: { default: 'abc123' },
-          region: { default: 'eu-west-1' },
-          stage: { default: 'prod' },
-        },
-      },
-    ],
+    servers,
     tags: [
       { name: 'Sign-in', description: 'One-time codes by e-mail or SMS, and sessions.' },
       { name: 'Flights', description: 'Search and offers.' },
@@ -202,45 +248,8 @@ export function buildOpenApiDocument(version: string): Json {
     webhooks: webhooksSection(ref),
     components: {
       schemas,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'The verification_token from verify-otp.',
-        },
-        sessionCookie: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: '__Host-session',
-          description:
-            'Set by verify-otp (and refresh); cleared by logout. A request authenticated by the cookie alone (no Authorization header, which wins when both are sent) must say `Content-Type: application/json`, even with an empty body: 415 UNSUPPORTED_MEDIA_TYPE otherwise, since a cross-site form can send the cookie but not that content type without a CORS preflight.',
-        },
-      },
-      headers: {
-        XRequestId: {
-          description: 'Identifies the request in logs; also in error.request_id.',
-          schema: { type: 'string' },
-        },
-        RetryAfter: {
-          description: 'Seconds to wait before retrying.',
-          schema: { type: 'integer', minimum: 1 },
-        },
-        SetCookie: {
-          description:
-            '__Host-session=<token>; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=3600 (Max-Age=0 on logout).',
-          schema: { type: 'string' },
-        },
-        IdempotentReplayed: {
-          description: '`true` when the answer is a stored one, replayed for a repeated Idempotency-Key.',
-          schema: { type: 'string', enum: ['true'] },
-        },
-        WWWAuthenticate: {
-          description:
-            'On every 401: `Bearer realm="flight-booking"`, with `, error="invalid_token"` when a token was presented and refused',
-          schema: { type: 'string' },
-        },
-      },
+      securitySchemes,
+      headers: responseHeaders,
     },
   };
 }

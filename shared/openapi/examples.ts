@@ -92,93 +92,74 @@ export const pendingBooking = {
   supplier: { name: 'duffel' },
 };
 
+/** One error per code, made as the functions make it. */
+const exampleErrors: Record<ErrorCode, () => ApiError> = {
+  INVALID_JSON: () => new InvalidJsonError('The body is not valid JSON.'),
+  VALIDATION_ERROR: () =>
+    new ValidationError([{ path: 'passengers.0.born_on', message: 'must be a date (YYYY-MM-DD)' }]),
+  UNAUTHORIZED: () => new UnauthorizedError(),
+  INVALID_CODE: () => new InvalidCodeError(),
+  FORBIDDEN: () => new ForbiddenError(),
+  IDENTIFIER_TAKEN: () => new IdentifierTakenError(),
+  LAST_ADMIN: () => new LastAdminError(),
+  LIMIT_REACHED: () => new LimitReachedError(),
+  NOT_FOUND: () => new NotFoundError('No such booking in your agency.'),
+  FLIGHT_NOT_FOUND: () => new FlightNotFoundError(),
+  METHOD_NOT_ALLOWED: () => {
+    throw new Error('405 is answered for other methods and documented on no operation');
+  },
+  FLIGHT_MISMATCH: () =>
+    new FlightMismatchError([
+      { path: 'flight_details.total_price', expected: flight.total_price, received: 399 },
+    ]),
+  PRICE_CHANGED: () =>
+    new PriceChangedError({
+      previous_total_price: flight.total_price,
+      total_price: flight.total_price + 79,
+      currency: 'EUR',
+      flight: {
+        ...flight,
+        id: 'off_7Rt2Lm9QxV4cB8nZ1yK6wE3pA0sDf5Gh',
+        total_price: flight.total_price + 79,
+      },
+    }),
+  SOLD_OUT: () => new SoldOutError(),
+  NOT_CANCELLABLE: () => new NotCancellableError(),
+  IDEMPOTENCY_IN_PROGRESS: () => new IdempotencyInProgressError(),
+  OFFER_EXPIRED: () => new OfferExpiredError(),
+  HOLD_NOT_AVAILABLE: () => new HoldNotAvailableError(),
+  NOT_HELD: () => new NotHeldError(),
+  HOLD_EXPIRED: () => new HoldExpiredError(),
+  REFUND_CHANGED: () =>
+    refundChanged(
+      { amount: 412.4, currency: 'GBP' },
+      {
+        booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX',
+        refund: { amount: 371.16, currency: 'GBP' },
+        penalty: { amount: 41.24, currency: 'GBP' },
+        expires_at: '2026-12-01T09:35:00Z',
+      },
+    ),
+  PAYLOAD_TOO_LARGE: () => new PayloadTooLargeError('The body is over 65536 bytes.'),
+  UNSUPPORTED_MEDIA_TYPE: () => new UnsupportedMediaTypeError(),
+  IDEMPOTENCY_KEY_REUSED: () => new IdempotencyKeyReusedError(),
+  SUPPLIER_REJECTED: () =>
+    new SupplierRejectedError([
+      { path: 'passengers.0.born_on', message: 'The airline refused the passenger: date of birth' },
+    ]),
+  // What every route can meet: the stage's throttle. send-otp words its own (operations.ts).
+  RATE_LIMITED: () => new RateLimitedError(1, THROTTLED_MESSAGE),
+  TOO_MANY_ATTEMPTS: () => new TooManyAttemptsError(),
+  INTERNAL_ERROR: () => new InternalError(),
+  SERVICE_UNAVAILABLE: () => new ServiceUnavailableError(1),
+};
+
 /**
  * One real error per code, from the classes the functions throw: the document's examples, unless an
  * operation words its own (`errorExamples`).
  */
 export function errorExample(code: ErrorCode): ApiError {
-  switch (code) {
-    case 'INVALID_JSON':
-      return new InvalidJsonError('The body is not valid JSON.');
-    case 'VALIDATION_ERROR':
-      return new ValidationError([{ path: 'passengers.0.born_on', message: 'must be a date (YYYY-MM-DD)' }]);
-    case 'UNAUTHORIZED':
-      return new UnauthorizedError();
-    case 'INVALID_CODE':
-      return new InvalidCodeError();
-    case 'FORBIDDEN':
-      return new ForbiddenError();
-    case 'IDENTIFIER_TAKEN':
-      return new IdentifierTakenError();
-    case 'LAST_ADMIN':
-      return new LastAdminError();
-    case 'LIMIT_REACHED':
-      return new LimitReachedError();
-    case 'NOT_FOUND':
-      return new NotFoundError('No such booking in your agency.');
-    case 'FLIGHT_NOT_FOUND':
-      return new FlightNotFoundError();
-    case 'METHOD_NOT_ALLOWED':
-      throw new Error('405 is answered for other methods and documented on no operation');
-    case 'FLIGHT_MISMATCH':
-      return new FlightMismatchError([
-        { path: 'flight_details.total_price', expected: flight.total_price, received: 399 },
-      ]);
-    case 'PRICE_CHANGED':
-      return new PriceChangedError({
-        previous_total_price: flight.total_price,
-        total_price: flight.total_price + 79,
-        currency: 'EUR',
-        flight: {
-          ...flight,
-          id: 'off_7Rt2Lm9QxV4cB8nZ1yK6wE3pA0sDf5Gh',
-          total_price: flight.total_price + 79,
-        },
-      });
-    case 'SOLD_OUT':
-      return new SoldOutError();
-    case 'NOT_CANCELLABLE':
-      return new NotCancellableError();
-    case 'IDEMPOTENCY_IN_PROGRESS':
-      return new IdempotencyInProgressError();
-    case 'OFFER_EXPIRED':
-      return new OfferExpiredError();
-    case 'HOLD_NOT_AVAILABLE':
-      return new HoldNotAvailableError();
-    case 'NOT_HELD':
-      return new NotHeldError();
-    case 'HOLD_EXPIRED':
-      return new HoldExpiredError();
-    case 'REFUND_CHANGED':
-      return refundChanged(
-        { amount: 412.4, currency: 'GBP' },
-        {
-          booking_id: 'bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX',
-          refund: { amount: 371.16, currency: 'GBP' },
-          penalty: { amount: 41.24, currency: 'GBP' },
-          expires_at: '2026-12-01T09:35:00Z',
-        },
-      );
-    case 'PAYLOAD_TOO_LARGE':
-      return new PayloadTooLargeError('The body is over 65536 bytes.');
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return new UnsupportedMediaTypeError();
-    case 'IDEMPOTENCY_KEY_REUSED':
-      return new IdempotencyKeyReusedError();
-    case 'SUPPLIER_REJECTED':
-      return new SupplierRejectedError([
-        { path: 'passengers.0.born_on', message: 'The airline refused the passenger: date of birth' },
-      ]);
-    case 'RATE_LIMITED':
-      // What every route can meet: the stage's throttle. send-otp words its own (operations.ts).
-      return new RateLimitedError(1, THROTTLED_MESSAGE);
-    case 'TOO_MANY_ATTEMPTS':
-      return new TooManyAttemptsError();
-    case 'INTERNAL_ERROR':
-      return new InternalError();
-    case 'SERVICE_UNAVAILABLE':
-      return new ServiceUnavailableError(1);
-  }
+  return exampleErrors[code]();
 }
 
 /** The agent verify-otp and the session route answer in the examples. */

@@ -5,22 +5,13 @@ import { type Airport, rememberAirports, searchAirports } from './airports.ts';
 const DEBOUNCE_MS = 150;
 
 /**
- * An airport field with suggestions as you type (WAI-ARIA combobox with a listbox): debounced, and a
- * newer question aborts the older one, so typing never waits and a slow stale answer never shows.
- * The value is what the agent typed or picked; a picked suggestion sets its IATA code.
+ * Suggestions for what is typed: debounced, and a newer question aborts the older one, so typing never
+ * waits and a slow stale answer never shows.
  */
-export function AirportField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
-  const { id, label, value, onChange, error } = props;
+function useSuggestions() {
   const [options, setOptions] = useState<Airport[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const [picked, setPicked] = useState<Airport>();
   const inFlight = useRef<AbortController>(undefined);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -50,16 +41,8 @@ export function AirportField(props: {
       setOpen(outcome.body.data.length > 0);
     }, DEBOUNCE_MS);
   };
-
-  const pick = (airport: Airport) => {
-    rememberAirports([airport]);
-    setPicked(airport);
-    onChange(airport.code);
-    setOpen(false);
-    setActive(-1);
-  };
-
-  const onKeyDown = (event: KeyboardEvent) => {
+  /** The arrows move through the suggestions, Enter picks one (`pick`), Escape closes them. */
+  const onKeyDown = (event: KeyboardEvent, pick: (airport: Airport) => void) => {
     if (event.key === 'ArrowDown' && options.length > 0) {
       event.preventDefault();
       setOpen(true);
@@ -75,6 +58,62 @@ export function AirportField(props: {
       event.preventDefault();
       setOpen(false);
     }
+  };
+  return { options, open, setOpen, active, setActive, ask, onKeyDown };
+}
+
+/** The suggestions' listbox; a suggestion is picked with the mouse without the input losing focus. */
+function Suggestions(props: {
+  listId: string;
+  label: string;
+  options: Airport[];
+  open: boolean;
+  active: number;
+  onPick: (airport: Airport) => void;
+}) {
+  const { listId, label, options, open, active, onPick } = props;
+  return (
+    <div id={listId} role="listbox" aria-label={`${label} suggestions`} hidden={!open}>
+      {options.map((airport, index) => (
+        <div
+          key={airport.code}
+          id={`${listId}-${index}`}
+          role="option"
+          tabIndex={-1}
+          aria-selected={index === active}
+          onMouseDown={(event) => {
+            event.preventDefault();
+            onPick(airport);
+          }}
+        >
+          <strong>{airport.code}</strong> {airport.name}, {airport.city} ({airport.country})
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * An airport field with suggestions as you type (WAI-ARIA combobox with a listbox): debounced, and a
+ * newer question aborts the older one, so typing never waits and a slow stale answer never shows.
+ * The value is what the agent typed or picked; a picked suggestion sets its IATA code.
+ */
+export function AirportField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+}) {
+  const { id, label, value, onChange, error } = props;
+  const { options, open, setOpen, active, setActive, ask, onKeyDown } = useSuggestions();
+  const [picked, setPicked] = useState<Airport>();
+  const pick = (airport: Airport) => {
+    rememberAirports([airport]);
+    setPicked(airport);
+    onChange(airport.code);
+    setOpen(false);
+    setActive(-1);
   };
 
   const listId = `${id}-list`;
@@ -99,26 +138,17 @@ export function AirportField(props: {
           onChange(text);
           ask(text);
         }}
-        onKeyDown={onKeyDown}
+        onKeyDown={(event) => onKeyDown(event, pick)}
         onBlur={() => setOpen(false)}
       />
-      <div id={listId} role="listbox" aria-label={`${label} suggestions`} hidden={!open}>
-        {options.map((airport, index) => (
-          <div
-            key={airport.code}
-            id={`${listId}-${index}`}
-            role="option"
-            tabIndex={-1}
-            aria-selected={index === active}
-            onMouseDown={(event) => {
-              event.preventDefault();
-              pick(airport);
-            }}
-          >
-            <strong>{airport.code}</strong> {airport.name}, {airport.city} ({airport.country})
-          </div>
-        ))}
-      </div>
+      <Suggestions
+        listId={listId}
+        label={label}
+        options={options}
+        open={open}
+        active={active}
+        onPick={pick}
+      />
       <p id={`${id}-hint`} class={error ? 'field-error' : 'hint'}>
         {error ?? (shown ? `${shown.name}, ${shown.city}` : 'City, airport or code')}
       </p>

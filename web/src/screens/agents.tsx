@@ -1,3 +1,4 @@
+import type { ComponentChildren, Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
 import { ConfirmDialog, ErrorNotice, Progress } from '../components.tsx';
@@ -64,30 +65,7 @@ export function AgentsScreen({ agent: me }: { agent: Agent }) {
         {said}
       </p>
       {agents.length > 0 && (
-        <table class="manage">
-          <caption class="visually-hidden">The agency's agents</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Signs in with</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Changes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {agents.map((agent) => (
-              <AgentRow
-                key={agent.id}
-                agent={agent}
-                isMe={agent.id === me.id}
-                onChanged={replace}
-                onGone={load}
-                announce={setSaid}
-              />
-            ))}
-          </tbody>
-        </table>
+        <AgentTable agents={agents} me={me} onChanged={replace} onGone={load} announce={setSaid} />
       )}
       <Progress pending={pending} label="Loading agents…" />
       {cursor && !pending && (
@@ -99,8 +77,45 @@ export function AgentsScreen({ agent: me }: { agent: Agent }) {
   );
 }
 
-/** Registers an agent: it can sign in at once with the e-mail or phone given. */
-function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
+/** The agents, one row each, the signed-in ADMIN marked. */
+function AgentTable(props: {
+  agents: AgencyAgent[];
+  me: Agent;
+  onChanged: (agent: AgencyAgent) => void;
+  onGone: () => void;
+  announce: (text: string) => void;
+}) {
+  const { agents, me, onChanged, onGone, announce } = props;
+  return (
+    <table class="manage">
+      <caption class="visually-hidden">The agency's agents</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Signs in with</th>
+          <th scope="col">Role</th>
+          <th scope="col">Status</th>
+          <th scope="col">Changes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {agents.map((agent) => (
+          <AgentRow
+            key={agent.id}
+            agent={agent}
+            isMe={agent.id === me.id}
+            onChanged={onChanged}
+            onGone={onGone}
+            announce={announce}
+          />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The new agent's fields, and adding it: the form empties once it is added. */
+function useAddAgent(onAdded: (agent: AgencyAgent) => void) {
   const [name, setName] = useState('');
   const [identifier, setIdentifier] = useState('');
   const [role, setRole] = useState<Role>('AGENT');
@@ -124,6 +139,29 @@ function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
     setIdentifier('');
     setRole('AGENT');
   };
+  return { name, setName, identifier, setIdentifier, role, setRole, added, pending, failure, add };
+}
+
+/** The role a new agent gets. */
+function RoleField({ role, onChange }: { role: Role; onChange: (role: Role) => void }) {
+  return (
+    <div>
+      <label for="agent-role">Role</label>
+      <select id="agent-role" value={role} onChange={(e) => onChange(e.currentTarget.value as Role)}>
+        {ROLES.map((r) => (
+          <option key={r.value} value={r.value}>
+            {r.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Registers an agent: it can sign in at once with the e-mail or phone given. */
+function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
+  const { name, setName, identifier, setIdentifier, role, setRole, added, pending, failure, add } =
+    useAddAgent(onAdded);
 
   const fields = fieldErrors(failure);
   const identifierError = fields.get('identifier') ?? fields.get('type');
@@ -162,16 +200,7 @@ function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
             {identifierError ?? ''}
           </p>
         </div>
-        <div>
-          <label for="agent-role">Role</label>
-          <select id="agent-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <RoleField role={role} onChange={setRole} />
         <button type="submit" disabled={pending || name.trim() === '' || identifier.trim() === ''}>
           Add agent
         </button>
@@ -202,27 +231,18 @@ const CHANGES = {
   }),
 };
 
-/**
- * One agent: rename, change role, deactivate or activate; a refusal is said in the row. A role picked
- * in the select is only a choice (arrow keys move through it): Change role, then the dialog, changes
- * it; Deactivate asks first too. What was done is announced (`announce`).
- */
-function AgentRow(props: {
+interface AgentRowProps {
   agent: AgencyAgent;
   isMe: boolean;
   onChanged: (agent: AgencyAgent) => void;
   onGone: () => void;
   announce: (text: string) => void;
-}) {
-  const { agent, isMe, onChanged, onGone, announce } = props;
-  const [renaming, setRenaming] = useState(false);
-  const [newName, setNewName] = useState(agent.name);
-  const [role, setRole] = useState<Role>(agent.role);
-  const [asking, setAsking] = useState<'role' | 'deactivate'>();
-  const roleSelect = useRef<HTMLSelectElement>(null);
-  const { pending, failure, run } = useCall();
-  useEffect(() => setRole(agent.role), [agent.role]);
+}
 
+/** Changes `agent`: the row shows it changed and `announce`s what was done; an agent gone reloads the list. */
+function useAgentUpdate(props: Omit<AgentRowProps, 'isMe'>) {
+  const { agent, onChanged, onGone, announce } = props;
+  const { pending, failure, run } = useCall();
   const update = async (change: { name?: string; role?: Role; active?: boolean }, done?: string) => {
     const outcome = await run(() =>
       settle(client.POST('/api/agency/agents/update', { body: { agent_id: agent.id, ...change } })),
@@ -233,15 +253,22 @@ function AgentRow(props: {
     } else if (outcome?.failure.code === 'NOT_FOUND') onGone();
     return outcome?.ok === true;
   };
+  return { pending, failure, update };
+}
 
-  const rename = async (event: Event) => {
-    event.preventDefault();
-    if (await update({ name: newName.trim() })) setRenaming(false);
-  };
-  const nameError = fieldErrors(failure).get('name');
-  const who = agent.name;
-  const question = asking === 'role' ? CHANGES.role(who, role) : CHANGES.deactivate(who);
-  // Once a role dialog has closed (and given the focus back), the focus goes to the role select.
+/**
+ * A change the agent confirms first: a role picked in the row's select, or deactivation. Once a role
+ * dialog has closed (and given the focus back), the focus goes to the role select.
+ */
+function useConfirmedChange(
+  agent: AgencyAgent,
+  update: (change: { role?: Role; active?: boolean }, done?: string) => Promise<boolean>,
+) {
+  const [role, setRole] = useState<Role>(agent.role);
+  const [asking, setAsking] = useState<'role' | 'deactivate'>();
+  const roleSelect = useRef<HTMLSelectElement>(null);
+  useEffect(() => setRole(agent.role), [agent.role]);
+  const question = asking === 'role' ? CHANGES.role(agent.name, role) : CHANGES.deactivate(agent.name);
   const backToRole = useRef(false);
   useEffect(() => {
     if (asking || !backToRole.current) return;
@@ -259,88 +286,86 @@ function AgentRow(props: {
     backToRole.current = asking === 'role';
     setAsking(undefined);
   };
+  return { role, setRole, asking, setAsking, roleSelect, question, close, confirm };
+}
+
+/** The agent's role: a choice in the select, changed by the button (after the dialog). */
+function RoleCell(props: {
+  agent: AgencyAgent;
+  role: Role;
+  pending: boolean;
+  selectRef: Ref<HTMLSelectElement>;
+  onPick: (role: Role) => void;
+  onChange: () => void;
+}) {
+  const { agent, role, pending, selectRef, onPick, onChange } = props;
+  const who = agent.name;
+  return (
+    <td>
+      <select
+        ref={selectRef}
+        aria-label={`${who}: role`}
+        value={role}
+        disabled={pending}
+        onChange={(e) => onPick(e.currentTarget.value as Role)}
+      >
+        <option value="AGENT">Agent</option>
+        <option value="ADMIN">Admin</option>
+      </select>{' '}
+      {role !== agent.role && (
+        <button type="button" aria-label={`Change role of ${who}`} onClick={onChange}>
+          Change role
+        </button>
+      )}
+    </td>
+  );
+}
+
+/**
+ * One agent: rename, change role, deactivate or activate; a refusal is said in the row. A role picked
+ * in the select is only a choice (arrow keys move through it): Change role, then the dialog, changes
+ * it; Deactivate asks first too. What was done is announced (`announce`).
+ */
+function AgentRow(props: AgentRowProps) {
+  const { agent, isMe } = props;
+  const [renaming, setRenaming] = useState(false);
+  const { pending, failure, update } = useAgentUpdate(props);
+  const { role, setRole, asking, setAsking, roleSelect, question, close, confirm } = useConfirmedChange(
+    agent,
+    update,
+  );
   return (
     <tr class={agent.active ? undefined : 'inactive'}>
-      <th scope="row">
-        {renaming ? (
-          <form onSubmit={rename} class="inline-form">
-            <label class="visually-hidden" for={`rename-${agent.id}`}>
-              New name for {who}
-            </label>
-            <input
-              id={`rename-${agent.id}`}
-              value={newName}
-              onInput={(e) => setNewName(e.currentTarget.value)}
-              aria-invalid={nameError ? 'true' : undefined}
-            />
-            <button type="submit" disabled={pending}>
-              Save
-            </button>
-            <button type="button" class="secondary" onClick={() => setRenaming(false)}>
-              Keep the name
-            </button>
-          </form>
-        ) : (
-          <>
-            {who}
-            {isMe && ' (you)'}
-          </>
-        )}
-      </th>
+      <NameCell
+        agent={agent}
+        isMe={isMe}
+        renaming={renaming}
+        error={fieldErrors(failure).get('name')}
+        pending={pending}
+        onSave={async (name) => {
+          if (await update({ name })) setRenaming(false);
+        }}
+        onKeep={() => setRenaming(false)}
+      />
       <td>{agent.identifier}</td>
-      <td>
-        <select
-          ref={roleSelect}
-          aria-label={`${who}: role`}
-          value={role}
-          disabled={pending}
-          onChange={(e) => setRole(e.currentTarget.value as Role)}
-        >
-          <option value="AGENT">Agent</option>
-          <option value="ADMIN">Admin</option>
-        </select>{' '}
-        {role !== agent.role && (
-          <button type="button" aria-label={`Change role of ${who}`} onClick={() => setAsking('role')}>
-            Change role
-          </button>
-        )}
-      </td>
+      <RoleCell
+        agent={agent}
+        role={role}
+        pending={pending}
+        selectRef={roleSelect}
+        onPick={setRole}
+        onChange={() => setAsking('role')}
+      />
       <td>{agent.active ? 'Active' : 'Deactivated'}</td>
-      <td>
-        {!renaming && (
-          <button
-            type="button"
-            class="secondary"
-            aria-label={`Rename ${who}`}
-            onClick={() => setRenaming(true)}
-          >
-            Rename
-          </button>
-        )}{' '}
-        {agent.active ? (
-          <button
-            type="button"
-            class="danger"
-            aria-label={`Deactivate ${who}`}
-            disabled={pending}
-            onClick={() => setAsking('deactivate')}
-          >
-            Deactivate
-          </button>
-        ) : (
-          <button
-            type="button"
-            aria-label={`Activate ${who}`}
-            disabled={pending}
-            onClick={() => update({ active: true }, `${who} is active again and can sign in.`)}
-          >
-            Activate
-          </button>
-        )}
-        {nameError && <p class="field-error">{nameError}</p>}
-        <ErrorNotice failure={failure && !nameError ? failure : undefined}>
-          {failure && PLAIN[failure.code]}
-        </ErrorNotice>
+      <ChangesCell
+        agent={agent}
+        renaming={renaming}
+        pending={pending}
+        failure={failure}
+        onRename={() => setRenaming(true)}
+        onDeactivate={() => setAsking('deactivate')}
+        onActivate={() => update({ active: true }, `${agent.name} is active again and can sign in.`)}
+      >
         {asking && (
           <ConfirmDialog
             title={question.title}
@@ -352,7 +377,114 @@ function AgentRow(props: {
             {question.text}
           </ConfirmDialog>
         )}
-      </td>
+      </ChangesCell>
     </tr>
+  );
+}
+
+/**
+ * The agent's name (the signed-in ADMIN marked), or while renaming a new name, saved or not. The name
+ * typed is kept between renamings.
+ */
+function NameCell(props: {
+  agent: AgencyAgent;
+  isMe: boolean;
+  renaming: boolean;
+  error: string | undefined;
+  pending: boolean;
+  onSave: (name: string) => void;
+  onKeep: () => void;
+}) {
+  const { agent, isMe, renaming, error, pending, onSave, onKeep } = props;
+  const [name, setName] = useState(agent.name);
+  const save = (event: Event) => {
+    event.preventDefault();
+    onSave(name.trim());
+  };
+  return (
+    <th scope="row">
+      {renaming ? (
+        <form onSubmit={save} class="inline-form">
+          <label class="visually-hidden" for={`rename-${agent.id}`}>
+            New name for {agent.name}
+          </label>
+          <input
+            id={`rename-${agent.id}`}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-invalid={error ? 'true' : undefined}
+          />
+          <button type="submit" disabled={pending}>
+            Save
+          </button>
+          <button type="button" class="secondary" onClick={onKeep}>
+            Keep the name
+          </button>
+        </form>
+      ) : (
+        <>
+          {agent.name}
+          {isMe && ' (you)'}
+        </>
+      )}
+    </th>
+  );
+}
+
+/** Rename, deactivate or activate; what was refused, said in the row; `children`: the question asked first. */
+function ChangesCell(props: {
+  agent: AgencyAgent;
+  renaming: boolean;
+  pending: boolean;
+  failure: Failure | undefined;
+  onRename: () => void;
+  onDeactivate: () => void;
+  onActivate: () => void;
+  children: ComponentChildren;
+}) {
+  const { agent, renaming, pending, failure, onRename, onDeactivate, onActivate, children } = props;
+  const nameError = fieldErrors(failure).get('name');
+  return (
+    <td>
+      {!renaming && (
+        <button type="button" class="secondary" aria-label={`Rename ${agent.name}`} onClick={onRename}>
+          Rename
+        </button>
+      )}{' '}
+      <ActiveButton agent={agent} pending={pending} onDeactivate={onDeactivate} onActivate={onActivate} />
+      {nameError && <p class="field-error">{nameError}</p>}
+      <ErrorNotice failure={failure && !nameError ? failure : undefined}>
+        {failure && PLAIN[failure.code]}
+      </ErrorNotice>
+      {children}
+    </td>
+  );
+}
+
+/** Deactivate (asked first) an active agent, or activate a deactivated one. */
+function ActiveButton(props: {
+  agent: AgencyAgent;
+  pending: boolean;
+  onDeactivate: () => void;
+  onActivate: () => void;
+}) {
+  const { agent, pending, onDeactivate, onActivate } = props;
+  const who = agent.name;
+  if (agent.active)
+    return (
+      <button
+        type="button"
+        class="danger"
+        aria-label={`Deactivate ${who}`}
+        disabled={pending}
+        onClick={onDeactivate}
+      >
+        Deactivate
+      </button>
+    );
+  return (
+    <button type="button" aria-label={`Activate ${who}`} disabled={pending} onClick={onActivate}>
+      Activate
+    </button>
   );
 }

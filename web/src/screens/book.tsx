@@ -78,53 +78,29 @@ interface PriceChange {
   hold: boolean;
 }
 
-export function BookScreen() {
-  const [offer, setOffer] = useState<Offer | undefined>(() => readStored(OFFER_KEY));
-  const [done, setDone] = useState<Kept | undefined>(() => {
-    const stored = readStored<Kept>(DONE_KEY);
-    return stored && stored.flight.id === offer?.id ? stored : undefined;
-  });
-  const types = offer ? passengerTypes(offer.passengers) : [];
-  const [draft, setDraft] = useDraft<BookDraft>('book', () => ({ passengers: [], email: '', phone: '' }));
-  const passengers = types.map((_, index) => draft.passengers[index] ?? emptyPassenger());
+/**
+ * Making the booking: one Idempotency-Key per attempt (the same body sent again, a retry after no
+ * answer, keeps it, so it books once; a changed body is a new attempt with a new key). A booking made
+ * is kept without its people; an offer gone goes back to the results; a new price waits for the agent.
+ */
+function useBooking(input: {
+  body: (flight: Offer, hold: boolean) => Schemas['BookingCreateRequest'];
+  setOffer: (offer: Offer) => void;
+  setDone: (booking: Kept) => void;
+}) {
   const [failure, setFailure] = useState<Failure>();
   const [priceChange, setPriceChange] = useState<PriceChange>();
   const [pending, setPending] = useState(false);
-  // One Idempotency-Key per attempt: the same body sent again (a retry after no answer) keeps it,
-  // so it books once; a changed body is a new attempt with a new key.
   const attempt = useRef<Attempt>(undefined);
   const busy = useRef(false);
 
-  if (!offer)
-    return (
-      <main id="main">
-        <h1 tabIndex={-1}>Book</h1>
-        <p>
-          No offer is chosen. <Link href="/search">Search flights</Link> and select one.
-        </p>
-      </main>
-    );
-
-  if (done) return <Booked booking={done} onUpdate={setDone} />;
-
-  const setPassenger = (index: number, passenger: PassengerDraft) =>
-    setDraft({ ...draft, passengers: passengers.map((p, i) => (i === index ? passenger : p)) });
-
-  const submit = async (hold: boolean, flight: Offer = offer) => {
+  const submit = async (hold: boolean, flight: Offer) => {
     if (busy.current) return;
     busy.current = true;
     setPending(true);
     setFailure(undefined);
     setPriceChange(undefined);
-    const body = {
-      flight_id: flight.id,
-      flight_details: flight,
-      total_price: flight.total_price,
-      currency: flight.currency,
-      passengers: passengers.map((p, index) => ({ ...p, pax_type: types[index] })),
-      contact: { email: draft.email.trim(), phone: draft.phone.trim() },
-      ...(hold && { hold: true }),
-    } as Schemas['BookingCreateRequest'];
+    const body = input.body(flight, hold);
     attempt.current = attemptFor(attempt.current, JSON.stringify(body), () => crypto.randomUUID());
     const outcome = await settle(
       client.POST('/api/flights/booking/create', {
@@ -139,20 +115,11 @@ export function BookScreen() {
       writeStored(DONE_KEY, kept(booking));
       // The form's people are booked now: none of them stays in this tab's storage.
       writeStored('book', undefined);
-      setDone(booking);
+      input.setDone(booking);
       return;
     }
     const { code, details } = outcome.failure;
-    const gone = GONE[code];
-    if (gone) {
-      const results = readStored<StoredResults>(RESULTS_KEY);
-      if (results)
-        writeStored(RESULTS_KEY, { ...results, offers: results.offers.filter((o) => o.id !== flight.id) });
-      writeStored(NOTICE_KEY, gone);
-      writeStored(OFFER_KEY, undefined);
-      navigate('/search');
-      return;
-    }
+    if (GONE[code]) return backToResults(flight, GONE[code]);
     if (code === 'PRICE_CHANGED') {
       const change = details as { previous_total_price: number; flight: Offer };
       setPriceChange({ previous: change.previous_total_price, flight: change.flight, hold });
@@ -163,164 +130,304 @@ export function BookScreen() {
   const acceptNewPrice = () => {
     if (!priceChange) return;
     writeStored(OFFER_KEY, priceChange.flight);
-    setOffer(priceChange.flight);
+    input.setOffer(priceChange.flight);
     void submit(priceChange.hold, priceChange.flight);
   };
+  return { failure, priceChange, pending, submit, acceptNewPrice };
+}
 
+/** An offer that is gone: the results without it, and `notice` saying why. */
+function backToResults(flight: Offer, notice: string) {
+  const results = readStored<StoredResults>(RESULTS_KEY);
+  if (results)
+    writeStored(RESULTS_KEY, { ...results, offers: results.offers.filter((o) => o.id !== flight.id) });
+  writeStored(NOTICE_KEY, notice);
+  writeStored(OFFER_KEY, undefined);
+  navigate('/search');
+}
+
+export function BookScreen() {
+  const [offer, setOffer] = useState<Offer | undefined>(() => readStored(OFFER_KEY));
+  const [done, setDone] = useState<Kept | undefined>(() => {
+    const stored = readStored<Kept>(DONE_KEY);
+    return stored && stored.flight.id === offer?.id ? stored : undefined;
+  });
+  const types = offer ? passengerTypes(offer.passengers) : [];
+  const [draft, setDraft] = useDraft<BookDraft>('book', () => ({ passengers: [], email: '', phone: '' }));
+  const passengers = types.map((_, index) => draft.passengers[index] ?? emptyPassenger());
+  const body = (flight: Offer, hold: boolean) => bookingRequest(flight, hold, passengers, types, draft);
+  const { failure, priceChange, pending, submit, acceptNewPrice } = useBooking({ body, setOffer, setDone });
+
+  if (!offer) return <NoOffer />;
+  if (done) return <Booked booking={done} onUpdate={setDone} />;
+
+  const setPassenger = (index: number, passenger: PassengerDraft) =>
+    setDraft({ ...draft, passengers: passengers.map((p, i) => (i === index ? passenger : p)) });
   const errors = fieldErrors(failure);
-  const fieldId = (path: string) => path.replaceAll('.', '-');
-  const today = todayHere();
-  const field = (
-    index: number,
-    name: keyof PassengerDraft,
-    label: string,
-    input: (id: string) => JSX.Element,
-  ) => {
-    const id = fieldId(`passengers.${index}.${name}`);
-    const error = errors.get(`passengers.${index}.${name}`);
-    return (
-      <div>
-        <label for={id}>{label}</label>
-        {input(id)}
-        <FieldError id={`${id}-error`} text={error} />
-      </div>
-    );
-  };
-  const attrs = (index: number, name: keyof PassengerDraft) => {
-    const id = fieldId(`passengers.${index}.${name}`);
-    const error = errors.has(`passengers.${index}.${name}`);
-    return {
-      id,
-      value: passengers[index]?.[name] ?? '',
-      'aria-invalid': error ? ('true' as const) : undefined,
-      'aria-describedby': `${id}-error`,
-      onInput: (event: { currentTarget: { value: string } }) =>
-        setPassenger(index, {
-          ...(passengers[index] ?? emptyPassenger()),
-          [name]: event.currentTarget.value,
-        }),
-    };
-  };
 
   return (
     <main id="main">
       <h1 tabIndex={-1}>Book</h1>
-      <section aria-label="Chosen offer" class="offer">
-        <div>
-          <h2>
-            {formatMoney(offer.total_price, offer.currency)} for {types.length} passenger
-            {types.length > 1 ? 's' : ''}
-          </h2>
-          {slicesOf(offer).map((slice, index) => (
-            <SliceView key={index} slice={slice} name={journeyName(offer, index)} />
-          ))}
-        </div>
-        <p class="side meta">
-          Offer valid for <Countdown until={offer.expires_at} expired="no longer: it has expired" />
-          <br />
-          <Link href="/search">Back to results</Link>
-        </p>
-      </section>
+      <ChosenOffer offer={offer} passengers={types.length} />
       <form
         noValidate
         aria-label="Passengers and contact"
         onSubmit={(event) => {
           event.preventDefault();
-          void submit(false);
+          void submit(false, offer);
         }}
       >
         {types.map((type, index) => (
-          <fieldset key={index}>
-            <legend>
-              Passenger {index + 1} · {PAX_NAMES[type]}
-            </legend>
-            <div class="row">
-              {field(index, 'title', 'Title', (id) => (
-                <select {...attrs(index, 'title')} id={id}>
-                  <option value="">Choose…</option>
-                  <option value="mr">Mr</option>
-                  <option value="mrs">Mrs</option>
-                  <option value="ms">Ms</option>
-                  <option value="miss">Miss</option>
-                  <option value="dr">Dr</option>
-                </select>
-              ))}
-              {field(index, 'first_name', 'First name', (id) => (
-                <input {...attrs(index, 'first_name')} id={id} autoComplete="off" maxLength={35} />
-              ))}
-              {field(index, 'last_name', 'Last name', (id) => (
-                <input {...attrs(index, 'last_name')} id={id} autoComplete="off" maxLength={35} />
-              ))}
-              {field(index, 'gender', 'Gender', (id) => (
-                <select {...attrs(index, 'gender')} id={id}>
-                  <option value="">Choose…</option>
-                  <option value="f">Female</option>
-                  <option value="m">Male</option>
-                  <option value="x">Unspecified</option>
-                </select>
-              ))}
-              {field(index, 'born_on', 'Date of birth', (id) => (
-                <input {...attrs(index, 'born_on')} id={id} type="date" max={today} />
-              ))}
-            </div>
-          </fieldset>
+          <PassengerFields
+            key={index}
+            index={index}
+            type={type}
+            passenger={passengers[index] ?? emptyPassenger()}
+            errors={errors}
+            onChange={(passenger) => setPassenger(index, passenger)}
+          />
         ))}
-        <fieldset>
-          <legend>Contact</legend>
-          <div class="row">
-            {(
-              [
-                ['email', 'Contact e-mail', 'email', ''],
-                ['phone', 'Contact phone', 'tel', '+447700900123'],
-              ] as const
-            ).map(([name, label, mode, placeholder]) => (
-              <div key={name}>
-                <label for={`contact-${name}`}>{label}</label>
-                <input
-                  id={`contact-${name}`}
-                  inputMode={mode}
-                  autoComplete="off"
-                  placeholder={placeholder}
-                  value={draft[name]}
-                  onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
-                  aria-invalid={errors.has(`contact.${name}`) ? 'true' : undefined}
-                  aria-describedby={`contact-${name}-error`}
-                />
-                <FieldError id={`contact-${name}-error`} text={errors.get(`contact.${name}`)} />
-              </div>
-            ))}
-          </div>
-        </fieldset>
-        <button type="submit" disabled={pending}>
-          Book
-        </button>
-        <button type="button" class="secondary" disabled={pending} onClick={() => void submit(true)}>
-          Hold
-        </button>
+        <ContactFields draft={draft} errors={errors} onChange={setDraft} />
+        <BookButtons pending={pending} onHold={() => void submit(true, offer)} />
       </form>
       <Progress pending={pending} label="Booking…" />
       {priceChange && (
-        <div class="notice" role="alert">
-          <p>
-            The price changed from{' '}
-            <strong>{formatMoney(priceChange.previous, priceChange.flight.currency)}</strong> to{' '}
-            <strong>{formatMoney(priceChange.flight.total_price, priceChange.flight.currency)}</strong>.
-          </p>
-          <button type="button" onClick={acceptNewPrice} disabled={pending}>
-            Accept new price
-          </button>
-          <Link href="/search">Back to results</Link>
-          {failure?.requestId && <p class="request-id">Request id: {failure.requestId}</p>}
-        </div>
+        <PriceChangeNotice
+          change={priceChange}
+          failure={failure}
+          pending={pending}
+          onAccept={acceptNewPrice}
+        />
       )}
-      {failure && !priceChange && (
-        <ErrorNotice failure={failure}>
-          {failure.code === 'VALIDATION_ERROR'
-            ? validationSummary(errors, (path) => /^passengers\.\d+\.|^contact\.(email|phone)$/.test(path))
-            : (PLAIN[failure.code] ?? supplierMessage(failure) ?? failure.message)}
-        </ErrorNotice>
-      )}
+      {failure && !priceChange && <BookingFailure failure={failure} errors={errors} />}
     </main>
+  );
+}
+
+/** Book the offer now (the form's submit), or hold it. */
+function BookButtons({ pending, onHold }: { pending: boolean; onHold: () => void }) {
+  return (
+    <>
+      <button type="submit" disabled={pending}>
+        Book
+      </button>
+      <button type="button" class="secondary" disabled={pending} onClick={onHold}>
+        Hold
+      </button>
+    </>
+  );
+}
+
+/** Where the book screen is reached with no offer chosen. */
+function NoOffer() {
+  return (
+    <main id="main">
+      <h1 tabIndex={-1}>Book</h1>
+      <p>
+        No offer is chosen. <Link href="/search">Search flights</Link> and select one.
+      </p>
+    </main>
+  );
+}
+
+/** The create request for `flight`: the offer as shown, its price, the passengers by type and the contact. */
+function bookingRequest(
+  flight: Offer,
+  hold: boolean,
+  passengers: PassengerDraft[],
+  types: Schemas['Passenger']['pax_type'][],
+  draft: BookDraft,
+): Schemas['BookingCreateRequest'] {
+  return {
+    flight_id: flight.id,
+    flight_details: flight,
+    total_price: flight.total_price,
+    currency: flight.currency,
+    passengers: passengers.map((p, index) => ({ ...p, pax_type: types[index] })),
+    contact: { email: draft.email.trim(), phone: draft.phone.trim() },
+    ...(hold && { hold: true }),
+  } as Schemas['BookingCreateRequest'];
+}
+
+/** Why the booking was refused: the fields at fault, or what the refusal means for the agent. */
+function BookingFailure({ failure, errors }: { failure: Failure; errors: Map<string, string> }) {
+  return (
+    <ErrorNotice failure={failure}>
+      {failure.code === 'VALIDATION_ERROR'
+        ? validationSummary(errors, (path) => /^passengers\.\d+\.|^contact\.(email|phone)$/.test(path))
+        : (PLAIN[failure.code] ?? supplierMessage(failure) ?? failure.message)}
+    </ErrorNotice>
+  );
+}
+
+/** The offer being booked: its price for everyone, its journeys, how long it stays valid. */
+function ChosenOffer({ offer, passengers }: { offer: Offer; passengers: number }) {
+  return (
+    <section aria-label="Chosen offer" class="offer">
+      <div>
+        <h2>
+          {formatMoney(offer.total_price, offer.currency)} for {passengers} passenger
+          {passengers > 1 ? 's' : ''}
+        </h2>
+        {slicesOf(offer).map((slice, index) => (
+          <SliceView key={index} slice={slice} name={journeyName(offer, index)} />
+        ))}
+      </div>
+      <p class="side meta">
+        Offer valid for <Countdown until={offer.expires_at} expired="no longer: it has expired" />
+        <br />
+        <Link href="/search">Back to results</Link>
+      </p>
+    </section>
+  );
+}
+
+const TITLES = [
+  ['mr', 'Mr'],
+  ['mrs', 'Mrs'],
+  ['ms', 'Ms'],
+  ['miss', 'Miss'],
+  ['dr', 'Dr'],
+] as const;
+const GENDERS = [
+  ['f', 'Female'],
+  ['m', 'Male'],
+  ['x', 'Unspecified'],
+] as const;
+
+/** A select's options: none chosen first, then `choices` as value and label. */
+function Options({ choices }: { choices: readonly (readonly [string, string])[] }) {
+  return (
+    <>
+      <option value="">Choose…</option>
+      {choices.map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** One passenger's fields, each with its error from the service. */
+function PassengerFields(props: {
+  index: number;
+  type: Schemas['Passenger']['pax_type'];
+  passenger: PassengerDraft;
+  errors: Map<string, string>;
+  onChange: (passenger: PassengerDraft) => void;
+}) {
+  const { index, type, passenger, errors, onChange } = props;
+  const today = todayHere();
+  const pathOf = (name: keyof PassengerDraft) => `passengers.${index}.${name}`;
+  const field = (name: keyof PassengerDraft, label: string, input: (id: string) => JSX.Element) => {
+    const id = pathOf(name).replaceAll('.', '-');
+    return (
+      <div>
+        <label for={id}>{label}</label>
+        {input(id)}
+        <FieldError id={`${id}-error`} text={errors.get(pathOf(name))} />
+      </div>
+    );
+  };
+  const attrs = (name: keyof PassengerDraft) => {
+    const id = pathOf(name).replaceAll('.', '-');
+    return {
+      id,
+      value: passenger[name] ?? '',
+      'aria-invalid': errors.has(pathOf(name)) ? ('true' as const) : undefined,
+      'aria-describedby': `${id}-error`,
+      onInput: (event: { currentTarget: { value: string } }) =>
+        onChange({ ...passenger, [name]: event.currentTarget.value }),
+    };
+  };
+  return (
+    <fieldset>
+      <legend>
+        Passenger {index + 1} · {PAX_NAMES[type]}
+      </legend>
+      <div class="row">
+        {field('title', 'Title', (id) => (
+          <select {...attrs('title')} id={id}>
+            <Options choices={TITLES} />
+          </select>
+        ))}
+        {field('first_name', 'First name', (id) => (
+          <input {...attrs('first_name')} id={id} autoComplete="off" maxLength={35} />
+        ))}
+        {field('last_name', 'Last name', (id) => (
+          <input {...attrs('last_name')} id={id} autoComplete="off" maxLength={35} />
+        ))}
+        {field('gender', 'Gender', (id) => (
+          <select {...attrs('gender')} id={id}>
+            <Options choices={GENDERS} />
+          </select>
+        ))}
+        {field('born_on', 'Date of birth', (id) => (
+          <input {...attrs('born_on')} id={id} type="date" max={today} />
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The booking's contact: e-mail and phone. */
+function ContactFields(props: {
+  draft: BookDraft;
+  errors: Map<string, string>;
+  onChange: (draft: BookDraft) => void;
+}) {
+  const { draft, errors, onChange } = props;
+  return (
+    <fieldset>
+      <legend>Contact</legend>
+      <div class="row">
+        {(
+          [
+            ['email', 'Contact e-mail', 'email', ''],
+            ['phone', 'Contact phone', 'tel', '+447700900123'],
+          ] as const
+        ).map(([name, label, mode, placeholder]) => (
+          <div key={name}>
+            <label for={`contact-${name}`}>{label}</label>
+            <input
+              id={`contact-${name}`}
+              inputMode={mode}
+              autoComplete="off"
+              placeholder={placeholder}
+              value={draft[name]}
+              onInput={(event) => onChange({ ...draft, [name]: event.currentTarget.value })}
+              aria-invalid={errors.has(`contact.${name}`) ? 'true' : undefined}
+              aria-describedby={`contact-${name}-error`}
+            />
+            <FieldError id={`contact-${name}-error`} text={errors.get(`contact.${name}`)} />
+          </div>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The offer's new price, for the agent to accept (booking again at it) or not. */
+function PriceChangeNotice(props: {
+  change: PriceChange;
+  failure: Failure | undefined;
+  pending: boolean;
+  onAccept: () => void;
+}) {
+  const { change, failure, pending, onAccept } = props;
+  return (
+    <div class="notice" role="alert">
+      <p>
+        The price changed from <strong>{formatMoney(change.previous, change.flight.currency)}</strong> to{' '}
+        <strong>{formatMoney(change.flight.total_price, change.flight.currency)}</strong>.
+      </p>
+      <button type="button" onClick={onAccept} disabled={pending}>
+        Accept new price
+      </button>
+      <Link href="/search">Back to results</Link>
+      {failure?.requestId && <p class="request-id">Request id: {failure.requestId}</p>}
+    </div>
   );
 }
 
@@ -337,10 +444,10 @@ function supplierMessage(failure: Failure): string | undefined {
 const deadlineFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * The booking just made; a PENDING one is asked about until the supplier's answer settles it, and one
- * restored from storage (without its passengers) at once, for their names.
+ * Asks about `booking` until it is settled and named: every {@link PENDING_POLL_MS} while PENDING, at
+ * once when restored from storage without its passengers. What the last ask failed with, if it did.
  */
-function Booked({ booking, onUpdate }: { booking: Kept; onUpdate: (booking: Kept) => void }) {
+function useBookingUpdates(booking: Kept, onUpdate: (booking: Kept) => void): Failure | undefined {
   const [failure, setFailure] = useState<Failure>();
   const pendingNow = booking.status === 'PENDING';
   const named = booking.passengers !== undefined;
@@ -361,7 +468,16 @@ function Booked({ booking, onUpdate }: { booking: Kept; onUpdate: (booking: Kept
     );
     return () => clearTimeout(timer);
   }, [booking, pendingNow, named, onUpdate]);
+  return failure;
+}
 
+/**
+ * The booking just made; a PENDING one is asked about until the supplier's answer settles it, and one
+ * restored from storage (without its passengers) at once, for their names.
+ */
+function Booked({ booking, onUpdate }: { booking: Kept; onUpdate: (booking: Kept) => void }) {
+  const failure = useBookingUpdates(booking, onUpdate);
+  const pendingNow = booking.status === 'PENDING';
   const heading =
     booking.status === 'CONFIRMED'
       ? 'Booked'

@@ -97,42 +97,9 @@ function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; 
         </p>
       )}
       {booking.status === 'HELD' && <HoldPanel booking={booking} onChange={onChange} onStale={onStale} />}
-      <section aria-labelledby="journeys-title">
-        <h2 id="journeys-title">Flights</h2>
-        {journeys.map((journey, index) => (
-          <SliceView key={index} slice={journey} name={journeyName(booking.flight as Offer, index)} />
-        ))}
-        <p class="meta">
-          {booking.flight.travel_class.replace('_', ' ').toLowerCase()} · {conditionsSentence(booking)}
-        </p>
-      </section>
-      <section aria-labelledby="passengers-title">
-        <h2 id="passengers-title">Passengers</h2>
-        <ul>
-          {booking.passengers.map((p, index) => (
-            <li key={index}>
-              {p.title} {p.first_name} {p.last_name} · {p.pax_type.toLowerCase()} · born {p.born_on}
-            </li>
-          ))}
-        </ul>
-        <p>
-          Contact: {booking.contact.email} · {booking.contact.phone}
-        </p>
-      </section>
-      <section aria-labelledby="price-title">
-        <h2 id="price-title">Price</h2>
-        <p class="money">{formatMoney(booking.total_price, booking.currency)}</p>
-        {booking.refund && <p>Refunded: {formatMoney(booking.refund.amount, booking.refund.currency)}</p>}
-        <p class="meta">
-          Booked {new Date(booking.created_at).toLocaleString('en-GB')}
-          {booking.created_by && ` by ${booking.created_by.name}`}
-          {booking.cancelled_at &&
-            ` · cancelled ${new Date(booking.cancelled_at).toLocaleString('en-GB')}${
-              booking.cancelled_by ? ` by ${booking.cancelled_by.name}` : ''
-            }`}
-          {booking.supplier?.order_id && ` · supplier order ${booking.supplier.order_id}`}
-        </p>
-      </section>
+      <JourneysSection booking={booking} journeys={journeys} />
+      <PassengersSection booking={booking} />
+      <PriceSection booking={booking} />
       {cancellable && (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>
           Cancel booking
@@ -159,6 +126,66 @@ function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; 
         <Link href="/bookings">All bookings</Link>
       </p>
     </main>
+  );
+}
+
+/** The booked flights, journey by journey, with the cabin and the fare's conditions. */
+function JourneysSection({
+  booking,
+  journeys,
+}: {
+  booking: Booking;
+  journeys: ReturnType<typeof journeysOf>;
+}) {
+  return (
+    <section aria-labelledby="journeys-title">
+      <h2 id="journeys-title">Flights</h2>
+      {journeys.map((journey, index) => (
+        <SliceView key={index} slice={journey} name={journeyName(booking.flight as Offer, index)} />
+      ))}
+      <p class="meta">
+        {booking.flight.travel_class.replace('_', ' ').toLowerCase()} · {conditionsSentence(booking)}
+      </p>
+    </section>
+  );
+}
+
+/** Who travels, and the booking's contact. */
+function PassengersSection({ booking }: { booking: Booking }) {
+  return (
+    <section aria-labelledby="passengers-title">
+      <h2 id="passengers-title">Passengers</h2>
+      <ul>
+        {booking.passengers.map((p, index) => (
+          <li key={index}>
+            {p.title} {p.first_name} {p.last_name} · {p.pax_type.toLowerCase()} · born {p.born_on}
+          </li>
+        ))}
+      </ul>
+      <p>
+        Contact: {booking.contact.email} · {booking.contact.phone}
+      </p>
+    </section>
+  );
+}
+
+/** What was paid and refunded, who booked and who cancelled, and the supplier's order. */
+function PriceSection({ booking }: { booking: Booking }) {
+  return (
+    <section aria-labelledby="price-title">
+      <h2 id="price-title">Price</h2>
+      <p class="money">{formatMoney(booking.total_price, booking.currency)}</p>
+      {booking.refund && <p>Refunded: {formatMoney(booking.refund.amount, booking.refund.currency)}</p>}
+      <p class="meta">
+        Booked {new Date(booking.created_at).toLocaleString('en-GB')}
+        {booking.created_by && ` by ${booking.created_by.name}`}
+        {booking.cancelled_at &&
+          ` · cancelled ${new Date(booking.cancelled_at).toLocaleString('en-GB')}${
+            booking.cancelled_by ? ` by ${booking.cancelled_by.name}` : ''
+          }`}
+        {booking.supplier?.order_id && ` · supplier order ${booking.supplier.order_id}`}
+      </p>
+    </section>
   );
 }
 
@@ -232,19 +259,13 @@ function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; on
     <section class="hold" aria-labelledby="hold-title">
       <h2 id="hold-title">Hold</h2>
       {deadline && (
-        // Not a live region: a countdown would be read out every second.
-        <p>
-          Confirm by {new Date(deadline).toLocaleString('en-GB', { timeZoneName: 'short' })}:{' '}
-          <Countdown
-            until={deadline}
-            expired="the deadline has passed"
-            onExpired={() => {
-              setLapsed(true);
-              onStale();
-            }}
-          />{' '}
-          left.
-        </p>
+        <HoldDeadline
+          deadline={deadline}
+          onLapsed={() => {
+            setLapsed(true);
+            onStale();
+          }}
+        />
       )}
       {changed && (
         <p class="notice" role="status">
@@ -260,5 +281,15 @@ function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; on
       <Progress pending={pending} label="Confirming…" />
       <ErrorNotice failure={failure}>{failure && CONFIRM_REFUSALS[failure.code]}</ErrorNotice>
     </section>
+  );
+}
+
+/** When the hold must be confirmed by. Not a live region: a countdown would be read out every second. */
+function HoldDeadline({ deadline, onLapsed }: { deadline: string; onLapsed: () => void }) {
+  return (
+    <p>
+      Confirm by {new Date(deadline).toLocaleString('en-GB', { timeZoneName: 'short' })}:{' '}
+      <Countdown until={deadline} expired="the deadline has passed" onExpired={onLapsed} /> left.
+    </p>
   );
 }

@@ -83,23 +83,11 @@ export function BookingsScreen({ place }: { place: Place }) {
     void load({}, true);
   }, [status]);
 
-  const filterBy = (value: string) => navigate(value ? `/bookings?status=${value}` : '/bookings');
-
   return (
     <main id="main">
       <h1 tabIndex={-1}>Bookings</h1>
       <div class="row toolbar">
-        <div>
-          <label for="status-filter">Status</label>
-          <select id="status-filter" value={status ?? ''} onChange={(e) => filterBy(e.currentTarget.value)}>
-            <option value="">All statuses</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {STATUS_NAMES[value]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StatusFilter status={status} />
         <FindByPnr onFound={setFound} />
       </div>
       {found ? (
@@ -119,6 +107,24 @@ export function BookingsScreen({ place }: { place: Place }) {
         </BookingList>
       )}
     </main>
+  );
+}
+
+/** The status shown, kept in the address: choosing one navigates. */
+function StatusFilter({ status }: { status: BookingStatus | undefined }) {
+  const filterBy = (value: string) => navigate(value ? `/bookings?status=${value}` : '/bookings');
+  return (
+    <div>
+      <label for="status-filter">Status</label>
+      <select id="status-filter" value={status ?? ''} onChange={(e) => filterBy(e.currentTarget.value)}>
+        <option value="">All statuses</option>
+        {STATUSES.map((value) => (
+          <option key={value} value={value}>
+            {STATUS_NAMES[value]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

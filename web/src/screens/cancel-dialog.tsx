@@ -22,32 +22,23 @@ const CANCEL_REFUSALS: Record<string, string> = {
 const money = (m: { amount: number; currency: string }) => formatMoney(m.amount, m.currency);
 
 /**
- * Cancel, in a modal dialog: first the refund a cancel now would give (the quote), then the cancel at
- * exactly that refund. If the refund changed meanwhile (`REFUND_CHANGED`), nothing was cancelled and
- * the dialog shows the new quote for the agent to accept or not.
+ * The quote, then the cancel at exactly its refund: an expired quote is asked again first; a refund
+ * changed meanwhile replaces the quote, said in the notice rather than as an error.
  */
-export function CancelDialog(props: {
+function useCancel(props: {
   booking: Booking;
-  onClose: () => void;
   onCancelled: (booking: Booking) => void;
   onStale: () => void;
 }) {
-  const { booking, onClose, onCancelled, onStale } = props;
-  const dialog = useRef<HTMLDialogElement>(null);
+  const { booking, onCancelled, onStale } = props;
   const [quote, setQuote] = useState<RefundQuote>();
   const [changed, setChanged] = useState<RefundChanged>();
   const { pending, failure, setFailure, run } = useCall();
-  const held = booking.status === 'HELD';
 
   const fetchQuote = async () => {
     const outcome = await run(() => refundQuote(booking.booking_id));
     if (outcome?.ok) setQuote(outcome.body.data);
   };
-
-  useEffect(() => {
-    dialog.current?.showModal();
-    void fetchQuote();
-  }, []);
 
   const cancel = async () => {
     if (!quote) return;
@@ -65,6 +56,29 @@ export function CancelDialog(props: {
       setQuote(details.quote);
     } else if (refused.code === 'NOT_CANCELLABLE') onStale();
   };
+  return { quote, changed, pending, failure, fetchQuote, cancel };
+}
+
+/**
+ * Cancel, in a modal dialog: first the refund a cancel now would give (the quote), then the cancel at
+ * exactly that refund. If the refund changed meanwhile (`REFUND_CHANGED`), nothing was cancelled and
+ * the dialog shows the new quote for the agent to accept or not.
+ */
+export function CancelDialog(props: {
+  booking: Booking;
+  onClose: () => void;
+  onCancelled: (booking: Booking) => void;
+  onStale: () => void;
+}) {
+  const { booking, onClose } = props;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const held = booking.status === 'HELD';
+  const { quote, changed, pending, failure, fetchQuote, cancel } = useCancel(props);
+
+  useEffect(() => {
+    dialog.current?.showModal();
+    void fetchQuote();
+  }, []);
 
   return (
     <dialog

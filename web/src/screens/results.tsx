@@ -57,20 +57,7 @@ export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offe
           Offers expire in{' '}
           <Countdown until={expiresAt} expired="now: they have expired" onExpired={() => setExpired(true)} />
         </p>
-        <fieldset>
-          <legend>Stops</legend>
-          {(['any', 0, 1] as const).map((value) => (
-            <label key={value}>
-              <input
-                type="radio"
-                name="stops"
-                checked={filters.maxStops === value}
-                onChange={() => setFilters({ ...filters, maxStops: value })}
-              />
-              {value === 'any' ? 'Any' : value === 0 ? 'Direct only' : 'Up to 1 stop'}
-            </label>
-          ))}
-        </fieldset>
+        <StopsFilter filters={filters} onChange={setFilters} />
         <CheckList
           legend="Airlines"
           items={carriers.map((carrier) => ({ id: carrier.code, label: carrier.name }))}
@@ -89,22 +76,50 @@ export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offe
           </button>
         )}
       </form>
-      <div>
-        {expired && (
-          <p class="notice" role="status">
-            These offers have expired. Search again for current prices.
-          </p>
-        )}
-        {shown.length === 0 && <p class="notice">No offer passes these filters.</p>}
-        <ul class="offers">
-          {shown.map((offer) => (
-            <li key={offer.id}>
-              <OfferCard offer={offer} expired={expired} onSelect={onSelect} />
-            </li>
-          ))}
-        </ul>
-      </div>
+      <OfferList shown={shown} expired={expired} onSelect={onSelect} />
     </section>
+  );
+}
+
+/** Any number of stops, direct only, or up to one. */
+function StopsFilter({ filters, onChange }: { filters: Filters; onChange: (filters: Filters) => void }) {
+  return (
+    <fieldset>
+      <legend>Stops</legend>
+      {(['any', 0, 1] as const).map((value) => (
+        <label key={value}>
+          <input
+            type="radio"
+            name="stops"
+            checked={filters.maxStops === value}
+            onChange={() => onChange({ ...filters, maxStops: value })}
+          />
+          {value === 'any' ? 'Any' : value === 0 ? 'Direct only' : 'Up to 1 stop'}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The offers the filters let through, each selectable until they expire. */
+function OfferList(props: { shown: Offer[]; expired: boolean; onSelect: (offer: Offer) => void }) {
+  const { shown, expired, onSelect } = props;
+  return (
+    <div>
+      {expired && (
+        <p class="notice" role="status">
+          These offers have expired. Search again for current prices.
+        </p>
+      )}
+      {shown.length === 0 && <p class="notice">No offer passes these filters.</p>}
+      <ul class="offers">
+        {shown.map((offer) => (
+          <li key={offer.id}>
+            <OfferCard offer={offer} expired={expired} onSelect={onSelect} />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

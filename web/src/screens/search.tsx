@@ -142,25 +142,25 @@ function checkForm(form: SearchForm): Map<string, string> {
   return errors;
 }
 
-export function SearchScreen(_props: { place: Place }) {
-  const [form, setForm] = useDraft<SearchForm>('search', initialForm);
+/** Sets one field of the search form. */
+type SetField = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => void;
+
+/** What the form's parts are given: the form, its errors by request path, and a way to set a field. */
+interface FormPart {
+  form: SearchForm;
+  errors: Map<string, string>;
+  set: SetField;
+}
+
+/**
+ * The search itself: checked on the page first, then asked of the service with the searched airports'
+ * zones beside it; the offers kept for the tab once on screen, the service's field errors shown by their fields.
+ */
+function useSearch(form: SearchForm) {
   const [results, setResults] = useState<StoredResults | undefined>(() => readStored(RESULTS_KEY));
-  const [notice] = useState<string | undefined>(() => {
-    const text = readStored<string>(NOTICE_KEY);
-    writeStored(NOTICE_KEY, undefined);
-    return text;
-  });
   const [errors, setErrors] = useState<Map<string, string>>(new Map());
   const [failure, setFailure] = useState<Failure>();
   const [pending, setPending] = useState(false);
-
-  const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) =>
-    setForm({ ...form, [key]: value });
-  const setJourney = (index: number, journey: Journey) =>
-    set(
-      'journeys',
-      form.journeys.map((j, i) => (i === index ? journey : j)),
-    );
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -189,13 +189,216 @@ export function SearchScreen(_props: { place: Place }) {
     // Kept for a reload or the way back from /book, once the offers are on screen (not before them).
     setTimeout(() => writeStored(RESULTS_KEY, stored), 0);
   };
+  return { results, errors, failure, pending, submit };
+}
 
+export function SearchScreen(_props: { place: Place }) {
+  const [form, setForm] = useDraft<SearchForm>('search', initialForm);
+  const [notice] = useState<string | undefined>(() => {
+    const text = readStored<string>(NOTICE_KEY);
+    writeStored(NOTICE_KEY, undefined);
+    return text;
+  });
+  const { results, errors, failure, pending, submit } = useSearch(form);
+  const set: SetField = (key, value) => setForm({ ...form, [key]: value });
   const select = (offer: Offer) => {
     writeStored(OFFER_KEY, offer);
     navigate('/book');
   };
 
+  return (
+    <main id="main">
+      <h1 tabIndex={-1}>Search flights</h1>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <form onSubmit={submit} noValidate aria-label="Search flights">
+        <TripKindField kind={form.kind} onChange={(kind) => set('kind', kind)} />
+        {form.kind === 'multi-city' ? (
+          <Journeys form={form} errors={errors} set={set} />
+        ) : (
+          <SingleTrip form={form} errors={errors} set={set} />
+        )}
+        <Preferences form={form} errors={errors} set={set} />
+        <button type="submit" disabled={pending}>
+          Search
+        </button>
+      </form>
+      <Progress pending={pending} label="Searching…" />
+      <ErrorNotice failure={failure}>
+        {failure?.code !== 'VALIDATION_ERROR'
+          ? undefined
+          : validationSummary(errors, (path) => shownPaths(form).has(path))}
+      </ErrorNotice>
+      {results && !pending && <Results offers={results.offers} onSelect={select} />}
+    </main>
+  );
+}
+
+/** One way, return or multi-city. */
+function TripKindField({ kind: chosen, onChange }: { kind: TripKind; onChange: (kind: TripKind) => void }) {
+  return (
+    <fieldset>
+      <legend>Trip</legend>
+      <div class="row">
+        {(
+          [
+            ['one-way', 'One way'],
+            ['return', 'Return'],
+            ['multi-city', 'Multi-city'],
+          ] as const
+        ).map(([kind, label]) => (
+          <label key={kind} class="inline">
+            <input
+              type="radio"
+              name="kind"
+              value={kind}
+              checked={chosen === kind}
+              onChange={() => onChange(kind)}
+            />{' '}
+            {label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** A multi-city trip's journeys, 2 to 6, each removable while more than 2 remain. */
+function Journeys({ form, errors, set }: FormPart) {
   const today = todayHere();
+  const setJourney = (index: number, journey: Journey) =>
+    set(
+      'journeys',
+      form.journeys.map((j, i) => (i === index ? journey : j)),
+    );
+  return (
+    <>
+      {form.journeys.map((journey, index) => (
+        <JourneyFields
+          key={index}
+          index={index}
+          journey={journey}
+          min={form.journeys[index - 1]?.date || today}
+          errors={errors}
+          onChange={(changed) => setJourney(index, changed)}
+          onRemove={
+            form.journeys.length > 2
+              ? () =>
+                  set(
+                    'journeys',
+                    form.journeys.filter((_, i) => i !== index),
+                  )
+              : undefined
+          }
+        />
+      ))}
+      {form.journeys.length < MAX_JOURNEYS && (
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => set('journeys', [...form.journeys, emptyJourney()])}
+        >
+          Add journey
+        </button>
+      )}
+      <FieldError id="slices-error" text={errors.get('slices')} />
+    </>
+  );
+}
+
+/** One journey of a multi-city trip: from, to and its date (not before the journey above's). */
+function JourneyFields(props: {
+  index: number;
+  journey: Journey;
+  min: string;
+  errors: Map<string, string>;
+  onChange: (journey: Journey) => void;
+  /** Absent while only two journeys remain. */
+  onRemove: (() => void) | undefined;
+}) {
+  const { index, journey, min, errors, onChange, onRemove } = props;
+  return (
+    <fieldset>
+      <legend>Journey {index + 1}</legend>
+      <div class="row">
+        <AirportField
+          id={`j${index}-from`}
+          label="From"
+          value={journey.from}
+          onChange={(from) => onChange({ ...journey, from })}
+          error={errors.get(`slices.${index}.origin`)}
+        />
+        <AirportField
+          id={`j${index}-to`}
+          label="To"
+          value={journey.to}
+          onChange={(to) => onChange({ ...journey, to })}
+          error={errors.get(`slices.${index}.destination`)}
+        />
+        <DateField
+          id={`j${index}-date`}
+          label="Date"
+          value={journey.date}
+          min={min}
+          onChange={(date) => onChange({ ...journey, date })}
+          error={errors.get(`slices.${index}.departure_date`)}
+        />
+        {onRemove && (
+          <button type="button" class="secondary" onClick={onRemove}>
+            Remove journey {index + 1}
+          </button>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+/** A one-way or return trip: from, to, the departure date and, for a return, the return date. */
+function SingleTrip({ form, errors, set }: FormPart) {
+  const today = todayHere();
+  return (
+    <div class="row">
+      <AirportField
+        id="from"
+        label="From"
+        value={form.from}
+        onChange={(from) => set('from', from)}
+        error={errors.get('origin')}
+      />
+      <AirportField
+        id="to"
+        label="To"
+        value={form.to}
+        onChange={(to) => set('to', to)}
+        error={errors.get('destination')}
+      />
+      <DateField
+        id="date"
+        label="Departure date"
+        value={form.date}
+        min={today}
+        onChange={(date) => set('date', date)}
+        error={errors.get('departure_date')}
+      />
+      {form.kind === 'return' && (
+        <DateField
+          id="return-date"
+          label="Return date"
+          value={form.returnDate}
+          min={form.date || today}
+          onChange={(returnDate) => set('returnDate', returnDate)}
+          error={errors.get('return_date')}
+        />
+      )}
+    </div>
+  );
+}
+
+/** How many adults, children and infants: at most 9 seated, at most one infant per adult. */
+function PassengerCounts({ form, errors, set }: FormPart) {
   const counts = (
     [
       ['adults', 'Adults', 1, 9],
@@ -218,182 +421,51 @@ export function SearchScreen(_props: { place: Place }) {
       <FieldError id={`${key}-error`} text={errors.get(key)} />
     </div>
   ));
+  return <>{counts}</>;
+}
 
+/** Who travels (adults, children, infants) and how: cabin, connections, and the order of the results. */
+function Preferences({ form, errors, set }: FormPart) {
   return (
-    <main id="main">
-      <h1 tabIndex={-1}>Search flights</h1>
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
-      <form onSubmit={submit} noValidate aria-label="Search flights">
-        <fieldset>
-          <legend>Trip</legend>
-          <div class="row">
-            {(
-              [
-                ['one-way', 'One way'],
-                ['return', 'Return'],
-                ['multi-city', 'Multi-city'],
-              ] as const
-            ).map(([kind, label]) => (
-              <label key={kind} class="inline">
-                <input
-                  type="radio"
-                  name="kind"
-                  value={kind}
-                  checked={form.kind === kind}
-                  onChange={() => set('kind', kind)}
-                />{' '}
-                {label}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        {form.kind === 'multi-city' ? (
-          <>
-            {form.journeys.map((journey, index) => (
-              <fieldset key={index}>
-                <legend>Journey {index + 1}</legend>
-                <div class="row">
-                  <AirportField
-                    id={`j${index}-from`}
-                    label="From"
-                    value={journey.from}
-                    onChange={(from) => setJourney(index, { ...journey, from })}
-                    error={errors.get(`slices.${index}.origin`)}
-                  />
-                  <AirportField
-                    id={`j${index}-to`}
-                    label="To"
-                    value={journey.to}
-                    onChange={(to) => setJourney(index, { ...journey, to })}
-                    error={errors.get(`slices.${index}.destination`)}
-                  />
-                  <DateField
-                    id={`j${index}-date`}
-                    label="Date"
-                    value={journey.date}
-                    min={form.journeys[index - 1]?.date || today}
-                    onChange={(date) => setJourney(index, { ...journey, date })}
-                    error={errors.get(`slices.${index}.departure_date`)}
-                  />
-                  {form.journeys.length > 2 && (
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() =>
-                        set(
-                          'journeys',
-                          form.journeys.filter((_, i) => i !== index),
-                        )
-                      }
-                    >
-                      Remove journey {index + 1}
-                    </button>
-                  )}
-                </div>
-              </fieldset>
-            ))}
-            {form.journeys.length < MAX_JOURNEYS && (
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => set('journeys', [...form.journeys, emptyJourney()])}
-              >
-                Add journey
-              </button>
-            )}
-            <FieldError id="slices-error" text={errors.get('slices')} />
-          </>
-        ) : (
-          <div class="row">
-            <AirportField
-              id="from"
-              label="From"
-              value={form.from}
-              onChange={(from) => set('from', from)}
-              error={errors.get('origin')}
-            />
-            <AirportField
-              id="to"
-              label="To"
-              value={form.to}
-              onChange={(to) => set('to', to)}
-              error={errors.get('destination')}
-            />
-            <DateField
-              id="date"
-              label="Departure date"
-              value={form.date}
-              min={today}
-              onChange={(date) => set('date', date)}
-              error={errors.get('departure_date')}
-            />
-            {form.kind === 'return' && (
-              <DateField
-                id="return-date"
-                label="Return date"
-                value={form.returnDate}
-                min={form.date || today}
-                onChange={(returnDate) => set('returnDate', returnDate)}
-                error={errors.get('return_date')}
-              />
-            )}
-          </div>
-        )}
-        <div class="row">
-          {counts}
-          <div>
-            <label for="cabin">Cabin</label>
-            <select
-              id="cabin"
-              value={form.cabin}
-              onChange={(event) => set('cabin', event.currentTarget.value as SearchForm['cabin'])}
-            >
-              <option value="ECONOMY">Economy</option>
-              <option value="PREMIUM_ECONOMY">Premium economy</option>
-              <option value="BUSINESS">Business</option>
-              <option value="FIRST">First</option>
-            </select>
-          </div>
-          <div>
-            <label for="connections">Connections</label>
-            <select
-              id="connections"
-              value={String(form.maxConnections)}
-              onChange={(event) => set('maxConnections', event.currentTarget.value === '0' ? 0 : 1)}
-            >
-              <option value="1">Up to 1 stop</option>
-              <option value="0">Direct only</option>
-            </select>
-          </div>
-          <div>
-            <label for="sort">Sort by</label>
-            <select
-              id="sort"
-              value={form.sort}
-              onChange={(event) => set('sort', event.currentTarget.value as SearchForm['sort'])}
-            >
-              <option value="PRICE">Price</option>
-              <option value="DURATION">Duration</option>
-              <option value="DEPARTURE">Departure</option>
-            </select>
-          </div>
-        </div>
-        <button type="submit" disabled={pending}>
-          Search
-        </button>
-      </form>
-      <Progress pending={pending} label="Searching…" />
-      <ErrorNotice failure={failure}>
-        {failure?.code !== 'VALIDATION_ERROR'
-          ? undefined
-          : validationSummary(errors, (path) => shownPaths(form).has(path))}
-      </ErrorNotice>
-      {results && !pending && <Results offers={results.offers} onSelect={select} />}
-    </main>
+    <div class="row">
+      <PassengerCounts form={form} errors={errors} set={set} />
+      <div>
+        <label for="cabin">Cabin</label>
+        <select
+          id="cabin"
+          value={form.cabin}
+          onChange={(event) => set('cabin', event.currentTarget.value as SearchForm['cabin'])}
+        >
+          <option value="ECONOMY">Economy</option>
+          <option value="PREMIUM_ECONOMY">Premium economy</option>
+          <option value="BUSINESS">Business</option>
+          <option value="FIRST">First</option>
+        </select>
+      </div>
+      <div>
+        <label for="connections">Connections</label>
+        <select
+          id="connections"
+          value={String(form.maxConnections)}
+          onChange={(event) => set('maxConnections', event.currentTarget.value === '0' ? 0 : 1)}
+        >
+          <option value="1">Up to 1 stop</option>
+          <option value="0">Direct only</option>
+        </select>
+      </div>
+      <div>
+        <label for="sort">Sort by</label>
+        <select
+          id="sort"
+          value={form.sort}
+          onChange={(event) => set('sort', event.currentTarget.value as SearchForm['sort'])}
+        >
+          <option value="PRICE">Price</option>
+          <option value="DURATION">Duration</option>
+          <option value="DEPARTURE">Departure</option>
+        </select>
+      </div>
+    </div>
   );
 }
 

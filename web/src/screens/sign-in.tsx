@@ -12,12 +12,8 @@ const PLAIN: Record<string, string> = {
 /** `+` then digits is a phone number (E.164), anything else an e-mail address. */
 const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
 
-/**
- * Sign-in: identifier, then the 6-digit code, verified with `cookie_only` (docs/API.md §3.2): the
- * service sets the `__Host-session` cookie and answers no token, so page script never holds one; only
- * the agent (who signed in, with what role) is taken from the answer.
- */
-export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
+/** Asking for a code (a throttled ask still offers the code field), then verifying it. */
+function useSignIn(onSignedIn: (agent: Agent) => void) {
   const [identifier, setIdentifier] = useState('');
   const [code, setCode] = useState('');
   const [codeSent, setCodeSent] = useState(false);
@@ -68,7 +64,17 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
     const { agent } = outcome.body.data;
     onSignedIn(agent);
   };
+  return { identifier, setIdentifier, code, setCode, codeSent, resendAt, failure, pending, sendCode, verify };
+}
 
+/**
+ * Sign-in: identifier, then the 6-digit code, verified with `cookie_only` (docs/API.md §3.2): the
+ * service sets the `__Host-session` cookie and answers no token, so page script never holds one; only
+ * the agent (who signed in, with what role) is taken from the answer.
+ */
+export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
+  const { identifier, setIdentifier, code, setCode, codeSent, resendAt, failure, pending, sendCode, verify } =
+    useSignIn(onSignedIn);
   const fields = fieldErrors(failure);
   const identifierError = fields.get('identifier') ?? fields.get('type');
   const codeError = fields.get('code');
@@ -77,35 +83,14 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
   return (
     <main id="main" class="narrow">
       <h1 tabIndex={-1}>Sign in</h1>
-      <form onSubmit={sendCode} noValidate>
-        <label for="identifier">E-mail or phone</label>
-        <input
-          id="identifier"
-          name="identifier"
-          autoComplete="username"
-          required
-          value={identifier}
-          onInput={(event) => setIdentifier(event.currentTarget.value)}
-          aria-invalid={identifierError ? 'true' : undefined}
-          aria-describedby="identifier-hint identifier-error"
-        />
-        <p id="identifier-hint" class="hint">
-          An e-mail address, or a phone number with its country code (+44…).
-        </p>
-        {identifierError && (
-          <p id="identifier-error" class="field-error">
-            {identifierError}
-          </p>
-        )}
-        <button type="submit" disabled={pending || identifier.trim() === ''}>
-          Send code
-        </button>
-        {codeSent && resendAt && (
-          <p class="hint">
-            A new code can be asked for in <Countdown until={resendAt} expired="a moment: ask again now" />.
-          </p>
-        )}
-      </form>
+      <IdentifierForm
+        identifier={identifier}
+        onInput={setIdentifier}
+        error={identifierError}
+        pending={pending}
+        resendAt={codeSent ? resendAt : undefined}
+        onSubmit={sendCode}
+      />
       {failure?.code === 'RATE_LIMITED' && (
         <ErrorNotice failure={failure}>
           Too many codes were asked for. A new code can be asked for in {failure.retryAfter ?? 30} seconds; a
@@ -113,37 +98,94 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
         </ErrorNotice>
       )}
       {codeSent && (
-        <form onSubmit={verify} noValidate>
-          <p>If this is a registered agent, a 6-digit code is on its way. It works for 5 minutes.</p>
-          <label for="code">Code</label>
-          <input
-            id="code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            onInput={(event) => {
-              const digits = codeDigits(event.currentTarget.value);
-              event.currentTarget.value = digits;
-              setCode(digits);
-            }}
-            aria-invalid={codeError ? 'true' : undefined}
-            aria-describedby="code-error"
-          />
-          {codeError && (
-            <p id="code-error" class="field-error">
-              {codeError}
-            </p>
-          )}
-          <button type="submit" disabled={pending || code.length !== 6}>
-            Sign in
-          </button>
-        </form>
+        <CodeForm code={code} onInput={setCode} error={codeError} pending={pending} onSubmit={verify} />
       )}
       {shown && shown.code !== 'RATE_LIMITED' && (
         <ErrorNotice failure={shown}>{PLAIN[shown.code]}</ErrorNotice>
       )}
       <Progress pending={pending} />
     </main>
+  );
+}
+
+/** The identifier to send a code to; once sent, when the next may be asked for. */
+function IdentifierForm(props: {
+  identifier: string;
+  onInput: (identifier: string) => void;
+  error: string | undefined;
+  pending: boolean;
+  resendAt: string | undefined;
+  onSubmit: (event: Event) => void;
+}) {
+  const { identifier, onInput, error, pending, resendAt, onSubmit } = props;
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <label for="identifier">E-mail or phone</label>
+      <input
+        id="identifier"
+        name="identifier"
+        autoComplete="username"
+        required
+        value={identifier}
+        onInput={(event) => onInput(event.currentTarget.value)}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby="identifier-hint identifier-error"
+      />
+      <p id="identifier-hint" class="hint">
+        An e-mail address, or a phone number with its country code (+44…).
+      </p>
+      {error && (
+        <p id="identifier-error" class="field-error">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={pending || identifier.trim() === ''}>
+        Send code
+      </button>
+      {resendAt && (
+        <p class="hint">
+          A new code can be asked for in <Countdown until={resendAt} expired="a moment: ask again now" />.
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The 6-digit code, digits only. */
+function CodeForm(props: {
+  code: string;
+  onInput: (code: string) => void;
+  error: string | undefined;
+  pending: boolean;
+  onSubmit: (event: Event) => void;
+}) {
+  const { code, onInput, error, pending, onSubmit } = props;
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <p>If this is a registered agent, a 6-digit code is on its way. It works for 5 minutes.</p>
+      <label for="code">Code</label>
+      <input
+        id="code"
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onInput={(event) => {
+          const digits = codeDigits(event.currentTarget.value);
+          event.currentTarget.value = digits;
+          onInput(digits);
+        }}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby="code-error"
+      />
+      {error && (
+        <p id="code-error" class="field-error">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={pending || code.length !== 6}>
+        Sign in
+      </button>
+    </form>
   );
 }

@@ -89,7 +89,6 @@ function AddEndpoint({ onAdded }: { onAdded: () => void }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>(EVENTS);
   const [secret, setSecret] = useState<{ url: string; secret: string }>();
-  const [copied, setCopied] = useState(false);
   const { pending, failure, run } = useCall();
 
   const add = async (event: Event) => {
@@ -100,27 +99,14 @@ function AddEndpoint({ onAdded }: { onAdded: () => void }) {
     );
     if (!outcome?.ok) return;
     setSecret({ url: outcome.body.data.url, secret: outcome.body.data.secret });
-    setCopied(false);
     setUrl('');
     setEvents(EVENTS);
     onAdded();
   };
 
-  const copy = async () => {
-    if (!secret) return;
-    try {
-      await navigator.clipboard.writeText(secret.secret);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-
   const fields = fieldErrors(failure);
   const urlError = fields.get('url');
   const shown = failure && !urlError ? failure : undefined;
-  const toggle = (type: EventType, on: boolean) =>
-    setEvents(on ? EVENTS.filter((e) => e === type || events.includes(e)) : events.filter((e) => e !== type));
   return (
     <form class="add" onSubmit={add} noValidate aria-labelledby="add-endpoint-title">
       <h2 id="add-endpoint-title">Add an endpoint</h2>
@@ -139,67 +125,84 @@ function AddEndpoint({ onAdded }: { onAdded: () => void }) {
       <p id="webhook-url-error" class="field-error">
         {urlError ? `This URL cannot receive webhooks: ${urlError}` : ''}
       </p>
-      <fieldset>
-        <legend>Events</legend>
-        {EVENTS.map((type) => (
-          <label key={type} class="inline">
-            <input
-              type="checkbox"
-              checked={events.includes(type)}
-              onChange={(e) => toggle(type, e.currentTarget.checked)}
-            />
-            {type}
-          </label>
-        ))}
-      </fieldset>
+      <EventsField events={events} onChange={setEvents} />
       <button type="submit" disabled={pending || url.trim() === '' || events.length === 0}>
         Add endpoint
       </button>
       <ErrorNotice failure={shown}>{shown && PLAIN[shown.code]}</ErrorNotice>
-      {secret && (
-        <div class="notice secret" role="status">
-          <p>
-            Added {secret.url}. Its signing secret, shown only now: store it where the receiver can read it.
-          </p>
-          <p>
-            <code>{secret.secret}</code>{' '}
-            <button type="button" class="secondary" onClick={copy}>
-              Copy secret
-            </button>{' '}
-            <span aria-live="polite">{copied ? 'Copied.' : ''}</span>
-          </p>
-          <button type="button" class="secondary" onClick={() => setSecret(undefined)}>
-            I have stored it
-          </button>
-        </div>
-      )}
+      {secret && <SecretNotice secret={secret} onStored={() => setSecret(undefined)} />}
     </form>
   );
 }
 
-/**
- * One endpoint: its URL as text, events, last delivery; Ping shows its outcome once it arrives. Delete
- * asks first, and says when it is done (`announce`).
- */
-function EndpointCard({
-  endpoint,
-  reload,
-  announce,
-}: {
-  endpoint: Endpoint;
-  reload: () => Promise<Endpoint[] | undefined>;
-  announce: (text: string) => void;
-}) {
-  const [awaiting, setAwaiting] = useState<string>();
-  const [asking, setAsking] = useState(false);
-  const [timedOut, setTimedOut] = useState(false);
-  const { pending, failure, run } = useCall();
-  const startedAt = useRef(0);
+/** The events an endpoint receives, in the contract's order. */
+function EventsField({ events, onChange }: { events: EventType[]; onChange: (events: EventType[]) => void }) {
+  const toggle = (type: EventType, on: boolean) =>
+    onChange(on ? EVENTS.filter((e) => e === type || events.includes(e)) : events.filter((e) => e !== type));
+  return (
+    <fieldset>
+      <legend>Events</legend>
+      {EVENTS.map((type) => (
+        <label key={type} class="inline">
+          <input
+            type="checkbox"
+            checked={events.includes(type)}
+            onChange={(e) => toggle(type, e.currentTarget.checked)}
+          />
+          {type}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
 
+/**
+ * A new endpoint's signing secret, shown this once (a new card remounts it: nothing copied yet), with
+ * a way to copy it.
+ */
+function SecretNotice(props: { secret: { url: string; secret: string }; onStored: () => void }) {
+  const { secret, onStored } = props;
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret.secret);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <div class="notice secret" role="status">
+      <p>Added {secret.url}. Its signing secret, shown only now: store it where the receiver can read it.</p>
+      <p>
+        <code>{secret.secret}</code>{' '}
+        <button type="button" class="secondary" onClick={copy}>
+          Copy secret
+        </button>{' '}
+        <span aria-live="polite">{copied ? 'Copied.' : ''}</span>
+      </p>
+      <button type="button" class="secondary" onClick={onStored}>
+        I have stored it
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Pings the endpoint; while its event is awaited, the list is asked again until its delivery is
+ * recorded (or a minute).
+ */
+function usePing(
+  endpoint: Endpoint,
+  reload: () => Promise<Endpoint[] | undefined>,
+  run: ReturnType<typeof useCall>['run'],
+) {
+  const [awaiting, setAwaiting] = useState<string>();
+  const [timedOut, setTimedOut] = useState(false);
+  const startedAt = useRef(0);
   const last = endpoint.last_delivery;
   const arrived = awaiting !== undefined && last?.event_id === awaiting && last.outcome !== 'retrying';
 
-  // While a ping is awaited, the list is asked again until its delivery is recorded (or a minute).
   useEffect(() => {
     if (awaiting === undefined || arrived) return;
     if (Date.now() - startedAt.current > PING_WAIT_MS) return setTimedOut(true);
@@ -220,6 +223,55 @@ function EndpointCard({
     setAwaiting(outcome.body.data.event_id);
     void reload();
   };
+  return { awaiting, arrived, timedOut, ping };
+}
+
+/** The ping's progress: sent and awaited, arrived or failed, or not settled after a minute. */
+function PingStatus(props: {
+  awaiting: string | undefined;
+  arrived: boolean;
+  timedOut: boolean;
+  last: Delivery | null;
+}) {
+  const { awaiting, arrived, timedOut, last } = props;
+  return (
+    <>
+      {awaiting && !arrived && !timedOut && (
+        <p role="status" class="hint">
+          Ping sent ({awaiting}): waiting for its delivery…
+        </p>
+      )}
+      {awaiting && arrived && last && (
+        <p role="status" class={last.outcome === 'failed' ? 'bad' : 'good'}>
+          Ping {last.outcome === 'failed' ? 'failed' : 'arrived'}: <DeliveryOutcome delivery={last} />
+        </p>
+      )}
+      {timedOut && !arrived && (
+        <p role="status" class="hint">
+          The ping's delivery has not settled after a minute; it is being retried. Check the receiver.
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * One endpoint: its URL as text, events, last delivery; Ping shows its outcome once it arrives. Delete
+ * asks first, and says when it is done (`announce`).
+ */
+function EndpointCard({
+  endpoint,
+  reload,
+  announce,
+}: {
+  endpoint: Endpoint;
+  reload: () => Promise<Endpoint[] | undefined>;
+  announce: (text: string) => void;
+}) {
+  const [asking, setAsking] = useState(false);
+  const { pending, failure, run } = useCall();
+  const { awaiting, arrived, timedOut, ping } = usePing(endpoint, reload, run);
+  const last = endpoint.last_delivery;
 
   const remove = async () => {
     const outcome = await run(() =>
@@ -247,21 +299,7 @@ function EndpointCard({
       <p>
         Last delivery: <DeliveryOutcome delivery={last} />
       </p>
-      {awaiting && !arrived && !timedOut && (
-        <p role="status" class="hint">
-          Ping sent ({awaiting}): waiting for its delivery…
-        </p>
-      )}
-      {awaiting && arrived && last && (
-        <p role="status" class={last.outcome === 'failed' ? 'bad' : 'good'}>
-          Ping {last.outcome === 'failed' ? 'failed' : 'arrived'}: <DeliveryOutcome delivery={last} />
-        </p>
-      )}
-      {timedOut && !arrived && (
-        <p role="status" class="hint">
-          The ping's delivery has not settled after a minute; it is being retried. Check the receiver.
-        </p>
-      )}
+      <PingStatus awaiting={awaiting} arrived={arrived} timedOut={timedOut} last={last} />
       <div class="row">
         <button type="button" aria-label={`Ping ${endpoint.url}`} onClick={ping} disabled={pending}>
           Ping
@@ -277,19 +315,24 @@ function EndpointCard({
         </button>
       </div>
       <ErrorNotice failure={failure}>{failure && PLAIN[failure.code]}</ErrorNotice>
-      {asking && (
-        <ConfirmDialog
-          title="Delete this endpoint?"
-          confirm="Delete endpoint"
-          keep="Keep it"
-          onConfirm={remove}
-          onClose={() => setAsking(false)}
-        >
-          {endpoint.url} receives no more events, and cannot be brought back: a new endpoint gets a new
-          secret.
-        </ConfirmDialog>
-      )}
+      {asking && <DeleteDialog url={endpoint.url} onConfirm={remove} onClose={() => setAsking(false)} />}
     </article>
+  );
+}
+
+/** Deleting an endpoint is final: asked first. */
+function DeleteDialog(props: { url: string; onConfirm: () => Promise<unknown>; onClose: () => void }) {
+  const { url, onConfirm, onClose } = props;
+  return (
+    <ConfirmDialog
+      title="Delete this endpoint?"
+      confirm="Delete endpoint"
+      keep="Keep it"
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
+      {url} receives no more events, and cannot be brought back: a new endpoint gets a new secret.
+    </ConfirmDialog>
   );
 }
 
