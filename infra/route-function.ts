@@ -10,7 +10,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { type FunctionSpec, functionSettings, iamTableAction } from '../shared/function-spec.ts';
-import { bundleAliases, bundling, folderHash, sourceAssetHash, supplierDefine } from './bundling.ts';
+import { bundleAliases, bundling, folderHash, sourceAssetHash, supplierConditions } from './bundling.ts';
 import type { FlightBookingConfig } from './stage-config.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
@@ -86,10 +86,15 @@ export class RouteFunction extends Construct {
         sourceMap: bundling.sourceMap,
         externalModules: [...bundling.externalModules],
         banner: bundling.banner,
-        ...(bundledFor && { define: supplierDefine(bundledFor.name) }),
-        esbuildArgs: Object.fromEntries(
-          Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
-        ),
+        esbuildArgs: {
+          ...Object.fromEntries(
+            Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [
+              `--alias:${name}`,
+              target,
+            ]),
+          ),
+          ...(bundledFor && { '--conditions': supplierConditions(bundledFor.name).join(',') }),
+        },
         assetHash: sourceAssetHash(
           repositoryRoot,
           [

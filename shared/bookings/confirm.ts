@@ -4,7 +4,7 @@ import { cancellationCodes } from '../db/client.ts';
 import { HoldExpiredError, NotFoundError, NotHeldError, ServiceUnavailableError } from '../errors.ts';
 import { minorUnits } from '../money.ts';
 import '../zod-locale.ts';
-import { bookingView, hasLiveCall, isPastDeadline } from './booking.ts';
+import { bookingView, isPastDeadline } from './booking.ts';
 import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
 import type { ConfirmFlow, OrderDeps } from './flow.ts';
 import { expireHold } from './holds.ts';
@@ -107,7 +107,8 @@ async function alreadySettled(
     minorUnits(String(body.total_price), record.currency) === record.total;
   if (record.status === 'CONFIRMED' && samePrice) return bookingView(record);
   const now = deps.clock.now();
-  if (isPastDeadline(record, now) && !hasLiveCall(record, now)) return lateHold(deps, record, body, tries);
+  if (isPastDeadline(record, now) && deps.orderFlow.holdCall(record, now) !== 'live')
+    return lateHold(deps, record, body, tries);
   // A lapsed hold is 410 whether the sweep (or a read) has stored its expiry yet or not (docs/API.md §4.4).
   if (record.status === 'EXPIRED') throw new HoldExpiredError();
   if (record.status !== 'HELD') throw new NotHeldError();
@@ -134,7 +135,7 @@ async function lateHold(
   const current = await findBooking(deps, record.booking_id, record.agency_id);
   if (!current) throw notFound();
   // A payment left behind waits for its supplier's word (the sweep asks); one under way is waited for.
-  const left = current.hold_call && !hasLiveCall(current, deps.clock.now());
+  const left = deps.orderFlow.holdCall(current, deps.clock.now()) === 'left';
   if (current.status === 'HELD' && (left || tries >= LATE_TRIES)) throw new ServiceUnavailableError(5);
   return alreadySettled(deps, current, body, tries + 1);
 }

@@ -76,6 +76,11 @@ export interface OrderFlow {
     record: BookingRecord,
     expire: (leftCall?: string) => Promise<boolean>,
   ): Promise<boolean>;
+  /**
+   * A hold's call to its supplier, which only the flow knows of: one under way ('live'), one whose
+   * answer was lost ('left'), or none (never any in the table).
+   */
+  holdCall(record: BookingRecord, now: number): 'live' | 'left' | undefined;
   /** The sweep's part for bookings whose order's outcome is not known yet (remote-order.ts). */
   sweepPending(deps: FlowDeps & { log: Logger }): Promise<SweepResult>;
   /** The sweep's part for calls whose answers were lost (left-calls.ts). */
@@ -110,10 +115,10 @@ type FlowDeps = BookingDeps<OrdersSupplier>;
  * Each function's part of the flow (as each takes its part of the port): a function is bundled with
  * the code of its part only, so that the refund quote carries no confirm nor the sweep's work.
  */
-export type ConfirmFlow = Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice' | 'endLateHold'>;
-export type CancelFlow = Pick<OrderFlow, 'cancel' | 'ownRefund' | 'endLateHold'>;
+export type ConfirmFlow = Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice' | 'endLateHold' | 'holdCall'>;
+export type CancelFlow = Pick<OrderFlow, 'cancel' | 'ownRefund' | 'endLateHold' | 'holdCall'>;
 export type QuoteFlow = Pick<OrderFlow, 'ownRefund' | 'quoteRefund'>;
-export type SweepFlow = Pick<OrderFlow, 'endLateHold' | 'sweepPending' | 'settleLeftCalls'>;
+export type SweepFlow = Pick<OrderFlow, 'endLateHold' | 'holdCall' | 'sweepPending' | 'settleLeftCalls'>;
 
 /** The dependencies of a function after create, with its part `F` of the flow. */
 export type OrderDeps<F = Pick<OrderFlow, 'endLateHold'>> = FlowDeps & { readonly orderFlow: F };

@@ -64,8 +64,9 @@ export const inTableQuoting: Pick<OrderFlow, 'ownRefund' | 'quoteRefund'> = {
 };
 
 /** The end of a late hold: nothing outside can have paid it, so it simply expires. */
-export const inTableLapsing: Pick<OrderFlow, 'endLateHold'> = {
+export const inTableLapsing: Pick<OrderFlow, 'endLateHold' | 'holdCall'> = {
   endLateHold: (_deps, _record, expire) => expire(),
+  holdCall: () => undefined,
 };
 
 /** The sweep's part: nothing is ever PENDING and no call is ever left (the seats were taken in the booking's transaction). */

@@ -161,7 +161,8 @@ export function cancelBooking(deps: OrderDeps<CancelFlow>) {
       // gone through ends as its supplier says (remote-hold.ts); until it has said, 503.
       await expireHold(deps, record);
       const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'HELD' && current.hold_call) throw new ServiceUnavailableError(5);
+      if (current?.status === 'HELD' && deps.orderFlow.holdCall(current, now) !== undefined)
+        throw new ServiceUnavailableError(5);
       return again();
     }
     if (record.status === 'CANCELLED' || record.status === 'EXPIRED') return bookingView(record);

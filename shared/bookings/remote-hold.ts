@@ -115,7 +115,9 @@ export async function cancelRemoteHold(
 }
 
 /** The end of a late hold: a remote hold with a payment that may have gone through ends as its supplier says. */
-export const remoteLapsing = (orders: RemoteOrders): Pick<OrderFlow, 'endLateHold'> => ({
+export const remoteLapsing = (orders: RemoteOrders): Pick<OrderFlow, 'endLateHold' | 'holdCall'> => ({
   endLateHold: (deps, record, expire) =>
     record.hold_call ? settleLateRemoteHold(deps, orders, record, expire) : expire(),
+  holdCall: (record, now) =>
+    record.hold_call === undefined ? undefined : hasLiveCall(record, now) ? 'live' : 'left',
 });

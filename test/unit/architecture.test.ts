@@ -25,8 +25,10 @@ const houses: Readonly<Record<string, readonly (readonly string[])[]>> = {
     // Where flights are bought: the port, the built-in network and Duffel.
     ['shared/supply/'],
     ['shared/bookings/'],
-    // The booking functions' contexts: each pairs the stage's supplier with booking's flow for its kind.
-    ['shared/offer-context.ts', 'shared/order-context.ts'],
+    // Each supplier's wiring: its part of the port paired with booking's flow for its kind (`#supplier/*`).
+    ['shared/supply/wiring/'],
+    // The supplier functions' contexts, from the stage's one wiring.
+    ['shared/offer-context.ts', 'shared/order-context.ts', 'shared/supply/context.ts'],
     ['shared/events/'],
     // The doors: HTTP replies and the OpenAPI document know the domain, never the other way round.
     ['shared/http/', 'shared/openapi/'],
@@ -57,10 +59,18 @@ function sources(dir: string): string[] {
   );
 }
 
-/** package.json `imports` (`#shared/*` → `./shared/*`): an alias is an arrow like a relative path. */
+/**
+ * package.json `imports` (`#shared/*` → `./shared/*`): an alias is an arrow like a relative path. A
+ * conditional one (`#supplier/orders`: one target per supplier, chosen at build time) is an arrow to
+ * each of its targets.
+ */
 const aliases = Object.entries(
-  (JSON.parse(readFileSync('package.json', 'utf8')) as { imports: Record<string, string> }).imports,
-);
+  (
+    JSON.parse(readFileSync('package.json', 'utf8')) as {
+      imports: Record<string, string | Record<string, string>>;
+    }
+  ).imports,
+).map(([alias, target]) => [alias, typeof target === 'string' ? [target] : Object.values(target)] as const);
 
 /**
  * What `code` (the text of `file`) imports from the tree, as paths from the repository's root: static
@@ -75,10 +85,10 @@ function importsOf(file: string, code: string): string[] {
   ].flatMap((pattern) => [...code.matchAll(pattern)].map((m) => m[1] ?? ''));
   const paths = specifiers.flatMap((specifier) => {
     if (specifier.startsWith('.')) return [normalize(join(dirname(file), specifier))];
-    for (const [alias, target] of aliases) {
+    for (const [alias, targets] of aliases) {
       const prefix = alias.replace('*', '');
-      if (specifier.startsWith(prefix))
-        return [normalize(target.replace('*', specifier.slice(prefix.length)))];
+      if (alias.includes('*') ? specifier.startsWith(prefix) : specifier === alias)
+        return targets.map((target) => normalize(target.replace('*', specifier.slice(prefix.length))));
     }
     return [];
   });
@@ -246,23 +256,6 @@ describe('architecture of shared/', () => {
 
     expect(keyed).toEqual([]);
     expect(spelled).toEqual([]);
-  });
-
-  it('has no branch on the supplier in bookings/: each kind is paired with its flow where the adapter is chosen', () => {
-    // Which supplier a stage has is asked in shared/order-context.ts only (bookings/flow.ts): not by the
-    // bundling switch, a supplier part's kind, nor its name.
-    const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-    const branches = [...graph.keys()]
-      .filter((file) => file.startsWith('shared/bookings/'))
-      .flatMap((file) =>
-        [
-          ...code(file).matchAll(
-            /BUNDLED_SUPPLIER|\.kind\s*[!=]==?\s*'(in-table|remote)'|\b(supplier|orders|ordering)\.(kind|name)\s*[!=]==?/g,
-          ),
-        ].map((m) => `${file}: ${m[0]}`),
-      );
-
-    expect(branches).toEqual([]);
   });
 
   it('keeps every file under 250 lines but the data tables', () => {
