@@ -2,12 +2,12 @@ import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib
 import type { Clock } from '../clock.ts';
 import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
 import { HoldNotAvailableError } from '../errors.ts';
-import { expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
-import { expireWrites, releaseWrites } from './booking-ends.ts';
-import { type BookingRecord, changeStamp, readBooking } from './booking-item.ts';
-import { expireHoldUpdate } from './booking-updates.ts';
+import { expiredRecord, isLateHold, isPastDeadline, writerClock } from './entity/booking.ts';
+import { expireWrites, releaseWrites } from './entity/booking-ends.ts';
+import { type BookingRecord, changeStamp, readBooking } from './entity/booking-item.ts';
+import { expireHoldUpdate } from './entity/booking-updates.ts';
+import { heldRemoval, listLateHolds } from './entity/held-item.ts';
 import type { OrderDeps } from './flow.ts';
-import { heldRemoval, listLateHolds } from './held-item.ts';
 
 /** A hold on the built-in network lasts this long (docs/API.md §4.4)… */
 export const HOLD_MINUTES = 24 * 60;

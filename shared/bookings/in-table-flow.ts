@@ -1,9 +1,9 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { PriceChangedError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
-import { bookingView, cancelledView, writerClock } from './booking.ts';
-import { cancelWrites, confirmWrites } from './booking-ends.ts';
-import { changeStamp } from './booking-item.ts';
+import { bookingView, cancelledView, writerClock } from './entity/booking.ts';
+import { cancelWrites, confirmWrites } from './entity/booking-ends.ts';
+import { changeStamp } from './entity/booking-item.ts';
 import type { OrderFlow } from './flow.ts';
 import { conditionsQuote } from './refund-quote.ts';
 

@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { cancellationCodes } from '../db/client.ts';
-import { NotCancellableError, ServiceUnavailableError } from '../errors.ts';
-import { minorUnits, toMajor } from '../money.ts';
-import type { Refund, RemoteOrders } from '../supply/port.ts';
-import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
-import { claimCancelCall, releaseCall } from './booking-calls.ts';
-import { cancelWrites } from './booking-ends.ts';
-import { type BookingRecord, type BookingView, readBooking } from './booking-item.ts';
-import { type ListedCall, listCall, unlistCall } from './call-item.ts';
-import type { OrderFlow } from './flow.ts';
-import { refundChanged, refundQuoteView } from './refund-quote.ts';
-import { cancelRemoteHold } from './remote-hold.ts';
+import { type BookingDeps, bookingView, cancelledView } from '../../bookings/entity/booking.ts';
+import { claimCancelCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
+import { cancelWrites } from '../../bookings/entity/booking-ends.ts';
+import { type BookingRecord, type BookingView, readBooking } from '../../bookings/entity/booking-item.ts';
+import { type ListedCall, listCall, unlistCall } from '../../bookings/entity/call-item.ts';
+import type { OrderFlow } from '../../bookings/flow.ts';
+import { refundChanged, refundQuoteView } from '../../bookings/refund-quote.ts';
+import { isoSeconds } from '../../clock.ts';
+import { cancellationCodes } from '../../db/client.ts';
+import { NotCancellableError, ServiceUnavailableError } from '../../errors.ts';
+import { minorUnits, toMajor } from '../../money.ts';
+import type { Refund, RemoteOrders } from '../port.ts';
+import { cancelRemoteHold } from './hold.ts';
 
 /**
  * Cancel of a remote supplier's CONFIRMED booking (docs/API.md §4.5, "exactly once across the outside
@@ -175,7 +175,7 @@ export const remoteCancelling = (orders: RemoteOrders): Pick<OrderFlow, 'cancel'
     if (!record.supplier?.order_id)
       throw new NotCancellableError('The booking has no supplier order to cancel.');
     if (record.status === 'CONFIRMED') {
-      // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
+      // Cancelled at the supplier under a claim on the booking, never twice (cancel.ts).
       return cancelRemoteOrder(deps, orders, record, by, expected);
     }
     // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.

@@ -1,21 +1,24 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { cancellationCodes } from '../db/client.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
-import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
-import type {
-  RecordSlot,
-  RemoteOrdering,
-  RemoteSupplier,
-  SupplierOffer,
-  SupplierOrder,
-} from '../supply/port.ts';
-import { type BookingDeps, bookingView } from './booking.ts';
-import { shownPending } from './booking-calls.ts';
-import { type BookingRecord, type BookingView, changeStamp, findBooking } from './booking-item.ts';
-import { createWrites, settleWrites, takeBackWrites } from './booking-writes.ts';
-import type { OfferFlow } from './flow.ts';
-import { type IdempotencyLock, releaseAnsweredKey, storableOutcome } from './idempotency-item.ts';
+import { type BookingDeps, bookingView } from '../../bookings/entity/booking.ts';
+import { shownPending } from '../../bookings/entity/booking-calls.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  changeStamp,
+  findBooking,
+} from '../../bookings/entity/booking-item.ts';
+import { createWrites, settleWrites, takeBackWrites } from '../../bookings/entity/booking-writes.ts';
+import {
+  type IdempotencyLock,
+  releaseAnsweredKey,
+  storableOutcome,
+} from '../../bookings/entity/idempotency-item.ts';
+import type { OfferFlow } from '../../bookings/flow.ts';
+import { isoSeconds } from '../../clock.ts';
+import { cancellationCodes } from '../../db/client.ts';
+import { cancellationReasons, slotted } from '../../db/transaction.ts';
+import { IdempotencyInProgressError, OfferExpiredError } from '../../errors.ts';
+import type { RecordSlot, RemoteOrdering, RemoteSupplier, SupplierOffer, SupplierOrder } from '../port.ts';
 
 /**
  * Booking with a remote supplier, exactly once across the outside call (docs/API.md §4.5):
@@ -167,7 +170,7 @@ async function settleAt(
   return settled;
 }
 
-/** Create's flow: PENDING first, one order call, then settled (remote-order.ts). */
+/** Create's flow: PENDING first, one order call, then settled (order.ts). */
 export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): OfferFlow => ({
   open: (flightId) => {
     const offer = supplier.openOffer(flightId);

@@ -1,17 +1,17 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { cancellationCodes } from '../db/client.ts';
-import type { TransactItem } from '../db/transaction.ts';
-import { minorUnits, toMajor } from '../money.ts';
-import type { Refund, RemoteOrders, SupplierOrder } from '../supply/port.ts';
-import { type BookingDeps, bookingView, hasLiveCall } from './booking.ts';
-import { claimHoldCall, releaseCall } from './booking-calls.ts';
-import { cancelWrites, confirmWrites } from './booking-ends.ts';
-import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
-import type { OrderFlow } from './flow.ts';
+import { type BookingDeps, bookingView, hasLiveCall } from '../../bookings/entity/booking.ts';
+import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
+import { cancelWrites, confirmWrites } from '../../bookings/entity/booking-ends.ts';
+import { type BookingRecord, type BookingView, changeStamp } from '../../bookings/entity/booking-item.ts';
+import type { OrderFlow } from '../../bookings/flow.ts';
+import { isoSeconds } from '../../clock.ts';
+import { cancellationCodes } from '../../db/client.ts';
+import type { TransactItem } from '../../db/transaction.ts';
+import { minorUnits, toMajor } from '../../money.ts';
+import type { Refund, RemoteOrders, SupplierOrder } from '../port.ts';
 
 /**
- * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (remote-confirm.ts),
+ * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (confirm.ts),
  * cancel cancels it. Neither call can join a DynamoDB transaction, so each is made under a claim on the booking
  * (`hold_call`: an id and when it started; booking-calls.ts), taken with one conditional write while the hold is HELD
  * before its deadline and no live claim exists:
