@@ -1,4 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { transact, unslotted } from '../db/transaction.ts';
 import { PriceChangedError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import { bookingView, cancelledView, writerClock } from './entity/booking.ts';
@@ -28,8 +28,7 @@ export const inTableConfirming: Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'
       version: changeStamp(record).version + 1,
     });
     const writes = confirmWrites(deps.tableName, record, { at, view, answer: answer(view) });
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-    return view;
+    return transact(deps.db, () => unslotted(writes), { written: () => view });
   },
   checkHeldPrice(record, price) {
     const same =
@@ -52,8 +51,7 @@ export const inTableCancelling: Pick<OrderFlow, 'cancel' | 'ownRefund'> = {
     const cancelled = { at, by, refund: own?.refund ?? undefined };
     const seats = deps.supplier.orders.seatsBack(record);
     const writes = cancelWrites(deps.tableName, record, cancelled, { seats });
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-    return cancelledView(record, cancelled);
+    return transact(deps.db, () => unslotted(writes), { written: () => cancelledView(record, cancelled) });
   },
 };
 

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type BookingDeps, bookingView, cancelledView } from '../../bookings/entity/booking.ts';
 import { claimCancelCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
 import { cancelWrites } from '../../bookings/entity/booking-ends.ts';
@@ -8,7 +7,7 @@ import { type ListedCall, listCall, unlistCall } from '../../bookings/entity/cal
 import type { OrderFlow } from '../../bookings/flow.ts';
 import { refundChanged, refundQuoteView } from '../../bookings/refund-quote.ts';
 import { isoSeconds } from '../../clock.ts';
-import { cancellationCodes } from '../../db/client.ts';
+import { transact, unslotted } from '../../db/transaction.ts';
 import { NotCancellableError, ServiceUnavailableError } from '../../errors.ts';
 import { minorUnits, toMajor } from '../../money.ts';
 import type { Refund, RemoteOrders } from '../port.ts';
@@ -156,15 +155,16 @@ export async function settleCancelled(
   const cancelled = { at: isoSeconds(deps.clock.now()), by, ...(refund && { refund: major(refund) }) };
   const confirmed = { ...record, status: 'CONFIRMED' as const };
   const writes = cancelWrites(deps.tableName, confirmed, cancelled, { orderCall: { call, listed } });
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-  } catch (error) {
-    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
-    const now = await readBooking(deps, record.booking_id);
-    if (now?.status === 'CANCELLED') return bookingView(now);
-    throw error;
-  }
-  return cancelledView(record, cancelled);
+  // A write lost to another is answered by what was stored, when that is the cancel.
+  return transact(deps.db, () => unslotted(writes), {
+    written: () => cancelledView(record, cancelled),
+    cancelled: async (reasons, error) => {
+      if (!reasons.any('ConditionalCheckFailed')) throw error;
+      const now = await readBooking(deps, record.booking_id);
+      if (now?.status === 'CANCELLED') return bookingView(now);
+      throw error;
+    },
+  });
 }
 
 /** Cancel's part: at the supplier first, under a claim. */

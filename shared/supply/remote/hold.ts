@@ -1,4 +1,3 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type BookingDeps, bookingView, hasLiveCall } from '../../bookings/entity/booking.ts';
 import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
 import { cancelWrites, confirmWrites } from '../../bookings/entity/booking-ends.ts';
@@ -6,7 +5,7 @@ import { type BookingRecord, type BookingView, changeStamp } from '../../booking
 import type { OrderFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { cancellationCodes } from '../../db/client.ts';
-import type { TransactItem } from '../../db/transaction.ts';
+import { type TransactItem, transact, unslotted } from '../../db/transaction.ts';
 import { minorUnits, toMajor } from '../../money.ts';
 import type { Refund, RemoteOrders, SupplierOrder } from '../port.ts';
 
@@ -51,10 +50,8 @@ export async function confirmPaid(
     version: version + 1,
   });
   const paying = { at, view, answer: answer?.(view), paid: { total: paid.total, call } };
-  await deps.db.send(
-    new TransactWriteCommand({ TransactItems: confirmWrites(deps.tableName, record, paying) }),
-  );
-  return view;
+  const writes = confirmWrites(deps.tableName, record, paying);
+  return transact(deps.db, () => unslotted(writes), { written: () => view });
 }
 
 /**
@@ -105,8 +102,7 @@ export async function cancelRemoteHold(
         : { amount: 0, currency: record.currency };
     const held = { ...record, status: 'HELD' as const };
     const writes = cancelWrites(deps.tableName, held, { ...cancelled, refund }, { holdClaim: claim });
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-    return { refund };
+    return await transact(deps.db, () => unslotted(writes), { written: () => ({ refund }) });
   } catch (error) {
     const release = { attribute: 'hold_call', claim, leaveStart: false } as const;
     await releaseCall(deps, record.booking_id, release).catch(() => undefined);

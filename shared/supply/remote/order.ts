@@ -1,4 +1,3 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type BookingDeps, bookingView } from '../../bookings/entity/booking.ts';
 import { shownPending } from '../../bookings/entity/booking-calls.ts';
 import {
@@ -16,7 +15,7 @@ import {
 import type { OfferFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { cancellationCodes } from '../../db/client.ts';
-import { cancellationReasons, slotted } from '../../db/transaction.ts';
+import { slotted, transact, unslotted } from '../../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../../errors.ts';
 import type { RecordSlot, RemoteOrdering, RemoteSupplier, SupplierOffer, SupplierOrder } from '../port.ts';
 
@@ -57,15 +56,14 @@ async function orderRemotely(
     status: 202,
     data: bookingView(pending),
   });
-  const transaction = slotted<RecordSlot>(writes);
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-  } catch (error) {
-    const failed = cancellationReasons(error, transaction.slots);
-    if (failed?.conditionFailed('offer')) throw new OfferExpiredError();
-    if (failed?.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
-    throw error;
-  }
+  await transact(deps.db, () => slotted<RecordSlot>(writes), {
+    written: () => undefined,
+    cancelled: (failed, error) => {
+      if (failed.conditionFailed('offer')) throw new OfferExpiredError();
+      if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
+      throw error;
+    },
+  });
 
   const request = { bookingId: pending.booking_id, passengers: pending.passengers, contact: pending.contact };
   const outcome = await (holdUntil ? ordering.orderOnHold(request) : ordering.order(request));
@@ -97,7 +95,7 @@ async function takeBack(
 ): Promise<void> {
   const answer = storableOutcome(error);
   const items = takeBackWrites(deps.tableName, pending, lock, answer);
-  await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
+  await transact(deps.db, () => unslotted(items), { written: () => undefined });
   if (lock && !answer) await releaseAnsweredKey(deps, lock);
 }
 
@@ -166,8 +164,7 @@ async function settleAt(
   const supplier = settled.supplier ?? { name: deps.supplier.name };
   const answered = lock && { lock, view: bookingView(settled) };
   const items = settleWrites(deps.tableName, pending, settled, supplier, answered);
-  await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
-  return settled;
+  return transact(deps.db, () => unslotted(items), { written: () => settled });
 }
 
 /** Create's flow: PENDING first, one order call, then settled (order.ts). */
