@@ -14,8 +14,8 @@ import {
 } from '../../bookings/entity/idempotency-item.ts';
 import type { OfferFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
-import { cancellationCodes } from '../../db/client.ts';
-import { slotted, transact, unslotted } from '../../db/transaction.ts';
+import { TRY_AGAIN } from '../../db/retry.ts';
+import { slotted, type TransactItem, transact, unslotted } from '../../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../../errors.ts';
 import type { RecordSlot, RemoteOrdering, RemoteSupplier, SupplierOffer, SupplierOrder } from '../port.ts';
 
@@ -119,28 +119,33 @@ function heldUntil(order: SupplierOrder, holdUntil: string): string {
  * sweep cannot both settle it; a booking shown to a client meanwhile (shownPending) is settled again
  * from the version it was shown at. `lock`: the request's Idempotency-Key, whose answer follows.
  */
-export async function settlePending(
+export function settlePending(
   deps: BookingDeps,
   pending: BookingRecord,
   settlement: Settlement,
   lock?: IdempotencyLock,
 ): Promise<BookingRecord> {
-  try {
-    return await settleAt(deps, pending, settlement, lock);
-  } catch (error) {
-    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
-    const current = await findBooking(deps, pending.booking_id, pending.agency_id);
-    if (current?.status !== 'PENDING' || current.version === pending.version) throw error;
-    return settleAt(deps, current, settlement, lock);
-  }
+  let settling = settledFrom(deps, pending, settlement, lock);
+  return transact(deps.db, () => unslotted(settling.items), {
+    written: () => settling.settled,
+    // Lost to a write of the booking shown meanwhile: read again and settled from what is stored, once.
+    cancelled: async (reasons, error): Promise<typeof TRY_AGAIN> => {
+      if (!reasons.any('ConditionalCheckFailed') || settling.from !== pending) throw error;
+      const current = await findBooking(deps, pending.booking_id, pending.agency_id);
+      if (current?.status !== 'PENDING' || current.version === pending.version) throw error;
+      settling = settledFrom(deps, current, settlement, lock);
+      return TRY_AGAIN;
+    },
+  });
 }
 
-async function settleAt(
+/** The settled booking made from `pending`, and the transaction that stores it if `pending` is still as read. */
+function settledFrom(
   deps: BookingDeps,
   pending: BookingRecord,
   settlement: Settlement,
   lock?: IdempotencyLock,
-): Promise<BookingRecord> {
+): { from: BookingRecord; settled: BookingRecord; items: TransactItem[] } {
   const now = isoSeconds(deps.clock.now());
   const read = changeStamp(pending).version;
   const version = read + 1;
@@ -163,8 +168,11 @@ async function settleAt(
       : { ...unsettled, status: 'FAILED' as const, updated_at: now, version };
   const supplier = settled.supplier ?? { name: deps.supplier.name };
   const answered = lock && { lock, view: bookingView(settled) };
-  const items = settleWrites(deps.tableName, pending, settled, supplier, answered);
-  return transact(deps.db, () => unslotted(items), { written: () => settled });
+  return {
+    from: pending,
+    settled,
+    items: settleWrites(deps.tableName, pending, settled, supplier, answered),
+  };
 }
 
 /** Create's flow: PENDING first, one order call, then settled (order.ts). */
