@@ -41,7 +41,7 @@ export interface CancellationReasons<Slot extends string> {
  *
  * @example cancellationReasons(error, transaction.slots)?.conditionFailed('offer')
  */
-export function cancellationReasons<Slot extends string>(
+function cancellationReasons<Slot extends string>(
   error: unknown,
   slots: readonly Slot[],
 ): CancellationReasons<Slot> | undefined {
@@ -57,7 +57,7 @@ export function cancellationReasons<Slot extends string>(
 export const unslotted = (items: TransactItem[]): SlottedTransaction<never> => ({ items, slots: [] });
 
 /** What a written transaction answers, and what a cancelled one comes to. */
-export interface TransactionOutcomes<Slot extends string, T> {
+interface TransactionOutcomes<Slot extends string, T> {
   /** The answer once the transaction is written. */
   readonly written: () => T;
   /**
@@ -68,25 +68,32 @@ export interface TransactionOutcomes<Slot extends string, T> {
   readonly cancelled?: (
     reasons: CancellationReasons<Slot>,
     error: unknown,
-  ) => T | typeof TRY_AGAIN | Promise<T | typeof TRY_AGAIN>;
+  ) => NoInfer<T> | typeof TRY_AGAIN | Promise<NoInfer<T> | typeof TRY_AGAIN>;
   /** How long to keep trying (db/retry.ts): its default unless said. */
   readonly policy?: RetryPolicy;
 }
 
 /**
+ * What a try writes: a transaction with named slots, or nothing (what it would change is not there:
+ * `written` answers at once).
+ */
+type Built<Slot extends string> = SlottedTransaction<Slot> | undefined;
+
+/**
  * The one way a transaction is written: `build`'s transaction with named slots (built again for each
- * try, say with a fresh PNR), retried while `outcomes.cancelled` answers {@link TRY_AGAIN} (a conflict,
- * a lost race), and answered from a re-read when it says so.
+ * try, say with a fresh PNR or from a fresh read), retried while `outcomes.cancelled` answers
+ * {@link TRY_AGAIN} (a conflict, a lost race), and answered from a re-read when it says so.
  *
  * @example await transact(deps.db, () => slotted(writes), { written: () => view, cancelled: (r) => r.any('TransactionConflict') ? TRY_AGAIN : reread() })
  */
 export function transact<Slot extends string, T>(
   db: Pick<DynamoDBDocumentClient, 'send'>,
-  build: (tryNumber: number) => SlottedTransaction<Slot>,
+  build: (tryNumber: number) => Built<Slot> | Promise<Built<Slot>>,
   outcomes: TransactionOutcomes<Slot, T>,
 ): Promise<T> {
   return retrying(async (tryNumber) => {
-    const transaction = build(tryNumber);
+    const transaction = await build(tryNumber);
+    if (!transaction) return outcomes.written();
     try {
       await db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
     } catch (error) {

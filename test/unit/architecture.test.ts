@@ -263,12 +263,13 @@ describe('architecture of shared/', () => {
     expect(spelled).toEqual([]);
   });
 
-  it('writes every transaction of bookings/ and supply/ through the one helper, db/transaction.ts transact', () => {
-    // Named slots, retried while its caller says so, answered from a re-read on a lost write: one way,
-    // so no route hand-writes a TransactWriteItems and its retry loop. (agency/ and events/ still do.)
+  it('writes every transaction through the one helper, db/transaction.ts transact', () => {
+    // Named slots, built again for each try, retried while its caller says so, answered from a re-read
+    // on a lost write: one way, so no module hand-writes a TransactWriteItems and its retry loop.
     const sent = [...graph.keys()].filter(
       (file) =>
-        (file.startsWith('shared/bookings/') || file.startsWith('shared/supply/')) &&
+        file.startsWith('shared/') &&
+        !file.startsWith('shared/db/') &&
         /\bTransactWriteCommand\b/.test(readFileSync(file, 'utf8')),
     );
 
