@@ -84,10 +84,10 @@ export function folderHash(dir: string): string {
 }
 
 /**
- * What a function that calls the supplier is told at build time: the stage's supplier, so that the
- * other supplier's adapter is dead code esbuild leaves out (shared/supply/context.ts). A stage's
- * functions carry only its supplier's code.
+ * What a function that calls the supplier is told at build time: the stage's supplier, as the condition
+ * that resolves the `#supplier/*` imports (package.json `imports`) to that supplier's one wiring
+ * (shared/supply/wiring/<supplier>/), so that the other supplier's code is never reached. A stage's
+ * functions carry only its supplier's code; run from source, `#supplier/*` resolves to the wiring that
+ * picks at run time (shared/supply/wiring/local.ts).
  */
-export const supplierDefine = (supplier: string): Record<string, string> => ({
-  'process.env.BUNDLED_SUPPLIER': JSON.stringify(supplier),
-});
+export const supplierConditions = (supplier: string): string[] => [`supplier-${supplier}`];

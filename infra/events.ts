@@ -7,7 +7,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { bookingKey } from '../shared/bookings/booking-item.ts';
+import { bookingKey } from '../shared/bookings/entity/booking-item.ts';
 import { DELIVERY_LEASE_MS } from '../shared/events/delivery-item.ts';
 import { pingKey } from '../shared/events/ping-item.ts';
 import { functionSettings } from '../shared/function-spec.ts';

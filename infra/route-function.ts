@@ -10,7 +10,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table.ts';
 import { type FunctionSpec, functionSettings, iamTableAction } from '../shared/function-spec.ts';
-import { bundleAliases, bundling, folderHash, sourceAssetHash, supplierDefine } from './bundling.ts';
+import { bundleAliases, bundling, folderHash, sourceAssetHash, supplierConditions } from './bundling.ts';
 import type { FlightBookingConfig } from './stage-config.ts';
 
 const repositoryRoot = join(import.meta.dirname, '..');
@@ -186,10 +186,13 @@ function bundlingOptions(
     sourceMap: bundling.sourceMap,
     externalModules: [...bundling.externalModules],
     banner: bundling.banner,
-    ...(supplierName && { define: supplierDefine(supplierName) }),
-    esbuildArgs: Object.fromEntries(
-      Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
-    ),
+    esbuildArgs: {
+      ...Object.fromEntries(
+        Object.entries(bundleAliases(repositoryRoot)).map(([name, target]) => [`--alias:${name}`, target]),
+      ),
+      // The supplier's wiring, chosen once per bundle (package.json `imports` conditions).
+      ...(supplierName && { '--conditions': supplierConditions(supplierName).join(',') }),
+    },
     assetHash: sourceAssetHash(
       repositoryRoot,
       [

@@ -8,7 +8,7 @@ import { type OrderContext, orderContext, sweepFlow } from '#shared/order-contex
  * The scheduled sweep's handler over `ctx` (every minute deployed, a timer in `npm start`): late holds
  * become EXPIRED and their seats go back on sale (docs/API.md §4.4), and a remote supplier's PENDING
  * bookings are settled by finding their orders, never by ordering again (§4.5), as are its cancellations
- * and payments whose answers were lost, by reading their orders (left-calls.ts). It answers what it
+ * and payments whose answers were lost, by reading their orders (supply/remote/left-calls.ts). It answers what it
  * did; a failure is thrown for the function's error alarm, and the next run a minute later simply
  * tries again (every step is conditional, so nothing is done twice).
  */

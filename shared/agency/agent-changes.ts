@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { callerCheck, callerMayAdminister, refusedCaller } from '../auth/caller-right.ts';
 import type { IdentifierType } from '../auth/identifier.ts';
 import type { Role } from '../auth/roles.ts';
@@ -13,8 +12,8 @@ import {
 import { signInSnapshotChange, signInSnapshotUpdate } from '../auth/sign-in-snapshot.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
-import { type RetryPolicy, retrying, TRY_AGAIN } from '../db/retry.ts';
-import { type CancellationReasons, cancellationReasons, slotted } from '../db/transaction.ts';
+import { type RetryPolicy, TRY_AGAIN } from '../db/retry.ts';
+import { type CancellationReasons, slotted, transact } from '../db/transaction.ts';
 import {
   IdentifierTakenError,
   LastAdminError,
@@ -113,19 +112,16 @@ export async function registerAgent(
     counts ? ['counts', { Update: counts }] : undefined,
     'session' in by ? ['caller', { ConditionCheck: callerCheck(tableName, by.session) }] : undefined,
   ]);
-  return retrying(async () => {
-    try {
-      await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-      return agent;
-    } catch (error) {
-      const reasons = cancellationReasons(error, transaction.slots);
-      if (!reasons) throw error;
+  return transact(store.db, () => transaction, {
+    written: () => agent,
+    cancelled: async (reasons, error): Promise<typeof TRY_AGAIN> => {
       if ('session' in by && reasons.conditionFailed('caller')) throw await refusedCaller(store, by.session);
       if (reasons.conditionFailed('profile')) throw new IdentifierTakenError();
       if (reasons.conditionFailed('counts')) throw new LimitReachedError();
       return raceOrThrow(reasons, error); // a conflict with another change of the agency's counts
-    }
-  }, CHANGE_RETRIES);
+    },
+    policy: CHANGE_RETRIES,
+  });
 }
 
 export interface AgentChanges {
@@ -161,34 +157,36 @@ export async function updateAgent(
     ...(input.changes.name !== undefined && { name: AgentName.parse(input.changes.name) }),
   };
   const session = 'session' in input.by ? input.by.session : undefined;
-  return retrying(async () => {
+  // What the try that writes made: the agent as changed, and the change to the active ADMINs.
+  let after!: Agent;
+  let delta = 0;
+  const transaction = async () => {
     const stored = await readAgentById(store, input.agentId);
     if (!stored || (input.agencyId !== undefined && stored.agent.agency_id !== input.agencyId))
       throw new NotFoundError('No such agent in your agency.');
     const { agent: before } = stored;
     const now = clock.now();
-    const after: Agent = {
+    after = {
       ...before,
       ...changes,
       updated_at: isoSeconds(now),
       updated_by: actorOf(input.by),
     };
-    const delta = Number(isActiveAdmin(after)) - Number(isActiveAdmin(before));
+    delta = Number(isActiveAdmin(after)) - Number(isActiveAdmin(before));
     const validAfter = before.active && !after.active ? sessionsEndedAt(now) : undefined;
-    const transaction = agentChangeWrites(tableName, { ...input, before, after, changes, validAfter, delta });
-    try {
-      await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-      return after;
-    } catch (error) {
-      const reasons = cancellationReasons(error, transaction.slots);
-      if (!reasons) throw error;
+    return agentChangeWrites(tableName, { ...input, before, after, changes, validAfter, delta });
+  };
+  return transact(store.db, transaction, {
+    written: () => after,
+    cancelled: async (reasons, error): Promise<typeof TRY_AGAIN> => {
       if (session && reasons.conditionFailed('caller')) throw await refusedCaller(store, session);
       // Another change of this agent's role or active state got there first: the count read is stale too.
       if (reasons.conditionFailed('profile')) return TRY_AGAIN;
       if (delta < 0 && reasons.conditionFailed('admins')) throw new LastAdminError();
       return raceOrThrow(reasons, error); // a conflict with another change of the same items
-    }
-  }, CHANGE_RETRIES);
+    },
+    policy: CHANGE_RETRIES,
+  });
 }
 
 /**

@@ -1,10 +1,10 @@
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { endEverySession, newSessionState, sessionStateDelete } from '../auth/session-state-item.ts';
 import { missingSnapshotUpdate, signInSnapshotRelease } from '../auth/sign-in-snapshot.ts';
 import type { Clock } from '../clock.ts';
 import { isConditionFailed, type TableHandle } from '../db/client.ts';
-import { retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
+import { TRY_AGAIN } from '../db/retry.ts';
+import { slotted, transact } from '../db/transaction.ts';
 import { agencyCountersUpdate } from './agency-counters-item.ts';
 import { type AgentChanges, CHANGE_RETRIES, raceOrThrow, updateAgent } from './agent-changes.ts';
 import { type Agent, agentProfileDelete, readAgentProfile } from './agent-item.ts';
@@ -76,8 +76,11 @@ export async function releaseAgent(
   identifier: string,
 ): Promise<Agent | undefined> {
   const { tableName } = store;
-  return retrying(async () => {
+  // The agent the try that writes read: none when there is no agent to release.
+  let released: Agent | undefined;
+  const transaction = async () => {
     const stored = await readAgentProfile(store, identifier);
+    released = stored?.agent;
     if (!stored) return undefined;
     const { agent } = stored;
     const counts = agencyCountersUpdate(tableName, agent.agency_id, {
@@ -85,23 +88,22 @@ export async function releaseAgent(
       admins: agent.role === 'ADMIN' && agent.active ? -1 : 0,
       force: true,
     });
-    const transaction = slotted([
+    return slotted([
       ['profile', { Delete: { ...agentProfileDelete(tableName, identifier), ...sameAgent(agent) } }],
       ['snapshot', { Update: signInSnapshotRelease(tableName, identifier, clock.now()) }],
       ['state', { Delete: sessionStateDelete(tableName, agent.id) }],
       counts ? ['counts', { Update: counts }] : undefined,
     ]);
-    try {
-      await store.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-      return agent;
-    } catch (error) {
-      const reasons = cancellationReasons(error, transaction.slots);
-      if (!reasons) throw error;
+  };
+  return transact(store.db, transaction, {
+    written: () => released,
+    cancelled: (reasons, error) => {
       // Changed (or released) since it was read: read it again.
       if (reasons.conditionFailed('profile')) return TRY_AGAIN;
       return raceOrThrow(reasons, error);
-    }
-  }, CHANGE_RETRIES);
+    },
+    policy: CHANGE_RETRIES,
+  });
 }
 
 /** The profile is still the agent as read: the same id, role and active state the counts follow. */

@@ -4,18 +4,23 @@ import { cancellationCodes } from '../db/client.ts';
 import { HoldExpiredError, NotFoundError, NotHeldError, ServiceUnavailableError } from '../errors.ts';
 import { minorUnits } from '../money.ts';
 import '../zod-locale.ts';
-import { bookingView, hasLiveCall, isPastDeadline } from './booking.ts';
-import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
-import type { ConfirmFlow, OrderDeps } from './flow.ts';
-import { expireHold } from './holds.ts';
+import { bookingView, isPastDeadline } from './entity/booking.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  findBooking,
+  parseBookingView,
+} from './entity/booking-item.ts';
 import {
   completionUpdate,
   type IdempotencyLock,
   idempotently,
   ReplayedError,
   type StoredOutcome,
-} from './idempotency-item.ts';
-import { BookingId } from './ids.ts';
+} from './entity/idempotency-item.ts';
+import { BookingId } from './entity/ids.ts';
+import type { ConfirmFlow, OrderDeps } from './flow.ts';
+import { expireHold } from './holds.ts';
 import { Currency, Money } from './request.ts';
 
 /** The request of `POST /api/flights/booking/confirm` (docs/API.md §4.4). */
@@ -94,7 +99,7 @@ async function confirm(
  * What confirm answers for a booking that is not (or no longer) a hold it can confirm: the booking when
  * it is CONFIRMED at the price sent, or the error; undefined for a hold to confirm now. A remote hold
  * whose supplier is being paid by another request right now is one to confirm: its claim decides
- * (remote-confirm.ts waits for it).
+ * (supply/remote/confirm.ts waits for it).
  */
 async function alreadySettled(
   deps: OrderDeps<ConfirmFlow>,
@@ -107,7 +112,8 @@ async function alreadySettled(
     minorUnits(String(body.total_price), record.currency) === record.total;
   if (record.status === 'CONFIRMED' && samePrice) return bookingView(record);
   const now = deps.clock.now();
-  if (isPastDeadline(record, now) && !hasLiveCall(record, now)) return lateHold(deps, record, body, tries);
+  if (isPastDeadline(record, now) && deps.orderFlow.holdCall(record, now) !== 'live')
+    return lateHold(deps, record, body, tries);
   // A lapsed hold is 410 whether the sweep (or a read) has stored its expiry yet or not (docs/API.md §4.4).
   if (record.status === 'EXPIRED') throw new HoldExpiredError();
   if (record.status !== 'HELD') throw new NotHeldError();
@@ -122,7 +128,7 @@ const LATE_TRIES = 2;
  * A hold past its deadline: expired here (410, its seats back at once), or, when this expiry loses its
  * condition, what the stored booking says won — a confirm in time (200), a cancel (409), another
  * expiry (410). A remote hold with a payment that may have gone through is settled by its supplier's
- * word first (remote-hold.ts): paid, it is CONFIRMED; still unknown, 503.
+ * word first (supply/remote/hold.ts): paid, it is CONFIRMED; still unknown, 503.
  */
 async function lateHold(
   deps: OrderDeps<ConfirmFlow>,
@@ -134,7 +140,7 @@ async function lateHold(
   const current = await findBooking(deps, record.booking_id, record.agency_id);
   if (!current) throw notFound();
   // A payment left behind waits for its supplier's word (the sweep asks); one under way is waited for.
-  const left = current.hold_call && !hasLiveCall(current, deps.clock.now());
+  const left = deps.orderFlow.holdCall(current, deps.clock.now()) === 'left';
   if (current.status === 'HELD' && (left || tries >= LATE_TRIES)) throw new ServiceUnavailableError(5);
   return alreadySettled(deps, current, body, tries + 1);
 }

@@ -10,15 +10,25 @@ import {
   ValidationError,
 } from '../errors.ts';
 import type { SupplierOffer } from '../supply/port.ts';
-import { isOfferBooked } from './booked-offer-item.ts';
-import { type BookingDeps, bookingView } from './booking.ts';
-import { shownPending } from './booking-calls.ts';
-import { type BookingRecord, type BookingView, findBooking, parseBookingView } from './booking-item.ts';
+import { isOfferBooked } from './entity/booked-offer-item.ts';
+import { type BookingDeps, bookingView } from './entity/booking.ts';
+import { shownPending } from './entity/booking-calls.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  findBooking,
+  parseBookingView,
+} from './entity/booking-item.ts';
+import {
+  type IdempotencyLock,
+  idempotently,
+  ReplayedError,
+  type StoredOutcome,
+} from './entity/idempotency-item.ts';
+import { newBookingId } from './entity/ids.ts';
 import { flightMismatches } from './flight-mismatch.ts';
 import type { BookableOffer, OfferDeps } from './flow.ts';
 import { holdDeadline } from './holds.ts';
-import { type IdempotencyLock, idempotently, ReplayedError, type StoredOutcome } from './idempotency-item.ts';
-import { newBookingId } from './ids.ts';
 import { type CreateBookingInput, passengerProblems } from './request.ts';
 
 /** A booking to make: the validated body, who asks, and the Idempotency-Key if one was sent. */
@@ -49,7 +59,7 @@ const answered = (booking: BookingView, replayed: boolean): BookingOutcome => ({
  * order through the supplier's flow (flow.ts): with the built-in network one TransactWriteItems takes the
  * seats in the quoted bucket on every segment, writes the booking, reserves the PNR, marks the offer
  * booked and completes the Idempotency-Key, all of it or none of it (in-table-flow.ts); with a remote
- * supplier see remote-order.ts.
+ * supplier see supply/remote/order.ts.
  */
 export function createBooking(deps: OfferDeps) {
   return async (request: BookingRequest): Promise<BookingOutcome> => {
@@ -113,7 +123,7 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   }
 
   // A hold takes the seats exactly as a confirmed booking does, until its deadline (docs/API.md §4.4); a
-  // remote supplier's hold order ends at the earlier of its deadline and this one (remote-order.ts).
+  // remote supplier's hold order ends at the earlier of its deadline and this one (supply/remote/order.ts).
   if (body.hold && quoted.holdable === false) throw new HoldNotAvailableError(INSTANT_PAYMENT);
   const heldUntil = body.hold ? holdDeadline(quoted.departsAt, now, deps.config.HOLD_MINUTES) : undefined;
   const record: BookingRecord = {

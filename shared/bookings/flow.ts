@@ -1,15 +1,15 @@
 import type { TransactItem } from '../db/transaction.ts';
 import type { Logger } from '../log.ts';
 import type { BookingSupplier, OrdersSupplier, SupplierOffer } from '../supply/port.ts';
-import type { BookingDeps } from './booking.ts';
-import type { BookingRecord, BookingView } from './booking-item.ts';
-import type { IdempotencyLock } from './idempotency-item.ts';
+import type { BookingDeps } from './entity/booking.ts';
+import type { BookingRecord, BookingView } from './entity/booking-item.ts';
+import type { IdempotencyLock } from './entity/idempotency-item.ts';
 import type { RefundQuoteView } from './refund-quote.ts';
 
 /**
  * What booking does differently by the kind of supplier it has (shared/supply/port.ts): in the table
  * (in-table-flow.ts, in-table-offer-flow.ts) or around outside calls (each part beside its code:
- * remote-order.ts, remote-confirm.ts, remote-cancel.ts, remote-hold.ts, refund-quote.ts, sweep.ts).
+ * supply/remote/order.ts, supply/remote/confirm.ts, supply/remote/cancel.ts, supply/remote/hold.ts, refund-quote.ts, sweep.ts).
  * Each function's supplier part is paired with its part of the flow where the stage's adapter is chosen
  * (shared/offer-context.ts, shared/order-context.ts), so route code calls these and never asks which
  * supplier it has — and a network stage's bundle carries no remote flow.
@@ -76,9 +76,14 @@ export interface OrderFlow {
     record: BookingRecord,
     expire: (leftCall?: string) => Promise<boolean>,
   ): Promise<boolean>;
-  /** The sweep's part for bookings whose order's outcome is not known yet (remote-order.ts). */
+  /**
+   * A hold's call to its supplier, which only the flow knows of: one under way ('live'), one whose
+   * answer was lost ('left'), or none (never any in the table).
+   */
+  holdCall(record: BookingRecord, now: number): 'live' | 'left' | undefined;
+  /** The sweep's part for bookings whose order's outcome is not known yet (supply/remote/order.ts). */
   sweepPending(deps: FlowDeps & { log: Logger }): Promise<SweepResult>;
-  /** The sweep's part for calls whose answers were lost (left-calls.ts). */
+  /** The sweep's part for calls whose answers were lost (supply/remote/left-calls.ts). */
   settleLeftCalls(deps: FlowDeps & { log: Logger }): Promise<LeftCallsResult>;
 }
 
@@ -110,10 +115,10 @@ type FlowDeps = BookingDeps<OrdersSupplier>;
  * Each function's part of the flow (as each takes its part of the port): a function is bundled with
  * the code of its part only, so that the refund quote carries no confirm nor the sweep's work.
  */
-export type ConfirmFlow = Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice' | 'endLateHold'>;
-export type CancelFlow = Pick<OrderFlow, 'cancel' | 'ownRefund' | 'endLateHold'>;
+export type ConfirmFlow = Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice' | 'endLateHold' | 'holdCall'>;
+export type CancelFlow = Pick<OrderFlow, 'cancel' | 'ownRefund' | 'endLateHold' | 'holdCall'>;
 export type QuoteFlow = Pick<OrderFlow, 'ownRefund' | 'quoteRefund'>;
-export type SweepFlow = Pick<OrderFlow, 'endLateHold' | 'sweepPending' | 'settleLeftCalls'>;
+export type SweepFlow = Pick<OrderFlow, 'endLateHold' | 'holdCall' | 'sweepPending' | 'settleLeftCalls'>;
 
 /** The dependencies of a function after create, with its part `F` of the flow. */
 export type OrderDeps<F = Pick<OrderFlow, 'endLateHold'>> = FlowDeps & { readonly orderFlow: F };

@@ -1,13 +1,14 @@
-import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../clock.ts';
-import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/client.ts';
+import { isConditionFailed, type TableHandle } from '../db/client.ts';
+import { transact, unslotted } from '../db/transaction.ts';
 import { HoldNotAvailableError } from '../errors.ts';
-import { expiredRecord, isLateHold, isPastDeadline, writerClock } from './booking.ts';
-import { expireWrites, releaseWrites } from './booking-ends.ts';
-import { type BookingRecord, changeStamp, readBooking } from './booking-item.ts';
-import { expireHoldUpdate } from './booking-updates.ts';
+import { expiredRecord, isLateHold, isPastDeadline, writerClock } from './entity/booking.ts';
+import { expireWrites, releaseWrites } from './entity/booking-ends.ts';
+import { type BookingRecord, changeStamp, readBooking } from './entity/booking-item.ts';
+import { expireHoldUpdate } from './entity/booking-updates.ts';
+import { heldRemoval, listLateHolds } from './entity/held-item.ts';
 import type { OrderDeps } from './flow.ts';
-import { heldRemoval, listLateHolds } from './held-item.ts';
 
 /** A hold on the built-in network lasts this long (docs/API.md §4.4)… */
 export const HOLD_MINUTES = 24 * 60;
@@ -55,12 +56,16 @@ export async function expireHold(deps: OrderDeps, record: BookingRecord): Promis
         orders.seatsBack(record),
         leftCall,
       );
-      await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-      return true;
-    } catch (error) {
       // Someone else changed the booking first (confirmed in time, cancelled, or expired it): nothing to do.
-      if (cancellationCodes(error)?.includes('ConditionalCheckFailed') || isConditionFailed(error))
-        return false;
+      return await transact(deps.db, () => unslotted(writes), {
+        written: () => true,
+        cancelled: (reasons, error) => {
+          if (reasons.any('ConditionalCheckFailed')) return false;
+          throw error;
+        },
+      });
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
       throw error;
     }
   };
@@ -112,13 +117,13 @@ async function releaseLapsedHold(
   listed: { booking_id: string; payment_required_by: string },
 ): Promise<boolean> {
   const writes = releaseWrites(deps.tableName, listed, deps.supplier.orders.seatsBack(record));
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-    return true;
-  } catch (error) {
-    if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
-    throw error;
-  }
+  return transact(deps.db, () => unslotted(writes), {
+    written: () => true,
+    cancelled: (reasons, error) => {
+      if (reasons.any('ConditionalCheckFailed')) return false;
+      throw error;
+    },
+  });
 }
 
 /**

@@ -1,9 +1,9 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { transact, unslotted } from '../db/transaction.ts';
 import { PriceChangedError } from '../errors.ts';
 import { minorUnits, toMajor } from '../money.ts';
-import { bookingView, cancelledView, writerClock } from './booking.ts';
-import { cancelWrites, confirmWrites } from './booking-ends.ts';
-import { changeStamp } from './booking-item.ts';
+import { bookingView, cancelledView, writerClock } from './entity/booking.ts';
+import { cancelWrites, confirmWrites } from './entity/booking-ends.ts';
+import { changeStamp } from './entity/booking-item.ts';
 import type { OrderFlow } from './flow.ts';
 import { conditionsQuote } from './refund-quote.ts';
 
@@ -28,8 +28,7 @@ export const inTableConfirming: Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'
       version: changeStamp(record).version + 1,
     });
     const writes = confirmWrites(deps.tableName, record, { at, view, answer: answer(view) });
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-    return view;
+    return transact(deps.db, () => unslotted(writes), { written: () => view });
   },
   checkHeldPrice(record, price) {
     const same =
@@ -52,8 +51,7 @@ export const inTableCancelling: Pick<OrderFlow, 'cancel' | 'ownRefund'> = {
     const cancelled = { at, by, refund: own?.refund ?? undefined };
     const seats = deps.supplier.orders.seatsBack(record);
     const writes = cancelWrites(deps.tableName, record, cancelled, { seats });
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-    return cancelledView(record, cancelled);
+    return transact(deps.db, () => unslotted(writes), { written: () => cancelledView(record, cancelled) });
   },
 };
 
@@ -64,8 +62,9 @@ export const inTableQuoting: Pick<OrderFlow, 'ownRefund' | 'quoteRefund'> = {
 };
 
 /** The end of a late hold: nothing outside can have paid it, so it simply expires. */
-export const inTableLapsing: Pick<OrderFlow, 'endLateHold'> = {
+export const inTableLapsing: Pick<OrderFlow, 'endLateHold' | 'holdCall'> = {
   endLateHold: (_deps, _record, expire) => expire(),
+  holdCall: () => undefined,
 };
 
 /** The sweep's part: nothing is ever PENDING and no call is ever left (the seats were taken in the booking's transaction). */

@@ -1,6 +1,6 @@
 import type { InTableSupplier } from '../supply/port.ts';
-import { bookingView } from './booking.ts';
-import { createWrites } from './booking-writes.ts';
+import { bookingView } from './entity/booking.ts';
+import { createWrites } from './entity/booking-writes.ts';
 import type { OfferFlow } from './flow.ts';
 
 /**

@@ -6,9 +6,9 @@ import { cancellationCodes, isConditionFailed, type TableHandle } from '../db/cl
 import { NotCancellableError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
 import { sameMoney } from '../money.ts';
 import '../zod-locale.ts';
-import { listAgencyBookings } from './agency-listing.ts';
-import { bookingView, isPastDeadline, writerClock } from './booking.ts';
-import { shownPending } from './booking-calls.ts';
+import { listAgencyBookings } from './entity/agency-listing.ts';
+import { bookingView, isPastDeadline, writerClock } from './entity/booking.ts';
+import { shownPending } from './entity/booking-calls.ts';
 import {
   BOOKING_STATUSES,
   type BookingRecord,
@@ -16,11 +16,11 @@ import {
   findBooking,
   listPositionOf,
   readListPosition,
-} from './booking-item.ts';
+} from './entity/booking-item.ts';
+import { BookingId } from './entity/ids.ts';
+import { findBookingIdByPnr } from './entity/pnr-item.ts';
 import type { CancelFlow, OrderDeps } from './flow.ts';
 import { expireHold, readAsSettled } from './holds.ts';
-import { BookingId } from './ids.ts';
-import { findBookingIdByPnr } from './pnr-item.ts';
 import { ownRefundQuote, refundChanged } from './refund-quote.ts';
 import { Currency, Money } from './request.ts';
 
@@ -158,10 +158,11 @@ export function cancelBooking(deps: OrderDeps<CancelFlow>) {
     if (isPastDeadline(record, now)) {
       // A hold past its deadline expires rather than cancels (its seats go back either way), and the
       // answer is what that write, or the one that beat it, stored. A remote hold whose payment may have
-      // gone through ends as its supplier says (remote-hold.ts); until it has said, 503.
+      // gone through ends as its supplier says (supply/remote/hold.ts); until it has said, 503.
       await expireHold(deps, record);
       const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'HELD' && current.hold_call) throw new ServiceUnavailableError(5);
+      if (current?.status === 'HELD' && deps.orderFlow.holdCall(current, now) !== undefined)
+        throw new ServiceUnavailableError(5);
       return again();
     }
     if (record.status === 'CANCELLED' || record.status === 'EXPIRED') return bookingView(record);

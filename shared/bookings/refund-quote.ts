@@ -4,11 +4,11 @@ import { isoSeconds } from '../clock.ts';
 import { NotCancellableError, NotFoundError, RefundChangedError } from '../errors.ts';
 import { refundUnder } from '../flights/fare-conditions.ts';
 import { toMajor } from '../money.ts';
-import type { CancellationQuote, OrdersSupplier, Refund, RemoteOrders } from '../supply/port.ts';
+import type { CancellationQuote, OrdersSupplier, Refund } from '../supply/port.ts';
 import '../zod-locale.ts';
-import { type BookingDeps, isLateHold } from './booking.ts';
-import { type BookingRecord, findBooking } from './booking-item.ts';
-import { BookingId } from './ids.ts';
+import { type BookingDeps, isLateHold } from './entity/booking.ts';
+import { type BookingRecord, findBooking } from './entity/booking-item.ts';
+import { BookingId } from './entity/ids.ts';
 
 /**
  * The refund quote (docs/API.md §4.3): what a cancel now would give back, changing nothing. A booking in
@@ -117,16 +117,3 @@ export function quoteRefund(deps: BookingDeps<OrdersSupplier> & { readonly order
     return ownRefundQuote(record, deps.orderFlow) ?? (await deps.orderFlow.quoteRefund(record));
   };
 }
-
-/** The refund quote's part: the supplier quotes a CONFIRMED booking's refund. */
-export const remoteQuoting = (orders: RemoteOrders): Quoting => ({
-  ownRefund: () => undefined,
-  async quoteRefund(record) {
-    const orderId = record.supplier?.order_id;
-    if (!orderId) throw new NotCancellableError('The booking has no supplier order to cancel.');
-    const quote = await orders.quoteCancellation(orderId, record.currency);
-    // Cancelled at the supplier already (a cancel whose answer was lost): the cancel route settles it.
-    if (quote === 'cancelled') throw new NotCancellableError('The booking is being cancelled.');
-    return refundQuoteView(record, quote);
-  },
-});

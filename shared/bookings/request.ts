@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { IDENTIFIER_FORMS, normalizeIdentifier } from '../auth/identifier.ts';
 import { isCalendarDate } from '../flights/local-time.ts';
 import '../zod-locale.ts';
-import { GENDERS, PAX_TYPES, type PaxType, TITLES } from './passenger-fields.ts';
+import { GENDERS, PAX_TYPES, type PaxType, TITLES } from './entity/passenger-fields.ts';
 
 /**
  * Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter.

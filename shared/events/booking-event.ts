@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import * as z from 'zod/mini';
-import { bookingView } from '../bookings/booking.ts';
+import { bookingView } from '../bookings/entity/booking.ts';
 import {
   type BookingRecord,
   type BookingView,
   isBookingKey,
   readBookingItem,
-} from '../bookings/booking-item.ts';
+} from '../bookings/entity/booking-item.ts';
 
 /** The event types of docs/API.md §4.6, one per state a booking can enter (PENDING has none). */
 export const EVENT_TYPES = [

@@ -1,11 +1,10 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { callerCheck, refusedCaller } from '../auth/caller-right.ts';
 import type { Session } from '../auth/session.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
-import { retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons, type SlottedTransaction, slotted } from '../db/transaction.ts';
+import { TRY_AGAIN } from '../db/retry.ts';
+import { type SlottedTransaction, slotted, transact } from '../db/transaction.ts';
 import { LimitReachedError, NotFoundError, ValidationError } from '../errors.ts';
 import '../zod-locale.ts';
 import { EVENT_TYPES } from './booking-event.ts';
@@ -134,17 +133,14 @@ async function writeCounted<Slot extends string>(
   refusedSlot: Slot,
   refused: () => never,
 ): Promise<void> {
-  await retrying(async () => {
-    try {
-      await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-      return true;
-    } catch (error) {
-      const reasons = cancellationReasons(error, transaction.slots);
-      if (reasons?.conditionFailed('caller')) throw await refusedCaller(deps, session);
-      if (reasons?.conditionFailed(refusedSlot)) refused();
-      if (reasons?.any('TransactionConflict')) return TRY_AGAIN;
+  await transact(deps.db, () => transaction, {
+    written: () => undefined,
+    cancelled: async (reasons, error): Promise<typeof TRY_AGAIN> => {
+      if (reasons.conditionFailed('caller')) throw await refusedCaller(deps, session);
+      if (reasons.conditionFailed(refusedSlot)) refused();
+      if (reasons.any('TransactionConflict')) return TRY_AGAIN;
       throw error;
-    }
+    },
   });
 }
 

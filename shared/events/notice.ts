@@ -1,4 +1,4 @@
-import type { BookingView } from '../bookings/booking-item.ts';
+import type { BookingView } from '../bookings/entity/booking-item.ts';
 import { findAirport } from '../flights/airports.ts';
 import { localDateAt, localTimeAt } from '../flights/local-time.ts';
 import type { BookingEvent, EventType } from './booking-event.ts';

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { callerCheck, refusedCaller } from '../auth/caller-right.ts';
 import type { Session } from '../auth/session.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
-import { type RetryPolicy, retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
+import { type RetryPolicy, TRY_AGAIN } from '../db/retry.ts';
+import { slotted, transact } from '../db/transaction.ts';
 import { NotFoundError, RateLimitedError } from '../errors.ts';
 import '../zod-locale.ts';
 import { newPingItem } from './ping-item.ts';
@@ -100,41 +99,44 @@ export function pingWebhook(deps: PingDeps) {
     session: Session,
   ): Promise<{ event_id: string }> => {
     const eventId = newPingEventId();
-    await retrying(async () => {
-      const now = deps.clock.now();
-      const endpoint = await findWebhook(deps, session.agencyId, body.webhook_id);
-      if (!endpoint) throw new NotFoundError('No such webhook endpoint in your agency.');
-      const slots = await takeSlots(deps, session.agencyId, endpoint.url, now);
-      const transaction = slotted([
-        ['endpoint', { ConditionCheck: webhookExists(deps.tableName, session.agencyId, body.webhook_id) }],
-        ['endpointLimit', slots.endpointLimit],
-        ['agencyLimit', slots.agencyLimit],
-        [
-          'ping',
-          newPingItem(deps.tableName, {
-            eventId,
-            webhookId: body.webhook_id,
-            agencyId: session.agencyId,
-            at: isoSeconds(now),
-            now,
-          }),
-        ],
-        ['caller', { ConditionCheck: callerCheck(deps.tableName, session) }],
-      ]);
-      try {
-        await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-        return true;
-      } catch (error) {
-        const reasons = cancellationReasons(error, transaction.slots);
-        if (reasons?.conditionFailed('caller')) throw await refusedCaller(deps, session);
-        // Another ping (or a deletion) came between the reads and the write: read again.
-        const raced = (['endpoint', 'endpointLimit', 'agencyLimit'] as const).some((slot) =>
-          reasons?.conditionFailed(slot),
-        );
-        if (raced || reasons?.any('TransactionConflict')) return TRY_AGAIN;
-        throw error;
-      }
-    }, PING_RETRIES);
+    await transact(
+      deps.db,
+      async () => {
+        const now = deps.clock.now();
+        const endpoint = await findWebhook(deps, session.agencyId, body.webhook_id);
+        if (!endpoint) throw new NotFoundError('No such webhook endpoint in your agency.');
+        const slots = await takeSlots(deps, session.agencyId, endpoint.url, now);
+        return slotted([
+          ['endpoint', { ConditionCheck: webhookExists(deps.tableName, session.agencyId, body.webhook_id) }],
+          ['endpointLimit', slots.endpointLimit],
+          ['agencyLimit', slots.agencyLimit],
+          [
+            'ping',
+            newPingItem(deps.tableName, {
+              eventId,
+              webhookId: body.webhook_id,
+              agencyId: session.agencyId,
+              at: isoSeconds(now),
+              now,
+            }),
+          ],
+          ['caller', { ConditionCheck: callerCheck(deps.tableName, session) }],
+        ]);
+      },
+      {
+        written: () => undefined,
+        cancelled: async (reasons, error): Promise<typeof TRY_AGAIN> => {
+          if (reasons.conditionFailed('caller')) throw await refusedCaller(deps, session);
+          // Another ping (or a deletion) came between the reads and the write: read again.
+          const raced = (['endpoint', 'endpointLimit', 'agencyLimit'] as const).some((slot) =>
+            reasons.conditionFailed(slot),
+          );
+          if (raced || reasons.any('TransactionConflict')) return TRY_AGAIN;
+          throw error;
+        },
+        policy: PING_RETRIES,
+      },
+    );
     return { event_id: eventId };
   };
 }

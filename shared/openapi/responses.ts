@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { BOOKING_STATUSES, type BookingView } from '../bookings/booking-item.ts';
+import { BOOKING_STATUSES, type BookingView } from '../bookings/entity/booking-item.ts';
 import type { RefundQuoteView } from '../bookings/refund-quote.ts';
 import { Passenger } from '../bookings/request.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';

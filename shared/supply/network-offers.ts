@@ -1,6 +1,5 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { retrying, TRY_AGAIN } from '../db/retry.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
+import { TRY_AGAIN } from '../db/retry.ts';
+import { slotted, transact } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
 import { bucketLimits, seatsFor } from '../flights/fares.ts';
 import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
@@ -81,21 +80,20 @@ function reserveSeats(
   seats: number,
   records: RecordWrites,
 ): Promise<string> {
-  return retrying(async () => {
-    const pnr = newPnr();
+  let pnr = '';
+  const transaction = () => {
+    pnr = newPnr();
     const takeSeats = flights.map((flight, i) => {
       const capacity = flight.leg.aircraft.seats[quote.travelClass] ?? 0;
       const limit = bucketLimits(quote.travelClass, capacity)[quote.segments[i]?.bucket ?? 0] ?? 0;
       const update = takeSeatsUpdate(deps.tableName, flight, quote.travelClass, seats, limit - seats);
       return ['seats', { Update: update }] as const;
     });
-    const transaction = slotted<Slot>([...takeSeats, ...records(pnr)]);
-    try {
-      await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-      return pnr;
-    } catch (error) {
-      const failed = cancellationReasons(error, transaction.slots);
-      if (!failed) throw error;
+    return slotted<Slot>([...takeSeats, ...records(pnr)]);
+  };
+  return transact(deps.db, transaction, {
+    written: () => pnr,
+    cancelled: async (failed, error): Promise<typeof TRY_AGAIN> => {
       if (failed.conditionFailed('offer')) throw new OfferExpiredError();
       if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
       const seatsGone = failed.conditionFailed('seats');
@@ -110,6 +108,6 @@ function reserveSeats(
         failed.any('ThrottlingError');
       if (!retriable) throw error;
       return TRY_AGAIN;
-    }
+    },
   });
 }

@@ -23,8 +23,8 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { registerAgent } from '../../shared/agency/agent-changes.ts';
 import { issueSessionToken } from '../../shared/auth/session-token.ts';
-import { bookingKey } from '../../shared/bookings/booking-item.ts';
-import { pnrKey } from '../../shared/bookings/pnr-item.ts';
+import { bookingKey } from '../../shared/bookings/entity/booking-item.ts';
+import { pnrKey } from '../../shared/bookings/entity/pnr-item.ts';
 import type { AppContext } from '../../shared/context.ts';
 import { createDocumentClient } from '../../shared/db/client.ts';
 import { agencyPartition } from '../../shared/db/table.ts';

@@ -13,7 +13,7 @@ import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { build } from 'esbuild';
-import { bundleAliases, bundling, supplierDefine } from '../../infra/bundling.ts';
+import { bundleAliases, bundling, supplierConditions } from '../../infra/bundling.ts';
 import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { registerAgent } from '../../shared/agency/agent-changes.ts';
@@ -34,13 +34,13 @@ export const root = join(import.meta.dirname, '..', '..');
 
 /**
  * Bundles `entry` exactly as the stack does (infra/bundling.ts), into `outDir/index.mjs`.
- * `contents` replaces the entry with inline source (for the baselines); `define` is what the stack
- * defines for a supplier function (infra/bundling.ts, supplierDefine).
+ * `contents` replaces the entry with inline source (for the baselines); `conditions` are what the stack
+ * gives a supplier function (infra/bundling.ts, supplierConditions).
  */
 export async function bundle(
   outDir: string,
   entry: { file: string } | { contents: string },
-  define: Record<string, string> = {},
+  conditions: string[] = [],
 ): Promise<string> {
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, 'index.mjs');
@@ -59,7 +59,7 @@ export async function bundle(
     external: [...bundling.externalModules],
     banner: { js: bundling.banner },
     alias: bundleAliases(root),
-    define,
+    conditions,
     logLevel: 'silent',
   });
   return outfile;
@@ -84,8 +84,8 @@ async function bundleAll(work: string, log: (message: string) => void): Promise<
   for (const route of routes as readonly Route[]) {
     // As a network stage deploys them: a supplier function carries the built-in network only.
     const forSupplier = route.grants.includes('supplier') || route.grants.includes('supplier-catalog');
-    const define = forSupplier ? supplierDefine('network') : {};
-    bundles.set(route.id, await bundle(join(work, 'bundles', route.id), { file: route.entry }, define));
+    const conditions = forSupplier ? supplierConditions('network') : [];
+    bundles.set(route.id, await bundle(join(work, 'bundles', route.id), { file: route.entry }, conditions));
   }
   const bare = await bundle(join(work, 'bundles', 'bare'), {
     contents: "export const handler = async () => ({ statusCode: 200, body: '{}' });",

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { supplierDefine } from '../../infra/bundling.ts';
+import { supplierConditions } from '../../infra/bundling.ts';
 import { startDuffelStandIn } from '../../infra/local/duffel-stand-in.ts';
 import type { Session } from '../../shared/auth/session.ts';
 import { createSearchRequest } from '../../shared/flights/search-request.ts';
@@ -41,7 +41,7 @@ for (const fn of supplierFunctions)
   for (const supplier of ['network', 'duffel'])
     bundles.set(
       `${fn.id} (${supplier})`,
-      await bundle(join(work, supplier, fn.id), { file: fn.entry }, supplierDefine(supplier)),
+      await bundle(join(work, supplier, fn.id), { file: fn.entry }, supplierConditions(supplier)),
     );
 const sizeRows = [...bundles].map(([name, file]) => [
   name,
@@ -169,7 +169,7 @@ console.log(
   [
     `## Suppliers (npm run bench:supplier, ${new Date().toISOString().slice(0, 19)}Z, Node ${process.versions.node})`,
     '',
-    `P2: each supplier function bundled as a network stage and as a Duffel stage bundles it (\`process.env.BUNDLED_SUPPLIER\` defined, infra/bundling.ts); the floor is the DynamoDB-only bundle (${floorBytes} bytes).`,
+    `P2: each supplier function bundled as a network stage and as a Duffel stage bundles it (its \`#supplier\` condition, infra/bundling.ts); the floor is the DynamoDB-only bundle (${floorBytes} bytes).`,
     '',
     table(['function (stage supplier)', 'bytes', '× floor'], sizeRows),
     '',

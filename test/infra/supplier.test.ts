@@ -9,7 +9,7 @@ import {
   resourcesOf,
   synthStage,
 } from '#test/helpers/stage-files.ts';
-import { bundleAliases, bundling, supplierDefine } from '../../infra/bundling.ts';
+import { bundleAliases, bundling, supplierConditions } from '../../infra/bundling.ts';
 import { parseStageConfig } from '../../infra/stage-config.ts';
 
 const DUFFEL_FILE = {
@@ -108,7 +108,7 @@ describe('infra: a stage’s functions carry only its supplier’s code', () => 
       minify: true,
       banner: { js: bundling.banner },
       alias: bundleAliases(process.cwd()),
-      define: supplierDefine(supplier),
+      conditions: supplierConditions(supplier),
       logLevel: 'silent',
     });
     return result.outputFiles[0]?.text ?? '';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bookingKey } from '#shared/bookings/booking-item.ts';
+import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
 import { deliveryHandler, streamHandler } from '#shared/events/handlers.ts';
 import { addDays } from '#shared/flights/local-time.ts';

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { otpChallengeKey } from '#shared/auth/otp-challenge-item.ts';
-import { bookingKey } from '#shared/bookings/booking-item.ts';
+import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { handleDeliveryMessage } from '#shared/events/deliver.ts';
 import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
 import { streamHandler } from '#shared/events/handlers.ts';

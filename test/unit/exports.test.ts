@@ -78,13 +78,12 @@ const TEST_SEAMS: Record<string, string> = {
  * production imports again, or that is gone, fails the check below.
  */
 const PENDING_TEST_ONLY: string[] = [
-  'shared/bookings/agency-listing.ts:LIST_READ_BUDGET',
-  'shared/bookings/idempotency-item.ts:idempotencyRecordKey',
-  'shared/bookings/idempotency-item.ts:requestFingerprint',
-  'shared/bookings/pnr-item.ts:pnrKey',
+  'shared/bookings/entity/agency-listing.ts:LIST_READ_BUDGET',
+  'shared/bookings/entity/idempotency-item.ts:idempotencyRecordKey',
+  'shared/bookings/entity/idempotency-item.ts:requestFingerprint',
+  'shared/bookings/entity/pnr-item.ts:pnrKey',
   'shared/bookings/request.ts:decimalPlaces',
   'shared/bookings/request.ts:ageOn',
-  'shared/offer-context.ts:offerFlow',
   'shared/supply/context.ts:sellableAirports',
   'shared/supply/duffel/client.ts:secondsUntilReset',
   'shared/supply/duffel/mapping.ts:SEARCH_AGE',
@@ -147,6 +146,51 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
 
 const literal = (name: string) => name.replace(/\$/g, '\\$');
 
+/** package.json `imports` with a target per condition (`#supplier/orders`): each target is imported. */
+const conditional = Object.entries(
+  (JSON.parse(readFileSync('package.json', 'utf8')) as { imports: Record<string, unknown> }).imports,
+).flatMap(([alias, target]) =>
+  typeof target === 'object' && target !== null
+    ? [[alias, Object.values(target as Record<string, string>).map((path) => normalize(path))] as const]
+    : [],
+);
+
+/** Every file a specifier names: one, none for a package, one per condition for a conditional import. */
+const targetsOf = (from: string, specifier: string): string[] => {
+  const targets = conditional.find(([alias]) => alias === specifier)?.[1];
+  if (targets) return [...targets];
+  const target = resolveSpecifier(from, specifier);
+  return target ? [target] : [];
+};
+
+/** The (file, name) pairs an import or re-export `clause` takes from `target`. */
+function clausePairs(
+  source: string,
+  rawClause: string,
+  target: string,
+  exportsOf: (file: string) => string[],
+): [string, string][] {
+  const pairs: [string, string][] = [];
+  const clause = rawClause.trim();
+  if (clause === '*') pairs.push(...exportsOf(target).map((name) => [target, name] as [string, string]));
+  const namespace = /\*\s+as\s+([\w$]+)/.exec(clause)?.[1];
+  if (namespace) {
+    for (const name of exportsOf(target)) {
+      if (new RegExp(`\\b${literal(namespace)}\\.${literal(name)}(?![\\w$])`).test(source))
+        pairs.push([target, name]);
+    }
+  }
+  for (const part of /\{([\s\S]*)\}/.exec(clause)?.[1]?.split(',') ?? []) {
+    const name = part
+      .trim()
+      .replace(/^type\s+/, '')
+      .split(/\s+as\s+/)[0];
+    if (name) pairs.push([target, name]);
+  }
+  if (/^[\w$]+\s*(,|$)/.test(clause) && !clause.startsWith('type ')) pairs.push([target, 'default']);
+  return pairs;
+}
+
 /**
  * The (file, name) pairs `source` (the code of `file`) imports: named imports and re-exports, default
  * imports, `ns.name` of a namespace import; for a dynamic `import('…')` (destructured, indexed or
@@ -159,25 +203,8 @@ function importedPairs(
 ): [string, string][] {
   const pairs: [string, string][] = [];
   for (const match of source.matchAll(/^(?:import|export)\s+(?:type\s+)?([^;]*?)\s+from\s+'([^']+)'/gm)) {
-    const target = resolveSpecifier(file, match[2] ?? '');
-    if (!target) continue;
-    const clause = (match[1] ?? '').trim();
-    if (clause === '*') pairs.push(...exportsOf(target).map((name) => [target, name] as [string, string]));
-    const namespace = /\*\s+as\s+([\w$]+)/.exec(clause)?.[1];
-    if (namespace) {
-      for (const name of exportsOf(target)) {
-        if (new RegExp(`\\b${literal(namespace)}\\.${literal(name)}(?![\\w$])`).test(source))
-          pairs.push([target, name]);
-      }
-    }
-    for (const part of /\{([\s\S]*)\}/.exec(clause)?.[1]?.split(',') ?? []) {
-      const name = part
-        .trim()
-        .replace(/^type\s+/, '')
-        .split(/\s+as\s+/)[0];
-      if (name) pairs.push([target, name]);
-    }
-    if (/^[\w$]+\s*(,|$)/.test(clause) && !clause.startsWith('type ')) pairs.push([target, 'default']);
+    for (const target of targetsOf(file, match[2] ?? ''))
+      pairs.push(...clausePairs(source, match[1] ?? '', target, exportsOf));
   }
   for (const match of source.matchAll(/import\(\s*'([^']+)'\s*\)/g)) {
     const target = resolveSpecifier(file, match[1] ?? '');

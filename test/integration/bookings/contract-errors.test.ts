@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyRecordKey, requestFingerprint } from '#shared/bookings/idempotency-item.ts';
+import { idempotencyRecordKey, requestFingerprint } from '#shared/bookings/entity/idempotency-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { minimalBookingBody } from '#test/helpers/fixtures.ts';

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readBooking } from '#shared/bookings/booking-item.ts';
+import { readBooking } from '#shared/bookings/entity/booking-item.ts';
 import { expireHold } from '#shared/bookings/holds.ts';
 import { addDays } from '#shared/flights/local-time.ts';
 import { scheduledFlight } from '#shared/flights/schedule.ts';

@@ -1,13 +1,13 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_READ_BUDGET } from '#shared/bookings/agency-listing.ts';
+import { LIST_READ_BUDGET } from '#shared/bookings/entity/agency-listing.ts';
 import {
   BOOKING_STATUSES,
   type BookingRecord,
   newBookingItem,
   readBooking,
-} from '#shared/bookings/booking-item.ts';
-import { newBookingId } from '#shared/bookings/ids.ts';
+} from '#shared/bookings/entity/booking-item.ts';
+import { newBookingId } from '#shared/bookings/entity/ids.ts';
 import { isoSeconds } from '#shared/clock.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { bookingKey } from '#shared/bookings/booking-item.ts';
+import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, type Json, searchOffers, startBookingTest } from '#test/helpers/bookings.ts';

@@ -11,7 +11,7 @@ import {
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { agencyNameUpdate } from '#shared/agency/agency-counters-item.ts';
-import { bookingKey } from '#shared/bookings/booking-item.ts';
+import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
 import { eventId } from '#shared/events/booking-event.ts';
 import { handleDeliveryMessage } from '#shared/events/deliver.ts';

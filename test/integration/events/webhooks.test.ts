@@ -5,7 +5,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { agencyCountersKey } from '#shared/agency/agency-counters-item.ts';
 import { changeAgentByIdentifier } from '#shared/agency/operator-changes.ts';
-import { bookingKey } from '#shared/bookings/booking-item.ts';
+import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { systemClock } from '#shared/clock.ts';
 import { createDocumentClient } from '#shared/db/client.ts';
 import { agencyPartition } from '#shared/db/table.ts';

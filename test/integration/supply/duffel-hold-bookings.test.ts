@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readBooking } from '#shared/bookings/booking-item.ts';
+import { readBooking } from '#shared/bookings/entity/booking-item.ts';
 import { openDuffelOffer } from '#shared/supply/duffel/mapping.ts';
 import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { invoke } from '#test/helpers/api.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { listPositionOf, readListPosition } from '#shared/bookings/booking-item.ts';
+import { listPositionOf, readListPosition } from '#shared/bookings/entity/booking-item.ts';
+import { requestFingerprint } from '#shared/bookings/entity/idempotency-item.ts';
 import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
 import { flightMismatches } from '#shared/bookings/flight-mismatch.ts';
-import { requestFingerprint } from '#shared/bookings/idempotency-item.ts';
 import { ageOn, CreateBookingRequest, decimalPlaces, passengerProblems } from '#shared/bookings/request.ts';
 import { decodeCursor, encodeCursor } from '#shared/cursor.ts';
 import { ValidationError } from '#shared/errors.ts';

@@ -1,6 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { bookingKey } from '#shared/bookings/booking-item.ts';
+import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { bookingEventOf, eventId, type StreamRecord } from '#shared/events/booking-event.ts';
 import { booking as example } from '#shared/openapi/examples.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BookingView } from '#shared/bookings/booking-item.ts';
+import type { BookingView } from '#shared/bookings/entity/booking-item.ts';
 import { type BookingEvent, eventId } from '#shared/events/booking-event.ts';
 import { renderNotice } from '#shared/events/notice.ts';
 import { booking as example } from '#shared/openapi/examples.ts';

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../db/client.ts';
-import { itemSchema, parseItem } from '../db/stored-item.ts';
-import { ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
-import { ApiError, IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors.ts';
+import { isConditionFailed, itemAtFailedCondition, type TableHandle } from '../../db/client.ts';
+import { itemSchema, parseItem } from '../../db/stored-item.ts';
+import { ERROR_STATUS, type ErrorCode } from '../../error-codes.ts';
+import { ApiError, IdempotencyInProgressError, IdempotencyKeyReusedError } from '../../errors.ts';
 
 /**
  * The idempotency record (`IDEMPOTENCY#<agent id>#<key>` / `REQUEST`) of one Idempotency-Key: the

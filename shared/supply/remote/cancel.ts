@@ -1,18 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { cancellationCodes } from '../db/client.ts';
-import { NotCancellableError, ServiceUnavailableError } from '../errors.ts';
-import { minorUnits, toMajor } from '../money.ts';
-import type { Refund, RemoteOrders } from '../supply/port.ts';
-import { type BookingDeps, bookingView, cancelledView } from './booking.ts';
-import { claimCancelCall, releaseCall } from './booking-calls.ts';
-import { cancelWrites } from './booking-ends.ts';
-import { type BookingRecord, type BookingView, readBooking } from './booking-item.ts';
-import { type ListedCall, listCall, unlistCall } from './call-item.ts';
-import type { OrderFlow } from './flow.ts';
-import { refundChanged, refundQuoteView } from './refund-quote.ts';
-import { cancelRemoteHold } from './remote-hold.ts';
+import { type BookingDeps, bookingView, cancelledView } from '../../bookings/entity/booking.ts';
+import { claimCancelCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
+import { cancelWrites } from '../../bookings/entity/booking-ends.ts';
+import { type BookingRecord, type BookingView, readBooking } from '../../bookings/entity/booking-item.ts';
+import { type ListedCall, listCall, unlistCall } from '../../bookings/entity/call-item.ts';
+import type { OrderFlow } from '../../bookings/flow.ts';
+import { refundChanged, refundQuoteView } from '../../bookings/refund-quote.ts';
+import { isoSeconds } from '../../clock.ts';
+import { transact, unslotted } from '../../db/transaction.ts';
+import { NotCancellableError, ServiceUnavailableError } from '../../errors.ts';
+import { minorUnits, toMajor } from '../../money.ts';
+import type { Refund, RemoteOrders } from '../port.ts';
+import { cancelRemoteHold } from './hold.ts';
 
 /**
  * Cancel of a remote supplier's CONFIRMED booking (docs/API.md §4.5, "exactly once across the outside
@@ -156,15 +155,16 @@ export async function settleCancelled(
   const cancelled = { at: isoSeconds(deps.clock.now()), by, ...(refund && { refund: major(refund) }) };
   const confirmed = { ...record, status: 'CONFIRMED' as const };
   const writes = cancelWrites(deps.tableName, confirmed, cancelled, { orderCall: { call, listed } });
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-  } catch (error) {
-    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
-    const now = await readBooking(deps, record.booking_id);
-    if (now?.status === 'CANCELLED') return bookingView(now);
-    throw error;
-  }
-  return cancelledView(record, cancelled);
+  // A write lost to another is answered by what was stored, when that is the cancel.
+  return transact(deps.db, () => unslotted(writes), {
+    written: () => cancelledView(record, cancelled),
+    cancelled: async (reasons, error) => {
+      if (!reasons.any('ConditionalCheckFailed')) throw error;
+      const now = await readBooking(deps, record.booking_id);
+      if (now?.status === 'CANCELLED') return bookingView(now);
+      throw error;
+    },
+  });
 }
 
 /** Cancel's part: at the supplier first, under a claim. */
@@ -175,7 +175,7 @@ export const remoteCancelling = (orders: RemoteOrders): Pick<OrderFlow, 'cancel'
     if (!record.supplier?.order_id)
       throw new NotCancellableError('The booking has no supplier order to cancel.');
     if (record.status === 'CONFIRMED') {
-      // Cancelled at the supplier under a claim on the booking, never twice (remote-cancel.ts).
+      // Cancelled at the supplier under a claim on the booking, never twice (cancel.ts).
       return cancelRemoteOrder(deps, orders, record, by, expected);
     }
     // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.

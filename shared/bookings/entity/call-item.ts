@@ -1,8 +1,8 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { isoSeconds } from '../clock.ts';
-import type { TableHandle } from '../db/client.ts';
-import { parseItem } from '../db/stored-item.ts';
+import { isoSeconds } from '../../clock.ts';
+import type { TableHandle } from '../../db/client.ts';
+import { parseItem } from '../../db/stored-item.ts';
 
 /**
  * The supplier-calls listing (`SUPPLIER_CALLS` / `<started_at>#<booking id>`): one item per call to a

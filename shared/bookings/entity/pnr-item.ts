@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import type { TableHandle } from '../db/client.ts';
-import { itemSchema, parseItem } from '../db/stored-item.ts';
+import type { TableHandle } from '../../db/client.ts';
+import { itemSchema, parseItem } from '../../db/stored-item.ts';
 
 /**
  * The PNR item (`PNR#<pnr>` / `PNR`): reserves a PNR for one booking. Written with

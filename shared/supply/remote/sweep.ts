@@ -1,13 +1,13 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes } from '../db/client.ts';
-import type { Logger } from '../log.ts';
-import type { RemoteOrders } from '../supply/port.ts';
-import type { BookingDeps } from './booking.ts';
-import { findBooking } from './booking-item.ts';
-import type { OrderFlow, SweepResult } from './flow.ts';
+import type { BookingDeps } from '../../bookings/entity/booking.ts';
+import { findBooking } from '../../bookings/entity/booking-item.ts';
+import { listPendingBookings, pendingRemoval } from '../../bookings/entity/pending-item.ts';
+import type { OrderFlow, SweepResult } from '../../bookings/flow.ts';
+import { cancellationCodes } from '../../db/client.ts';
+import type { Logger } from '../../log.ts';
+import type { RemoteOrders } from '../port.ts';
 import { settleLeftCalls } from './left-calls.ts';
-import { listPendingBookings, pendingRemoval } from './pending-item.ts';
-import { settlePending } from './remote-order.ts';
+import { settlePending } from './order.ts';
 
 /**
  * A PENDING booking with no order at the supplier this long after it was written is FAILED: longer than

@@ -1,9 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import type { TableHandle } from '../db/client.ts';
-import { itemSchema, parseItem } from '../db/stored-item.ts';
-import { agencyPartition, GSI1 } from '../db/table.ts';
-import { TRAVEL_CLASSES } from '../flights/cabins.ts';
+import type { TableHandle } from '../../db/client.ts';
+import { itemSchema, parseItem } from '../../db/stored-item.ts';
+import { agencyPartition, GSI1 } from '../../db/table.ts';
+import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
 import { GENDERS, PAX_TYPES, TITLES } from './passenger-fields.ts';
 import { Flight, soldFlight } from './stored-flight.ts';
@@ -102,11 +102,11 @@ const BookingItem = itemSchema(() =>
     seats: z.number(),
     /** Remote suppliers: the offer-booked marker's key, released when the order failed. */
     offer_identity: z.optional(z.string()),
-    /** Remote holds: a PENDING hold's deadline by our rule; the supplier call under way (remote-hold.ts). */
+    /** Remote holds: a PENDING hold's deadline by our rule; the supplier call under way (supply/remote/hold.ts). */
     hold_until: z.optional(z.string()),
     hold_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string() })),
     /**
-     * A remote CONFIRMED booking's cancellation under way at the supplier (remote-cancel.ts): the claim's
+     * A remote CONFIRMED booking's cancellation under way at the supplier (supply/remote/cancel.ts): the claim's
      * id while a request holds it; `started_at` and who asked, left behind when its outcome is unknown.
      */
     cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor() })),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { TRAVEL_CLASSES } from '../flights/cabins.ts';
-import type { FareConditionsView } from '../flights/fare-conditions.ts';
+import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
+import type { FareConditionsView } from '../../flights/fare-conditions.ts';
 
 /**
  * The Flight as a booking stores it (booking-item.ts), with the fare conditions it was sold with

@@ -1,12 +1,12 @@
-import type { Logger } from '../log.ts';
-import type { RemoteOrders } from '../supply/port.ts';
-import { type BookingDeps, CALL_LEASE_MS, isPastDeadline } from './booking.ts';
-import { clearLeftCall } from './booking-calls.ts';
-import { type BookingRecord, readBooking } from './booking-item.ts';
-import { type ListedCall, listCallsStartedBefore, unlistCall } from './call-item.ts';
-import type { LeftCallsResult } from './flow.ts';
-import { settleCancelled } from './remote-cancel.ts';
-import { confirmPaid } from './remote-hold.ts';
+import { type BookingDeps, CALL_LEASE_MS, isPastDeadline } from '../../bookings/entity/booking.ts';
+import { clearLeftCall } from '../../bookings/entity/booking-calls.ts';
+import { type BookingRecord, readBooking } from '../../bookings/entity/booking-item.ts';
+import { type ListedCall, listCallsStartedBefore, unlistCall } from '../../bookings/entity/call-item.ts';
+import type { LeftCallsResult } from '../../bookings/flow.ts';
+import type { Logger } from '../../log.ts';
+import type { RemoteOrders } from '../port.ts';
+import { settleCancelled } from './cancel.ts';
+import { confirmPaid } from './hold.ts';
 
 /** Calls a sweep settles at most, so one run stays well inside its function's timeout. */
 const SWEEP_BATCH = 25;

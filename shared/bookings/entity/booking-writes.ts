@@ -1,5 +1,5 @@
-import type { TransactItem } from '../db/transaction.ts';
-import type { RecordSlot } from '../supply/port.ts';
+import type { TransactItem } from '../../db/transaction.ts';
+import type { RecordSlot } from '../../supply/port.ts';
 import { bookedOfferMarker, bookedOfferRelease } from './booked-offer-item.ts';
 import {
   type BookingRecord,

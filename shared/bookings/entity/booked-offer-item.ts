@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { TableHandle } from '../db/client.ts';
+import type { TableHandle } from '../../db/client.ts';
 
 /**
  * The offer-booked marker (`OFFER#<sha256 of the sealed bytes>` / `BOOKED`): offers are sealed ids,

@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { isoSeconds } from '../clock.ts';
-import type { TableHandle } from '../db/client.ts';
-import { itemSchema, parseItem } from '../db/stored-item.ts';
+import { isoSeconds } from '../../clock.ts';
+import type { TableHandle } from '../../db/client.ts';
+import { itemSchema, parseItem } from '../../db/stored-item.ts';
 
 /**
  * The holds listing (`HELD_BOOKINGS` / `<payment_required_by>#<booking id>`): one item per HELD

@@ -1,4 +1,4 @@
-import type { TableHandle } from '../db/client.ts';
+import type { TableHandle } from '../../db/client.ts';
 import { isLateHold } from './booking.ts';
 import {
   type BOOKING_STATUSES,

@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isoSeconds } from '../clock.ts';
-import { PriceChangedError, ServiceUnavailableError, SupplierRejectedError } from '../errors.ts';
-import { toMajor } from '../money.ts';
-import type { RemoteOrders, SupplierOrder } from '../supply/port.ts';
-import type { BookingDeps } from './booking.ts';
-import { claimHoldCall, releaseCall } from './booking-calls.ts';
-import type { BookingView } from './booking-item.ts';
-import { listCall } from './call-item.ts';
-import type { HoldConfirm, OrderFlow } from './flow.ts';
-import { confirmPaid, sameAmount } from './remote-hold.ts';
+import type { BookingDeps } from '../../bookings/entity/booking.ts';
+import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
+import type { BookingView } from '../../bookings/entity/booking-item.ts';
+import { listCall } from '../../bookings/entity/call-item.ts';
+import type { HoldConfirm, OrderFlow } from '../../bookings/flow.ts';
+import { isoSeconds } from '../../clock.ts';
+import { PriceChangedError, ServiceUnavailableError, SupplierRejectedError } from '../../errors.ts';
+import { toMajor } from '../../money.ts';
+import type { RemoteOrders, SupplierOrder } from '../port.ts';
+import { confirmPaid, sameAmount } from './hold.ts';
 
 /**
  * Confirm of a remote supplier's hold (docs/API.md §4.4): the order is paid under a claim on the hold
- * (remote-hold.ts), once, for exactly its current amount.
+ * (hold.ts), once, for exactly its current amount.
  */
 
 /**
@@ -96,7 +96,7 @@ async function payUnderClaim(
 export const remoteConfirming = (
   orders: RemoteOrders,
 ): Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'> => ({
-  // The supplier is paid first, under a claim on the hold (remote-confirm.ts).
+  // The supplier is paid first, under a claim on the hold (confirm.ts).
   confirmHold: (deps, request) => confirmRemoteHold(deps, orders, request),
   // A remote supplier may have moved a held price: its order's amount is checked under the claim.
   checkHeldPrice: () => undefined,

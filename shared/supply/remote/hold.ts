@@ -1,17 +1,16 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { cancellationCodes } from '../db/client.ts';
-import type { TransactItem } from '../db/transaction.ts';
-import { minorUnits, toMajor } from '../money.ts';
-import type { Refund, RemoteOrders, SupplierOrder } from '../supply/port.ts';
-import { type BookingDeps, bookingView, hasLiveCall } from './booking.ts';
-import { claimHoldCall, releaseCall } from './booking-calls.ts';
-import { cancelWrites, confirmWrites } from './booking-ends.ts';
-import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
-import type { OrderFlow } from './flow.ts';
+import { type BookingDeps, bookingView, hasLiveCall } from '../../bookings/entity/booking.ts';
+import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
+import { cancelWrites, confirmWrites } from '../../bookings/entity/booking-ends.ts';
+import { type BookingRecord, type BookingView, changeStamp } from '../../bookings/entity/booking-item.ts';
+import type { OrderFlow } from '../../bookings/flow.ts';
+import { isoSeconds } from '../../clock.ts';
+import { cancellationCodes } from '../../db/client.ts';
+import { type TransactItem, transact, unslotted } from '../../db/transaction.ts';
+import { minorUnits, toMajor } from '../../money.ts';
+import type { Refund, RemoteOrders, SupplierOrder } from '../port.ts';
 
 /**
- * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (remote-confirm.ts),
+ * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (confirm.ts),
  * cancel cancels it. Neither call can join a DynamoDB transaction, so each is made under a claim on the booking
  * (`hold_call`: an id and when it started; booking-calls.ts), taken with one conditional write while the hold is HELD
  * before its deadline and no live claim exists:
@@ -51,10 +50,8 @@ export async function confirmPaid(
     version: version + 1,
   });
   const paying = { at, view, answer: answer?.(view), paid: { total: paid.total, call } };
-  await deps.db.send(
-    new TransactWriteCommand({ TransactItems: confirmWrites(deps.tableName, record, paying) }),
-  );
-  return view;
+  const writes = confirmWrites(deps.tableName, record, paying);
+  return transact(deps.db, () => unslotted(writes), { written: () => view });
 }
 
 /**
@@ -105,8 +102,7 @@ export async function cancelRemoteHold(
         : { amount: 0, currency: record.currency };
     const held = { ...record, status: 'HELD' as const };
     const writes = cancelWrites(deps.tableName, held, { ...cancelled, refund }, { holdClaim: claim });
-    await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-    return { refund };
+    return await transact(deps.db, () => unslotted(writes), { written: () => ({ refund }) });
   } catch (error) {
     const release = { attribute: 'hold_call', claim, leaveStart: false } as const;
     await releaseCall(deps, record.booking_id, release).catch(() => undefined);
@@ -115,7 +111,9 @@ export async function cancelRemoteHold(
 }
 
 /** The end of a late hold: a remote hold with a payment that may have gone through ends as its supplier says. */
-export const remoteLapsing = (orders: RemoteOrders): Pick<OrderFlow, 'endLateHold'> => ({
+export const remoteLapsing = (orders: RemoteOrders): Pick<OrderFlow, 'endLateHold' | 'holdCall'> => ({
   endLateHold: (deps, record, expire) =>
     record.hold_call ? settleLateRemoteHold(deps, orders, record, expire) : expire(),
+  holdCall: (record, now) =>
+    record.hold_call === undefined ? undefined : hasLiveCall(record, now) ? 'live' : 'left',
 });

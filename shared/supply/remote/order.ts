@@ -1,21 +1,23 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { cancellationCodes } from '../db/client.ts';
-import { cancellationReasons, slotted } from '../db/transaction.ts';
-import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
-import type {
-  RecordSlot,
-  RemoteOrdering,
-  RemoteSupplier,
-  SupplierOffer,
-  SupplierOrder,
-} from '../supply/port.ts';
-import { type BookingDeps, bookingView } from './booking.ts';
-import { shownPending } from './booking-calls.ts';
-import { type BookingRecord, type BookingView, changeStamp, findBooking } from './booking-item.ts';
-import { createWrites, settleWrites, takeBackWrites } from './booking-writes.ts';
-import type { OfferFlow } from './flow.ts';
-import { type IdempotencyLock, releaseAnsweredKey, storableOutcome } from './idempotency-item.ts';
+import { type BookingDeps, bookingView } from '../../bookings/entity/booking.ts';
+import { shownPending } from '../../bookings/entity/booking-calls.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  changeStamp,
+  findBooking,
+} from '../../bookings/entity/booking-item.ts';
+import { createWrites, settleWrites, takeBackWrites } from '../../bookings/entity/booking-writes.ts';
+import {
+  type IdempotencyLock,
+  releaseAnsweredKey,
+  storableOutcome,
+} from '../../bookings/entity/idempotency-item.ts';
+import type { OfferFlow } from '../../bookings/flow.ts';
+import { isoSeconds } from '../../clock.ts';
+import { TRY_AGAIN } from '../../db/retry.ts';
+import { slotted, type TransactItem, transact, unslotted } from '../../db/transaction.ts';
+import { IdempotencyInProgressError, OfferExpiredError } from '../../errors.ts';
+import type { RecordSlot, RemoteOrdering, RemoteSupplier, SupplierOffer, SupplierOrder } from '../port.ts';
 
 /**
  * Booking with a remote supplier, exactly once across the outside call (docs/API.md §4.5):
@@ -54,15 +56,14 @@ async function orderRemotely(
     status: 202,
     data: bookingView(pending),
   });
-  const transaction = slotted<RecordSlot>(writes);
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: transaction.items }));
-  } catch (error) {
-    const failed = cancellationReasons(error, transaction.slots);
-    if (failed?.conditionFailed('offer')) throw new OfferExpiredError();
-    if (failed?.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
-    throw error;
-  }
+  await transact(deps.db, () => slotted<RecordSlot>(writes), {
+    written: () => undefined,
+    cancelled: (failed, error) => {
+      if (failed.conditionFailed('offer')) throw new OfferExpiredError();
+      if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
+      throw error;
+    },
+  });
 
   const request = { bookingId: pending.booking_id, passengers: pending.passengers, contact: pending.contact };
   const outcome = await (holdUntil ? ordering.orderOnHold(request) : ordering.order(request));
@@ -94,7 +95,7 @@ async function takeBack(
 ): Promise<void> {
   const answer = storableOutcome(error);
   const items = takeBackWrites(deps.tableName, pending, lock, answer);
-  await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
+  await transact(deps.db, () => unslotted(items), { written: () => undefined });
   if (lock && !answer) await releaseAnsweredKey(deps, lock);
 }
 
@@ -118,28 +119,33 @@ function heldUntil(order: SupplierOrder, holdUntil: string): string {
  * sweep cannot both settle it; a booking shown to a client meanwhile (shownPending) is settled again
  * from the version it was shown at. `lock`: the request's Idempotency-Key, whose answer follows.
  */
-export async function settlePending(
+export function settlePending(
   deps: BookingDeps,
   pending: BookingRecord,
   settlement: Settlement,
   lock?: IdempotencyLock,
 ): Promise<BookingRecord> {
-  try {
-    return await settleAt(deps, pending, settlement, lock);
-  } catch (error) {
-    if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
-    const current = await findBooking(deps, pending.booking_id, pending.agency_id);
-    if (current?.status !== 'PENDING' || current.version === pending.version) throw error;
-    return settleAt(deps, current, settlement, lock);
-  }
+  let settling = settledFrom(deps, pending, settlement, lock);
+  return transact(deps.db, () => unslotted(settling.items), {
+    written: () => settling.settled,
+    // Lost to a write of the booking shown meanwhile: read again and settled from what is stored, once.
+    cancelled: async (reasons, error): Promise<typeof TRY_AGAIN> => {
+      if (!reasons.any('ConditionalCheckFailed') || settling.from !== pending) throw error;
+      const current = await findBooking(deps, pending.booking_id, pending.agency_id);
+      if (current?.status !== 'PENDING' || current.version === pending.version) throw error;
+      settling = settledFrom(deps, current, settlement, lock);
+      return TRY_AGAIN;
+    },
+  });
 }
 
-async function settleAt(
+/** The settled booking made from `pending`, and the transaction that stores it if `pending` is still as read. */
+function settledFrom(
   deps: BookingDeps,
   pending: BookingRecord,
   settlement: Settlement,
   lock?: IdempotencyLock,
-): Promise<BookingRecord> {
+): { from: BookingRecord; settled: BookingRecord; items: TransactItem[] } {
   const now = isoSeconds(deps.clock.now());
   const read = changeStamp(pending).version;
   const version = read + 1;
@@ -162,12 +168,14 @@ async function settleAt(
       : { ...unsettled, status: 'FAILED' as const, updated_at: now, version };
   const supplier = settled.supplier ?? { name: deps.supplier.name };
   const answered = lock && { lock, view: bookingView(settled) };
-  const items = settleWrites(deps.tableName, pending, settled, supplier, answered);
-  await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
-  return settled;
+  return {
+    from: pending,
+    settled,
+    items: settleWrites(deps.tableName, pending, settled, supplier, answered),
+  };
 }
 
-/** Create's flow: PENDING first, one order call, then settled (remote-order.ts). */
+/** Create's flow: PENDING first, one order call, then settled (order.ts). */
 export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): OfferFlow => ({
   open: (flightId) => {
     const offer = supplier.openOffer(flightId);

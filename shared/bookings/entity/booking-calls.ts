@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isoSeconds } from '../clock.ts';
-import { isConditionFailed, type TableHandle } from '../db/client.ts';
+import { isoSeconds } from '../../clock.ts';
+import { isConditionFailed, type TableHandle } from '../../db/client.ts';
 import { CALL_LEASE_MS, DEADLINE_AHEAD } from './booking.ts';
 import { type BookingRecord, bookingKey, readBooking } from './booking-item.ts';
 import { showPendingUpdate } from './booking-updates.ts';
@@ -107,7 +107,7 @@ export async function releaseCall(
 }
 
 /**
- * Clears a call left behind that changed nothing at the supplier (the sweep, left-calls.ts): only while
+ * Clears a call left behind that changed nothing at the supplier (the sweep, supply/remote/left-calls.ts): only while
  * it is still that call (`started_at`), and for a hold only while HELD. Answers false when a request
  * claimed or settled the booking meanwhile (it asks the supplier itself).
  */

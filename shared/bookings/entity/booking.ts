@@ -1,7 +1,7 @@
-import { type Clock, isoSeconds } from '../clock.ts';
-import type { TableHandle } from '../db/client.ts';
-import { toMajor } from '../money.ts';
-import type { SupplierName } from '../supply/port.ts';
+import { type Clock, isoSeconds } from '../../clock.ts';
+import type { TableHandle } from '../../db/client.ts';
+import { toMajor } from '../../money.ts';
+import type { SupplierName } from '../../supply/port.ts';
 import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
 import { soldFlight } from './stored-flight.ts';
 
@@ -42,7 +42,7 @@ export const isPastDeadline = (record: Pick<BookingRecord, 'status' | 'payment_r
 /**
  * Whether `record` is a lapsed hold that a write may expire now: past its deadline, and no supplier
  * call on it (a remote hold with a payment under way, or one whose outcome is unknown, ends as its
- * supplier says: remote-hold.ts).
+ * supplier says: supply/remote/hold.ts).
  */
 export const isLateHold = (
   record: Pick<BookingRecord, 'status' | 'payment_required_by' | 'hold_call'>,
@@ -52,7 +52,7 @@ export const isLateHold = (
 /** A claim older than this is a dead request's: every function that calls a supplier stops within 28 s. */
 export const CALL_LEASE_MS = 60_000;
 
-/** Whether a request is calling a remote hold's supplier now, under its claim (remote-hold.ts). */
+/** Whether a request is calling a remote hold's supplier now, under its claim (supply/remote/hold.ts). */
 export const hasLiveCall = (record: Pick<BookingRecord, 'hold_call'>, now: number) =>
   record.hold_call?.id !== undefined && Date.parse(record.hold_call.started_at) > now - CALL_LEASE_MS;
 

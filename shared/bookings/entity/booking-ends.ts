@@ -1,4 +1,4 @@
-import type { TransactItem } from '../db/transaction.ts';
+import type { TransactItem } from '../../db/transaction.ts';
 import type { BookingRecord, BookingView } from './booking-item.ts';
 import { changeStamp } from './booking-item.ts';
 import {

@@ -16,7 +16,7 @@ export function cancelBookingUpdate(
   tableName: string,
   booking: { booking_id: string; version: number; status: 'CONFIRMED' | 'HELD' },
   cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
-  /** A remote hold: the claim under which its order was cancelled at the supplier (remote-hold.ts). */
+  /** A remote hold: the claim under which its order was cancelled at the supplier (supply/remote/hold.ts). */
   claim?: string,
 ) {
   const held = claim ? '#status = :from AND hold_call.id = :claim' : `#status = :from AND ${DEADLINE_AHEAD}`;
@@ -72,7 +72,7 @@ const callValue = (call: { id: string } | { started_at: string }) =>
   'id' in call ? call.id : call.started_at;
 
 /**
- * The Update that confirms a remote hold its supplier has been paid for (remote-hold.ts): only while it
+ * The Update that confirms a remote hold its supplier has been paid for (supply/remote/hold.ts): only while it
  * is HELD under the same supplier call (`id`: the request's claim; `started_at`: the call the sweep found
  * left behind), whatever the clock says — the call was claimed before the deadline. `total`: the amount
  * paid, which the supplier may have moved since the hold.
@@ -189,7 +189,7 @@ export function settleBookingUpdate(
 
 /**
  * The Update that cancels a remote CONFIRMED booking whose order its supplier has cancelled
- * (remote-cancel.ts): only while it is CONFIRMED under the same cancellation call (`id`: the request's
+ * (supply/remote/cancel.ts): only while it is CONFIRMED under the same cancellation call (`id`: the request's
  * claim; `started_at`: the call the sweep found left behind). No `refund` while the supplier does not
  * know it: none is recorded (never 0).
  */

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import type { TableHandle } from '../db/client.ts';
-import { itemSchema, parseItem } from '../db/stored-item.ts';
+import type { TableHandle } from '../../db/client.ts';
+import { itemSchema, parseItem } from '../../db/stored-item.ts';
 
 /**
  * The PENDING listing (`PENDING_BOOKINGS` / `<created_at>#<booking id>`): one item per booking whose
