@@ -11,20 +11,25 @@ const MAX_DAYS_AHEAD = 330;
 export const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
 export type SortOrder = (typeof SORTS)[number];
 
-const AirportCode = z.string().check(
-  z.superRefine((code, ctx) => {
-    if (!/^[A-Z]{3}$/.test(code)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR' });
-    } else if (!findAirport(code)) {
-      ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
-    }
-  }),
-  z.meta({
-    description: 'IATA airport code known to Open Travel Data',
-    pattern: '^[A-Z]{3}$',
-    examples: ['LHR'],
-  }),
-);
+/** Each schema below is built when the search request is (createSearchRequest), not at import. */
+const airportCode = () =>
+  z.string().check(
+    z.superRefine((code, ctx) => {
+      if (!/^[A-Z]{3}$/.test(code)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR',
+        });
+      } else if (!findAirport(code)) {
+        ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
+      }
+    }),
+    z.meta({
+      description: 'IATA airport code known to Open Travel Data',
+      pattern: '^[A-Z]{3}$',
+      examples: ['LHR'],
+    }),
+  );
 
 const TIME_OF_DAY = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
 
@@ -53,14 +58,16 @@ const TravelDate = (description: string, example: string) =>
         examples: [example],
       }),
     );
-const DepartureDate = TravelDate(
-  'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
-  '2026-12-01',
-);
-const ReturnDate = TravelDate(
-  'Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead.',
-  '2026-12-08',
-);
+const departureDate = () =>
+  TravelDate(
+    'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
+    '2026-12-01',
+  );
+const returnDate = () =>
+  TravelDate(
+    'Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead.',
+    '2026-12-08',
+  );
 
 const Count = (min: number, max?: number) => {
   const range = max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`;
@@ -89,7 +96,8 @@ function checkDeparture(clock: Clock, originCode: string, date: string, path: Pr
 }
 
 /** One journey of a multi-city search: the fields of a one-way search. */
-const Journey = z.object({ origin: AirportCode, destination: AirportCode, departure_date: DepartureDate });
+const journey = () =>
+  z.object({ origin: airportCode(), destination: airportCode(), departure_date: departureDate() });
 
 /** The fields a multi-city search replaces. */
 const SINGLE_TRIP_FIELDS = ['origin', 'destination', 'departure_date', 'return_date'] as const;
@@ -128,12 +136,12 @@ function checkJourneys(
 export function createSearchRequest(clock: Clock) {
   return z
     .object({
-      origin: z.optional(AirportCode),
-      destination: z.optional(AirportCode),
-      departure_date: z.optional(DepartureDate),
-      return_date: z.optional(ReturnDate),
+      origin: z.optional(airportCode()),
+      destination: z.optional(airportCode()),
+      departure_date: z.optional(departureDate()),
+      return_date: z.optional(returnDate()),
       slices: z.optional(
-        z.array(Journey).check(
+        z.array(journey()).check(
           z.minLength(MIN_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
           z.maxLength(MAX_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
           z.meta({
