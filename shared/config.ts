@@ -1,106 +1,122 @@
 import * as z from 'zod/mini';
+import {
+  ConfigError,
+  commaList,
+  numberIn,
+  oneOf,
+  optional,
+  Problem,
+  present,
+  type Reader,
+  readSettings,
+  type Settings,
+  url,
+  withDefault,
+} from './env-settings.ts';
 import { KNOWN_COUNTRY_CODES } from './phone-ranges.ts';
 import './zod-locale.ts';
 
+export { ConfigError };
+
 const nonEmpty = () => z.string().check(z.minLength(1));
+
+const countryCodes: Reader<string[]> = (raw = KNOWN_COUNTRY_CODES.join(',')) => {
+  const codes = raw.split(',').map((code) => code.trim());
+  const unknown = codes.filter((code) => !KNOWN_COUNTRY_CODES.includes(code));
+  if (unknown.length > 0 || new Set(codes).size !== codes.length)
+    throw new Problem(
+      `must be distinct country calling codes among ${KNOWN_COUNTRY_CODES.join(', ')} (got ${raw || 'none'})`,
+    );
+  return codes;
+};
 
 /**
  * Agency bounds (docs/API.md §3.4), deployed from the stage file: the country calling codes agents'
  * phone numbers may have (comma-separated, each one shared/phone-ranges.ts lists; default: all
  * of them, locally) and how many codes one agency's agents may be sent in an hour.
  */
-const AgencyBoundsConfig = z.object({
-  ALLOWED_PHONE_COUNTRY_CODES: z.pipe(
-    z._default(z.string(), KNOWN_COUNTRY_CODES.join(',')),
-    z.transform((value, ctx) => {
-      const codes = value.split(',').map((code) => code.trim());
-      const unknown = codes.filter((code) => !KNOWN_COUNTRY_CODES.includes(code));
-      if (unknown.length > 0 || new Set(codes).size !== codes.length)
-        ctx.issues.push({
-          code: 'custom',
-          input: value,
-          message: `must be distinct country calling codes among ${KNOWN_COUNTRY_CODES.join(', ')} (got ${value || 'none'})`,
-        });
-      return codes;
-    }),
-  ),
-  AGENCY_CODES_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 100),
-});
-
-type AgencyBoundsConfig = z.output<typeof AgencyBoundsConfig>;
+interface AgencyBoundsConfig {
+  readonly ALLOWED_PHONE_COUNTRY_CODES: string[];
+  readonly AGENCY_CODES_PER_HOUR: number;
+}
+const agencyBoundsSettings: Settings<AgencyBoundsConfig> = {
+  ALLOWED_PHONE_COUNTRY_CODES: countryCodes,
+  AGENCY_CODES_PER_HOUR: withDefault(numberIn(1, 100_000, true), 100),
+};
 
 /** The agency bounds alone: the operator's CLI reads them without the rest of a function's settings. */
 export const readAgencyBounds = (env: NodeJS.ProcessEnv = process.env): AgencyBoundsConfig =>
-  readEnv(AgencyBoundsConfig, env);
+  readSettings(agencyBoundsSettings, env);
+
+/** The events functions' table settings (zod: read by functions that build their schemas anyway). */
+const tableSettings = () => ({
+  TABLE_NAME: nonEmpty(),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  AWS_REGION: z._default(nonEmpty(), 'us-east-1'),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
+  STAGE: z._default(nonEmpty(), 'local'),
+});
 
 /**
  * The one place the environment is read. Settings every function needs, read once per cold start. A missing or
  * malformed variable fails start-up with a message naming it; nothing has a silent production default
  * that could be wrong (there is no built-in key).
  */
-const TableSettings = {
-  TABLE_NAME: nonEmpty(),
-  /** Local DynamoDB endpoint; unset in AWS. */
-  DYNAMODB_ENDPOINT: z.optional(z.url()),
-  /** Set by Lambda; locally only the signing region of DynamoDB Local's fixed credentials. */
-  AWS_REGION: z._default(nonEmpty(), 'us-east-1'),
-  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
-  /** The deployed stage (set by the stack); on every log line and in the metrics derived from them. */
-  STAGE: z._default(nonEmpty(), 'local'),
+export interface CoreConfig extends AgencyBoundsConfig {
+  readonly TABLE_NAME: string;
+  readonly DYNAMODB_ENDPOINT?: string | undefined; // DynamoDB Local's; unset in AWS
+  readonly AWS_REGION: string; // set by Lambda; locally only DynamoDB Local's signing region
+  readonly LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error';
+  readonly STAGE: string; // set by the stack; on every log line and in the metrics made of them
+  readonly SIGNING_KEY_SECRET_ID?: string | undefined; // deployed: the signing key's secret
+  readonly SIGNING_KEY_FILE?: string | undefined; // locally: the file holding it
+  readonly TOKEN_ISSUER: string;
+  readonly TOKEN_AUDIENCE: string;
+  /** send-otp answers no sooner than this, registered or not (no timing enumeration). */
+  readonly OTP_SEND_MIN_MS: number;
+  /** A new hold's life in minutes (from 0.05 = 3 s) instead of docs/API.md §4.4's: local and tests only. */
+  readonly HOLD_MINUTES?: number | undefined;
+  readonly AWS_LAMBDA_FUNCTION_NAME?: string | undefined; // set by Lambda: what marks a deployed function
+  /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
+  readonly CORS_ALLOWED_ORIGINS: string[];
+}
+
+const coreSettings: Settings<CoreConfig> = {
+  ...agencyBoundsSettings,
+  TABLE_NAME: present,
+  DYNAMODB_ENDPOINT: optional(url),
+  AWS_REGION: withDefault(present, 'us-east-1'),
+  LOG_LEVEL: withDefault(oneOf(['debug', 'info', 'warn', 'error'] as const), 'info'),
+  STAGE: withDefault(present, 'local'),
+  SIGNING_KEY_SECRET_ID: optional(present),
+  SIGNING_KEY_FILE: optional(present),
+  TOKEN_ISSUER: withDefault(present, 'flight-booking-api'),
+  TOKEN_AUDIENCE: withDefault(present, 'flight-booking-agents'),
+  OTP_SEND_MIN_MS: withDefault(numberIn(0, 5000, true), 350),
+  HOLD_MINUTES: optional(numberIn(0.05, 1440, false)),
+  AWS_LAMBDA_FUNCTION_NAME: (raw) => raw,
+  CORS_ALLOWED_ORIGINS: (raw = '') => commaList(raw),
 };
 
-const CoreConfig = z
-  .object({
-    ...AgencyBoundsConfig.shape,
-    ...TableSettings,
-    /** Secrets Manager id of the signing key (deployed). */
-    SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),
-    /** File holding the signing key (local). */
-    SIGNING_KEY_FILE: z.optional(nonEmpty()),
-    TOKEN_ISSUER: z._default(nonEmpty(), 'flight-booking-api'),
-    TOKEN_AUDIENCE: z._default(nonEmpty(), 'flight-booking-agents'),
-    /** send-otp answers no sooner than this, registered or not (no timing enumeration). */
-    OTP_SEND_MIN_MS: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(5000)), 350),
-    /**
-     * How long a new hold lasts, in minutes (fractions too, from 0.05 = 3 s), instead of the rule of
-     * docs/API.md §4.4 (24 hours): for trying holds locally and in tests. Refused when deployed.
-     */
-    HOLD_MINUTES: z.optional(z.coerce.number().check(z.minimum(0.05), z.maximum(1440))),
-    /** Set by Lambda: what marks a deployed function. */
-    AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
-    /** Comma-separated browser origins allowed by CORS; unset means no CORS headers at all. */
-    CORS_ALLOWED_ORIGINS: z.pipe(
-      z._default(z.string(), ''),
-      z.transform((value) =>
-        value
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      ),
-    ),
-  })
-  .check(
-    z.refine((env) => Boolean(env.SIGNING_KEY_SECRET_ID) !== Boolean(env.SIGNING_KEY_FILE), {
-      message: 'set exactly one of SIGNING_KEY_SECRET_ID (deployed) or SIGNING_KEY_FILE (local)',
-      path: ['SIGNING_KEY_SECRET_ID'],
-    }),
-    z.refine((env) => env.HOLD_MINUTES === undefined || !env.AWS_LAMBDA_FUNCTION_NAME, {
-      message: 'is for local runs and tests only, never in a deployed function',
-      path: ['HOLD_MINUTES'],
-    }),
-  );
-
-export type CoreConfig = z.output<typeof CoreConfig>;
-
-/** Thrown when the environment is incomplete; its message lists every problem. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+/** Rules over the whole: each names the variable it refuses and why, or passes. */
+const coreRules = [
+  ({ SIGNING_KEY_SECRET_ID: secret, SIGNING_KEY_FILE: file }: CoreConfig) =>
+    Boolean(secret) === Boolean(file)
+      ? ([
+          'SIGNING_KEY_SECRET_ID',
+          'set exactly one of SIGNING_KEY_SECRET_ID (deployed) or SIGNING_KEY_FILE (local)',
+        ] as const)
+      : undefined,
+  ({ HOLD_MINUTES, AWS_LAMBDA_FUNCTION_NAME }: CoreConfig) =>
+    HOLD_MINUTES !== undefined && AWS_LAMBDA_FUNCTION_NAME
+      ? (['HOLD_MINUTES', 'is for local runs and tests only, never in a deployed function'] as const)
+      : undefined,
+];
 
 /**
  * Parses `env` with `schema`, or throws a {@link ConfigError} naming each bad variable.
  *
- * @example readEnv(CoreConfig, process.env)
+ * @example readEnv(eventsConfig(), process.env)
  */
 export function readEnv<S extends z.ZodMiniType>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
   const parsed = schema.safeParse(env);
@@ -110,7 +126,7 @@ export function readEnv<S extends z.ZodMiniType>(schema: S, env: NodeJS.ProcessE
 }
 
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
-  return readEnv(CoreConfig, env);
+  return readSettings(coreSettings, env, coreRules);
 }
 
 /** The X-Ray trace id of the invocation in progress: Lambda sets it anew for every invocation. */
@@ -196,7 +212,7 @@ export function readWebhookUrlPolicy(env: NodeJS.ProcessEnv = process.env): 'dep
 const eventsConfig = () =>
   z
     .object({
-      ...TableSettings,
+      ...tableSettings(),
       ...webhookUrlSettings(),
       /** The delivery function unseals webhook secrets: the same master key as the routes. */
       SIGNING_KEY_SECRET_ID: z.optional(nonEmpty()),

@@ -1,4 +1,4 @@
-import { LogoutRequest, logout } from '#shared/auth/logout.ts';
+import { logout, logoutRequest } from '#shared/auth/logout.ts';
 import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { signedOutReply } from '#shared/http/session-replies.ts';
@@ -9,7 +9,7 @@ export function createHandler(ctx: AppContext) {
   const revoke = logout(ctx);
   return httpHandler(
     route('logout'),
-    LogoutRequest,
+    logoutRequest,
     async ({ session, body }) => {
       await revoke(session, body);
       return signedOutReply();

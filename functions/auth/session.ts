@@ -1,4 +1,4 @@
-import { currentSession, SessionRequest } from '#shared/auth/current-session.ts';
+import { currentSession, sessionRequest } from '#shared/auth/current-session.ts';
 import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { currentSessionReply } from '#shared/http/session-replies.ts';
@@ -8,7 +8,7 @@ import { route } from '#shared/routes.ts';
 export function createHandler(ctx: AppContext) {
   return httpHandler(
     route('session'),
-    SessionRequest,
+    sessionRequest,
     async ({ session, sessionVia }) => currentSessionReply(currentSession(session), sessionVia),
     ctx,
   );

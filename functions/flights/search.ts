@@ -9,7 +9,7 @@ import { type SearchContext, searchingSupplier } from '#shared/supply/context.ts
 export function createHandler(ctx: SearchContext) {
   return httpHandler(
     route('search'),
-    createSearchRequest(ctx.clock),
+    () => createSearchRequest(ctx.clock),
     async ({ body, session }) => {
       const flights = await ctx.supplier.search(body, session);
       const currency = flights[0]?.currency ?? CURRENCY;

@@ -4,8 +4,8 @@ import type { Role } from './roles.ts';
 import type { Session } from './session.ts';
 import '../zod-locale.ts';
 
-/** The session route takes no fields; any sent are ignored. */
-export const SessionRequest = z.object({});
+/** The session route takes no fields; any sent are ignored. Built when first used (http/validate.ts). */
+export const sessionRequest = () => z.object({});
 
 /** The caller as `POST /api/auth/session` answers it (docs/API.md §3.3a). */
 export interface CurrentSession {

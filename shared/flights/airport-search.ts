@@ -15,31 +15,35 @@ export interface SellableAirport {
 const AIRPORT_QUERY_MAX = 64;
 const AIRPORT_LIMIT_MAX = 20;
 
-/** `{"query", "limit"?}`: the query counts code points after NFC, as every text limit does. */
-export const AirportSearchRequest = z.object({
-  query: z.string().check(
-    z.overwrite((value) => value.normalize('NFC')),
-    z.refine(
-      (value) => [...value].length >= 1 && [...value].length <= AIRPORT_QUERY_MAX,
-      `must be 1-${AIRPORT_QUERY_MAX} characters`,
-    ),
-    z.meta({
-      description: `1-${AIRPORT_QUERY_MAX} characters (code points after NFC): an IATA code, or the start of a city's or an airport's name or of a word in it; case and accents are ignored`,
-      minLength: 1,
-      maxLength: AIRPORT_QUERY_MAX,
-    }),
-  ),
-  limit: z._default(
-    z
-      .int('must be an integer')
-      .check(
-        z.minimum(1, 'must be 1-20'),
-        z.maximum(AIRPORT_LIMIT_MAX, 'must be 1-20'),
-        z.meta({ description: 'How many airports at most: 1-20, default 10' }),
+/**
+ * `{"query", "limit"?}`: the query counts code points after NFC, as every text limit does. Built when
+ * first used (http/validate.ts).
+ */
+export const airportSearchRequest = () =>
+  z.object({
+    query: z.string().check(
+      z.overwrite((value) => value.normalize('NFC')),
+      z.refine(
+        (value) => [...value].length >= 1 && [...value].length <= AIRPORT_QUERY_MAX,
+        `must be 1-${AIRPORT_QUERY_MAX} characters`,
       ),
-    10,
-  ),
-});
+      z.meta({
+        description: `1-${AIRPORT_QUERY_MAX} characters (code points after NFC): an IATA code, or the start of a city's or an airport's name or of a word in it; case and accents are ignored`,
+        minLength: 1,
+        maxLength: AIRPORT_QUERY_MAX,
+      }),
+    ),
+    limit: z._default(
+      z
+        .int('must be an integer')
+        .check(
+          z.minimum(1, 'must be 1-20'),
+          z.maximum(AIRPORT_LIMIT_MAX, 'must be 1-20'),
+          z.meta({ description: 'How many airports at most: 1-20, default 10' }),
+        ),
+      10,
+    ),
+  });
 
 /** Letters that keep no accent to strip under NFD, spelled as a person without them types them. */
 const PLAIN_LETTERS: Readonly<Record<string, string>> = {

@@ -11,20 +11,25 @@ const MAX_DAYS_AHEAD = 330;
 const SORTS = ['PRICE', 'DURATION', 'DEPARTURE'] as const;
 export type SortOrder = (typeof SORTS)[number];
 
-const AirportCode = z.string().check(
-  z.superRefine((code, ctx) => {
-    if (!/^[A-Z]{3}$/.test(code)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR' });
-    } else if (!findAirport(code)) {
-      ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
-    }
-  }),
-  z.meta({
-    description: 'IATA airport code known to Open Travel Data',
-    pattern: '^[A-Z]{3}$',
-    examples: ['LHR'],
-  }),
-);
+/** Each schema below is built when the search request is (createSearchRequest), not at import. */
+const airportCode = () =>
+  z.string().check(
+    z.superRefine((code, ctx) => {
+      if (!/^[A-Z]{3}$/.test(code)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a 3-letter IATA airport code in capitals, e.g. LHR',
+        });
+      } else if (!findAirport(code)) {
+        ctx.addIssue({ code: 'custom', message: 'is not a known airport' });
+      }
+    }),
+    z.meta({
+      description: 'IATA airport code known to Open Travel Data',
+      pattern: '^[A-Z]{3}$',
+      examples: ['LHR'],
+    }),
+  );
 
 const TIME_OF_DAY = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
 
@@ -53,14 +58,16 @@ const TravelDate = (description: string, example: string) =>
         examples: [example],
       }),
     );
-const DepartureDate = TravelDate(
-  'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
-  '2026-12-01',
-);
-const ReturnDate = TravelDate(
-  'Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead.',
-  '2026-12-08',
-);
+const departureDate = () =>
+  TravelDate(
+    'Departure day, local at the origin: YYYY-MM-DD, or an ISO 8601 date-time whose date part is used. From today at the origin to 330 days ahead.',
+    '2026-12-01',
+  );
+const returnDate = () =>
+  TravelDate(
+    'Present for a round trip: the day of the way back, local at the destination, in the same form. On or after departure_date, at most 330 days ahead.',
+    '2026-12-08',
+  );
 
 const Count = (min: number, max?: number) => {
   const range = max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`;
@@ -89,7 +96,8 @@ function checkDeparture(clock: Clock, originCode: string, date: string, path: Pr
 }
 
 /** One journey of a multi-city search: the fields of a one-way search. */
-const Journey = z.object({ origin: AirportCode, destination: AirportCode, departure_date: DepartureDate });
+const journey = () =>
+  z.object({ origin: airportCode(), destination: airportCode(), departure_date: departureDate() });
 
 /** The fields a multi-city search replaces. */
 const SINGLE_TRIP_FIELDS = ['origin', 'destination', 'departure_date', 'return_date'] as const;
@@ -121,69 +129,71 @@ function checkJourneys(
 }
 
 /** The search's fields, each checked on its own. */
-const SearchFields = z.object({
-  origin: z.optional(AirportCode),
-  destination: z.optional(AirportCode),
-  departure_date: z.optional(DepartureDate),
-  return_date: z.optional(ReturnDate),
-  slices: z.optional(
-    z.array(Journey).check(
-      z.minLength(MIN_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
-      z.maxLength(MAX_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
-      z.meta({
-        description:
-          'Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, never the previous journey again on the same day, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date, which are required without it.',
-      }),
+const searchFields = () =>
+  z.object({
+    origin: z.optional(airportCode()),
+    destination: z.optional(airportCode()),
+    departure_date: z.optional(departureDate()),
+    return_date: z.optional(returnDate()),
+    slices: z.optional(
+      z.array(journey()).check(
+        z.minLength(MIN_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
+        z.maxLength(MAX_JOURNEYS, `must list ${MIN_JOURNEYS} to ${MAX_JOURNEYS} journeys`),
+        z.meta({
+          description:
+            'Multi-city: 2-6 journeys in date order (each departure_date on or after the one before), each as a one-way search, never the previous journey again on the same day, each next journey leaving at least 2 hours after the previous one lands. Given instead of origin, destination, departure_date and return_date, which are required without it.',
+        }),
+      ),
     ),
-  ),
-  adults: z._default(Count(1, 9), 1),
-  // Their real maximums, so the document states them: with at least one adult, at most 8 children;
-  // infants at most one per adult, so at most 9. The cross-field rules below say the rest.
-  children: z
-    ._default(Count(0, 8), 0)
-    .check(z.meta({ description: 'Aged 2-11; adults + children at most 9' })),
-  infants: z
-    ._default(Count(0, 9), 0)
-    .check(z.meta({ description: 'Under 2, on an adult’s lap; at most one per adult' })),
-  travel_class: z._default(z.enum(TRAVEL_CLASSES), 'ECONOMY'),
-  max_connections: z._default(z.union([z.literal(0), z.literal(1)], 'must be 0 or 1'), 1),
-  sort: z._default(z.enum(SORTS), 'PRICE'),
-  limit: z._default(Count(1, 100), 50),
-});
+    adults: z._default(Count(1, 9), 1),
+    // Their real maximums, so the document states them: with at least one adult, at most 8 children;
+    // infants at most one per adult, so at most 9. The cross-field rules below say the rest.
+    children: z
+      ._default(Count(0, 8), 0)
+      .check(z.meta({ description: 'Aged 2-11; adults + children at most 9' })),
+    infants: z
+      ._default(Count(0, 9), 0)
+      .check(z.meta({ description: 'Under 2, on an adult’s lap; at most one per adult' })),
+    travel_class: z._default(z.enum(TRAVEL_CLASSES), 'ECONOMY'),
+    max_connections: z._default(z.union([z.literal(0), z.literal(1)], 'must be 0 or 1'), 1),
+    sort: z._default(z.enum(SORTS), 'PRICE'),
+    limit: z._default(Count(1, 100), 50),
+  });
 
 /**
  * Exactly one of the two field sets, a single trip's or `slices`: stated in the document as JSON Schema
  * (the first rule), and checked field by field.
  */
-const ONE_FIELD_SET = [
-  z.meta({
-    oneOf: [
-      {
-        description: 'One way, or a round trip with return_date',
-        required: ['origin', 'destination', 'departure_date'],
-        not: { required: ['slices'] },
+const oneFieldSet = () =>
+  [
+    z.meta({
+      oneOf: [
+        {
+          description: 'One way, or a round trip with return_date',
+          required: ['origin', 'destination', 'departure_date'],
+          not: { required: ['slices'] },
+        },
+        {
+          description: 'Multi-city: slices, without the single trip’s fields',
+          required: ['slices'],
+          not: { anyOf: SINGLE_TRIP_FIELDS.map((field) => ({ required: [field] })) },
+        },
+      ],
+    }),
+    z.superRefine(
+      (body: z.output<ReturnType<typeof searchFields>>, ctx) => {
+        const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+        if (body.slices) {
+          for (const field of SINGLE_TRIP_FIELDS)
+            if (body[field] !== undefined) issue([field], 'must be left out when slices are given');
+          return;
+        }
+        for (const field of ['origin', 'destination', 'departure_date'] as const)
+          if (body[field] === undefined) issue([field], 'is required');
       },
-      {
-        description: 'Multi-city: slices, without the single trip’s fields',
-        required: ['slices'],
-        not: { anyOf: SINGLE_TRIP_FIELDS.map((field) => ({ required: [field] })) },
-      },
-    ],
-  }),
-  z.superRefine(
-    (body: z.output<typeof SearchFields>, ctx) => {
-      const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
-      if (body.slices) {
-        for (const field of SINGLE_TRIP_FIELDS)
-          if (body[field] !== undefined) issue([field], 'must be left out when slices are given');
-        return;
-      }
-      for (const field of ['origin', 'destination', 'departure_date'] as const)
-        if (body[field] === undefined) issue([field], 'is required');
-    },
-    { when: whenValid() },
-  ),
-] as const;
+      { when: whenValid() },
+    ),
+  ] as const;
 
 /**
  * The search request (docs/API.md §4.1): one way, a round trip (`return_date`) or multi-city
@@ -191,8 +201,8 @@ const ONE_FIELD_SET = [
  * origin, so the schema is made per clock.
  */
 export function createSearchRequest(clock: Clock) {
-  return SearchFields.check(
-    ...ONE_FIELD_SET,
+  return searchFields().check(
+    ...oneFieldSet(),
     z.refine((body) => body.slices !== undefined || body.origin !== body.destination, {
       path: ['destination'],
       message: 'must differ from origin',

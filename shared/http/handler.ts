@@ -12,7 +12,7 @@ import { authenticate } from './authenticate.ts';
 import { httpEnvelope } from './envelope.ts';
 import { jsonBody } from './json-body.ts';
 import { successResponse } from './response.ts';
-import { validateBody } from './validate.ts';
+import { type SchemaSource, validateBody } from './validate.ts';
 
 /** What the HTTP stack itself needs: the session check (token settings, clock, table), the log and CORS. */
 interface HttpDeps extends TokenDeps, TableHandle {
@@ -38,13 +38,14 @@ type SessionOf<R extends Route> = R['auth'] extends true ? Session : undefined;
 
 /**
  * The one HTTP stack every function uses: request id → JSON body → auth (when the route table says
- * so) → validation → action → envelope. A function file names its route and composes.
+ * so) → validation → action → envelope. A function file names its route and composes. `body` is
+ * the request schema or what builds it on first use (validate.ts).
  *
  * @example export const handler = httpHandler(route('logout'), LogoutRequest, action, context);
  */
 export function httpHandler<R extends Route, S extends z.ZodMiniType>(
   route: R,
-  body: S,
+  body: SchemaSource<S>,
   action: (request: ApiRequest<z.output<S>, SessionOf<R>>) => Promise<Reply>,
   deps: HttpDeps,
 ) {

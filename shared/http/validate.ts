@@ -12,10 +12,19 @@ function toDetails(error: z.core.$ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 
-/** Validates the parsed body against `schema`; the handler sees only its output. */
-export function validateBody(schema: z.ZodMiniType): MiddlewareObj<ApiEvent, ApiResult> {
+/**
+ * A request schema, or a function that builds it: then it is built on the first request that reaches
+ * validation, not at import, so a cold start refused before validation (401, 415) builds none.
+ */
+export type SchemaSource<S extends z.ZodMiniType> = S | (() => S);
+
+/** Validates the parsed body against the schema of `source`; the handler sees only its output. */
+export function validateBody(source: SchemaSource<z.ZodMiniType>): MiddlewareObj<ApiEvent, ApiResult> {
+  let built = typeof source === 'function' ? undefined : source;
   return {
     before: ({ event }) => {
+      built ??= (source as () => z.ZodMiniType)();
+      const schema = built;
       const result = schema.safeParse(event.jsonBody ?? {}, { error: errorMap });
       if (!result.success) throw new ValidationError(toDetails(result.error));
       event.validBody = result.data;

@@ -1,6 +1,6 @@
 import * as zod from 'zod/mini';
-import { SessionRequest } from '../auth/current-session.ts';
-import { AirportSearchRequest } from '../flights/airport-search.ts';
+import { sessionRequest } from '../auth/current-session.ts';
+import { airportSearchRequest } from '../flights/airport-search.ts';
 import { signedInAgent } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { AirportData, SessionData, success } from './responses.ts';
@@ -12,7 +12,7 @@ export const consoleOperations = {
     description:
       'The calling agent (with its role as it is now), when the session ends, and whether the token came as the Authorization header or the __Host-session cookie. A browser holding only the HttpOnly cookie learns here, after a reload, who is signed in. Costs the one session read every authenticated route makes. No body is needed.',
     tag: 'Sign-in',
-    request: SessionRequest,
+    request: sessionRequest(),
     requestExample: {},
     status: 200,
     response: success(SessionData),
@@ -31,7 +31,7 @@ export const consoleOperations = {
     description:
       "Airports the stage's supplier can sell, for a departure or arrival field: the built-in network's served airports, or with Duffel every airport with an IATA code in the bundled Open Travel Data. Case and accents are ignored (sao finds São Paulo). The airport whose IATA code the query is comes first, then airports whose code, city or name starts with the query, then those with a later word of the city or name that does; ties by name. No match is an empty list.",
     tag: 'Flights',
-    request: AirportSearchRequest,
+    request: airportSearchRequest(),
     requestExample: { query: 'lon', limit: 3 },
     status: 200,
     response: success(zod.array(AirportData), zod.object({ count: zod.int() })),

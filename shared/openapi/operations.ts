@@ -1,5 +1,5 @@
 import * as zod from 'zod/mini';
-import { LogoutRequest } from '../auth/logout.ts';
+import { logoutRequest } from '../auth/logout.ts';
 import { SendOtpRequest } from '../auth/send-otp.ts';
 import { VerifyOtpRequest } from '../auth/verify-otp.ts';
 import { ConfirmBookingRequest } from '../bookings/confirm.ts';
@@ -95,7 +95,7 @@ export const operations: Record<RouteId, Operation> = {
     description:
       'Revokes the presented session token until it expires and clears the cookie. No body is needed. With {"everywhere": true}, ends every session of the calling agent (all its tokens, on every device) from the next request on.',
     tag: 'Sign-in',
-    request: LogoutRequest,
+    request: logoutRequest(),
     requestExample: { everywhere: true },
     status: 200,
     response: success(EmptyData),

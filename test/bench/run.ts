@@ -6,7 +6,7 @@
  * `npm run bench -- --only cold-start,calls` runs only the benchmarks named (in the order below, whatever
  * the order given) and prints their sections to stdout, progress to stderr; BENCHMARKS.md is not
  * touched. Alone, a benchmark runs in a fresher process than in the full run (README, Benchmarks).
- * Names: cold-start (P1), size (P2), warm-overhead (P3), calls (P4), scale (P5), contention (P6),
+ * Names: cold-start (P1), cold-refusal (P1b: cold start to a 401), size (P2), warm-overhead (P3), calls (P4), scale (P5), contention (P6),
  * throughput (P7), memory (memory sizing), airports (airport search lookups), console (the console's
  * budgets in Chromium), multi-city (6-journey search against one-way). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0 (P1 without
  * cachegrind), BENCH_COLD_ROWS (P1 and memory: only these rows, comma-separated), SCALE_SAMPLES (P5
@@ -25,6 +25,7 @@ import { type Bench, startBench, writeReport } from './setup.ts';
 /** Every benchmark, in the order they run and appear in BENCHMARKS.md. */
 const benchmarks: readonly { name: string; load: () => Promise<(bench: Bench) => Promise<Section>> }[] = [
   { name: 'cold-start', load: async () => (await import('./cold-start.ts')).coldStart },
+  { name: 'cold-refusal', load: async () => (await import('./cold-refusal.ts')).coldRefusal },
   { name: 'size', load: async () => (await import('./size.ts')).size },
   { name: 'warm-overhead', load: async () => (await import('./warm-overhead.ts')).warmOverhead },
   { name: 'calls', load: async () => (await import('./calls.ts')).calls },

@@ -13,7 +13,7 @@ import {
   ListAgentsRequest,
   UpdateAgentRequest,
 } from '../../shared/agency/manage-agents.ts';
-import { LogoutRequest } from '../../shared/auth/logout.ts';
+import { logoutRequest } from '../../shared/auth/logout.ts';
 import { SendOtpRequest } from '../../shared/auth/send-otp.ts';
 import { VerifyOtpRequest } from '../../shared/auth/verify-otp.ts';
 import { exampleTraveller } from '../../shared/bookings/example-traveller.ts';
@@ -173,7 +173,7 @@ export async function warmOverhead(bench: Bench): Promise<Section> {
     const perRoute: [string, RouteId, z.ZodMiniType, unknown][] = [
       ['send-otp', 'send-otp', SendOtpRequest, { identifier: 'warm@example.com', type: 'EMAIL' }],
       ['verify-otp', 'verify-otp', VerifyOtpRequest, { identifier: 'warm@example.com', code: '123456' }],
-      ['logout', 'logout', LogoutRequest, {}],
+      ['logout', 'logout', logoutRequest(), {}],
       ['search', 'search', createSearchRequest(clock), warmSearchBody],
       ['search (round trip)', 'search', createSearchRequest(clock), warmRoundTrip],
       ['booking-create', 'booking-create', CreateBookingRequest, offerFor(flightAt(7, 0), 0, 'ECONOMY')],

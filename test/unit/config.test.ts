@@ -45,6 +45,43 @@ describe('readCoreConfig', () => {
     expect(() => readCoreConfig({ ...base, OTP_SEND_MIN_MS: 'soon' })).toThrow(/OTP_SEND_MIN_MS/);
   });
 
+  it.each([
+    ['TABLE_NAME', '', 'must not be empty'],
+    ['DYNAMODB_ENDPOINT', 'localhost 8000', 'must be a URL'],
+    ['LOG_LEVEL', 'verbose', 'must be one of debug, info, warn, error'],
+    ['OTP_SEND_MIN_MS', '1.5', 'must be an integer from 0 to 5000'],
+    ['OTP_SEND_MIN_MS', ' ', 'must be an integer from 0 to 5000'],
+    ['AGENCY_CODES_PER_HOUR', '0', 'must be an integer from 1 to 100000'],
+    ['HOLD_MINUTES', '1441', 'must be a number from 0.05 to 1440'],
+    ['ALLOWED_PHONE_COUNTRY_CODES', '44,86', 'must be distinct country calling codes'],
+  ])('refuses %s=%j: %s', (name, value, message) => {
+    expect(() => readCoreConfig({ ...base, [name]: value })).toThrow(`${name}: ${message}`);
+  });
+
+  it('names every bad variable in one message', () => {
+    expect(() => readCoreConfig({ LOG_LEVEL: 'loud', SIGNING_KEY_FILE: '/tmp/key' })).toThrow(
+      'invalid configuration: TABLE_NAME: is required; LOG_LEVEL: must be one of debug, info, warn, error',
+    );
+  });
+
+  it('reads numbers, URLs and the deployed markers as given', () => {
+    const config = readCoreConfig({
+      ...base,
+      DYNAMODB_ENDPOINT: 'http://localhost:8000',
+      OTP_SEND_MIN_MS: '0',
+      AGENCY_CODES_PER_HOUR: '5',
+      ALLOWED_PHONE_COUNTRY_CODES: ' 44, 353',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      DYNAMODB_ENDPOINT: 'http://localhost:8000',
+      OTP_SEND_MIN_MS: 0,
+      AGENCY_CODES_PER_HOUR: 5,
+      ALLOWED_PHONE_COUNTRY_CODES: ['44', '353'],
+      LOG_LEVEL: 'debug',
+    });
+  });
+
   it('takes HOLD_MINUTES locally, in fractions too, and refuses it in a deployed function', () => {
     expect(readCoreConfig({ ...base, HOLD_MINUTES: '0.1' }).HOLD_MINUTES).toBe(0.1);
     expect(() => readCoreConfig({ ...base, HOLD_MINUTES: '0' })).toThrow(/HOLD_MINUTES/);

