@@ -248,6 +248,11 @@ describe('event pipeline', () => {
       );
       return Item?.state === 'delivered';
     });
+    // The endpoint's last_delivery is written just after the delivery item: wait for it as well.
+    await until(
+      'the endpoint shows it',
+      async () => (await listed())[0].last_delivery?.outcome === 'delivered',
+    );
     expect((await listed())[0].last_delivery).toMatchObject({ outcome: 'delivered', http_status: 204 });
   });
 
