@@ -12,7 +12,6 @@ import {
   parseBookingView,
 } from './entity/booking-item.ts';
 import {
-  completionUpdate,
   type IdempotencyLock,
   idempotently,
   ReplayedError,
@@ -75,21 +74,22 @@ async function confirm(
   const settled = await alreadySettled(deps, record, body);
   if (settled) return settled;
 
-  const reread = async () => {
-    const current = (await findBooking(deps, record.booking_id, agencyId)) ?? record;
-    return { record: current, answer: await alreadySettled(deps, current, body) };
-  };
   try {
     // In the table one conditioned transaction; with a remote supplier, paid first under a claim.
     // With an Idempotency-Key, its answer is written with the confirm: no crash can split them.
-    const answer = (view: BookingView) =>
-      lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : [];
-    return await deps.orderFlow.confirmHold(deps, { record, price: body, answer, reread });
+    const done = await deps.orderFlow.confirmHold(deps, { record, price: body, lock });
+    if (!('changed' in done)) return done;
+    // Another call held the hold, and it changed meanwhile: answer what it became. (No hold is left
+    // to confirm here: a late hold can no longer be claimed.)
+    const answer = await alreadySettled(deps, done.changed, body);
+    if (answer) return answer;
+    throw new ServiceUnavailableError(2);
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
     // Another confirm, a cancel or the expiry changed the booking first, or the deadline passed before
     // this write: answer what is stored now.
-    const { answer } = await reread();
+    const current = (await findBooking(deps, record.booking_id, agencyId)) ?? record;
+    const answer = await alreadySettled(deps, current, body);
     if (answer) return answer;
     throw error;
   }
