@@ -12,7 +12,6 @@ import {
   parseBookingView,
 } from './entity/booking-item.ts';
 import {
-  completionUpdate,
   type IdempotencyLock,
   idempotently,
   ReplayedError,
@@ -75,21 +74,22 @@ async function confirm(
   const settled = await alreadySettled(deps, record, body);
   if (settled) return settled;
 
-  const reread = async () => {
-    const current = (await findBooking(deps, record.booking_id, agencyId)) ?? record;
-    return { record: current, answer: await alreadySettled(deps, current, body) };
-  };
   try {
     // In the table one conditioned transaction; with a remote supplier, paid first under a claim.
     // With an Idempotency-Key, its answer is written with the confirm: no crash can split them.
-    const answer = (view: BookingView) =>
-      lock ? [{ Update: completionUpdate(deps.tableName, lock, { status: 200, data: view }) }] : [];
-    return await deps.orderFlow.confirmHold(deps, { record, price: body, answer, reread });
+    const done = await deps.orderFlow.confirmHold(deps, { record, price: body, lock });
+    if (!('changed' in done)) return done;
+    // Another call held the hold, and it changed meanwhile: answer what it became. (No hold is left
+    // to confirm here: a late hold can no longer be claimed.)
+    const answer = await alreadySettled(deps, done.changed, body);
+    if (answer) return answer;
+    throw new ServiceUnavailableError(2);
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
     // Another confirm, a cancel or the expiry changed the booking first, or the deadline passed before
     // this write: answer what is stored now.
-    const { answer } = await reread();
+    const current = (await findBooking(deps, record.booking_id, agencyId)) ?? record;
+    const answer = await alreadySettled(deps, current, body);
     if (answer) return answer;
     throw error;
   }
@@ -100,50 +100,43 @@ async function confirm(
  * it is CONFIRMED at the price sent, or the error; undefined for a hold to confirm now. A remote hold
  * whose supplier is being paid by another request right now is one to confirm: its claim decides
  * (supply/remote/confirm.ts waits for it).
+ *
+ * A hold past its deadline is expired here (410, its seats back at once), or, when this expiry loses its
+ * condition, the booking is read again and what won answered — a confirm in time (200), a cancel (409),
+ * another expiry (410). A remote hold with a payment that may have gone through is settled by its
+ * supplier's word first (supply/remote/hold.ts): paid, it is CONFIRMED; still unknown, 503.
  */
 async function alreadySettled(
   deps: OrderDeps<ConfirmFlow>,
   record: BookingRecord,
   body: ConfirmBookingInput,
-  tries = 0,
 ): Promise<BookingView | undefined> {
-  const samePrice =
-    body.currency === record.currency &&
-    minorUnits(String(body.total_price), record.currency) === record.total;
-  if (record.status === 'CONFIRMED' && samePrice) return bookingView(record);
-  const now = deps.clock.now();
-  if (isPastDeadline(record, now) && deps.orderFlow.holdCall(record, now) !== 'live')
-    return lateHold(deps, record, body, tries);
-  // A lapsed hold is 410 whether the sweep (or a read) has stored its expiry yet or not (docs/API.md §4.4).
-  if (record.status === 'EXPIRED') throw new HoldExpiredError();
-  if (record.status !== 'HELD') throw new NotHeldError();
-  if (!samePrice) deps.orderFlow.checkHeldPrice(record, body);
-  return undefined;
+  let current = record;
+  for (let tries = 0; ; tries++) {
+    const samePrice =
+      body.currency === current.currency &&
+      minorUnits(String(body.total_price), current.currency) === current.total;
+    if (current.status === 'CONFIRMED' && samePrice) return bookingView(current);
+    const now = deps.clock.now();
+    if (!isPastDeadline(current, now) || deps.orderFlow.holdCall(current, now) === 'live') {
+      // A lapsed hold is 410 whether the sweep (or a read) has stored its expiry yet or not (docs/API.md §4.4).
+      if (current.status === 'EXPIRED') throw new HoldExpiredError();
+      if (current.status !== 'HELD') throw new NotHeldError();
+      if (!samePrice) deps.orderFlow.checkHeldPrice(current, body);
+      return undefined;
+    }
+    if (await expireHold(deps, current)) throw new HoldExpiredError();
+    const read = await findBooking(deps, current.booking_id, current.agency_id);
+    if (!read) throw notFound();
+    // A payment left behind waits for its supplier's word (the sweep asks); one under way is waited for.
+    const left = deps.orderFlow.holdCall(read, deps.clock.now()) === 'left';
+    if (read.status === 'HELD' && (left || tries >= LATE_TRIES)) throw new ServiceUnavailableError(5);
+    current = read;
+  }
 }
 
 /** How often confirm re-reads a late hold that neither it nor anyone else could settle yet. */
 const LATE_TRIES = 2;
-
-/**
- * A hold past its deadline: expired here (410, its seats back at once), or, when this expiry loses its
- * condition, what the stored booking says won — a confirm in time (200), a cancel (409), another
- * expiry (410). A remote hold with a payment that may have gone through is settled by its supplier's
- * word first (supply/remote/hold.ts): paid, it is CONFIRMED; still unknown, 503.
- */
-async function lateHold(
-  deps: OrderDeps<ConfirmFlow>,
-  record: BookingRecord,
-  body: ConfirmBookingInput,
-  tries: number,
-): Promise<BookingView | undefined> {
-  if (await expireHold(deps, record)) throw new HoldExpiredError();
-  const current = await findBooking(deps, record.booking_id, record.agency_id);
-  if (!current) throw notFound();
-  // A payment left behind waits for its supplier's word (the sweep asks); one under way is waited for.
-  const left = deps.orderFlow.holdCall(current, deps.clock.now()) === 'left';
-  if (current.status === 'HELD' && (left || tries >= LATE_TRIES)) throw new ServiceUnavailableError(5);
-  return alreadySettled(deps, current, body, tries + 1);
-}
 
 /** A stored confirm answer, or the refusal it was. */
 function replayed(outcome: StoredOutcome): BookingView {

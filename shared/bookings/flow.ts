@@ -1,4 +1,3 @@
-import type { TransactItem } from '../db/transaction.ts';
 import type { Logger } from '../log.ts';
 import type { BookingSupplier, OrdersSupplier, SupplierOffer } from '../supply/port.ts';
 import type { BookingDeps } from './entity/booking.ts';
@@ -29,14 +28,12 @@ export interface OfferFlow {
   open(flightId: string): BookableOffer | undefined;
 }
 
-/** What confirm hands its flow: the hold, the price sent, the key's lock, and how to read it again. */
+/** What confirm hands its flow: the hold, the price sent, and the key's lock. */
 export interface HoldConfirm {
   readonly record: BookingRecord;
   readonly price: { readonly total_price: number; readonly currency: string };
-  /** The Idempotency-Key's answer `view`, to write with the confirm (none without a key). */
-  readonly answer: (view: BookingView) => TransactItem[];
-  /** The booking as it is now, and what confirm answers for it when it is no hold to confirm. */
-  readonly reread: () => Promise<{ record: BookingRecord; answer: BookingView | undefined }>;
+  /** The request's Idempotency-Key, whose answer the confirm's write stores (none without a key). */
+  readonly lock: IdempotencyLock | undefined;
 }
 
 /** A cancel as the route hands it to its flow: who, when, and the refund expected, if any. */
@@ -50,8 +47,12 @@ interface CancelRequest {
 
 /** The flow of everything after create: confirm, cancel, expiry, refund quote, the sweep. */
 export interface OrderFlow {
-  /** Confirms a HELD hold in time; throws the conditioned write's failure when it changed meanwhile. */
-  confirmHold(deps: FlowDeps, request: HoldConfirm): Promise<BookingView>;
+  /**
+   * Confirms a HELD hold in time; throws the conditioned write's failure when it changed meanwhile.
+   * `changed`: another call held the hold and it is no longer one to confirm (the booking as read),
+   * for confirm to answer.
+   */
+  confirmHold(deps: FlowDeps, request: HoldConfirm): Promise<BookingView | { changed: BookingRecord }>;
   /** Confirm's check of the price sent against a HELD hold's, before anything is written. */
   checkHeldPrice(record: BookingRecord, price: HoldConfirm['price']): void;
   /**

@@ -17,7 +17,7 @@ import { conditionsQuote } from './refund-quote.ts';
 
 /** Confirm's part: one transaction conditioned on the deadline rule. */
 export const inTableConfirming: Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'> = {
-  async confirmHold(deps, { record, answer }) {
+  async confirmHold(deps, { record, lock }) {
     // The deadline rule (booking.ts): in time or not is this write's condition, by the clock as it writes.
     const at = writerClock(deps.clock);
     const view = bookingView({
@@ -27,7 +27,7 @@ export const inTableConfirming: Pick<OrderFlow, 'confirmHold' | 'checkHeldPrice'
       updated_at: at,
       version: changeStamp(record).version + 1,
     });
-    const writes = confirmWrites(deps.tableName, record, { at, view, answer: answer(view) });
+    const writes = confirmWrites(deps.tableName, record, { at, view, lock });
     return transact(deps.db, () => unslotted(writes), { written: () => view });
   },
   checkHeldPrice(record, price) {

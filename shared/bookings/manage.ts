@@ -21,7 +21,7 @@ import { BookingId } from './entity/ids.ts';
 import { findBookingIdByPnr } from './entity/pnr-item.ts';
 import type { CancelFlow, OrderDeps } from './flow.ts';
 import { expireHold, readAsSettled } from './holds.ts';
-import { ownRefundQuote, refundChanged } from './refund-quote.ts';
+import { ownRefundQuote, type RefundQuoteView, refundChanged } from './refund-quote.ts';
 import { Currency, Money } from './request.ts';
 
 /**
@@ -139,73 +139,114 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
  * built-in network gives the seats back in the same transaction as the booking's update; a remote
  * supplier confirms its cancellation quote first. The refund is recorded on the booking. Cancelling
  * again answers the cancelled booking; after the first departure, 409.
+ *
+ * One way down: each try reads the booking once, decides, and hands it to the flow's one write. A try
+ * that lost (to the expiry, to another call on the hold, to another write) says so, and the next read
+ * is both what that loss answers (lostAnswer) and the booking to try again; 503 after RETRIES.
  */
 export function cancelBooking(deps: OrderDeps<CancelFlow>) {
-  const cancel = async (
-    body: z.output<typeof CancelBookingRequest>,
-    session: Session,
-    tries: number,
-  ): Promise<BookingView> => {
-    const { agencyId } = session;
-    const record = await findBooking(deps, body.booking_id, agencyId);
-    if (!record) throw notFound();
-    // Read what is stored again and answer that: after a write that lost its condition, or an expiry.
-    const again = () => {
-      if (tries >= RETRIES) throw new ServiceUnavailableError(2);
-      return cancel(body, session, tries + 1);
-    };
-    const now = deps.clock.now();
-    if (isPastDeadline(record, now)) {
-      // A hold past its deadline expires rather than cancels (its seats go back either way), and the
-      // answer is what that write, or the one that beat it, stored. A remote hold whose payment may have
-      // gone through ends as its supplier says (supply/remote/hold.ts); until it has said, 503.
-      await expireHold(deps, record);
-      const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'HELD' && deps.orderFlow.holdCall(current, now) !== undefined)
-        throw new ServiceUnavailableError(5);
-      return again();
-    }
-    if (record.status === 'CANCELLED' || record.status === 'EXPIRED') return bookingView(record);
-    const from = record.status;
-    if (from !== 'CONFIRMED' && from !== 'HELD') {
-      throw new NotCancellableError(`A ${from} booking cannot be cancelled.`);
-    }
-    if (now >= record.departs_at) throw new NotCancellableError();
-    // A refund the caller expects that our own rule no longer gives: nothing is cancelled.
-    const own = ownRefundQuote(record, deps.orderFlow);
-    if (body.refund && own && (!own.refund || !sameMoney(body.refund, own.refund))) {
-      throw refundChanged(body.refund, own);
-    }
-
-    // The deadline rule (booking.ts): a hold's cancel is in time by the clock as it writes.
-    const at = writerClock(deps.clock);
-    const by = { id: session.agentId, name: session.agentName };
-    try {
-      // In the table with the seats back; with a remote supplier, at the supplier first under a claim.
-      const done = await deps.orderFlow.cancel(
-        deps,
-        { ...record, status: from },
-        { own, at, by, expected: body.refund },
-      );
-      if (done !== 'busy') return done;
-      // Another call holds the hold: a hold still HELD is busy; anything else is answered as it now is.
-      const current = await findBooking(deps, record.booking_id, agencyId);
-      if (current?.status === 'HELD') throw new ServiceUnavailableError(2);
-      return again();
-    } catch (error) {
-      if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
-      // Lost a race with another cancel, or a hold's confirm or expiry (or its deadline passed before
-      // the write): answer the booking as it is now stored; a hold confirmed meanwhile is cancelled as
-      // the confirmed booking it became.
-      if (record.status === 'CONFIRMED') {
-        const current = await findBooking(deps, record.booking_id, agencyId);
-        if (current?.status === 'CONFIRMED') throw error;
+  return async (body: z.output<typeof CancelBookingRequest>, session: Session): Promise<BookingView> => {
+    let lost: Lost | undefined;
+    for (let tries = 0; ; tries++) {
+      const record = await findBooking(deps, body.booking_id, session.agencyId);
+      if (lost) {
+        lostAnswer(deps, lost, record);
+        if (tries > RETRIES) throw new ServiceUnavailableError(2);
       }
-      return again();
+      if (!record) throw notFound();
+      const tried = await cancel(deps, { body, session, record });
+      if ('view' in tried) return tried.view;
+      lost = tried.lost;
     }
   };
-  return (body: z.output<typeof CancelBookingRequest>, session: Session) => cancel(body, session, 0);
 }
 
 /** How often a cancel that keeps losing to other writes reads the booking again before answering 503. */
 const RETRIES = 3;
+
+/** What a try of cancel lost to: the booking is read again, and that read answered or tried. */
+type Lost =
+  | { readonly to: 'expiry'; readonly now: number }
+  | { readonly to: 'busy' }
+  | { readonly to: 'write'; readonly from: 'CONFIRMED' | 'HELD'; readonly error: unknown };
+
+interface CancelTry {
+  readonly body: z.output<typeof CancelBookingRequest>;
+  readonly session: Session;
+  readonly record: BookingRecord;
+}
+
+/** One try: `record` as read, answered as it is, refused, or cancelled by the flow's one write. */
+async function cancel(
+  deps: OrderDeps<CancelFlow>,
+  { body, session, record }: CancelTry,
+): Promise<{ view: BookingView } | { lost: Lost }> {
+  const now = deps.clock.now();
+  if (isPastDeadline(record, now)) {
+    // A hold past its deadline expires rather than cancels (its seats go back either way), and the
+    // answer is what that write, or the one that beat it, stored (read again).
+    await expireHold(deps, record);
+    return { lost: { to: 'expiry', now } };
+  }
+  const decided = cancellable(deps, body, record, now);
+  if ('view' in decided) return decided;
+  const { from, own } = decided;
+  // The deadline rule (booking.ts): a hold's cancel is in time by the clock as it writes.
+  const at = writerClock(deps.clock);
+  const by = { id: session.agentId, name: session.agentName };
+  try {
+    // In the table with the seats back; with a remote supplier, at the supplier first under a claim.
+    const done = await deps.orderFlow.cancel(
+      deps,
+      { ...record, status: from },
+      { own, at, by, expected: body.refund },
+    );
+    return done === 'busy' ? { lost: { to: 'busy' } } : { view: done };
+  } catch (error) {
+    if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
+    // Lost a race with another cancel, or a hold's confirm or expiry (or its deadline passed before
+    // the write): answer the booking as it is now stored (read again).
+    return { lost: { to: 'write', from, error } };
+  }
+}
+
+/**
+ * Whether `record` (in time) is one to cancel, in the contract's order: already ended (answered as it
+ * is), not cancellable (409), departed (409), or the refund expected no longer ours (409 REFUND_CHANGED).
+ */
+function cancellable(
+  deps: OrderDeps<CancelFlow>,
+  body: z.output<typeof CancelBookingRequest>,
+  record: BookingRecord,
+  now: number,
+): { view: BookingView } | { from: 'CONFIRMED' | 'HELD'; own: RefundQuoteView | undefined } {
+  if (record.status === 'CANCELLED' || record.status === 'EXPIRED') return { view: bookingView(record) };
+  const from = record.status;
+  if (from !== 'CONFIRMED' && from !== 'HELD') {
+    throw new NotCancellableError(`A ${from} booking cannot be cancelled.`);
+  }
+  if (now >= record.departs_at) throw new NotCancellableError();
+  // A refund the caller expects that our own rule no longer gives: nothing is cancelled.
+  const own = ownRefundQuote(record, deps.orderFlow);
+  if (body.refund && own && (!own.refund || !sameMoney(body.refund, own.refund))) {
+    throw refundChanged(body.refund, own);
+  }
+  return { from, own };
+}
+
+/**
+ * What the booking read after a lost try answers at once, before it is tried again: a late remote hold
+ * whose supplier has not said yet how it ends, 503 (supply/remote/hold.ts); a hold another call holds,
+ * 503; a CONFIRMED booking still CONFIRMED after its write lost, that write's failure. A hold confirmed
+ * meanwhile is cancelled as the confirmed booking it became.
+ */
+function lostAnswer(deps: OrderDeps<CancelFlow>, lost: Lost, current: BookingRecord | undefined) {
+  if (
+    current?.status === 'HELD' &&
+    lost.to === 'expiry' &&
+    deps.orderFlow.holdCall(current, lost.now) !== undefined
+  )
+    throw new ServiceUnavailableError(5);
+  if (current?.status === 'HELD' && lost.to === 'busy') throw new ServiceUnavailableError(2);
+  if (current?.status === 'CONFIRMED' && lost.to === 'write' && lost.from === 'CONFIRMED') throw lost.error;
+}

@@ -10,6 +10,7 @@ import {
 } from './booking-updates.ts';
 import { callRemoval, type ListedCall } from './call-item.ts';
 import { heldRemoval } from './held-item.ts';
+import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
 
 /**
  * The writes that change a booking after create (part of its home, booking-item.ts), each route's
@@ -33,8 +34,8 @@ export function confirmWrites(
   confirmed: {
     at: string;
     view: BookingView;
-    /** The Idempotency-Key's answer, if any (idempotency-item.ts). */
-    answer?: TransactItem[] | undefined;
+    /** The request's Idempotency-Key, if any: `view` is stored as its answer (idempotency-item.ts). */
+    lock?: IdempotencyLock | undefined;
     paid?: { total: number; call: Call };
   },
 ): TransactItem[] {
@@ -43,7 +44,12 @@ export function confirmWrites(
   const update = paid
     ? confirmPaidHoldUpdate(tableName, { ...record, version, total: paid.total }, confirmed.at, paid.call)
     : confirmHoldUpdate(tableName, { ...record, version }, confirmed.at);
-  return [{ Update: update }, { Delete: heldRemoval(tableName, record) }, ...(confirmed.answer ?? [])];
+  const { lock, view } = confirmed;
+  return [
+    { Update: update },
+    { Delete: heldRemoval(tableName, record) },
+    ...(lock ? [{ Update: completionUpdate(tableName, lock, { status: 200, data: view }) }] : []),
+  ];
 }
 
 /**

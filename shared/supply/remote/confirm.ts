@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BookingDeps } from '../../bookings/entity/booking.ts';
+import { type BookingDeps, hasLiveCall, isPastDeadline } from '../../bookings/entity/booking.ts';
 import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
-import type { BookingView } from '../../bookings/entity/booking-item.ts';
+import { type BookingRecord, type BookingView, readBooking } from '../../bookings/entity/booking-item.ts';
 import { listCall } from '../../bookings/entity/call-item.ts';
 import type { HoldConfirm, OrderFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
@@ -25,15 +25,15 @@ const WAIT_MS = 20_000;
 /**
  * Confirms a remote hold (confirm.ts): under a claim, reads the order; already paid → CONFIRMED; at
  * another price than sent → 409 PRICE_CHANGED with the supplier's; otherwise one payment of exactly the
- * order's amount, then CONFIRMED. Another call holding the claim is waited for, and its outcome
- * answered. Throws the conditioned write's failure when the booking changed under it (confirm.ts
+ * order's amount, then CONFIRMED. Another call holding the claim is waited for; once the hold is no
+ * longer one to confirm, it is handed back `changed` for confirm.ts to answer. Throws the conditioned write's failure when the booking changed under it (confirm.ts
  * answers what it became).
  */
 async function confirmRemoteHold(
   deps: BookingDeps,
   orders: RemoteOrders,
   request: HoldConfirm,
-): Promise<BookingView> {
+): Promise<BookingView | { changed: BookingRecord }> {
   const waitUntil = performance.now() + WAIT_MS;
   let { record } = request;
   // Listed before the claim, so that a payment whose answer is lost (or whose function dies) is found by
@@ -42,13 +42,19 @@ async function confirmRemoteHold(
   for (let pause = 100; ; pause = Math.min(pause * 2, 500)) {
     const claim = await claimHoldCall(deps, record.booking_id, deps.clock.now());
     if (claim) return payUnderClaim(deps, orders, { ...request, record }, claim);
-    const current = await request.reread();
-    if (current.answer) return current.answer;
+    // Another call holds the hold: waited for while it is a hold to confirm; anything else is confirm's
+    // to answer (confirm.ts).
+    const current = (await readBooking(deps, record.booking_id)) ?? record;
+    if (!toConfirm(current, deps.clock.now())) return { changed: current };
     if (performance.now() > waitUntil) throw new ServiceUnavailableError(2);
-    record = current.record;
+    record = current;
     await sleep(pause);
   }
 }
+
+/** Whether `record` is still a hold to confirm: HELD, in time or with a live call (which the deadline leaves alone). */
+const toConfirm = (record: BookingRecord, now: number) =>
+  record.status === 'HELD' && (!isPastDeadline(record, now) || hasLiveCall(record, now));
 
 async function payUnderClaim(
   deps: BookingDeps,
@@ -82,7 +88,7 @@ async function payUnderClaim(
     }
     // Paid before (a request that lost its answer) at another price than this one sent: settle, then say so.
     const answered = sameAmount(order, price);
-    const view = await confirmPaid(deps, record, order, { id: claim }, answered ? request.answer : undefined);
+    const view = await confirmPaid(deps, record, order, { id: claim }, answered ? request.lock : undefined);
     if (answered) return view;
     throw priceNow(order);
   } catch (error) {

@@ -2,10 +2,11 @@ import { type BookingDeps, bookingView, hasLiveCall } from '../../bookings/entit
 import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
 import { cancelWrites, confirmWrites } from '../../bookings/entity/booking-ends.ts';
 import { type BookingRecord, type BookingView, changeStamp } from '../../bookings/entity/booking-item.ts';
+import type { IdempotencyLock } from '../../bookings/entity/idempotency-item.ts';
 import type { OrderFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { cancellationCodes } from '../../db/client.ts';
-import { type TransactItem, transact, unslotted } from '../../db/transaction.ts';
+import { transact, unslotted } from '../../db/transaction.ts';
 import { minorUnits, toMajor } from '../../money.ts';
 import type { Refund, RemoteOrders, SupplierOrder } from '../port.ts';
 
@@ -36,8 +37,8 @@ export async function confirmPaid(
   record: BookingRecord,
   paid: SupplierOrder,
   call: { id: string } | { started_at: string },
-  /** The Idempotency-Key's answer of the confirm that paid, if any. */
-  answer?: (view: BookingView) => TransactItem[],
+  /** The Idempotency-Key of the confirm that paid, if any: the view is stored as its answer. */
+  lock?: IdempotencyLock,
 ): Promise<BookingView> {
   const at = isoSeconds(deps.clock.now());
   const { version } = changeStamp(record);
@@ -49,7 +50,7 @@ export async function confirmPaid(
     updated_at: at,
     version: version + 1,
   });
-  const paying = { at, view, answer: answer?.(view), paid: { total: paid.total, call } };
+  const paying = { at, view, lock, paid: { total: paid.total, call } };
   const writes = confirmWrites(deps.tableName, record, paying);
   return transact(deps.db, () => unslotted(writes), { written: () => view });
 }
