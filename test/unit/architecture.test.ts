@@ -305,9 +305,6 @@ const NOT_CODE = [
 const SPLIT_IN_PROGRESS: readonly string[] = [
   'shared/bookings/manage.ts cancelBooking',
   'shared/bookings/manage.ts cancel',
-  'shared/supply/duffel/adapter.ts duffelSupplier',
-  'shared/supply/duffel/adapter.ts duffelOffer',
-  'shared/supply/duffel/client.ts duffelClient',
 ];
 
 interface Span {
