@@ -1,5 +1,5 @@
 import type { CancelFlow } from '#shared/bookings/flow.ts';
-import { CancelBookingRequest, cancelBooking } from '#shared/bookings/manage.ts';
+import { cancelBooking, cancelBookingRequest } from '#shared/bookings/manage.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { cancelFlow, type OrderContext, orderContext } from '#shared/order-context.ts';
@@ -10,7 +10,7 @@ export function createHandler(ctx: OrderContext<CancelFlow>) {
   const cancel = cancelBooking(ctx);
   return httpHandler(
     route('booking-cancel'),
-    CancelBookingRequest,
+    cancelBookingRequest,
     async ({ body, session }) => ({ status: 200, data: await cancel(body, session) }),
     ctx,
   );

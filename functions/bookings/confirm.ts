@@ -1,4 +1,4 @@
-import { ConfirmBookingRequest, confirmBooking } from '#shared/bookings/confirm.ts';
+import { confirmBooking, confirmBookingRequest } from '#shared/bookings/confirm.ts';
 import type { ConfirmFlow } from '#shared/bookings/flow.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
@@ -11,7 +11,7 @@ export function createHandler(ctx: OrderContext<ConfirmFlow>) {
   const confirm = confirmBooking(ctx);
   return httpHandler(
     route('booking-confirm'),
-    ConfirmBookingRequest,
+    confirmBookingRequest,
     async ({ body, session, headers }) =>
       idempotentReply(200, await confirm({ body, session, idempotencyKey: idempotencyKeyOf(headers) })),
     ctx,

@@ -1,5 +1,5 @@
 import { createBooking } from '#shared/bookings/create.ts';
-import { CreateBookingRequest } from '#shared/bookings/request.ts';
+import { createBookingRequest } from '#shared/bookings/request.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { idempotencyKeyOf, idempotentReply } from '#shared/http/idempotency-key.ts';
@@ -11,7 +11,7 @@ export function createHandler(ctx: OfferContext) {
   const book = createBooking(ctx);
   return httpHandler(
     route('booking-create'),
-    CreateBookingRequest,
+    createBookingRequest,
     async ({ body, session, headers }) => {
       const made = await book({ body, session, idempotencyKey: idempotencyKeyOf(headers) });
       return idempotentReply(made.status, made);

@@ -1,4 +1,4 @@
-import { GetBookingRequest, getBooking } from '#shared/bookings/manage.ts';
+import { getBooking, getBookingRequest } from '#shared/bookings/manage.ts';
 import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
@@ -8,7 +8,7 @@ export function createHandler(ctx: AppContext) {
   const find = getBooking(ctx);
   return httpHandler(
     route('booking-get'),
-    GetBookingRequest,
+    getBookingRequest,
     async ({ body, session }) => ({ status: 200, data: await find(body, session) }),
     ctx,
   );

@@ -1,4 +1,4 @@
-import { ListBookingsRequest, listBookings } from '#shared/bookings/manage.ts';
+import { listBookings, listBookingsRequest } from '#shared/bookings/manage.ts';
 import { type AppContext, context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/routes.ts';
@@ -8,7 +8,7 @@ export function createHandler(ctx: AppContext) {
   const list = listBookings(ctx);
   return httpHandler(
     route('booking-list'),
-    ListBookingsRequest,
+    listBookingsRequest,
     async ({ body, session }) => {
       const page = await list(body, session);
       return { status: 200, data: page.bookings, meta: { next_cursor: page.nextCursor } };

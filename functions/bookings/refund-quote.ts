@@ -1,5 +1,5 @@
 import type { QuoteFlow } from '#shared/bookings/flow.ts';
-import { quoteRefund, RefundQuoteRequest } from '#shared/bookings/refund-quote.ts';
+import { quoteRefund, refundQuoteRequest } from '#shared/bookings/refund-quote.ts';
 import { context } from '#shared/context.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { type OrderContext, orderContext, quoteFlow } from '#shared/order-context.ts';
@@ -10,7 +10,7 @@ export function createHandler(ctx: OrderContext<QuoteFlow>) {
   const quote = quoteRefund(ctx);
   return httpHandler(
     route('booking-refund-quote'),
-    RefundQuoteRequest,
+    refundQuoteRequest,
     async ({ body, session }) => ({ status: 200, data: await quote(body, session) }),
     ctx,
   );

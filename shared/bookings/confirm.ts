@@ -20,20 +20,21 @@ import {
 import { BookingId } from './entity/ids.ts';
 import type { ConfirmFlow, OrderDeps } from './flow.ts';
 import { expireHold } from './holds.ts';
-import { Currency, Money } from './request.ts';
+import { currency, money } from './request.ts';
 
-/** The request of `POST /api/flights/booking/confirm` (docs/API.md §4.4). */
-export const ConfirmBookingRequest = z.object({
-  booking_id: BookingId,
-  total_price: Money.check(
-    z.meta({
-      description:
-        'The hold’s current price, for all passengers together: major currency units, at most 2 decimals',
-    }),
-  ),
-  currency: Currency,
-});
-type ConfirmBookingInput = z.output<typeof ConfirmBookingRequest>;
+/** The request of `POST /api/flights/booking/confirm` (docs/API.md §4.4); built when first used. */
+export const confirmBookingRequest = () =>
+  z.object({
+    booking_id: BookingId,
+    total_price: money().check(
+      z.meta({
+        description:
+          'The hold’s current price, for all passengers together: major currency units, at most 2 decimals',
+      }),
+    ),
+    currency: currency(),
+  });
+type ConfirmBookingInput = z.output<ReturnType<typeof confirmBookingRequest>>;
 
 const notFound = () => new NotFoundError('No such booking in your agency.');
 

@@ -22,7 +22,7 @@ import { findBookingIdByPnr } from './entity/pnr-item.ts';
 import type { CancelFlow, OrderDeps } from './flow.ts';
 import { expireHold, readAsSettled } from './holds.ts';
 import { ownRefundQuote, type RefundQuoteView, refundChanged } from './refund-quote.ts';
-import { Currency, Money } from './request.ts';
+import { currency, money } from './request.ts';
 
 /**
  * As issued, in any letter case (docs/API.md §4.3: agents read PNRs over the phone), looked up
@@ -30,60 +30,67 @@ import { Currency, Money } from './request.ts';
  * digits) from a supplier. Still one exact lookup; nothing else (spaces, other characters) is another
  * spelling of a PNR.
  */
-const Pnr = z.string().check(
-  z.regex(/^[A-Za-z0-9]{5,8}$/, 'must be the booking reference as issued (any letter case)'),
-  z.overwrite((pnr) => pnr.toUpperCase()),
-  z.meta({ description: 'The booking’s PNR in any letter case (`qxbtrv` finds `QXBTRV`)' }),
-);
+const pnr = () =>
+  z.string().check(
+    z.regex(/^[A-Za-z0-9]{5,8}$/, 'must be the booking reference as issued (any letter case)'),
+    z.overwrite((pnr) => pnr.toUpperCase()),
+    z.meta({ description: 'The booking’s PNR in any letter case (`qxbtrv` finds `QXBTRV`)' }),
+  );
 
-export const GetBookingRequest = z.object({ booking_id: z.optional(BookingId), pnr: z.optional(Pnr) }).check(
-  z.meta({
-    description: 'Exactly one of booking_id or pnr',
-    oneOf: [{ required: ['booking_id'] }, { required: ['pnr'] }],
-  }),
-  z.refine((body) => (body.booking_id === undefined) !== (body.pnr === undefined), {
-    path: ['booking_id'],
-    message: 'give exactly one of booking_id or pnr',
-  }),
-);
+/** The request schemas below are built when first used (http/validate.ts), never at import. */
+export const getBookingRequest = () =>
+  z.object({ booking_id: z.optional(BookingId), pnr: z.optional(pnr()) }).check(
+    z.meta({
+      description: 'Exactly one of booking_id or pnr',
+      oneOf: [{ required: ['booking_id'] }, { required: ['pnr'] }],
+    }),
+    z.refine((body) => (body.booking_id === undefined) !== (body.pnr === undefined), {
+      path: ['booking_id'],
+      message: 'give exactly one of booking_id or pnr',
+    }),
+  );
 
-export const ListBookingsRequest = z.object({
-  ...pageFields(20),
-  status: z.optional(
-    z.array(z.enum(BOOKING_STATUSES)).check(
-      z.minLength(1, 'must list 1-6 statuses'),
-      z.maxLength(BOOKING_STATUSES.length, 'must list 1-6 statuses'),
-      z.refine((statuses) => new Set(statuses).size === statuses.length, 'must not list a status twice'),
-      z.meta({
-        description:
-          'Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with',
-        uniqueItems: true,
-      }),
+export const listBookingsRequest = () =>
+  z.object({
+    ...pageFields(20),
+    status: z.optional(
+      z.array(z.enum(BOOKING_STATUSES)).check(
+        z.minLength(1, 'must list 1-6 statuses'),
+        z.maxLength(BOOKING_STATUSES.length, 'must list 1-6 statuses'),
+        z.refine((statuses) => new Set(statuses).size === statuses.length, 'must not list a status twice'),
+        z.meta({
+          description:
+            'Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with',
+          uniqueItems: true,
+        }),
+      ),
     ),
-  ),
-});
+  });
 
 /** The filter a cursor is bound to: the statuses in a fixed order, so their order in a request does not matter. */
 const statusFilter = (statuses: readonly string[] | undefined) =>
   statuses && `status=${BOOKING_STATUSES.filter((status) => statuses.includes(status)).join(',')}`;
 
-export const CancelBookingRequest = z.object({
-  booking_id: BookingId,
-  refund: z.optional(
-    z.object({ amount: Money, currency: Currency }).check(
-      z.meta({
-        description:
-          'The refund expected (from booking/refund-quote): the booking is cancelled only if the refund is still exactly this, otherwise 409 REFUND_CHANGED and nothing changes',
-      }),
+export const cancelBookingRequest = () =>
+  z.object({
+    booking_id: BookingId,
+    refund: z.optional(
+      z.object({ amount: money(), currency: currency() }).check(
+        z.meta({
+          description:
+            'The refund expected (from booking/refund-quote): the booking is cancelled only if the refund is still exactly this, otherwise 409 REFUND_CHANGED and nothing changes',
+        }),
+      ),
     ),
-  ),
-});
-
+  });
 const notFound = () => new NotFoundError('No such booking in your agency.');
 
 /** `POST /api/flights/booking/get`: by booking id or PNR, within the caller's agency. */
 export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
-  return async (body: z.output<typeof GetBookingRequest>, { agencyId }: Session): Promise<BookingView> => {
+  return async (
+    body: z.output<ReturnType<typeof getBookingRequest>>,
+    { agencyId }: Session,
+  ): Promise<BookingView> => {
     const bookingId = body.booking_id ?? (body.pnr && (await findBookingIdByPnr(deps, body.pnr, agencyId)));
     const record = bookingId ? await findBooking(deps, bookingId, agencyId) : undefined;
     if (!record) throw notFound();
@@ -112,7 +119,10 @@ interface BookingPage {
  * `status`, only those in one of the statuses, the cursor bound to that filter.
  */
 export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
-  return async (body: z.output<typeof ListBookingsRequest>, { agencyId }: Session): Promise<BookingPage> => {
+  return async (
+    body: z.output<ReturnType<typeof listBookingsRequest>>,
+    { agencyId }: Session,
+  ): Promise<BookingPage> => {
     const filter = statusFilter(body.status);
     const after = body.cursor ? decodeCursor(body.cursor, readListPosition, filter) : undefined;
     const now = deps.clock.now();
@@ -145,7 +155,10 @@ export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
  * is both what that loss answers (lostAnswer) and the booking to try again; 503 after RETRIES.
  */
 export function cancelBooking(deps: OrderDeps<CancelFlow>) {
-  return async (body: z.output<typeof CancelBookingRequest>, session: Session): Promise<BookingView> => {
+  return async (
+    body: z.output<ReturnType<typeof cancelBookingRequest>>,
+    session: Session,
+  ): Promise<BookingView> => {
     let lost: Lost | undefined;
     for (let tries = 0; ; tries++) {
       const record = await findBooking(deps, body.booking_id, session.agencyId);
@@ -171,7 +184,7 @@ type Lost =
   | { readonly to: 'write'; readonly from: 'CONFIRMED' | 'HELD'; readonly error: unknown };
 
 interface CancelTry {
-  readonly body: z.output<typeof CancelBookingRequest>;
+  readonly body: z.output<ReturnType<typeof cancelBookingRequest>>;
   readonly session: Session;
   readonly record: BookingRecord;
 }
@@ -216,7 +229,7 @@ async function cancel(
  */
 function cancellable(
   deps: OrderDeps<CancelFlow>,
-  body: z.output<typeof CancelBookingRequest>,
+  body: z.output<ReturnType<typeof cancelBookingRequest>>,
   record: BookingRecord,
   now: number,
 ): { view: BookingView } | { from: 'CONFIRMED' | 'HELD'; own: RefundQuoteView | undefined } {

@@ -16,8 +16,9 @@ import { BookingId } from './entity/ids.ts';
  * less the penalty, or 0 for a fare that allows no refund); a remote supplier refunds what its own
  * cancellation quote says (asked for, never confirmed here); a HELD booking was never paid and refunds
  * 0. A cancel sent with the quote's `refund` cancels only if it still holds.
+ * The request schema is built when first used (http/validate.ts).
  */
-export const RefundQuoteRequest = z.object({ booking_id: BookingId });
+export const refundQuoteRequest = () => z.object({ booking_id: BookingId });
 
 interface Money {
   amount: number;
@@ -102,7 +103,7 @@ export function ownRefundQuote(
 /** `POST /api/flights/booking/refund-quote`: 409 NOT_CANCELLABLE unless a cancel now would cancel. */
 export function quoteRefund(deps: BookingDeps<OrdersSupplier> & { readonly orderFlow: Quoting }) {
   return async (
-    body: z.output<typeof RefundQuoteRequest>,
+    body: z.output<ReturnType<typeof refundQuoteRequest>>,
     { agencyId }: Session,
   ): Promise<RefundQuoteView> => {
     const record = await findBooking(deps, body.booking_id, agencyId);

@@ -26,17 +26,20 @@ function isName(value: string): boolean {
   return unicodeName.test(value);
 }
 
-const Name = z.string().check(
-  z.overwrite((value) => (PRINTABLE_ASCII.test(value) ? value : value.normalize('NFC'))),
-  z.refine(isName, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes'),
-  z.meta({
-    // The pattern first, where a regex check would put it: the document is unchanged.
-    pattern: NAME_PATTERN,
-    description: '1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe',
-    minLength: 1,
-    maxLength: 35,
-  }),
-);
+/** Built with the schemas that use it: on first use, never at import (http/validate.ts). */
+const name = () =>
+  z.string().check(
+    z.overwrite((value) => (PRINTABLE_ASCII.test(value) ? value : value.normalize('NFC'))),
+    z.refine(isName, 'must be 1-35 Latin letters (accents allowed), spaces, hyphens or apostrophes'),
+    z.meta({
+      // The pattern first, where a regex check would put it: the document is unchanged.
+      pattern: NAME_PATTERN,
+      description:
+        '1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe',
+      minLength: 1,
+      maxLength: 35,
+    }),
+  );
 
 /** The contact's address or number, normalised as sign-in identifiers are. */
 function normalized(value: string, type: 'EMAIL' | 'PHONE', ctx: z.core.ParsePayload): string {
@@ -65,102 +68,117 @@ const MAX_MONEY = 99_999_999.99;
  * The document says it as `multipleOf: 0.01`, which a validator dividing binary floats must judge with a
  * tolerance (ajv: `multipleOfPrecision: 5`; without it ajv refuses 19.99); the service judges the text.
  */
-export const Money = z.number('must be a number').check(
-  z.nonnegative('must not be negative'),
-  z.maximum(MAX_MONEY, `must be at most ${MAX_MONEY}`),
-  z.refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals'),
-  z.meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)', multipleOf: 0.01 }),
-);
-export const Currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'));
+export const money = () =>
+  z.number('must be a number').check(
+    z.nonnegative('must not be negative'),
+    z.maximum(MAX_MONEY, `must be at most ${MAX_MONEY}`),
+    z.refine((value) => decimalPlaces(value) <= 2, 'must have at most 2 decimals'),
+    z.meta({ description: 'Major currency units, at most 2 decimals (EUR: cents)', multipleOf: 0.01 }),
+  );
+export const currency = () => z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code'));
 
-export const Passenger = z.object({
-  title: z.enum(TITLES),
-  first_name: Name,
-  last_name: Name,
-  pax_type: z.enum(PAX_TYPES),
-  gender: z.enum(GENDERS),
-  born_on: z.string().check(
-    z.refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
-    z.meta({
-      format: 'date',
-      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-      description:
-        'YYYY-MM-DD, a real calendar date in the past; the age on the first departure date must fit pax_type (ADULT 12+, CHILD 2-11, INFANT under 2)',
-    }),
-  ),
-});
-export type Passenger = z.output<typeof Passenger>;
+let passengerSchema: ReturnType<typeof buildPassenger> | undefined;
 
-const Segment = z.object({
-  carrier_name: z.string(),
-  flight_number: z.string(),
-  origin: z.string(),
-  destination: z.string(),
-  departure_at: z.string(),
-});
+/**
+ * A passenger in a request, built once on first use: one instance, so that the OpenAPI document finds
+ * it inside the create request and names it `Passenger`.
+ */
+export const passenger = () => (passengerSchema ??= buildPassenger());
+
+const buildPassenger = () =>
+  z.object({
+    title: z.enum(TITLES),
+    first_name: name(),
+    last_name: name(),
+    pax_type: z.enum(PAX_TYPES),
+    gender: z.enum(GENDERS),
+    born_on: z.string().check(
+      z.refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
+      z.meta({
+        format: 'date',
+        pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+        description:
+          'YYYY-MM-DD, a real calendar date in the past; the age on the first departure date must fit pax_type (ADULT 12+, CHILD 2-11, INFANT under 2)',
+      }),
+    ),
+  });
+type Passenger = z.output<ReturnType<typeof passenger>>;
+
+const segment = () =>
+  z.object({
+    carrier_name: z.string(),
+    flight_number: z.string(),
+    origin: z.string(),
+    destination: z.string(),
+    departure_at: z.string(),
+  });
 
 /** One direction of the offer: 1-4 segments. */
-const Direction = () => z.object({ segments: z.array(Segment).check(z.minLength(1), z.maxLength(4)) });
+const Direction = () => z.object({ segments: z.array(segment()).check(z.minLength(1), z.maxLength(4)) });
 
-/** The request of `POST /api/flights/booking/create` (docs/API.md §4.2); every field but `hold` required. */
-export const CreateBookingRequest = z.object({
-  flight_id: z
-    .string()
-    .check(z.minLength(1), z.maxLength(2048), z.meta({ description: 'The id of an offer from search' })),
-  flight_details: z
-    .object({
-      id: z.string(),
-      total_price: Money,
-      currency: z.string(),
-      outbound: Direction(),
-      inbound: z
-        .optional(Direction())
-        .check(z.meta({ description: 'Present exactly when the offer is a round trip' })),
-      slices: z.optional(
-        z
-          .array(Direction())
-          .check(
-            z.minLength(1),
-            z.maxLength(6),
-            z.meta({ description: 'Every journey as search returned it; required for a multi-city offer' }),
-          ),
+/**
+ * The request of `POST /api/flights/booking/create` (docs/API.md §4.2); every field but `hold` required.
+ * Built when first used (http/validate.ts).
+ */
+export const createBookingRequest = () =>
+  z.object({
+    flight_id: z
+      .string()
+      .check(z.minLength(1), z.maxLength(2048), z.meta({ description: 'The id of an offer from search' })),
+    flight_details: z
+      .object({
+        id: z.string(),
+        total_price: money(),
+        currency: z.string(),
+        outbound: Direction(),
+        inbound: z
+          .optional(Direction())
+          .check(z.meta({ description: 'Present exactly when the offer is a round trip' })),
+        slices: z.optional(
+          z
+            .array(Direction())
+            .check(
+              z.minLength(1),
+              z.maxLength(6),
+              z.meta({ description: 'Every journey as search returned it; required for a multi-city offer' }),
+            ),
+        ),
+      })
+      .check(
+        z.meta({
+          description: 'The offer as search returned it (at least these fields); it must match the quote',
+        }),
       ),
-    })
-    .check(
-      z.meta({
-        description: 'The offer as search returned it (at least these fields); it must match the quote',
-      }),
-    ),
-  total_price: Money,
-  currency: Currency,
-  passengers: z.array(Passenger).check(
-    z.minLength(1, 'must list at least one passenger'),
-    z.maxLength(18),
-    z.meta({
-      description:
-        'Exactly the passengers searched: as many ADULT, CHILD and INFANT as the offer’s passengers say',
-    }),
-  ),
-  hold: z.optional(
-    z.boolean('must be true or false').check(
+    total_price: money(),
+    currency: currency(),
+    passengers: z.array(passenger()).check(
+      z.minLength(1, 'must list at least one passenger'),
+      z.maxLength(18),
       z.meta({
         description:
-          'Hold the seats instead of confirming at once: the booking is HELD until payment_required_by, then confirmed with booking/confirm or released',
+          'Exactly the passengers searched: as many ADULT, CHILD and INFANT as the offer’s passengers say',
       }),
     ),
-  ),
-  contact: z.object({
-    email: z.pipe(
-      z.string().check(z.meta(IDENTIFIER_FORMS.EMAIL)),
-      z.transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
+    hold: z.optional(
+      z.boolean('must be true or false').check(
+        z.meta({
+          description:
+            'Hold the seats instead of confirming at once: the booking is HELD until payment_required_by, then confirmed with booking/confirm or released',
+        }),
+      ),
     ),
-    phone: z.pipe(
-      z.string().check(z.meta(IDENTIFIER_FORMS.PHONE)),
-      z.transform((value, ctx) => normalized(value, 'PHONE', ctx)),
-    ),
-  }),
-});
-export type CreateBookingInput = z.output<typeof CreateBookingRequest>;
+    contact: z.object({
+      email: z.pipe(
+        z.string().check(z.meta(IDENTIFIER_FORMS.EMAIL)),
+        z.transform((value, ctx) => normalized(value, 'EMAIL', ctx)),
+      ),
+      phone: z.pipe(
+        z.string().check(z.meta(IDENTIFIER_FORMS.PHONE)),
+        z.transform((value, ctx) => normalized(value, 'PHONE', ctx)),
+      ),
+    }),
+  });
+export type CreateBookingInput = z.output<ReturnType<typeof createBookingRequest>>;
 
 /** Whole years between `bornOn` and `onDate` (both `YYYY-MM-DD`). */
 export function ageOn(bornOn: string, onDate: string): number {

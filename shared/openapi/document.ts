@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Passenger } from '../bookings/request.ts';
+import { passenger } from '../bookings/request.ts';
 import { ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
 import { type Route, routes } from '../routes.ts';
 import { errorExample } from './examples.ts';
@@ -20,10 +20,10 @@ function componentSchemas(): Record<string, Json> {
   const requests = z.registry<{ id: string }>();
   const responses = z.registry<{ id: string }>();
   // BookedPassenger: as stored and answered, exactly these fields (requests use the open `Passenger`).
-  const named = { Segment, Flight, BookedPassenger: Passenger, Booking, Agent, Error: ErrorEnvelope };
+  const named = { Segment, Flight, BookedPassenger: passenger(), Booking, Agent, Error: ErrorEnvelope };
   for (const [id, schema] of Object.entries(named)) responses.add(schema, { id });
   // As clients send it: unknown fields are ignored, not refused (docs/API.md §1).
-  requests.add(Passenger, { id: 'Passenger' });
+  requests.add(passenger(), { id: 'Passenger' });
   for (const event of Object.values(webhookEvents)) responses.add(event.schema, { id: event.schemaId });
   for (const route of routes) {
     const operation = operations[route.id];

@@ -2,10 +2,10 @@ import * as zod from 'zod/mini';
 import { logoutRequest } from '../auth/logout.ts';
 import { SendOtpRequest } from '../auth/send-otp.ts';
 import { VerifyOtpRequest } from '../auth/verify-otp.ts';
-import { ConfirmBookingRequest } from '../bookings/confirm.ts';
+import { confirmBookingRequest } from '../bookings/confirm.ts';
 import { exampleTraveller } from '../bookings/example-traveller.ts';
-import { GetBookingRequest, ListBookingsRequest } from '../bookings/manage.ts';
-import { CreateBookingRequest } from '../bookings/request.ts';
+import { getBookingRequest, listBookingsRequest } from '../bookings/manage.ts';
+import { createBookingRequest } from '../bookings/request.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { RateLimitedError } from '../errors.ts';
@@ -155,7 +155,7 @@ export const operations: Record<RouteId, Operation> = {
     description:
       "Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.",
     tag: 'Bookings',
-    request: CreateBookingRequest,
+    request: createBookingRequest(),
     requestExample: {
       flight_id: flight.id,
       flight_details: flight,
@@ -191,7 +191,7 @@ export const operations: Record<RouteId, Operation> = {
     description:
       'Confirms a HELD booking at its current price, at most once: 409 PRICE_CHANGED with the price to confirm at, 410 HOLD_EXPIRED after payment_required_by (whether or not the expiry is stored yet; in time means before it by the service’s clock when the confirm is written), 409 NOT_HELD for a booking that is not held. A booking already CONFIRMED at the price sent is answered 200, so a retry is safe. Send an Idempotency-Key to replay the first answer exactly.',
     tag: 'Bookings',
-    request: ConfirmBookingRequest,
+    request: confirmBookingRequest(),
     requestExample: {
       booking_id: booking.booking_id,
       total_price: booking.total_price,
@@ -217,7 +217,7 @@ export const operations: Record<RouteId, Operation> = {
     summary: 'Retrieve a booking',
     description: 'By booking_id or by PNR (exactly one). Another agency’s booking is 404.',
     tag: 'Bookings',
-    request: GetBookingRequest,
+    request: getBookingRequest(),
     requestExample: { pnr: 'QXBTRV' },
     status: 200,
     response: success(Booking),
@@ -229,7 +229,7 @@ export const operations: Record<RouteId, Operation> = {
     description:
       'Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page.',
     tag: 'Bookings',
-    request: ListBookingsRequest,
+    request: listBookingsRequest(),
     requestExample: { limit: 20 },
     status: 200,
     response: success(zod.array(Booking), zod.object({ next_cursor: zod.nullable(zod.string()) })),

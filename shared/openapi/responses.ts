@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { BOOKING_STATUSES, type BookingView } from '../bookings/entity/booking-item.ts';
 import type { RefundQuoteView } from '../bookings/refund-quote.ts';
-import { Passenger } from '../bookings/request.ts';
+import { passenger } from '../bookings/request.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import type { FlightView } from '../flights/flight-view.ts';
 
@@ -141,7 +141,7 @@ export const Booking = z.object({
   created_by: z.optional(Actor).check(z.describe('The agent who booked (id and name at the time)')),
   cancelled_by: z.optional(Actor).check(z.describe('The agent who cancelled')),
   flight: Flight,
-  passengers: z.array(Passenger),
+  passengers: z.array(passenger()),
   contact: z.object({ email: z.string(), phone: z.string() }),
   supplier: z
     .optional(z.object({ name: z.string(), order_id: z.optional(z.string()) }))

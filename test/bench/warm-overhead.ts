@@ -18,11 +18,11 @@ import { SendOtpRequest } from '../../shared/auth/send-otp.ts';
 import { VerifyOtpRequest } from '../../shared/auth/verify-otp.ts';
 import { exampleTraveller } from '../../shared/bookings/example-traveller.ts';
 import {
-  CancelBookingRequest,
-  GetBookingRequest,
-  ListBookingsRequest,
+  cancelBookingRequest,
+  getBookingRequest,
+  listBookingsRequest,
 } from '../../shared/bookings/manage.ts';
-import { CreateBookingRequest } from '../../shared/bookings/request.ts';
+import { createBookingRequest } from '../../shared/bookings/request.ts';
 import { addDays } from '../../shared/flights/local-time.ts';
 import { createSearchRequest } from '../../shared/flights/search-request.ts';
 import { httpHandler } from '../../shared/http/handler.ts';
@@ -176,11 +176,11 @@ export async function warmOverhead(bench: Bench): Promise<Section> {
       ['logout', 'logout', logoutRequest(), {}],
       ['search', 'search', createSearchRequest(clock), warmSearchBody],
       ['search (round trip)', 'search', createSearchRequest(clock), warmRoundTrip],
-      ['booking-create', 'booking-create', CreateBookingRequest, offerFor(flightAt(7, 0), 0, 'ECONOMY')],
+      ['booking-create', 'booking-create', createBookingRequest(), offerFor(flightAt(7, 0), 0, 'ECONOMY')],
       [
         'booking-create (round trip)',
         'booking-create',
-        CreateBookingRequest,
+        createBookingRequest(),
         {
           flight_id: warmRoundTripOffer.id,
           flight_details: warmRoundTripOffer,
@@ -189,9 +189,9 @@ export async function warmOverhead(bench: Bench): Promise<Section> {
           ...exampleTraveller,
         },
       ],
-      ['booking-get', 'booking-get', GetBookingRequest, { booking_id: bookingId }],
-      ['booking-list', 'booking-list', ListBookingsRequest, { limit: 20 }],
-      ['booking-cancel', 'booking-cancel', CancelBookingRequest, { booking_id: bookingId }],
+      ['booking-get', 'booking-get', getBookingRequest(), { booking_id: bookingId }],
+      ['booking-list', 'booking-list', listBookingsRequest(), { limit: 20 }],
+      ['booking-cancel', 'booking-cancel', cancelBookingRequest(), { booking_id: bookingId }],
       ['agency-agents-list', 'agency-agents-list', ListAgentsRequest, { limit: 20 }],
       [
         'agency-agents-create',

@@ -298,16 +298,6 @@ const NOT_CODE = [
   'shared/auth/phone-metadata.ts',
 ];
 
-/**
- * Functions another change is splitting right now (issue 39 items 1 and 2 rebuild `shared/bookings/`,
- * `shared/supply/` and the booking contexts): exempt by file and name, exactly these, until it lands.
- */
-const SPLIT_IN_PROGRESS: readonly string[] = [
-  'shared/supply/duffel/adapter.ts duffelSupplier',
-  'shared/supply/duffel/adapter.ts duffelOffer',
-  'shared/supply/duffel/client.ts duffelClient',
-];
-
 interface Span {
   file: string;
   line: number;
@@ -430,19 +420,12 @@ describe('architecture of every function', () => {
     const files = [...graph.keys()].filter(
       (file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts') && !NOT_CODE.includes(file),
     );
-    const over = files
+    const long = files
       .flatMap((file) => functionsOf(file, readFileSync(file, 'utf8')))
-      .filter((span) => span.lines > FUNCTION_LINES);
-    const long = over
-      .filter((span) => !SPLIT_IN_PROGRESS.includes(`${span.file} ${span.name}`))
+      .filter((span) => span.lines > FUNCTION_LINES)
       .map(reportOf);
-    // An exemption whose function is split (or renamed) goes: the list never hides more than it names.
-    const stale = SPLIT_IN_PROGRESS.filter(
-      (name) => !over.some((span) => `${span.file} ${span.name}` === name),
-    );
 
     expect(files.length).toBeGreaterThan(100);
     expect(long).toEqual([]);
-    expect(stale).toEqual([]);
   });
 });

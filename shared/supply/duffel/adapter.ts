@@ -14,6 +14,7 @@ import {
   type PaymentOutcome,
   type Refund,
   type RemoteOrdering,
+  type RemoteOrders,
   type RemoteSupplier,
   type SupplierOffer,
 } from '../port.ts';
@@ -45,6 +46,9 @@ interface DuffelDeps {
   readonly duffel: Omit<DuffelSettings, 'log' | 'now'>;
 }
 
+type Fail = (error: unknown, pathOf: (field: string | undefined) => string | undefined) => never;
+type ReadOffer = (id: string) => Promise<Offer>;
+
 /**
  * Duffel's Flights API v2 as a FlightSupplier (docs/API.md §4.5): a remote supplier. Search is one offer
  * request; booking re-reads the offer, then makes one instant order paid from the balance for exactly
@@ -52,12 +56,12 @@ interface DuffelDeps {
  */
 export function duffelSupplier(deps: DuffelDeps): RemoteSupplier {
   const send = duffelClient({ ...deps.duffel, log: deps.log, now: () => deps.clock.now() });
-  const fail = (error: unknown, pathOf: (field: string | undefined) => string | undefined): never => {
+  const fail: Fail = (error, pathOf) => {
     if (error instanceof DuffelRefusal) throw refusalError(error, pathOf, deps.log);
     if (error instanceof DuffelNoAnswer) throw supplierUnavailable(error);
     throw error;
   };
-  const readOffer = async (id: string) => {
+  const readOffer: ReadOffer = async (id) => {
     try {
       return (
         await send<Offer>({ method: 'GET', path: `/air/offers/${encodeURIComponent(id)}`, repeatable: true })
@@ -69,69 +73,89 @@ export function duffelSupplier(deps: DuffelDeps): RemoteSupplier {
 
   return {
     name: 'duffel',
-    async search(body: SearchInput, session: Session): Promise<FlightView[]> {
-      let offers: Offer[];
-      try {
-        const answer = await send<{ offers: Offer[] }>({
-          method: 'POST',
-          path: '/air/offer_requests?return_offers=true',
-          body: offerRequestBody(body),
-          // An offer request only reads: a second one is harmless.
-          repeatable: true,
-        });
-        offers = answer.data.offers ?? [];
-      } catch (error) {
-        return fail(error, (field) => searchFieldPath(field, body.slices !== undefined));
-      }
-      const request = {
-        agencyId: session.agencyId,
-        travelClass: body.travel_class,
-        passengers: { adults: body.adults, children: body.children, infants: body.infants },
-        now: deps.clock.now(),
-        multiCity: body.slices !== undefined,
-      };
-      const flights = offers
-        .map((offer) => readable(deps.log, () => flightFromOffer(offer, request, deps.keys.offer))?.flight)
-        .filter((f): f is FlightView => f !== undefined)
-        .filter((f) => f.slices.every((slice) => slice.stops <= body.max_connections));
-      return rankFlights(flights, body.sort, body.limit);
-    },
-
+    search: (body, session) => searchFlights(deps, send, fail, body, session),
     openOffer(flightId: string): SupplierOffer<RemoteOrdering> | undefined {
       const quote = openDuffelOffer(deps.keys.offer, flightId);
       return quote && duffelOffer(deps, send, quote, readOffer);
     },
-
-    orders: {
-      kind: 'remote',
-      // The order holds the seats: cancelled at Duffel, or lapsing there by itself.
-      seatsBack: () => [],
-      cancel: (orderId, currency) => cancelOrder(send, { id: orderId, currency }, fail, deps.log),
-      quoteCancellation: (orderId, currency) => quoteCancellation(send, orderId, currency, deps.log),
-      confirmCancellation: (quote) => confirmCancellation(send, quote, deps.log),
-      findOrder: (booking) => findOrder(send, booking, fail),
-      readOrder: (orderId) => readOrder(send, orderId, fail),
-      pay: async (orderId, amount): Promise<PaymentOutcome> => {
-        try {
-          await send({
-            method: 'POST',
-            path: '/air/payments',
-            body: { order_id: orderId, payment: { type: 'balance', ...moneyOf(amount) } },
-            repeatable: false,
-          });
-          return { kind: 'paid' };
-        } catch (error) {
-          if (error instanceof DuffelNoAnswer) {
-            return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
-          }
-          if (!(error instanceof DuffelRefusal)) throw error;
-          // Paid already (by a request we lost track of) or re-priced: the order itself says which.
-          if (error.has('already_paid') || error.has('price_changed')) return { kind: 'unknown' };
-          return { kind: 'refused', error: refusalError(error, () => undefined, deps.log) };
-        }
-      },
-    },
+    orders: remoteOrders(deps.log, send, fail),
   };
+}
+
+/** Search: one offer request, its offers read as Flights (an unreadable one left out) and ranked. */
+async function searchFlights(
+  deps: DuffelDeps,
+  send: DuffelSend,
+  fail: Fail,
+  body: SearchInput,
+  session: Session,
+): Promise<FlightView[]> {
+  let offers: Offer[];
+  try {
+    const answer = await send<{ offers: Offer[] }>({
+      method: 'POST',
+      path: '/air/offer_requests?return_offers=true',
+      body: offerRequestBody(body),
+      // An offer request only reads: a second one is harmless.
+      repeatable: true,
+    });
+    offers = answer.data.offers ?? [];
+  } catch (error) {
+    return fail(error, (field) => searchFieldPath(field, body.slices !== undefined));
+  }
+  const request = {
+    agencyId: session.agencyId,
+    travelClass: body.travel_class,
+    passengers: { adults: body.adults, children: body.children, infants: body.infants },
+    now: deps.clock.now(),
+    multiCity: body.slices !== undefined,
+  };
+  const flights = offers
+    .map((offer) => readable(deps.log, () => flightFromOffer(offer, request, deps.keys.offer))?.flight)
+    .filter((f): f is FlightView => f !== undefined)
+    .filter((f) => f.slices.every((slice) => slice.stops <= body.max_connections));
+  return rankFlights(flights, body.sort, body.limit);
+}
+
+/** The orders Duffel holds: cancelled, quoted, found, read and paid there. */
+function remoteOrders(log: Logger, send: DuffelSend, fail: Fail): RemoteOrders {
+  return {
+    kind: 'remote',
+    // The order holds the seats: cancelled at Duffel, or lapsing there by itself.
+    seatsBack: () => [],
+    cancel: (orderId, currency) => cancelOrder(send, { id: orderId, currency }, fail, log),
+    quoteCancellation: (orderId, currency) => quoteCancellation(send, orderId, currency, log),
+    confirmCancellation: (quote) => confirmCancellation(send, quote, log),
+    findOrder: (booking) => findOrder(send, booking, fail),
+    readOrder: (orderId) => readOrder(send, orderId, fail),
+    pay: (orderId, amount) => payOrder(log, send, orderId, amount),
+  };
+}
+
+/** Pays a held order from the balance; an outcome we cannot know is `unknown`, for the order to say. */
+async function payOrder(
+  log: Logger,
+  send: DuffelSend,
+  orderId: string,
+  amount: Refund,
+): Promise<PaymentOutcome> {
+  try {
+    await send({
+      method: 'POST',
+      path: '/air/payments',
+      body: { order_id: orderId, payment: { type: 'balance', ...moneyOf(amount) } },
+      repeatable: false,
+    });
+    return { kind: 'paid' };
+  } catch (error) {
+    if (error instanceof DuffelNoAnswer) {
+      return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
+    }
+    if (!(error instanceof DuffelRefusal)) throw error;
+    // Paid already (by a request we lost track of) or re-priced: the order itself says which.
+    if (error.has('already_paid') || error.has('price_changed')) return { kind: 'unknown' };
+    return { kind: 'refused', error: refusalError(error, () => undefined, log) };
+  }
 }
 
 /** An offer in a shape Duffel does not document is one our Flight cannot carry (logged), never a 500. */
@@ -150,73 +174,33 @@ const moneyOf = (amount: Refund) => ({
   currency: amount.currency,
 });
 
+type Quote = DuffelQuote & { identity: string };
+
+/** One sealed offer: re-read at Duffel when booked (requote), then ordered from what was re-read. */
 function duffelOffer(
   deps: DuffelDeps,
   send: DuffelSend,
-  quote: DuffelQuote & { identity: string },
-  readOffer: (id: string) => Promise<Offer>,
+  quote: Quote,
+  readOffer: ReadOffer,
 ): SupplierOffer<RemoteOrdering> {
   let current: Offer | undefined;
-  const order = async (request: OrderRequest, type: 'instant' | 'hold'): Promise<OrderOutcome> => {
-    const offer = current ?? (await readOffer(quote.duffelOfferId));
-    const matched = matchPassengers(offer.passengers, request);
-    if ('error' in matched) return { kind: 'refused', error: matched.error };
-    try {
-      const answer = await send<Order>({
-        method: 'POST',
-        path: '/air/orders',
-        body: {
-          type,
-          selected_offers: [quote.duffelOfferId],
-          passengers: matched.passengers,
-          ...(type === 'instant' && {
-            payments: [{ type: 'balance', ...moneyOf({ amount: quote.total, currency: quote.currency }) }],
-          }),
-          metadata: { booking_id: request.bookingId },
-        },
-        repeatable: false,
-        ordering: true,
-      });
-      return { kind: 'ordered', order: supplierOrder(answer.data) };
-    } catch (error) {
-      if (error instanceof DuffelNoAnswer) {
-        return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
-      }
-      if (!(error instanceof DuffelRefusal)) throw error;
-      if (error.has('price_changed'))
-        return { kind: 'refused', error: await priceChange(deps, quote, readOffer) };
-      return {
-        kind: 'refused',
-        error: refusalError(error, (f) => orderFieldPath(f, matched.ourIndex), deps.log),
-      };
-    }
-  };
+  const order = async (request: OrderRequest, type: OrderType) =>
+    placeOrder(
+      deps,
+      send,
+      quote,
+      current ?? (await readOffer(quote.duffelOfferId)),
+      readOffer,
+      request,
+      type,
+    );
   return {
     ...offerFacts(quote),
     firstDepartureDate: quote.firstDepartureDate,
     async requote(flightId) {
       const offer = await readOffer(quote.duffelOfferId);
       current = offer;
-      const request = { ...quote, now: deps.clock.now() };
-      const asQuoted = readable(deps.log, () =>
-        flightFromOffer(offer, request, deps.keys.offer, quote.total),
-      );
-      if (!asQuoted) return undefined;
-      const flight = {
-        ...asQuoted.flight,
-        id: flightId,
-        currency: quote.currency,
-        expires_at: isoSeconds(quote.expiresAt * 1000),
-      };
-      const total = minorUnits(offer.total_amount, offer.total_currency);
-      const moved = total !== quote.total || offer.total_currency !== quote.currency;
-      return {
-        flight,
-        departsAt: asQuoted.departsAt,
-        // Holdable only where Duffel says no instant payment is required.
-        holdable: offer.payment_requirements?.requires_instant_payment === false,
-        ...(moved && { change: changedPrice(deps, quote, offer) }),
-      };
+      return requoted(deps, quote, offer, flightId);
     },
     ordering: {
       kind: 'remote',
@@ -224,6 +208,73 @@ function duffelOffer(
       orderOnHold: (request) => order(request, 'hold'),
     },
   };
+}
+
+/** The offer as Duffel holds it now, as our Flight, with the price change against the quote if any. */
+function requoted(deps: DuffelDeps, quote: Quote, offer: Offer, flightId: string) {
+  const request = { ...quote, now: deps.clock.now() };
+  const asQuoted = readable(deps.log, () => flightFromOffer(offer, request, deps.keys.offer, quote.total));
+  if (!asQuoted) return undefined;
+  const flight = {
+    ...asQuoted.flight,
+    id: flightId,
+    currency: quote.currency,
+    expires_at: isoSeconds(quote.expiresAt * 1000),
+  };
+  const total = minorUnits(offer.total_amount, offer.total_currency);
+  const moved = total !== quote.total || offer.total_currency !== quote.currency;
+  return {
+    flight,
+    departsAt: asQuoted.departsAt,
+    // Holdable only where Duffel says no instant payment is required.
+    holdable: offer.payment_requirements?.requires_instant_payment === false,
+    ...(moved && { change: changedPrice(deps, quote, offer) }),
+  };
+}
+
+type OrderType = 'instant' | 'hold';
+
+/** One order for the offer (`offer`: as re-read), paid from the balance when instant; never repeated. */
+async function placeOrder(
+  deps: DuffelDeps,
+  send: DuffelSend,
+  quote: Quote,
+  offer: Offer,
+  readOffer: ReadOffer,
+  request: OrderRequest,
+  type: OrderType,
+): Promise<OrderOutcome> {
+  const matched = matchPassengers(offer.passengers, request);
+  if ('error' in matched) return { kind: 'refused', error: matched.error };
+  try {
+    const answer = await send<Order>({
+      method: 'POST',
+      path: '/air/orders',
+      body: {
+        type,
+        selected_offers: [quote.duffelOfferId],
+        passengers: matched.passengers,
+        ...(type === 'instant' && {
+          payments: [{ type: 'balance', ...moneyOf({ amount: quote.total, currency: quote.currency }) }],
+        }),
+        metadata: { booking_id: request.bookingId },
+      },
+      repeatable: false,
+      ordering: true,
+    });
+    return { kind: 'ordered', order: supplierOrder(answer.data) };
+  } catch (error) {
+    if (error instanceof DuffelNoAnswer) {
+      return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
+    }
+    if (!(error instanceof DuffelRefusal)) throw error;
+    if (error.has('price_changed'))
+      return { kind: 'refused', error: await priceChange(deps, quote, readOffer) };
+    return {
+      kind: 'refused',
+      error: refusalError(error, (f) => orderFieldPath(f, matched.ourIndex), deps.log),
+    };
+  }
 }
 
 /** PRICE_CHANGED with a fresh Flight at Duffel's price now; SOLD_OUT if the offer no longer fits ours. */
@@ -238,7 +289,7 @@ function changedPrice(deps: DuffelDeps, quote: DuffelQuote, offer: Offer): ApiEr
   });
 }
 
-async function priceChange(deps: DuffelDeps, quote: DuffelQuote, readOffer: (id: string) => Promise<Offer>) {
+async function priceChange(deps: DuffelDeps, quote: DuffelQuote, readOffer: ReadOffer) {
   try {
     return changedPrice(deps, quote, await readOffer(quote.duffelOfferId));
   } catch {

@@ -73,80 +73,33 @@ export function secondsUntilReset(header: string | null, now: number): number | 
   return Number.isNaN(at) ? undefined : Math.max(1, Math.ceil((at - now) / 1000));
 }
 
+type Answer<T> = { data: T; meta?: { after?: string | null } };
+
+/** The rate-limit state of one client: the instant (epoch ms) before which no call is sent. */
+interface RateLimit {
+  blockedUntil: number;
+}
+
 /**
  * Creates the client. One rate-limit state per client (per container): after Duffel says the window is
  * spent (429, or `ratelimit-remaining: 0`), calls fail at once with 503 and `Retry-After` until it resets
  * rather than spending Duffel's patience.
  */
 export function duffelClient(settings: DuffelSettings) {
-  let blockedUntil = 0;
-
-  async function once<T>(call: DuffelCall): Promise<{ data: T; meta?: { after?: string | null } }> {
-    const started = settings.now();
-    let response: Response;
-    try {
-      response = await fetch(new URL(call.path, settings.baseUrl), {
-        method: call.method,
-        headers: {
-          Authorization: `Bearer ${settings.token}`,
-          'Duffel-Version': 'v2',
-          Accept: 'application/json',
-          ...(call.body !== undefined && { 'Content-Type': 'application/json' }),
-        },
-        ...(call.body !== undefined && { body: JSON.stringify({ data: call.body }) }),
-        signal: AbortSignal.timeout(call.ordering ? settings.orderTimeoutMs : settings.timeoutMs),
-      });
-    } catch (error) {
-      // Refused before anything was sent (no connection) is safe; anything later may have reached Duffel.
-      const code = (error as { cause?: { code?: unknown } }).cause?.code;
-      const sent = code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'EAI_AGAIN';
-      settings.log.warn('duffel call failed', {
-        method: call.method,
-        path: pathOf(call),
-        reason: reasonOf(error),
-      });
-      throw new DuffelNoAnswer(reasonOf(error), sent);
-    }
-    const reset = secondsUntilReset(response.headers.get('ratelimit-reset'), settings.now());
-    if (response.headers.get('ratelimit-remaining') === '0' && reset) {
-      blockedUntil = settings.now() + reset * 1000;
-    }
-    const text = await response.text().catch(() => '');
-    settings.log.info('duffel call', {
-      method: call.method,
-      path: pathOf(call),
-      status: response.status,
-      ms: settings.now() - started,
-      duffel_request_id: response.headers.get('x-request-id') ?? undefined,
-    });
-    const json = parseJson(text);
-    if (response.ok && json && typeof json === 'object' && 'data' in json) {
-      return json as { data: T; meta?: { after?: string | null } };
-    }
-    if (response.status === 429) {
-      blockedUntil = settings.now() + (reset ?? 1) * 1000;
-      throw new DuffelNoAnswer('rate limited', false, reset ?? 1);
-    }
-    const errors =
-      json && typeof json === 'object' && 'errors' in json && Array.isArray(json.errors) ? json.errors : [];
-    if (response.status >= 400 && response.status < 500 && errors.length > 0) {
-      throw new DuffelRefusal(response.status, errors as DuffelApiError[]);
-    }
-    throw new DuffelNoAnswer(`status ${response.status}`, true);
-  }
+  const limit: RateLimit = { blockedUntil: 0 };
 
   /**
    * Sends `call`, repeating a repeatable one after an unknown outcome (at most `maxTries` in all, with a
    * short pause, waiting out a rate limit only when it resets within a second). Throws DuffelRefusal
    * (Duffel said no), or DuffelNoAnswer when no trustworthy answer came.
    */
-  return async function send<T>(call: DuffelCall): Promise<{ data: T; meta?: { after?: string | null } }> {
+  return async function send<T>(call: DuffelCall): Promise<Answer<T>> {
     for (let tryNumber = 1; ; tryNumber++) {
-      const waitMs = blockedUntil - settings.now();
+      const waitMs = limit.blockedUntil - settings.now();
       if (waitMs > 1000) throw new DuffelNoAnswer('rate limited', false, Math.ceil(waitMs / 1000));
       if (waitMs > 0) await sleep(waitMs);
       try {
-        return await once<T>(call);
+        return await once<T>(settings, limit, call);
       } catch (error) {
         const again =
           error instanceof DuffelNoAnswer &&
@@ -158,6 +111,68 @@ export function duffelClient(settings: DuffelSettings) {
       }
     }
   };
+}
+
+/** One try of `call`: the HTTP exchange, logged, Duffel's rate-limit headers noted, the answer read. */
+async function once<T>(settings: DuffelSettings, limit: RateLimit, call: DuffelCall): Promise<Answer<T>> {
+  const started = settings.now();
+  const response = await exchange(settings, call);
+  const reset = secondsUntilReset(response.headers.get('ratelimit-reset'), settings.now());
+  if (response.headers.get('ratelimit-remaining') === '0' && reset) {
+    limit.blockedUntil = settings.now() + reset * 1000;
+  }
+  const text = await response.text().catch(() => '');
+  settings.log.info('duffel call', {
+    method: call.method,
+    path: pathOf(call),
+    status: response.status,
+    ms: settings.now() - started,
+    duffel_request_id: response.headers.get('x-request-id') ?? undefined,
+  });
+  const json = parseJson(text);
+  if (response.ok && json && typeof json === 'object' && 'data' in json) return json as Answer<T>;
+  if (response.status === 429) {
+    limit.blockedUntil = settings.now() + (reset ?? 1) * 1000;
+    throw new DuffelNoAnswer('rate limited', false, reset ?? 1);
+  }
+  throw errorOf(response.status, json);
+}
+
+/** The request itself; no response at all is DuffelNoAnswer, `sent` unless refused before sending. */
+async function exchange(settings: DuffelSettings, call: DuffelCall): Promise<Response> {
+  try {
+    return await fetch(new URL(call.path, settings.baseUrl), {
+      method: call.method,
+      headers: {
+        Authorization: `Bearer ${settings.token}`,
+        'Duffel-Version': 'v2',
+        Accept: 'application/json',
+        ...(call.body !== undefined && { 'Content-Type': 'application/json' }),
+      },
+      ...(call.body !== undefined && { body: JSON.stringify({ data: call.body }) }),
+      signal: AbortSignal.timeout(call.ordering ? settings.orderTimeoutMs : settings.timeoutMs),
+    });
+  } catch (error) {
+    // Refused before anything was sent (no connection) is safe; anything later may have reached Duffel.
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    const sent = code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'EAI_AGAIN';
+    settings.log.warn('duffel call failed', {
+      method: call.method,
+      path: pathOf(call),
+      reason: reasonOf(error),
+    });
+    throw new DuffelNoAnswer(reasonOf(error), sent);
+  }
+}
+
+/** A failed answer: Duffel's refusal (a 4xx with its errors), or no answer we can trust. */
+function errorOf(status: number, json: unknown): DuffelRefusal | DuffelNoAnswer {
+  const errors =
+    json && typeof json === 'object' && 'errors' in json && Array.isArray(json.errors) ? json.errors : [];
+  if (status >= 400 && status < 500 && errors.length > 0) {
+    return new DuffelRefusal(status, errors as DuffelApiError[]);
+  }
+  return new DuffelNoAnswer(`status ${status}`, true);
 }
 
 export type DuffelSend = ReturnType<typeof duffelClient>;

@@ -3,7 +3,7 @@ import { listPositionOf, readListPosition } from '#shared/bookings/entity/bookin
 import { requestFingerprint } from '#shared/bookings/entity/idempotency-item.ts';
 import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
 import { flightMismatches } from '#shared/bookings/flight-mismatch.ts';
-import { ageOn, CreateBookingRequest, decimalPlaces, passengerProblems } from '#shared/bookings/request.ts';
+import { ageOn, createBookingRequest, decimalPlaces, passengerProblems } from '#shared/bookings/request.ts';
 import { decodeCursor, encodeCursor } from '#shared/cursor.ts';
 import { ValidationError } from '#shared/errors.ts';
 import { booking, flight } from '#shared/openapi/examples.ts';
@@ -91,7 +91,7 @@ describe('bookings: money', () => {
 });
 
 describe('bookings: quote comparison', () => {
-  const body = CreateBookingRequest.parse({
+  const body = createBookingRequest().parse({
     flight_id: flight.id,
     flight_details: flight,
     total_price: flight.total_price,

@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import { CreateAgentRequest } from '#shared/agency/manage-agents.ts';
 import { SendOtpRequest } from '#shared/auth/send-otp.ts';
 import { VerifyOtpRequest } from '#shared/auth/verify-otp.ts';
-import { CreateBookingRequest } from '#shared/bookings/request.ts';
+import { createBookingRequest } from '#shared/bookings/request.ts';
 import { operations } from '#shared/openapi/operations.ts';
 import { isDocumentedRequest } from '#test/helpers/contract.ts';
 
@@ -32,7 +32,7 @@ const places: [string, string, (value: string, kind: 'EMAIL' | 'PHONE') => unkno
           ? { email: value, phone: '+447700900123' }
           : { email: 'ada@example.com', phone: value },
     }),
-    CreateBookingRequest,
+    createBookingRequest(),
   ],
 ];
 
