@@ -10,6 +10,7 @@ import { handler as createWebhook } from '#test/helpers/routes/agency/webhooks-c
 import { startEventsPipeline } from '../../infra/local/events-pipeline.ts';
 import { testTable } from './agents.ts';
 import { invoke } from './api.ts';
+import { completeJsonLines } from './json-lines.ts';
 import type { TestSession } from './session.ts';
 import { testContext } from './test-context.ts';
 import type { Receiver } from './webhook-receiver.ts';
@@ -49,10 +50,7 @@ export interface NoticeLine {
 /** Every notice written to the test file's notices.jsonl. */
 export async function readNotices(): Promise<NoticeLine[]> {
   const text = await readFile(join(dataDir, NOTICES_FILE), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as NoticeLine);
+  return completeJsonLines<NoticeLine>(text);
 }
 
 /** Registers `receiver` as an endpoint of the session's agency (the ADMIN route) and gives it the secret. */

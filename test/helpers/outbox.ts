@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OUTBOX_FILE } from '#shared/notify/outbox-sender.ts';
+import { completeJsonLines } from './json-lines.ts';
 
 export interface OutboxEntry {
   channel: 'EMAIL' | 'SMS';
@@ -12,10 +13,7 @@ export interface OutboxEntry {
 /** Every code the local outbox has "sent" in `dataDir` (the test file's own by default). */
 export async function readOutbox(dataDir = process.env.DATA_DIR ?? ''): Promise<OutboxEntry[]> {
   const text = await readFile(join(dataDir, OUTBOX_FILE), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as OutboxEntry);
+  return completeJsonLines<OutboxEntry>(text);
 }
 
 /** The most recent code sent to `identifier`. */
