@@ -36,6 +36,7 @@ describe('browser: the console page and sign-in', () => {
     const { page, context, errors } = await newPage();
     await page.goto(`${server.url}/sign-in`);
     const verifying = page.waitForRequest((request) => request.url().endsWith('/api/auth/verify-otp'));
+    const verified = page.waitForResponse((response) => response.url().endsWith('/api/auth/verify-otp'));
 
     await signInThroughForm(page, server, admin.identifier);
 
@@ -43,6 +44,11 @@ describe('browser: the console page and sign-in', () => {
       identifier: admin.identifier,
       cookie_only: true,
     });
+    // The answer the page's script received holds no token at all: the session is the cookie alone.
+    const answer = await (await verified).json();
+    expect(answer.data.agent).toMatchObject({ identifier: admin.identifier });
+    expect(Object.keys(answer.data)).not.toContain('verification_token');
+    expect(JSON.stringify(answer)).not.toMatch(/eyJ[\w-]+\./);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/search');
     // The token the Set-Cookie carried, as the browser keeps it (HttpOnly: the page cannot read it).
