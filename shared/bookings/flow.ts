@@ -46,6 +46,9 @@ interface CancelRequest {
 }
 
 /** The flow of everything after create: confirm, cancel, expiry, refund quote, the sweep. */
+/** A late hold's end as its flow decides it (OrderFlow.endLateHold). */
+export type LateHoldEnd = { readonly expire: true; readonly leftCall?: string } | { readonly expire: false };
+
 export interface OrderFlow {
   /**
    * Confirms a HELD hold in time; throws the conditioned write's failure when it changed meanwhile.
@@ -69,14 +72,11 @@ export interface OrderFlow {
   /** The refund a cancel of a CONFIRMED booking would give now, changing nothing. */
   quoteRefund(record: BookingRecord): Promise<RefundQuoteView>;
   /**
-   * Ends a late hold: `expire` (EXPIRED, seats back), or as its supplier says when a call on it may have
-   * paid. Answers whether it expired.
+   * How a late hold ends: expire it now (EXPIRED, seats back; `leftCall`, the supplier call whose lost
+   * answer this settles), or not here (its supplier says it was paid, or it is left for the next sweep).
+   * The flow only decides; the caller writes the expiry (holds.ts).
    */
-  endLateHold(
-    deps: FlowDeps,
-    record: BookingRecord,
-    expire: (leftCall?: string) => Promise<boolean>,
-  ): Promise<boolean>;
+  endLateHold(deps: FlowDeps, record: BookingRecord): Promise<LateHoldEnd>;
   /**
    * A hold's call to its supplier, which only the flow knows of: one under way ('live'), one whose
    * answer was lost ('left'), or none (never any in the table).

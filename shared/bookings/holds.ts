@@ -70,7 +70,8 @@ export async function expireHold(deps: OrderDeps, record: BookingRecord): Promis
     }
   };
   // A remote hold with a payment that may have gone through ends as its supplier says (flow.ts).
-  return deps.orderFlow.endLateHold(deps, record, expire);
+  const end = await deps.orderFlow.endLateHold(deps, record);
+  return end.expire ? expire(end.leftCall) : false;
 }
 
 /** How often a read tries to store a lapse that keeps losing its condition before answering what is stored. */

@@ -63,7 +63,7 @@ export const inTableQuoting: Pick<OrderFlow, 'ownRefund' | 'quoteRefund'> = {
 
 /** The end of a late hold: nothing outside can have paid it, so it simply expires. */
 export const inTableLapsing: Pick<OrderFlow, 'endLateHold' | 'holdCall'> = {
-  endLateHold: (_deps, _record, expire) => expire(),
+  endLateHold: async () => ({ expire: true }),
   holdCall: () => undefined,
 };
 

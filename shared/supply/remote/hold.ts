@@ -3,7 +3,7 @@ import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.
 import { cancelWrites, confirmWrites } from '../../bookings/entity/booking-ends.ts';
 import { type BookingRecord, type BookingView, changeStamp } from '../../bookings/entity/booking-item.ts';
 import type { IdempotencyLock } from '../../bookings/entity/idempotency-item.ts';
-import type { OrderFlow } from '../../bookings/flow.ts';
+import type { LateHoldEnd, OrderFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { cancellationCodes } from '../../db/client.ts';
 import { transact, unslotted } from '../../db/transaction.ts';
@@ -57,27 +57,26 @@ export async function confirmPaid(
 
 /**
  * A late remote hold whose supplier call was left (a payment's outcome unknown, or a claim whose
- * request died): the supplier decides. Paid → CONFIRMED; unpaid → `expire(started_at)`. A live claim is
- * left alone (its request settles it). Answers whether the hold expired.
+ * request died): the supplier decides. Paid → CONFIRMED here; unpaid → expire, settling that call
+ * (`leftCall`: its `started_at`). A live claim is left alone (its request settles it).
  */
 async function settleLateRemoteHold(
   deps: Deps,
   orders: RemoteOrders,
   record: BookingRecord,
-  expire: (leftCall: string) => Promise<boolean>,
-): Promise<boolean> {
+): Promise<LateHoldEnd> {
   const call = record.hold_call;
-  if (!call || hasLiveCall(record, deps.clock.now())) return false;
+  if (!call || hasLiveCall(record, deps.clock.now())) return { expire: false };
   // The supplier not answering leaves the hold for the next sweep, without holding up the others.
   const order = await orders.readOrder(record.supplier?.order_id ?? '').catch(() => undefined);
-  if (!order) return false;
-  if (order.awaitingPayment || order.cancelled) return expire(call.started_at);
+  if (!order) return { expire: false };
+  if (order.awaitingPayment || order.cancelled) return { expire: true, leftCall: call.started_at };
   try {
     await confirmPaid(deps, record, order, { started_at: call.started_at });
   } catch (error) {
     if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
   }
-  return false;
+  return { expire: false };
 }
 
 /**
@@ -113,8 +112,8 @@ export async function cancelRemoteHold(
 
 /** The end of a late hold: a remote hold with a payment that may have gone through ends as its supplier says. */
 export const remoteLapsing = (orders: RemoteOrders): Pick<OrderFlow, 'endLateHold' | 'holdCall'> => ({
-  endLateHold: (deps, record, expire) =>
-    record.hold_call ? settleLateRemoteHold(deps, orders, record, expire) : expire(),
+  endLateHold: async (deps, record) =>
+    record.hold_call ? settleLateRemoteHold(deps, orders, record) : { expire: true },
   holdCall: (record, now) =>
     record.hold_call === undefined ? undefined : hasLiveCall(record, now) ? 'live' : 'left',
 });

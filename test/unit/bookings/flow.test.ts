@@ -31,6 +31,30 @@ function callbacksHandedDown(code: string, names: readonly string[]): string[] {
   return found;
 }
 
+/** The parameters of `owner`'s methods whose type is (or holds) a function: a callback handed to the flow. */
+function callbackParameters(code: string, owner: string): string[] {
+  const found: string[] = [];
+  const holdsFunction = (node: unknown): boolean =>
+    Array.isArray(node)
+      ? node.some(holdsFunction)
+      : !!node &&
+        typeof node === 'object' &&
+        ((node as Tree).type === 'TSFunctionType' ||
+          Object.entries(node as Tree).some(([key, child]) => key !== 'parent' && holdsFunction(child)));
+  const visit = (node: unknown, inOwner: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((child) => visit(child, inOwner));
+    if (!node || typeof node !== 'object') return;
+    const tree = node as Tree;
+    const here = inOwner || (tree.type === 'TSInterfaceDeclaration' && (tree.id as Tree).name === owner);
+    if (here && tree.type === 'TSMethodSignature')
+      for (const param of tree.params as Tree[])
+        if (holdsFunction(param)) found.push(code.slice(Number(param.start), Number(param.end)));
+    for (const [key, child] of Object.entries(tree)) if (key !== 'parent') visit(child, here);
+  };
+  visit(parseSync('flow.ts', code).program, false);
+  return found;
+}
+
 describe('fn: booking flow requests', () => {
   it('hands the flow of confirm and of cancel data only, no callback into the route', () => {
     const flow = readFileSync('shared/bookings/flow.ts', 'utf8');
@@ -43,5 +67,13 @@ describe('fn: booking flow requests', () => {
       'HoldConfirm: () => Promise<void>',
       'HoldConfirm: again(): void',
     ]);
+  });
+
+  it('takes no callback in any method of a flow: a late hold’s end comes back as data (LateHoldEnd)', () => {
+    const flow = readFileSync('shared/bookings/flow.ts', 'utf8');
+    expect(callbackParameters(flow, 'OrderFlow')).toEqual([]);
+    const planted =
+      'export interface OrderFlow { endLateHold(deps: D, expire: (left?: string) => Promise<boolean>): Promise<boolean>; }';
+    expect(callbackParameters(planted, 'OrderFlow')).toEqual(['expire: (left?: string) => Promise<boolean>']);
   });
 });
