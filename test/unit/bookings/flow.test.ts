@@ -42,7 +42,10 @@ function callbackParameters(code: string, owner: string): string[] {
         ((node as Tree).type === 'TSFunctionType' ||
           Object.entries(node as Tree).some(([key, child]) => key !== 'parent' && holdsFunction(child)));
   const visit = (node: unknown, inOwner: boolean): void => {
-    if (Array.isArray(node)) return node.forEach((child) => visit(child, inOwner));
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child, inOwner);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     const tree = node as Tree;
     const here = inOwner || (tree.type === 'TSInterfaceDeclaration' && (tree.id as Tree).name === owner);
