@@ -31,6 +31,20 @@ describe('infra: the app for a filled-in prod stage', () => {
     expect(nagFindings(app)).toBe('');
   });
 
+  it('synthesises with every optional setting the README offers filled in too, nothing open in cdk-nag', () => {
+    const app = filledInProd({
+      ...PRODUCTION_FILE,
+      apiMethodMetrics: true,
+      customDomain: {
+        name: 'agents.acme-travel.co.uk',
+        certificateArn: `arn:aws:acm:${PRODUCTION_FILE.region}:${PRODUCTION_FILE.account}:certificate/0f6b8f3e-4b5a-4c1d-9e2f-3a4b5c6d7e8f`,
+      },
+    });
+    const stack = app.node.findChild('FlightBooking-prod') as Stack;
+    Template.fromStack(stack).resourceCountIs('AWS::ApiGateway::DomainName', 1);
+    expect(nagFindings(app)).toBe('');
+  });
+
   it('grants SES sending on the pinned region’s and account’s identities', () => {
     const app = filledInProd({ ...PRODUCTION_FILE, account: '345678901234', region: 'ap-southeast-2' });
     const stack = app.node.findChild('FlightBooking-prod') as Stack;
