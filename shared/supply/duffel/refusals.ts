@@ -47,8 +47,13 @@ export function orderFieldPath(field: string | undefined, ourIndex: readonly num
   return ours === undefined || !mapped ? undefined : `passengers.${ours}.${mapped}`;
 }
 
-/** Our search field for a Duffel offer-request field: a multi-city search's slices are ours one for one. */
+/**
+ * Our search field for a Duffel offer-request field: a multi-city search's slices are ours one for one,
+ * and a refusal of its list of slices as a whole (Duffel states no cap on their number; an airline's
+ * would come back this way) is on our `slices`: 400 VALIDATION_ERROR there (docs/API.md §4.5).
+ */
 export function searchFieldPath(field: string | undefined, multiCity = false): string | undefined {
+  if (multiCity && field === 'slices') return 'slices';
   const slice = multiCity && field && /^slices\[(\d)\]\.(origin|destination|departure_date)$/.exec(field);
   if (slice) return `slices.${slice[1]}.${slice[2]}`;
   return field ? SEARCH_FIELDS[field] : undefined;

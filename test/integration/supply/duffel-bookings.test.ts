@@ -194,6 +194,24 @@ describe('duffel mode: booking', () => {
     },
   );
 
+  it('answers a same-day multi-city search only the offers leaving 2 hours between journeys, under limit', async () => {
+    const slices = [
+      { origin: 'LHR', destination: 'CDG', departure_date: date() },
+      { origin: 'CDG', destination: 'AMS', departure_date: date() },
+    ];
+    const none = { origin: undefined, destination: undefined, departure_date: undefined };
+
+    const trips = await search({ ...none, slices, limit: 50 });
+
+    // The stand-in answers every pair of its three flights a day: 9 offers, some leaving too soon.
+    expect(trips.length).toBeGreaterThan(0);
+    expect(trips.length).toBeLessThan(9);
+    for (const trip of trips) {
+      const landed = Date.parse(trip.slices[0].segments.at(-1).arrival_at);
+      expect(Date.parse(trip.slices[1].segments[0].departure_at) - landed).toBeGreaterThanOrEqual(7_200_000);
+    }
+  });
+
   it('answers 409 PRICE_CHANGED with a fresh Flight when Duffel re-prices, and the fresh one books', async () => {
     const [offer] = await search();
     standIn.reprice(duffelOfferId(offer), (offer.total_price + 12.5).toFixed(2));

@@ -62,6 +62,21 @@ describe('Duffel refusals as the API’s errors', () => {
     });
   });
 
+  it('maps a refusal of a multi-city search’s slices as a whole to 400 on slices, and only for multi-city', () => {
+    const tooMany = refusal(422, {
+      type: 'validation_error',
+      code: 'too_many_slices',
+      message: 'Too many slices: search fewer journeys.',
+      field: 'slices',
+    });
+
+    expect(refusalError(tooMany, (field) => searchFieldPath(field, true), log)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'slices', message: 'Too many slices: search fewer journeys.' }],
+    });
+    expect(refusalError(tooMany, searchFieldPath, log).code).toBe('SUPPLIER_REJECTED');
+  });
+
   it('answers a refused token 503 (our configuration, not the client’s), logging it for the operator', () => {
     const lines: string[] = [];
     const release = captureLogLines((line) => lines.push(line));
