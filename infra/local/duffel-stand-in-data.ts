@@ -16,6 +16,7 @@ import type {
   OfferSliceSegment,
   Order,
   OrderCancellation,
+  OrderCancellationAirlineCredit,
 } from '@duffel/api/types';
 import { findAirport, type Airport as ServedAirport } from '#shared/flights/airports.ts';
 import { localDateAt, localTimeAt, zonedTimeToEpoch } from '#shared/flights/local-time.ts';
@@ -331,7 +332,47 @@ export function cancellationFor(order: Order, minor: number, now: number): Order
     confirmed_at: '',
     refund_amount: decimalAmount(Math.floor((minor * 9) / 10), order.total_currency),
     refund_currency: order.total_currency,
-    refund_to: 'balance',
+    // Duffel: `awaiting_payment` for a hold not paid yet.
+    refund_to: order.payment_status.awaiting_payment ? 'awaiting_payment' : 'balance',
     airline_credits: [],
   };
+}
+
+/**
+ * How the airline would cancel an order, as a test sets it: Duffel's cancellation fields as Duffel may
+ * state them — `refund_amount`, `refund_currency` and `expires_at` null where Duffel documents null, a
+ * `refund_to` of Duffel's (or one it may add), and `airline_credits` (a credit's `credit_code` null where
+ * the airline has not issued it, `expires_at` as Duffel's airline credits carry it). Fields left out
+ * keep the stand-in's own terms.
+ */
+export interface CancellationTerms {
+  refund_amount?: string | null;
+  refund_currency?: string | null;
+  expires_at?: string | null;
+  refund_to?: string | null;
+  airline_credits?:
+    | null
+    | (Partial<Omit<OrderCancellationAirlineCredit, 'credit_code'>> & {
+        credit_code?: string | null;
+        expires_at?: string | null;
+      })[];
+}
+
+/**
+ * Duffel's airline credits for a cancellation refunded as credits: one per passenger, the refund
+ * shared among them (the first takes what does not divide), named as airlines name them, each coded by
+ * the passenger's ticket number, issued on the order's day (Duffel's guide to airline credits).
+ */
+export function airlineCreditsFor(order: Order, minor: number): OrderCancellationAirlineCredit[] {
+  const count = Math.max(1, order.passengers.length);
+  const share = Math.floor(minor / count);
+  return order.passengers.map((passenger, i) => ({
+    id: duffelId('acd'),
+    credit_name: 'Future Flight Credit',
+    credit_code: `125${String(Date.parse(order.created_at) + i).slice(-10)}`,
+    credit_amount: decimalAmount(i === 0 ? minor - share * (count - 1) : share, order.total_currency),
+    credit_currency: order.total_currency,
+    issued_on: order.created_at.slice(0, 10),
+    passenger_id: passenger.id,
+  }));
 }

@@ -26,7 +26,14 @@ import type {
   OrderPassenger,
 } from '@duffel/api/types';
 import { minorUnits } from '#shared/money.ts';
-import { cancellationFor, duffelId, offersFor, orderFrom } from './duffel-stand-in-data.ts';
+import {
+  airlineCreditsFor,
+  type CancellationTerms,
+  cancellationFor,
+  duffelId,
+  offersFor,
+  orderFrom,
+} from './duffel-stand-in-data.ts';
 
 type Endpoint =
   | 'offer_requests.create'
@@ -90,6 +97,12 @@ export interface DuffelStandIn {
   holdRules(offerId: string, rules: Partial<Offer['payment_requirements']>): void;
   /** The airline moved the price of a held (unpaid) order to `totalAmount` (a decimal string). */
   repriceOrder(orderId: string, totalAmount: string): void;
+  /**
+   * The airline's terms for cancelling `orderId` from now on (its quotes, their confirmation and the
+   * order's `cancellation`): Duffel's fields as given ({@link CancellationTerms}); a `refund_to` of
+   * `airline_credits` without credits given makes one per passenger worth the refund.
+   */
+  cancellationTerms(orderId: string, terms: CancellationTerms): void;
   close(): Promise<void>;
 }
 
@@ -133,6 +146,8 @@ interface Store {
   readonly offers: Map<string, Held>;
   readonly orders: Map<string, Order>;
   readonly cancellations: Map<string, OrderCancellation>;
+  /** The airline's own terms of cancelling an order, where a test set them. */
+  readonly cancellationTerms: Map<string, CancellationTerms>;
 }
 
 /** What tests set and read: faults and reshapes per endpoint, the requests received, the rate window. */
@@ -153,6 +168,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
     offers: new Map(),
     orders: new Map(),
     cancellations: new Map(),
+    cancellationTerms: new Map(),
   };
   const traffic: Traffic = {
     limit: options.rateLimit ?? 600,
@@ -212,6 +228,7 @@ function standInApi(url: string, store: Store, traffic: Traffic, close: () => Pr
       const order = orders.get(orderId);
       if (order) orders.set(orderId, { ...order, total_amount: totalAmount, base_amount: totalAmount });
     },
+    cancellationTerms: (orderId, terms) => void store.cancellationTerms.set(orderId, terms),
     close,
   };
 }
@@ -506,9 +523,21 @@ function createCancellation(store: Store, body: unknown): [number, unknown] {
   const paid = order.payment_status.awaiting_payment
     ? 0
     : minorUnits(order.total_amount, order.total_currency);
-  const quote = cancellationFor(order, paid ?? 0, store.now());
+  const quote = withTerms(cancellationFor(order, paid ?? 0, store.now()), order, store);
   store.cancellations.set(quote.id, quote);
   return [201, quote];
+}
+
+/** A quote on the airline's terms for `order`, where a test set them (null fields as Duffel sends them). */
+function withTerms(quote: OrderCancellation, order: Order, store: Store): OrderCancellation {
+  const terms = store.cancellationTerms.get(order.id);
+  if (!terms) return quote;
+  const stated = { ...quote, ...terms } as Wire;
+  if (terms.refund_to === 'airline_credits' && terms.airline_credits === undefined) {
+    const minor = minorUnits(stated.refund_amount ?? '', stated.refund_currency ?? '') ?? 0;
+    stated.airline_credits = airlineCreditsFor(order, minor);
+  }
+  return stated;
 }
 
 /** Confirms a quote that has not expired: the order is cancelled, once. */

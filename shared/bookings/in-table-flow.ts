@@ -48,7 +48,13 @@ export const inTableCancelling: Pick<OrderFlow, 'cancel' | 'ownRefund'> = {
   ownRefund: conditionsQuote,
   async cancel(deps, record, { own, at, by }) {
     // What the fare's conditions, as sold, give back of a confirmed booking; a hold was never paid.
-    const cancelled = { at, by, refund: own?.refund ?? undefined };
+    const cancelled = {
+      at,
+      by,
+      refund: own?.refund ?? undefined,
+      // Where it goes: the agency's account (a hold's: nowhere, nothing was paid).
+      ...(own && { refund_to: own.refund_to, airline_credits: own.airline_credits }),
+    };
     const seats = deps.supplier.orders.seatsBack(record);
     const writes = cancelWrites(deps.tableName, record, cancelled, { seats });
     return transact(deps.db, () => unslotted(writes), { written: () => cancelledView(record, cancelled) });

@@ -6,8 +6,8 @@ import { refundUnder } from '../flights/fare-conditions.ts';
 import { toMajor } from '../money.ts';
 import type { CancellationQuote, OrdersSupplier, Refund } from '../supply/port.ts';
 import '../zod-locale.ts';
-import { type BookingDeps, isLateHold } from './entity/booking.ts';
-import { type BookingRecord, findBooking } from './entity/booking-item.ts';
+import { type BookingDeps, isLateHold, refundWhere } from './entity/booking.ts';
+import { type BookingRecord, findBooking, type RefundWhere } from './entity/booking-item.ts';
 import { BookingId } from './entity/ids.ts';
 
 /**
@@ -25,7 +25,12 @@ interface Money {
   currency: string;
 }
 
-export interface RefundQuoteView {
+/** The built-in network's: back to the agency's account. */
+const TO_BALANCE: RefundWhere = { refund_to: 'balance', airline_credits: [] };
+/** A hold's: nothing was paid (Duffel's word for it). */
+const UNPAID: RefundWhere = { refund_to: 'awaiting_payment', airline_credits: [] };
+
+export interface RefundQuoteView extends RefundWhere {
   booking_id: string;
   /** Null when the supplier does not know it: never 0 (docs/API.md §4.3). */
   refund: Money | null;
@@ -51,12 +56,19 @@ export const refundChanged = (expected: Money, quote: RefundQuoteView) =>
 
 /**
  * The quote a booking `record` gets when its refund is `refund` (minor units; null: unknown) until
- * `until` (epoch ms; null: no end stated): the penalty is what was paid (nothing for a hold) less the
- * refund, in the price's currency — unknown when the refund is, or is in another currency.
+ * `until` (epoch ms; null: no end stated), going `where`: the penalty is what was paid (nothing for a
+ * hold) less the refund, in the price's currency — unknown when the refund is, or is in another
+ * currency (a refund of nothing keeps everything paid, in any currency).
  */
-function quoteOf(record: BookingRecord, refund: Refund | null, until: number | null): RefundQuoteView {
+function quoteOf(
+  record: BookingRecord,
+  refund: Refund | null,
+  until: number | null,
+  where: RefundWhere = TO_BALANCE,
+): RefundQuoteView {
   const paid = record.status === 'HELD' ? 0 : record.total;
-  const kept = refund?.currency === record.currency ? paid - refund.amount : undefined;
+  const comparable = refund?.currency === record.currency || refund?.amount === 0;
+  const kept = refund && comparable ? paid - refund.amount : undefined;
   return {
     booking_id: record.booking_id,
     refund: refund && { amount: toMajor(refund.amount, refund.currency), currency: refund.currency },
@@ -66,12 +78,18 @@ function quoteOf(record: BookingRecord, refund: Refund | null, until: number | n
         : null,
     ...(kept === undefined && { penalty_unknown: true as const }),
     expires_at: until === null ? null : isoSeconds(Math.min(until, record.departs_at)),
+    ...where,
   };
 }
 
 /** The quote from a remote supplier's cancellation quote. */
 export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote): RefundQuoteView =>
-  quoteOf(record, quote.refund, quote.expiresAt === null ? null : Date.parse(quote.expiresAt));
+  quoteOf(
+    record,
+    quote.refund,
+    quote.expiresAt === null ? null : Date.parse(quote.expiresAt),
+    refundWhere(quote),
+  );
 /** The quote by the fare conditions the booking was sold with, until its first departure. */
 export function conditionsQuote(record: BookingRecord): RefundQuoteView {
   const refund = refundUnder(record.flight.conditions, record.total, record.currency);
@@ -95,7 +113,7 @@ export function ownRefundQuote(
 ): RefundQuoteView | undefined {
   if (record.status === 'HELD') {
     const deadline = Date.parse(record.payment_required_by ?? '') || record.departs_at;
-    return quoteOf(record, { amount: 0, currency: record.currency }, deadline);
+    return quoteOf(record, { amount: 0, currency: record.currency }, deadline, UNPAID);
   }
   return flow.ownRefund(record);
 }

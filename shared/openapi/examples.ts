@@ -138,6 +138,8 @@ const exampleErrors: Record<ErrorCode, () => ApiError> = {
         refund: { amount: 371.16, currency: 'GBP' },
         penalty: { amount: 41.24, currency: 'GBP' },
         expires_at: '2026-12-01T09:35:00Z',
+        refund_to: 'balance',
+        airline_credits: [],
       },
     ),
   PAYLOAD_TOO_LARGE: () => new PayloadTooLargeError('The body is over 65536 bytes.'),

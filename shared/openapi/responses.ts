@@ -4,6 +4,7 @@ import type { RefundQuoteView } from '../bookings/refund-quote.ts';
 import { passenger } from '../bookings/request.ts';
 import { TRAVEL_CLASSES } from '../flights/cabins.ts';
 import type { FlightView } from '../flights/flight-view.ts';
+import { REFUND_DESTINATIONS } from '../supply/port.ts';
 
 /**
  * The success payloads as zod schemas, for the OpenAPI document only (functions never load this
@@ -116,6 +117,21 @@ export const AgencyAgent = z.object({
   updated_by: z.optional(Actor),
 });
 
+/** Where a cancel's money goes, and the airline credits it gives (docs/API.md §4.3). */
+const REFUND_TO =
+  'Where the refund goes, as the supplier says: balance (the agency’s account; the built-in network), card, voucher, airline_credits, arc_bsp_cash, awaiting_payment (a hold: nothing was paid); null when the supplier names no destination, or one this service does not know';
+const AIRLINE_CREDITS =
+  'The airline credits the cancel gives (Duffel’s airline_credits), each with the code the airline redeems it by (null until the airline issues it), its value and its expiry (null when not stated); empty when none';
+const RefundTo = z.nullable(z.enum(REFUND_DESTINATIONS));
+const AirlineCredits = z.array(
+  z.object({
+    code: z.nullable(z.string()),
+    amount: Money,
+    currency: z.string(),
+    expires_at: z.nullable(DateTime),
+  }),
+);
+
 export const Booking = z.object({
   booking_id: z.string().check(z.describe('bkg_ + ULID')),
   pnr: z
@@ -147,12 +163,14 @@ export const Booking = z.object({
     .optional(z.object({ name: z.string(), order_id: z.optional(z.string()) }))
     .check(z.describe("External suppliers only: the supplier's name and its order id")),
   refund: z
-    .optional(z.object({ amount: Money, currency: z.string() }))
+    .optional(z.nullable(z.object({ amount: Money, currency: z.string() })))
     .check(
       z.describe(
-        'Once cancelled: what was given back (0 for a hold, which was never paid; from the built-in network the price less the penalty of the conditions it was sold with, or 0 where they allow no refund; the supplier’s refund otherwise)',
+        'Once cancelled: what was given back (0 for a hold, which was never paid; from the built-in network the price less the penalty of the conditions it was sold with, or 0 where they allow no refund; the supplier’s refund otherwise, null while the supplier does not know it — never 0 for unknown)',
       ),
     ),
+  refund_to: z.optional(RefundTo).check(z.describe(`Once cancelled: ${REFUND_TO}`)),
+  airline_credits: z.optional(AirlineCredits).check(z.describe(`Once cancelled: ${AIRLINE_CREDITS}`)),
   payment_required_by: z
     .optional(DateTime)
     .check(
@@ -175,6 +193,8 @@ export const RefundQuote = z.object({
   refund: z.nullable(Amount).check(z.describe(REFUND)),
   penalty: z.nullable(Amount).check(z.describe(PENALTY)),
   penalty_unknown: z.optional(z.literal(true).check(z.describe(PENALTY_UNKNOWN))),
+  refund_to: RefundTo.check(z.describe(REFUND_TO)),
+  airline_credits: AirlineCredits.check(z.describe(AIRLINE_CREDITS)),
   expires_at: z
     .nullable(DateTime)
     .check(

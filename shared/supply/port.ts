@@ -68,8 +68,8 @@ export interface SupplierOrder {
   /** Hold orders: paid or not, and by when. */
   readonly awaitingPayment: boolean;
   readonly paymentRequiredBy?: string;
-  /** A cancelled order: what its cancellation refunded; null when the supplier does not say. */
-  readonly refund?: Refund | null;
+  /** A cancelled order: what its cancellation gave back (a refund null when the supplier does not say). */
+  readonly cancellation?: Refunded;
 }
 
 /**
@@ -88,11 +88,42 @@ export interface Refund {
   readonly currency: string;
 }
 
-/** A supplier's offer to cancel an order: what it would refund, until when. Nothing is cancelled yet. */
-export interface CancellationQuote {
-  readonly id: string;
+/** Where a cancellation's money goes, as suppliers name it (docs/API.md §4.3): Duffel's `refund_to`. */
+export const REFUND_DESTINATIONS = [
+  'balance',
+  'card',
+  'voucher',
+  'airline_credits',
+  'arc_bsp_cash',
+  'awaiting_payment',
+] as const;
+export type RefundTo = (typeof REFUND_DESTINATIONS)[number];
+
+/** An airline credit a cancellation gives, in minor units. */
+export interface AirlineCredit {
+  /** What the airline redeems it by; null while the airline has not issued it (Duffel: nullable). */
+  readonly code: string | null;
+  readonly amount: number;
+  readonly currency: string;
+  /** ISO 8601 UTC; null when the supplier states no expiry. */
+  readonly expiresAt: string | null;
+}
+
+/** What a cancellation gives back, and where, as the supplier states it. */
+export interface Refunded {
   /** Null when the supplier does not know it (never read as 0). */
   readonly refund: Refund | null;
+  /** Null when the supplier names no destination, or one this service does not know. */
+  readonly refundTo: RefundTo | null;
+  readonly airlineCredits: readonly AirlineCredit[];
+}
+
+/** A cancellation of which the supplier says nothing: no refund known (never 0), no destination, no credits. */
+export const NOTHING_STATED: Refunded = { refund: null, refundTo: null, airlineCredits: [] };
+
+/** A supplier's offer to cancel an order: what it would refund, until when. Nothing is cancelled yet. */
+export interface CancellationQuote extends Refunded {
+  readonly id: string;
   /** ISO 8601 UTC: the quote must be confirmed before then; null when the supplier states none. */
   readonly expiresAt: string | null;
 }
@@ -103,7 +134,7 @@ export interface CancellationQuote {
  * cancelled"): read the order to find out, never confirm again blindly.
  */
 export type CancellationOutcome =
-  | { readonly kind: 'cancelled'; readonly refund: Refund | null }
+  | ({ readonly kind: 'cancelled' } & Refunded)
   | { readonly kind: 'refused'; readonly error: ApiError }
   | { readonly kind: 'unknown' };
 
@@ -192,8 +223,8 @@ interface InTableOrders extends SeatsBack {
 /** A remote supplier's orders: each is an outside call. */
 export interface RemoteOrders extends SeatsBack {
   readonly kind: 'remote';
-  /** Asks for the cancellation's quote and confirms it (`currency`: the order's); null: refund unstated. */
-  cancel(orderId: string, currency: string): Promise<Refund | null>;
+  /** Asks for the cancellation's quote and confirms it (`currency`: the order's): what it gave back. */
+  cancel(orderId: string, currency: string): Promise<Refunded>;
   /**
    * The quote for cancelling the order now (repeatable); 'cancelled' when it already is. Refusals: 409
    * NOT_CANCELLABLE, never the supplier's words. `currency`: the order's, for a zero that names none.

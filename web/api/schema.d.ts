@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking
-         * @description Cancels and returns the seats; the cancelled booking carries its refund (built-in network: the price less the penalty of the conditions it was sold with, 0 where they allow no refund). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).
+         * @description Cancels and returns the seats; the cancelled booking carries its refund (null while the supplier does not know it), `refund_to` and `airline_credits` (built-in network: the price less the penalty of the conditions it was sold with, 0 where they allow no refund). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).
          */
         post: operations["bookingCancel"];
         delete?: never;
@@ -235,7 +235,7 @@ export interface paths {
         put?: never;
         /**
          * Quote the refund of a cancel
-         * @description What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with (the price less the refund penalty, or 0 where the fare allows no refund; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.
+         * @description What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with (the price less the refund penalty, or 0 where the fare allows no refund; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0 (`refund_to` awaiting_payment). `refund_to` and `airline_credits` say where the money goes, as the supplier states it. A refund the supplier does not know is null (never 0): a cancel sent with any `refund` then is 409 REFUND_CHANGED, one sent without cancels at whatever the supplier gives. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.
          */
         post: operations["bookingRefundQuote"];
         delete?: never;
@@ -924,12 +924,22 @@ export interface components {
                 name: string;
                 order_id?: string;
             };
-            /** @description Once cancelled: what was given back (0 for a hold, which was never paid; from the built-in network the price less the penalty of the conditions it was sold with, or 0 where they allow no refund; the supplier’s refund otherwise) */
+            /** @description Once cancelled: what was given back (0 for a hold, which was never paid; from the built-in network the price less the penalty of the conditions it was sold with, or 0 where they allow no refund; the supplier’s refund otherwise, null while the supplier does not know it — never 0 for unknown) */
             refund?: {
                 /** @description Major currency units, at most 2 decimals */
                 amount: number;
                 currency: string;
-            };
+            } | null;
+            /** @description Once cancelled: Where the refund goes, as the supplier says: balance (the agency’s account; the built-in network), card, voucher, airline_credits, arc_bsp_cash, awaiting_payment (a hold: nothing was paid); null when the supplier names no destination, or one this service does not know */
+            refund_to?: ("balance" | "card" | "voucher" | "airline_credits" | "arc_bsp_cash" | "awaiting_payment") | null;
+            /** @description Once cancelled: The airline credits the cancel gives (Duffel’s airline_credits), each with the code the airline redeems it by (null until the airline issues it), its value and its expiry (null when not stated); empty when none */
+            airline_credits?: {
+                code: string | null;
+                /** @description Major currency units, at most 2 decimals */
+                amount: number;
+                currency: string;
+                expires_at: string | null;
+            }[];
             /**
              * Format: date-time
              * @description HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called
@@ -1164,6 +1174,16 @@ export interface components {
                  * @constant
                  */
                 penalty_unknown?: true;
+                /** @description Where the refund goes, as the supplier says: balance (the agency’s account; the built-in network), card, voucher, airline_credits, arc_bsp_cash, awaiting_payment (a hold: nothing was paid); null when the supplier names no destination, or one this service does not know */
+                refund_to: ("balance" | "card" | "voucher" | "airline_credits" | "arc_bsp_cash" | "awaiting_payment") | null;
+                /** @description The airline credits the cancel gives (Duffel’s airline_credits), each with the code the airline redeems it by (null until the airline issues it), its value and its expiry (null when not stated); empty when none */
+                airline_credits: {
+                    code: string | null;
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                    expires_at: string | null;
+                }[];
                 /** @description Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest; null when the supplier states none. A cancel sent with this refund after it changed is 409 REFUND_CHANGED. */
                 expires_at: string | null;
             };
@@ -3581,7 +3601,9 @@ export interface operations {
                      *         "refund": {
                      *           "amount": 0,
                      *           "currency": "EUR"
-                     *         }
+                     *         },
+                     *         "refund_to": "balance",
+                     *         "airline_credits": []
                      *       }
                      *     }
                      */
@@ -3766,6 +3788,8 @@ export interface operations {
                      *           "amount": 394,
                      *           "currency": "EUR"
                      *         },
+                     *         "refund_to": "balance",
+                     *         "airline_credits": [],
                      *         "expires_at": "2026-12-01T07:55:00Z"
                      *       }
                      *     }

@@ -1,5 +1,5 @@
 import type { TransactItem } from '../../db/transaction.ts';
-import type { BookingRecord, BookingView } from './booking-item.ts';
+import type { BookingRecord, BookingView, Cancellation } from './booking-item.ts';
 import { changeStamp } from './booking-item.ts';
 import {
   cancelBookingUpdate,
@@ -19,8 +19,6 @@ import { completionUpdate, type IdempotencyLock } from './idempotency-item.ts';
  * a read, cancel or confirm carries none of theirs.
  */
 
-type Actor = { id: string; name: string };
-type Money = { amount: number; currency: string };
 /** A supplier call named by its claim (`id`) or, left behind, by its start. */
 type Call = { id: string } | { started_at: string };
 
@@ -61,7 +59,7 @@ export function confirmWrites(
 export function cancelWrites(
   tableName: string,
   record: BookingRecord & { status: 'CONFIRMED' | 'HELD' },
-  cancelled: { at: string; by: Actor; refund?: Money | undefined },
+  cancelled: Cancellation,
   under: { holdClaim?: string; orderCall?: { call: Call; listed: ListedCall }; seats?: TransactItem[] },
 ): TransactItem[] {
   const { version } = changeStamp(record);

@@ -4,6 +4,7 @@ import type { TableHandle } from '../../db/client.ts';
 import { itemSchema, parseItem } from '../../db/stored-item.ts';
 import { agencyPartition, GSI1 } from '../../db/table.ts';
 import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
+import { REFUND_DESTINATIONS, type RefundTo } from '../../supply/port.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
 import { GENDERS, PAX_TYPES, TITLES } from './passenger-fields.ts';
 import { Flight, soldFlight } from './stored-flight.ts';
@@ -45,6 +46,32 @@ export function readListPosition(text: string): ListPosition | undefined {
 }
 
 const Actor = () => z.object({ id: z.string(), name: z.string() });
+/** An airline credit a cancel gave (docs/API.md §4.3): major units; `code` null until the airline issues it. */
+const AirlineCredit = () =>
+  z.object({
+    code: z.nullable(z.string()),
+    amount: z.number(),
+    currency: z.string(),
+    expires_at: z.nullable(z.string()),
+  });
+type AirlineCreditView = z.output<ReturnType<typeof AirlineCredit>>;
+
+/** Where a cancel's money goes, as the supplier states it: the refund quote's and the cancelled Booking's. */
+export interface RefundWhere {
+  /** Null when the supplier names no destination, or one this service does not know. */
+  refund_to: RefundTo | null;
+  airline_credits: AirlineCreditView[];
+}
+
+/**
+ * What a cancel stores with CANCELLED: when, by whom, and what was given back — `refund` null while
+ * the supplier does not know it (never 0), where it went, and the airline credits.
+ */
+export interface Cancellation extends Partial<RefundWhere> {
+  at: string;
+  by: { id: string; name: string };
+  refund?: { amount: number; currency: string } | null | undefined;
+}
 const Passenger = () =>
   z.object({
     title: z.enum(TITLES),
@@ -77,8 +104,11 @@ const answered = () => ({
   payment_required_by: z.optional(z.string()),
   /** A remote supplier's order (absent for the built-in network). */
   supplier: z.optional(z.object({ name: z.string(), order_id: z.optional(z.string()) })),
-  /** What the cancellation refunded, in major units. */
-  refund: z.optional(z.object({ amount: z.number(), currency: z.string() })),
+  /** What the cancellation refunded, in major units; null when the supplier did not know it. */
+  refund: z.optional(z.nullable(z.object({ amount: z.number(), currency: z.string() }))),
+  /** Where the cancellation's money went (absent on bookings cancelled before it was kept). */
+  refund_to: z.optional(z.nullable(z.enum(REFUND_DESTINATIONS))),
+  airline_credits: z.optional(z.array(AirlineCredit())),
   /** Absent on bookings stored before they were kept: read as created_at (or cancelled_at) and 1 (or 2). */
   updated_at: z.optional(z.string()),
   version: z.optional(z.number()),

@@ -1,5 +1,15 @@
 import { DEADLINE_AHEAD, DEADLINE_PASSED } from './booking.ts';
-import { bookingKey } from './booking-item.ts';
+import { bookingKey, type Cancellation } from './booking-item.ts';
+
+/** What a cancel gave back, as stored with it: the fields given (a refund may be null: unknown). */
+const GIVEN_BACK = ['refund', 'refund_to', 'airline_credits'] as const;
+function givenBack(cancelled: Cancellation) {
+  const given = GIVEN_BACK.filter((field) => cancelled[field] !== undefined);
+  return {
+    set: given.map((field) => `, ${field} = :${field}`).join(''),
+    values: Object.fromEntries(given.map((field) => [`:${field}`, cancelled[field]])),
+  };
+}
 
 /**
  * The state changes of a stored booking (docs/API.md §4.3), each an Update conditioned on the state it
@@ -15,7 +25,7 @@ import { bookingKey } from './booking-item.ts';
 export function cancelBookingUpdate(
   tableName: string,
   booking: { booking_id: string; version: number; status: 'CONFIRMED' | 'HELD' },
-  cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
+  cancelled: Cancellation,
   /** A remote hold: the claim under which its order was cancelled at the supplier (supply/remote/hold.ts). */
   claim?: string,
 ) {
@@ -24,7 +34,7 @@ export function cancelBookingUpdate(
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
     // A booking carries its deadline only while HELD (and once EXPIRED).
-    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${cancelled.refund ? ', refund = :refund' : ''} REMOVE payment_required_by, hold_call`,
+    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${givenBack(cancelled).set} REMOVE payment_required_by, hold_call`,
     ConditionExpression: booking.status === 'HELD' ? held : '#status = :from',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
@@ -33,7 +43,7 @@ export function cancelBookingUpdate(
       ':at': cancelled.at,
       ':by': cancelled.by,
       ':version': booking.version + 1,
-      ...(cancelled.refund && { ':refund': cancelled.refund }),
+      ...givenBack(cancelled).values,
       ...(claim && { ':claim': claim }),
     },
   };
@@ -190,19 +200,19 @@ export function settleBookingUpdate(
 /**
  * The Update that cancels a remote CONFIRMED booking whose order its supplier has cancelled
  * (supply/remote/cancel.ts): only while it is CONFIRMED under the same cancellation call (`id`: the request's
- * claim; `started_at`: the call the sweep found left behind). No `refund` while the supplier does not
- * know it: none is recorded (never 0).
+ * claim; `started_at`: the call the sweep found left behind). A `refund` the supplier does not know
+ * is recorded null (never 0).
  */
 export function cancelOrderUpdate(
   tableName: string,
   booking: { booking_id: string; version: number },
-  cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
+  cancelled: Cancellation,
   call: { id: string } | { started_at: string },
 ) {
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
-    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${cancelled.refund ? ', refund = :refund' : ''} REMOVE cancel_call`,
+    UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${givenBack(cancelled).set} REMOVE cancel_call`,
     ConditionExpression: `#status = :confirmed AND ${sameCall('cancel_call', call)}`,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
@@ -211,7 +221,7 @@ export function cancelOrderUpdate(
       ':at': cancelled.at,
       ':by': cancelled.by,
       ':version': booking.version + 1,
-      ...(cancelled.refund && { ':refund': cancelled.refund }),
+      ...givenBack(cancelled).values,
       ':call': callValue(call),
     },
   };

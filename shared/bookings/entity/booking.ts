@@ -1,8 +1,14 @@
 import { type Clock, isoSeconds } from '../../clock.ts';
 import type { TableHandle } from '../../db/client.ts';
 import { toMajor } from '../../money.ts';
-import type { SupplierName } from '../../supply/port.ts';
-import { type BookingRecord, type BookingView, changeStamp } from './booking-item.ts';
+import type { Refunded, SupplierName } from '../../supply/port.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  type Cancellation,
+  changeStamp,
+  type RefundWhere,
+} from './booking-item.ts';
 import { soldFlight } from './stored-flight.ts';
 
 /**
@@ -86,24 +92,36 @@ export function bookingView(record: BookingRecord): BookingView {
     passengers: record.passengers,
     contact: record.contact,
     ...(record.supplier && { supplier: record.supplier }),
-    ...(record.refund && { refund: record.refund }),
+    ...(record.refund !== undefined && { refund: record.refund }),
+    ...(record.refund_to !== undefined && { refund_to: record.refund_to }),
+    ...(record.airline_credits && { airline_credits: record.airline_credits }),
     ...(record.payment_required_by && { payment_required_by: record.payment_required_by }),
     ...changeStamp(record),
   };
 }
 
+/** A supplier's statement of where a cancel's money goes, as the API answers it (major units, whole seconds). */
+export const refundWhere = (stated: Pick<Refunded, 'refundTo' | 'airlineCredits'>): RefundWhere => ({
+  refund_to: stated.refundTo,
+  airline_credits: stated.airlineCredits.map((credit) => ({
+    code: credit.code,
+    amount: toMajor(credit.amount, credit.currency),
+    currency: credit.currency,
+    expires_at: credit.expiresAt === null ? null : isoSeconds(Date.parse(credit.expiresAt)),
+  })),
+});
+
 /** The Booking resource of `record` (CONFIRMED or HELD as read) once `cancelled` has been stored. */
-export function cancelledView(
-  record: BookingRecord,
-  cancelled: { at: string; by: { id: string; name: string }; refund?: { amount: number; currency: string } },
-): BookingView {
+export function cancelledView(record: BookingRecord, cancelled: Cancellation): BookingView {
   return bookingView({
     ...record,
     status: 'CANCELLED',
     payment_required_by: undefined,
     cancelled_at: cancelled.at,
     cancelled_by: cancelled.by,
-    ...(cancelled.refund && { refund: cancelled.refund }),
+    ...(cancelled.refund !== undefined && { refund: cancelled.refund }),
+    ...(cancelled.refund_to !== undefined && { refund_to: cancelled.refund_to }),
+    ...(cancelled.airline_credits && { airline_credits: cancelled.airline_credits }),
     updated_at: cancelled.at,
     version: changeStamp(record).version + 1,
   });

@@ -1,14 +1,19 @@
 import type {} from '@duffel/api';
-import type { Order, OrderCancellation } from '@duffel/api/types';
+import type { Order, OrderCancellation, OrderCancellationAirlineCredit } from '@duffel/api/types';
 import { NotCancellableError, ServiceUnavailableError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { minorUnits } from '../../money.ts';
-import type {
-  CancellationOutcome,
-  CancellationQuote,
-  Refund,
-  SuppliedBooking,
-  SupplierOrder,
+import {
+  type AirlineCredit,
+  type CancellationOutcome,
+  type CancellationQuote,
+  NOTHING_STATED,
+  REFUND_DESTINATIONS,
+  type Refund,
+  type Refunded,
+  type RefundTo,
+  type SuppliedBooking,
+  type SupplierOrder,
 } from '../port.ts';
 import { DuffelNoAnswer, DuffelRefusal, type DuffelSend, supplierUnavailable } from './client.ts';
 import { refusalError } from './refusals.ts';
@@ -35,7 +40,9 @@ export function supplierOrder(order: Order): SupplierOrder {
     }),
     // A cancelled order without its cancellation says nothing of the refund: unknown, never 0.
     ...(order.cancelled_at && {
-      refund: order.cancellation ? refundOf(order.cancellation, order.total_currency) : null,
+      cancellation: order.cancellation
+        ? refundedOf(order.cancellation, order.total_currency)
+        : NOTHING_STATED,
     }),
   };
 }
@@ -61,14 +68,14 @@ export async function cancelOrder(
   order: { id: string; currency: string },
   fail: Fail,
   log: Logger,
-): Promise<Refund | null> {
+): Promise<Refunded> {
   const quote = await quoteCancellation(send, order.id, order.currency, log);
   const outcome = quote === 'cancelled' ? undefined : await confirmCancellation(send, quote, log);
   if (outcome?.kind === 'refused') throw outcome.error;
-  if (outcome?.kind === 'cancelled') return outcome.refund;
+  if (outcome?.kind === 'cancelled') return outcome;
   const now = await readOrder(send, order.id, fail);
   if (!now.cancelled) throw new ServiceUnavailableError(5);
-  return now.refund ?? null;
+  return now.cancellation ?? NOTHING_STATED;
 }
 
 /**
@@ -100,7 +107,7 @@ export async function quoteCancellation(
         repeatable: true,
       })
     ).data;
-    return { id: quote.id, refund: refundOf(quote, currency), expiresAt: instantOrNull(quote.expires_at) };
+    return { id: quote.id, ...refundedOf(quote, currency), expiresAt: instantOrNull(quote.expires_at) };
   } catch (error) {
     if (error instanceof DuffelRefusal && error.has('already_cancelled')) return 'cancelled';
     if (error instanceof DuffelRefusal) throw cancellationRefused(error, log);
@@ -121,7 +128,7 @@ export async function confirmCancellation(
       path: `/air/order_cancellations/${encodeURIComponent(quote.id)}/actions/confirm`,
       repeatable: false,
     });
-    return { kind: 'cancelled', refund: refundOf(confirmed.data, quote.refund?.currency) };
+    return { kind: 'cancelled', ...refundedOf(confirmed.data, quote.refund?.currency) };
   } catch (error) {
     if (error instanceof DuffelNoAnswer)
       return error.sent ? { kind: 'unknown' } : { kind: 'refused', error: supplierUnavailable(error) };
@@ -129,6 +136,43 @@ export async function confirmCancellation(
     if (error.has('already_cancelled') || error.has('already_confirmed')) return { kind: 'unknown' };
     return { kind: 'refused', error: cancellationRefused(error, log) };
   }
+}
+
+type Stated = Pick<OrderCancellation, 'refund_amount' | 'refund_currency' | 'refund_to' | 'airline_credits'>;
+
+/**
+ * What Duffel's cancellation gives back, as ours: the refund ({@link refundOf}), where it goes (a
+ * `refund_to` missing, null or not one Duffel documents: null, never guessed) and the airline credits.
+ */
+function refundedOf(cancellation: Stated, zeroCurrency: string | undefined): Refunded {
+  const to: unknown = cancellation.refund_to;
+  return {
+    refund: refundOf(cancellation, zeroCurrency),
+    refundTo: REFUND_DESTINATIONS.includes(to as RefundTo) ? (to as RefundTo) : null,
+    airlineCredits: creditsOf(cancellation.airline_credits),
+  };
+}
+
+type WireCredit = Partial<OrderCancellationAirlineCredit> & { expires_at?: string | null };
+
+/**
+ * Duffel's airline credits (a list missing or null: none). A credit's `credit_code` may be null (Duffel's
+ * airline credit reference: the airline has not issued it yet): its code is null; `expires_at`, which
+ * the cancellation's credits do not carry yet, is read where present. A credit whose amount or currency
+ * cannot be read is no money we can state: left out.
+ */
+function creditsOf(credits: readonly WireCredit[] | null | undefined): AirlineCredit[] {
+  if (!Array.isArray(credits)) return [];
+  return credits.flatMap((credit: WireCredit | null) => {
+    const currency = credit?.credit_currency;
+    const amount =
+      typeof credit?.credit_amount === 'string' && typeof currency === 'string'
+        ? minorUnits(credit.credit_amount, currency)
+        : undefined;
+    if (!credit || !currency || amount === undefined) return [];
+    const code = typeof credit.credit_code === 'string' && credit.credit_code ? credit.credit_code : null;
+    return [{ code, amount, currency, expiresAt: instantOrNull(credit.expires_at) }];
+  });
 }
 
 /**

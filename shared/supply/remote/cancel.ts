@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type BookingDeps, bookingView, cancelledView } from '../../bookings/entity/booking.ts';
+import { type BookingDeps, bookingView, cancelledView, refundWhere } from '../../bookings/entity/booking.ts';
 import { claimCancelCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
 import { cancelWrites } from '../../bookings/entity/booking-ends.ts';
 import { type BookingRecord, type BookingView, readBooking } from '../../bookings/entity/booking-item.ts';
@@ -10,7 +10,7 @@ import { isoSeconds } from '../../clock.ts';
 import { transact, unslotted } from '../../db/transaction.ts';
 import { NotCancellableError, ServiceUnavailableError } from '../../errors.ts';
 import { minorUnits, toMajor } from '../../money.ts';
-import type { Refund, RemoteOrders } from '../port.ts';
+import { NOTHING_STATED, type Refund, type Refunded, type RemoteOrders } from '../port.ts';
 import { cancelRemoteHold } from './hold.ts';
 
 /**
@@ -93,33 +93,34 @@ async function cancelUnderClaim(
 ): Promise<BookingView> {
   const { record, claim } = claimed;
   const orderId = record.supplier?.order_id ?? '';
-  const settle = (refund: Refund | null) =>
-    settleCancelled(deps, record, { id: claim }, claimed.by, refund, claimed.listed);
+  const settle = (refunded: Refunded) =>
+    settleCancelled(deps, record, { id: claim }, claimed.by, refunded, claimed.listed);
   // A call left behind may have cancelled the order: the order says, before anything is sent again.
   let mayBeCancelled = claimed.left !== undefined;
   try {
     if (mayBeCancelled) {
       const order = await orders.readOrder(orderId);
-      if (order.cancelled) return await settle(order.refund ?? null);
+      if (order.cancelled) return await settle(order.cancellation ?? NOTHING_STATED);
     }
     const quote = await orders.quoteCancellation(orderId, record.currency);
     if (quote === 'cancelled') {
       mayBeCancelled = true;
-      return await settle((await orders.readOrder(orderId)).refund ?? null);
+      return await settle((await orders.readOrder(orderId)).cancellation ?? NOTHING_STATED);
     }
     if (claimed.expected && !sameRefund(claimed.expected, quote.refund)) {
       throw refundChanged(claimed.expected, refundQuoteView(record, quote));
     }
     mayBeCancelled = true;
     const outcome = await orders.confirmCancellation(quote);
-    if (outcome.kind === 'cancelled') return await settle(outcome.refund);
+    if (outcome.kind === 'cancelled') return await settle(outcome);
     if (outcome.kind === 'refused') {
       mayBeCancelled = claimed.left !== undefined;
       throw outcome.error;
     }
     // No answer to trust: the order says whether it was cancelled; it is never confirmed again here.
     const order = await orders.readOrder(orderId).catch(() => undefined);
-    if (order?.cancelled) return await settle(order.refund ?? quote.refund);
+    // The order's cancellation where it states the refund, else the quote that was confirmed.
+    if (order?.cancelled) return await settle(order.cancellation?.refund ? order.cancellation : quote);
     throw new ServiceUnavailableError(5);
   } catch (error) {
     await releaseCancel(deps, claimed, mayBeCancelled);
@@ -140,7 +141,8 @@ async function releaseCancel(deps: BookingDeps, claimed: Claimed, mayBeCancelled
 }
 
 /**
- * CANCELLED with the supplier's refund (none recorded while it is unknown), and the call off the listing, in one transaction conditioned on
+ * CANCELLED with what the supplier gave back (a refund null while it is unknown, never 0; where it went;
+ * airline credits), and the call off the listing, in one transaction conditioned on
  * the booking still being CONFIRMED under `call`. A lost race (the sweep settled the same call) answers
  * the booking as it now is.
  */
@@ -149,10 +151,16 @@ export async function settleCancelled(
   record: BookingRecord,
   call: { id: string } | { started_at: string },
   by: Actor,
-  refund: Refund | null,
+  refunded: Refunded,
   listed: ListedCall,
 ): Promise<BookingView> {
-  const cancelled = { at: isoSeconds(deps.clock.now()), by, ...(refund && { refund: major(refund) }) };
+  const { refund } = refunded;
+  const cancelled = {
+    at: isoSeconds(deps.clock.now()),
+    by,
+    refund: refund && major(refund),
+    ...refundWhere(refunded),
+  };
   const confirmed = { ...record, status: 'CONFIRMED' as const };
   const writes = cancelWrites(deps.tableName, confirmed, cancelled, { orderCall: { call, listed } });
   // A write lost to another is answered by what was stored, when that is the cancel.
@@ -180,6 +188,6 @@ export const remoteCancelling = (orders: RemoteOrders): Pick<OrderFlow, 'cancel'
     }
     // Cancelled at the supplier under a claim on the hold, so that no confirm pays meanwhile.
     const done = await cancelRemoteHold(deps, orders, record, { at, by });
-    return done === 'busy' ? done : cancelledView(record, { at, by, refund: done.refund });
+    return done === 'busy' ? done : cancelledView(record, { at, by, ...done });
   },
 });

@@ -1,14 +1,19 @@
-import { type BookingDeps, bookingView, hasLiveCall } from '../../bookings/entity/booking.ts';
+import { type BookingDeps, bookingView, hasLiveCall, refundWhere } from '../../bookings/entity/booking.ts';
 import { claimHoldCall, releaseCall } from '../../bookings/entity/booking-calls.ts';
 import { cancelWrites, confirmWrites } from '../../bookings/entity/booking-ends.ts';
-import { type BookingRecord, type BookingView, changeStamp } from '../../bookings/entity/booking-item.ts';
+import {
+  type BookingRecord,
+  type BookingView,
+  changeStamp,
+  type RefundWhere,
+} from '../../bookings/entity/booking-item.ts';
 import type { IdempotencyLock } from '../../bookings/entity/idempotency-item.ts';
 import type { LateHoldEnd, OrderFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { cancellationCodes } from '../../db/client.ts';
 import { transact, unslotted } from '../../db/transaction.ts';
 import { minorUnits, toMajor } from '../../money.ts';
-import type { Refund, RemoteOrders, SupplierOrder } from '../port.ts';
+import type { Refunded, RemoteOrders, SupplierOrder } from '../port.ts';
 
 /**
  * A remote supplier's hold (docs/API.md §4.4, §4.5): confirm pays the supplier's order (confirm.ts),
@@ -79,6 +84,26 @@ async function settleLateRemoteHold(
   return { expire: false };
 }
 
+type GivenBack = { refund: { amount: number; currency: string } } & RefundWhere;
+
+/**
+ * What a cancelled hold gave back: an unpaid hold refunds nothing, and the cancelled booking says so
+ * (docs/API.md §4.3), whatever the supplier states (Duffel: 0.00 for a hold, or nothing), and its
+ * money went nowhere (`awaiting_payment`) unless the supplier says where.
+ */
+function holdGivenBack(record: BookingRecord, stated: Refunded): GivenBack {
+  const { refund: refunded } = stated;
+  const where = refundWhere(stated);
+  return {
+    refund:
+      refunded && refunded.amount > 0
+        ? { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency }
+        : { amount: 0, currency: record.currency },
+    refund_to: where.refund_to ?? 'awaiting_payment',
+    airline_credits: where.airline_credits,
+  };
+}
+
 /**
  * Cancels a remote hold (manage.ts): under a claim, the supplier's order is cancelled (its refund
  * recorded when it quotes one: an unpaid hold has none), then the booking, in one transaction with its
@@ -89,20 +114,15 @@ export async function cancelRemoteHold(
   orders: RemoteOrders,
   record: BookingRecord,
   cancelled: { at: string; by: { id: string; name: string } },
-): Promise<{ refund: { amount: number; currency: string } } | 'busy'> {
+): Promise<GivenBack | 'busy'> {
   const claim = await claimHoldCall(deps, record.booking_id, deps.clock.now());
   if (!claim) return 'busy';
   try {
-    const refunded: Refund | null = await orders.cancel(record.supplier?.order_id ?? '', record.currency);
-    // An unpaid hold refunds nothing, and the cancelled booking says so (docs/API.md §4.3), whatever
-    // the supplier states (Duffel: 0.00 for a hold, or nothing).
-    const refund =
-      refunded && refunded.amount > 0
-        ? { amount: toMajor(refunded.amount, refunded.currency), currency: refunded.currency }
-        : { amount: 0, currency: record.currency };
+    const stated = await orders.cancel(record.supplier?.order_id ?? '', record.currency);
+    const given = holdGivenBack(record, stated);
     const held = { ...record, status: 'HELD' as const };
-    const writes = cancelWrites(deps.tableName, held, { ...cancelled, refund }, { holdClaim: claim });
-    return await transact(deps.db, () => unslotted(writes), { written: () => ({ refund }) });
+    const writes = cancelWrites(deps.tableName, held, { ...cancelled, ...given }, { holdClaim: claim });
+    return await transact(deps.db, () => unslotted(writes), { written: () => given });
   } catch (error) {
     const release = { attribute: 'hold_call', claim, leaveStart: false } as const;
     await releaseCall(deps, record.booking_id, release).catch(() => undefined);

@@ -4,7 +4,7 @@ import { type BookingRecord, readBooking } from '../../bookings/entity/booking-i
 import { type ListedCall, listCallsStartedBefore, unlistCall } from '../../bookings/entity/call-item.ts';
 import type { LeftCallsResult } from '../../bookings/flow.ts';
 import type { Logger } from '../../log.ts';
-import type { RemoteOrders } from '../port.ts';
+import { NOTHING_STATED, type RemoteOrders } from '../port.ts';
 import { settleCancelled } from './cancel.ts';
 import { confirmPaid } from './hold.ts';
 
@@ -106,7 +106,7 @@ async function settleLeftCancel(
       record,
       { started_at: call.started_at },
       call.by,
-      order.refund ?? null,
+      order.cancellation ?? NOTHING_STATED,
       listed,
     );
     return true;

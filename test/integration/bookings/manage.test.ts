@@ -252,6 +252,8 @@ describe('fn: booking cancel', () => {
       cancelled_by: { id: session.agent.id, name: session.agent.name },
       // The cheapest bucket allows no refund (docs/flights.md, "Fare conditions").
       refund: { amount: 0, currency: 'EUR' },
+      refund_to: 'balance',
+      airline_credits: [],
       updated_at: '2026-12-01T09:01:00Z',
       version: 2,
     });

@@ -70,6 +70,9 @@ describe('fn: booking refund-quote', () => {
       refund: { amount: lessPenalty(booking.total_price), currency: booking.currency },
       penalty: { amount: PENALTY, currency: booking.currency },
       expires_at: departure(booking),
+      // The built-in network refunds to the agency's account, in no airline credits.
+      refund_to: 'balance',
+      airline_credits: [],
     });
     expect(await read(booking)).toEqual(booking);
   });
@@ -84,6 +87,9 @@ describe('fn: booking refund-quote', () => {
       refund: { amount: 0, currency: held.currency },
       penalty: null,
       expires_at: held.payment_required_by,
+      // Nothing was paid.
+      refund_to: 'awaiting_payment',
+      airline_credits: [],
     });
   });
 

@@ -318,6 +318,8 @@ describe('duffel mode: the refund quote and cancel at a refund', () => {
       penalty: { amount: Math.round((booking.total_price - refund.amount) * 100) / 100, currency: 'GBP' },
       // The stand-in's quotes last 5 minutes.
       expires_at: new Date(testContext.clock.now() + 5 * 60_000).toISOString().replace('.000', ''),
+      refund_to: 'balance',
+      airline_credits: [],
     });
     expect(cancellationConfirms()).toBe(before);
     expect(standIn.orders.get(booking.supplier.order_id)?.cancelled_at).toBeNull();

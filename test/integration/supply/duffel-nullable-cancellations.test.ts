@@ -3,6 +3,7 @@ import { bookingBody, type Json } from '#test/helpers/bookings.ts';
 import { duffelMode, freshEachTest } from '#test/helpers/duffel.ts';
 import { testContext } from '#test/helpers/test-context.ts';
 import type { Wire } from '../../../infra/local/duffel-stand-in.ts';
+import type { CancellationTerms } from '../../../infra/local/duffel-stand-in-data.ts';
 
 /**
  * Every field of Duffel's order cancellation that `@duffel/api` or Duffel's reference types as nullable,
@@ -63,6 +64,8 @@ describe('duffel mode: a cancellation quote without expires_at (nullable)', () =
       refund: { amount: refundOf(booking), currency: 'GBP' },
       penalty: { amount: Math.round((booking.total_price - refundOf(booking)) * 100) / 100, currency: 'GBP' },
       expires_at: null,
+      refund_to: 'balance',
+      airline_credits: [],
     });
   });
 
@@ -114,6 +117,8 @@ describe('duffel mode: a cancellation quote without refund_amount (nullable)', (
       penalty: null,
       penalty_unknown: true,
       expires_at: inSeconds(testContext.clock.now() + 5 * 60_000),
+      refund_to: 'balance',
+      airline_credits: [],
     });
   });
 
@@ -134,7 +139,7 @@ describe('duffel mode: a cancellation quote without refund_amount (nullable)', (
     expect(confirmedAtDuffel(booking)).toBe(false);
   });
 
-  it('cancels without an expected refund, recording no refund (never 0)', async () => {
+  it('cancels without an expected refund, recording the refund as null (never 0)', async () => {
     const booking = await booked();
     cancellations((c) => {
       c.refund_amount = null;
@@ -144,7 +149,8 @@ describe('duffel mode: a cancellation quote without refund_amount (nullable)', (
 
     expect(answer.status).toBe(200);
     expect(answer.body.data.status).toBe('CANCELLED');
-    expect(answer.body.data.refund ?? null).toBeNull();
+    // Recorded as unknown (null), never 0; where it went as Duffel says.
+    expect(answer.body.data).toMatchObject({ refund: null, refund_to: 'balance', airline_credits: [] });
     expect(await getOf(booking)).toEqual(answer.body.data);
     expect(confirmedAtDuffel(booking)).toBe(true);
   });
@@ -245,7 +251,7 @@ describe('duffel mode: a cancelled order without its cancellation (nullable)', (
     });
   });
 
-  it('settles a cancel retried after a lost answer as CANCELLED with no refund recorded (never 0)', async () => {
+  it('settles a cancel retried after a lost answer as CANCELLED with the refund null (never 0)', async () => {
     const booking = await booked();
     standIn.fail('order_cancellations.confirm', { kind: 'error-after', status: 502 });
     standIn.fail('orders.get', { kind: 'status', status: 500 }, 2);
@@ -257,11 +263,12 @@ describe('duffel mode: a cancelled order without its cancellation (nullable)', (
     expect(lost.status).toBe(503);
     expect(retried.status).toBe(200);
     expect(retried.body.data.status).toBe('CANCELLED');
-    expect(retried.body.data.refund ?? null).toBeNull();
+    // The order says nothing of its cancellation: nothing known is recorded as known.
+    expect(retried.body.data).toMatchObject({ refund: null, refund_to: null, airline_credits: [] });
     expect(await getOf(booking)).toEqual(retried.body.data);
   });
 
-  it('the sweep settles a cancel whose answer was lost as CANCELLED with no refund recorded (never 0)', async () => {
+  it('the sweep settles a cancel whose answer was lost as CANCELLED with the refund null (never 0)', async () => {
     const booking = await booked();
     standIn.fail('order_cancellations.confirm', { kind: 'error-after', status: 502 });
     standIn.fail('orders.get', { kind: 'status', status: 500 }, 2);
@@ -273,6 +280,158 @@ describe('duffel mode: a cancelled order without its cancellation (nullable)', (
     const swept = await getOf(booking);
 
     expect(swept.status).toBe('CANCELLED');
-    expect(swept.refund ?? null).toBeNull();
+    expect(swept).toMatchObject({ refund: null, refund_to: null, airline_credits: [] });
+  });
+});
+
+/** The airline's terms for cancelling `booking`'s order (Duffel's fields, nulls as Duffel sends them). */
+const terms = (booking: Json, stated: CancellationTerms) =>
+  standIn.cancellationTerms(booking.supplier.order_id, stated);
+
+describe('duffel mode: where the refund goes (refund_to)', () => {
+  it.each(['balance', 'card', 'voucher', 'arc_bsp_cash'])(
+    'quotes and records refund_to %s as Duffel states it',
+    async (to) => {
+      const booking = await booked();
+      terms(booking, { refund_to: to });
+
+      const quote = await quoteOf(booking);
+      const cancelled = await duffel.cancel(each.session, {
+        booking_id: booking.booking_id,
+        refund: quote.body.data.refund,
+      });
+
+      expect(quote.body.data).toMatchObject({ refund_to: to, airline_credits: [] });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', refund_to: to, airline_credits: [] });
+      expect(await getOf(booking)).toEqual(cancelled.body.data);
+    },
+  );
+
+  it.each([
+    ['a destination Duffel may add later', 'original_form_of_payment'],
+    ['null', null],
+  ])('answers refund_to null for %s, the refund still as stated', async (_what, to) => {
+    const booking = await booked();
+    terms(booking, { refund_to: to });
+
+    const quote = await quoteOf(booking);
+    const cancelled = await duffel.cancel(each.session, { booking_id: booking.booking_id });
+
+    expect(quote.status).toBe(200);
+    expect(quote.body.data).toMatchObject({
+      refund: { amount: refundOf(booking), currency: 'GBP' },
+      refund_to: null,
+      airline_credits: [],
+    });
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', refund_to: null });
+  });
+
+  it('records a hold’s cancel as awaiting_payment, with a refund of 0', async () => {
+    const hold = await booked(true);
+
+    const quote = await quoteOf(hold);
+    const cancelled = await duffel.cancel(each.session, { booking_id: hold.booking_id });
+
+    expect(quote.body.data).toMatchObject({
+      refund: { amount: 0, currency: 'GBP' },
+      refund_to: 'awaiting_payment',
+    });
+    expect(cancelled.body.data).toMatchObject({
+      status: 'CANCELLED',
+      refund: { amount: 0, currency: 'GBP' },
+      refund_to: 'awaiting_payment',
+      airline_credits: [],
+    });
+  });
+});
+
+describe('duffel mode: airline credits', () => {
+  it('quotes and records the credits a refund to airline_credits gives, one per passenger with its code', async () => {
+    const booking = await booked();
+    terms(booking, { refund_to: 'airline_credits' });
+
+    const quote = (await quoteOf(booking)).body.data;
+    const cancelled = await duffel.cancel(each.session, {
+      booking_id: booking.booking_id,
+      refund: quote.refund,
+    });
+
+    expect(quote).toMatchObject({
+      refund: { amount: refundOf(booking), currency: 'GBP' },
+      refund_to: 'airline_credits',
+    });
+    expect(quote.airline_credits).toEqual([
+      {
+        code: expect.stringMatching(/^\d{13}$/),
+        amount: refundOf(booking),
+        currency: 'GBP',
+        expires_at: null,
+      },
+    ]);
+    expect(cancelled.body.data).toMatchObject({
+      status: 'CANCELLED',
+      refund_to: 'airline_credits',
+      airline_credits: quote.airline_credits,
+    });
+    expect(await getOf(booking)).toEqual(cancelled.body.data);
+  });
+
+  it('answers a credit without its code (not issued yet) with code null, and an expiry where Duffel states one', async () => {
+    const booking = await booked();
+    const credit = { credit_amount: '40.00', credit_currency: 'GBP', credit_name: 'Voucher' };
+    terms(booking, {
+      refund_to: 'airline_credits',
+      airline_credits: [
+        { ...credit, credit_code: null },
+        { ...credit, credit_code: '1251234567890', expires_at: '2027-12-01T15:48:11.642Z' },
+      ],
+    });
+
+    const quote = await quoteOf(booking);
+
+    expect(quote.status).toBe(200);
+    expect(quote.body.data.airline_credits).toEqual([
+      { code: null, amount: 40, currency: 'GBP', expires_at: null },
+      { code: '1251234567890', amount: 40, currency: 'GBP', expires_at: '2027-12-01T15:48:11Z' },
+    ]);
+  });
+
+  it('leaves out a credit whose amount or currency cannot be read, and reads a null list as none', async () => {
+    const booking = await booked();
+    terms(booking, {
+      refund_to: 'airline_credits',
+      airline_credits: [
+        { credit_code: '1', credit_amount: 'lots', credit_currency: 'GBP' },
+        { credit_code: '2', credit_amount: '10.00' },
+        { credit_code: '3', credit_amount: '10.00', credit_currency: 'GBP' },
+      ],
+    });
+    const other = await booked();
+    terms(other, { refund_to: 'airline_credits', airline_credits: null });
+
+    const quote = await quoteOf(booking);
+    const none = await quoteOf(other);
+
+    expect(quote.body.data.airline_credits).toEqual([
+      { code: '3', amount: 10, currency: 'GBP', expires_at: null },
+    ]);
+    expect(none.status).toBe(200);
+    expect(none.body.data.airline_credits).toEqual([]);
+  });
+});
+
+describe('duffel mode: a refund of nothing in another currency than the price', () => {
+  it('quotes the whole price kept: nothing comes back in any currency', async () => {
+    const booking = await booked();
+    terms(booking, { refund_amount: '0.00', refund_currency: 'USD' });
+
+    const quote = await quoteOf(booking);
+
+    expect(quote.body.data).toMatchObject({
+      refund: { amount: 0, currency: 'USD' },
+      penalty: { amount: booking.total_price, currency: 'GBP' },
+    });
+    expect(quote.body.data).not.toHaveProperty('penalty_unknown');
   });
 });
