@@ -52,6 +52,8 @@ describe('e2e: README walkthrough', () => {
       cancelled_at: expect.any(String),
       cancelled_by: booked.data.created_by,
       refund: { amount: refundUnderConditions(booked.data), currency: booked.data.currency },
+      refund_to: 'balance',
+      airline_credits: [],
       updated_at: cancelled.data.cancelled_at,
       version: 2,
     });
