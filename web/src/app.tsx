@@ -11,6 +11,7 @@ import { SearchScreen } from './screens/search.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
 import { type Agent, currentAgent, isAdmin, onSignedOutElsewhere, sessionEnded, signOut } from './session.ts';
+import { noSessionCookie } from './session-check.ts';
 
 /** The screen for a signed-in agent at `place` (docs/console.md, Screens and addresses). */
 function screenFor(place: Place, agent: Agent) {
@@ -31,14 +32,17 @@ function screenFor(place: Place, agent: Agent) {
  * identifier of a session that ended in this tab without a sign-out (sign-in offers it again).
  */
 function useAgent() {
-  const [agent, setAgent] = useState<Agent | null | undefined>(undefined);
-  const [endedAs, setEndedAs] = useState<string>();
+  // A page whose request carried no session cookie is signed out from its first render: the sign-in
+  // form waits for no check (docs/console.md, Budgets).
+  const [agent, setAgent] = useState<Agent | null | undefined>(() => (noSessionCookie() ? null : undefined));
+  const [endedAs, setEndedAs] = useState(() => (noSessionCookie() ? sessionEnded() : undefined));
 
   useEffect(() => {
-    void currentAgent().then((found) => {
-      if (!found) setEndedAs(sessionEnded());
-      setAgent(found);
-    });
+    if (!noSessionCookie())
+      void currentAgent().then((found) => {
+        if (!found) setEndedAs(sessionEnded());
+        setAgent(found);
+      });
     // Signed out in another tab: this tab's drafts are gone already; its screen goes too.
     onSignedOutElsewhere(() => {
       navigate('/sign-in', { replace: true });

@@ -1,5 +1,6 @@
 import { client, type Schemas, settle } from './api.ts';
 import { type SessionAnswer, sessionKeeper } from './keep-alive.ts';
+import { takeSessionCheck } from './session-check.ts';
 import { clearStored, readStored, writeStored } from './storage.ts';
 
 /** Who is signed in, as the session route and verify-otp answer it (never the token). */
@@ -7,12 +8,23 @@ export type Agent = Schemas['Agent'];
 
 export const isAdmin = (agent: Agent): boolean => agent.role === 'ADMIN';
 
+const askSession = () => client.POST('/api/auth/session', { body: {} });
+
+/** The answer of the session check boot.ts started, as the typed client would have given it. */
+async function asSessionAnswer(response: Response): ReturnType<typeof askSession> {
+  const body: unknown = await response.json().catch(() => undefined);
+  return (response.ok ? { data: body, response } : { error: body, response }) as Awaited<
+    ReturnType<typeof askSession>
+  >;
+}
+
 /**
  * Who this browser's `__Host-session` cookie signs in (`POST /api/auth/session`), or null when none
  * does. The cookie is HttpOnly: this answer is the only way the page learns it is signed in.
  */
 export async function currentAgent(): Promise<Agent | null> {
-  const outcome = await settle(client.POST('/api/auth/session', { body: {} }), { quiet: true });
+  const early = takeSessionCheck();
+  const outcome = await settle(early ? early.then(asSessionAnswer) : askSession(), { quiet: true });
   if (!outcome.ok) return null;
   signedIn(outcome.body.data.agent, outcome.body.data);
   return outcome.body.data.agent;
