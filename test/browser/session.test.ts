@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readOutbox } from '../helpers/outbox.ts';
-import { api, eventually, freshSession, newAgency, shared, signedInPage } from './harness.ts';
+import {
+  api,
+  eventually,
+  expectAccessible,
+  freshSession,
+  newAgency,
+  shared,
+  signedInPage,
+} from './harness.ts';
 import { bookingByPnr, button, choose, field, fillContact, named, search, shownPnr } from './steps.ts';
 
 const server = shared();
@@ -31,6 +39,7 @@ describe('browser: a session that ends mid-form', () => {
     // Said, with the identifier filled in; once the code is sent, the focus waits in Code.
     await page.getByText('Your session ended — sign in to continue where you left off').waitFor();
     expect(await page.getByLabel('E-mail or phone').inputValue()).toBe(admin.identifier);
+    await expectAccessible(page, 'sign-in after a session ended');
     await page.waitForFunction((at) => Date.now() >= at, validAfter, { polling: 50 });
     const sent = (await readOutbox(server.dataDir)).length;
     await button(page, 'Send code').click();
