@@ -54,6 +54,15 @@ export const routes = [
     grants: ['signing-key'],
   },
   {
+    // A fresh token for a live session (its sign-in time carried over) and the presented one revoked.
+    id: 'refresh',
+    path: '/api/auth/refresh',
+    entry: 'functions/auth/refresh.ts',
+    auth: true,
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
     id: 'search',
     path: '/api/flights/search',
     entry: 'functions/flights/search.ts',

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { type ConsoleFiles, consoleResponse, isScreenPath } from '#shared/console/serve.ts';
+import { type ConsoleFiles, consoleResponse, isScreenPath, pageForVisit } from '#shared/console/serve.ts';
 import {
   ApiError,
   InternalError,
@@ -23,6 +23,7 @@ import {
   sweepJob,
 } from '#shared/routes.ts';
 import { serveDocs } from './docs.ts';
+import { encodedBody } from './gateway-compression.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -163,9 +164,12 @@ function serveConsole(
   const answer = consoleResponse(path, files);
   if (!answer) return false;
   req.resume();
-  const body = Buffer.from(answer.body, 'utf8');
+  // Compressed as the gateway compresses the deployed answers (gateway-compression.ts).
+  const text = isScreenPath(path) ? pageForVisit(answer.body, [req.headers.cookie ?? '']) : answer.body;
+  const { body, encoding } = encodedBody(text, req.headers['accept-encoding']);
   res.writeHead(answer.statusCode, {
     ...answer.headers,
+    ...(encoding && { 'Content-Encoding': encoding }),
     'Content-Length': String(body.length),
     'X-Request-Id': requestId,
   });

@@ -8,12 +8,14 @@ const root = join(import.meta.dirname, '..', '..');
 const webDir = join(root, 'web');
 
 /**
- * How the console is bundled, beside the functions' settings (infra/bundling.ts): one entry, minified,
+ * How the console is bundled, beside the functions' settings (infra/bundling.ts): two entries (the
+ * tiny boot script and the console), minified,
  * hashed file names (so the assets can be cached for a year), Preact's JSX, browsers of the last years.
  * No source map ships: the console is served to browsers that have no use for our sources.
  */
 const consoleBundling: BuildOptions = {
-  entryPoints: [join(webDir, 'src', 'main.tsx')],
+  // boot.ts: the page's first script, which starts the session check while main's bundle loads.
+  entryPoints: [join(webDir, 'src', 'boot.ts'), join(webDir, 'src', 'main.tsx')],
   bundle: true,
   format: 'esm',
   target: ['chrome120', 'firefox120', 'safari17'],
@@ -78,7 +80,10 @@ export async function buildConsole(outdir: string): Promise<ConsoleBuild> {
   const outputs = Object.keys(result.metafile?.outputs ?? {}).map((file) =>
     relative(outdir, join(root, file)),
   );
-  const scripts = outputs.filter((file) => file.endsWith('.js'));
+  // The boot script first: module scripts run in the page's order, each once it has arrived.
+  const scripts = outputs
+    .filter((file) => file.endsWith('.js'))
+    .sort((a, b) => Number(b.startsWith('assets/boot-')) - Number(a.startsWith('assets/boot-')));
   const styles = outputs.filter((file) => file.endsWith('.css'));
   // The icon by its own hash, so that browsers stop asking for /favicon.ico (a 404 in every console).
   const iconSvg = await readFile(join(webDir, 'icon.svg'));

@@ -10,6 +10,11 @@ import { readSessionState, type SessionState } from './session-state-item.ts';
 
 /** Session lifetime in seconds (docs/API.md §3.2). */
 export const SESSION_TTL_SECONDS = 3600;
+/**
+ * How long a sign-in lasts however often it is refreshed (docs/API.md §3.3b): every token carries its
+ * sign-in time (`auth_time`), and none expires later than this after it.
+ */
+const SIGN_IN_MAX_SECONDS = 12 * 3600;
 
 /** The one algorithm tokens are signed with and the only one accepted when verifying. */
 const ALGORITHM = 'HS256';
@@ -41,6 +46,7 @@ interface VerifiedClaims {
   tokenId: string;
   issuedAt: number;
   expiresAt: number;
+  signedInAt: number;
 }
 
 interface IssuedToken {
@@ -50,15 +56,18 @@ interface IssuedToken {
 
 /**
  * Signs a session token for an agent: HS256 with `iss`, `aud`, `sub` (agent id), `agency_id`, a random
- * `jti`, `iat` and `exp` one hour later.
+ * `jti`, `iat`, `auth_time` (the sign-in's second: now, or `signedInAt` for a refresh, epoch seconds)
+ * and `exp` one hour later, but never later than SIGN_IN_MAX_SECONDS after the sign-in.
  */
 export async function issueSessionToken(
   agent: { id: string; agency_id: string },
   { tokens: settings, clock }: TokenDeps,
+  signedInAt?: number,
 ): Promise<IssuedToken> {
   const issuedAt = Math.floor(clock.now() / 1000);
-  const expiresAt = issuedAt + SESSION_TTL_SECONDS;
-  const token = await new SignJWT({ agency_id: agent.agency_id })
+  const authTime = signedInAt ?? issuedAt;
+  const expiresAt = Math.min(issuedAt + SESSION_TTL_SECONDS, authTime + SIGN_IN_MAX_SECONDS);
+  const token = await new SignJWT({ agency_id: agent.agency_id, auth_time: authTime })
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
     .setIssuer(settings.issuer)
     .setAudience(settings.audience)
@@ -111,6 +120,7 @@ export async function verifySessionToken(token: string, deps: TokenDeps & TableH
     tokenId: claims.tokenId,
     issuedAt: claims.issuedAt,
     expiresAt: claims.expiresAt,
+    signedInAt: claims.signedInAt,
     expiredLogouts: expiredLogouts(state, Math.floor(clock.now() / 1000)),
   };
 }
@@ -188,7 +198,7 @@ function readClaims(payload: string, settings: TokenSettings, clock: Clock): Ver
   }
   const claims = attributesOf(parsed);
   if (!claims) return undefined;
-  const { iss, aud, sub, jti, agency_id, iat, exp, nbf } = claims;
+  const { iss, aud, sub, jti, agency_id, iat, exp, nbf, auth_time } = claims;
   const now = Math.floor(clock.now() / 1000);
   const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
   const valid =
@@ -204,7 +214,20 @@ function readClaims(payload: string, settings: TokenSettings, clock: Clock): Ver
     // Tokens the service never issues: signed "in the future", or living longer than a session.
     (iat as number) <= now + CLOCK_SKEW_SECONDS &&
     (exp as number) - (iat as number) <= SESSION_TTL_SECONDS;
-  return valid
-    ? { agentId: sub, agencyId: agency_id, tokenId: jti, issuedAt: iat as number, expiresAt: exp as number }
+  // A token issued before tokens carried their sign-in time was signed in when it was issued.
+  const signedInAt = auth_time === undefined ? iat : auth_time;
+  const withinSignIn =
+    Number.isSafeInteger(signedInAt) &&
+    (signedInAt as number) <= (iat as number) &&
+    (exp as number) - (signedInAt as number) <= SIGN_IN_MAX_SECONDS;
+  return valid && withinSignIn
+    ? {
+        agentId: sub,
+        agencyId: agency_id,
+        tokenId: jti,
+        issuedAt: iat as number,
+        expiresAt: exp as number,
+        signedInAt: signedInAt as number,
+      }
     : undefined;
 }

@@ -21,6 +21,8 @@ export interface Session {
   readonly issuedAt: number;
   /** The token's `exp`, epoch seconds. */
   readonly expiresAt: number;
+  /** The sign-in the token comes from (its `auth_time`), epoch seconds: a refresh carries it over. */
+  readonly signedInAt: number;
   /** This agent's logged-out tokens that have expired since: the next logout clears them. */
   readonly expiredLogouts: readonly string[];
 }

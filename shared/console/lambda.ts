@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type ApiError, MethodNotAllowedError, NotFoundError } from '../errors.ts';
-import { transportSecurity } from '../http/headers.ts';
+import { readHeaderValues, transportSecurity } from '../http/headers.ts';
 import { errorResponse } from '../http/response.ts';
-import { ASSETS_PREFIX, type ConsoleFiles, consoleResponse, isScreenPath } from './serve.ts';
+import { ASSETS_PREFIX, type ConsoleFiles, consoleResponse, isScreenPath, pageForVisit } from './serve.ts';
 
 /** The methods the console's addresses answer; any other is 405. */
 export const CONSOLE_METHODS = ['GET', 'HEAD'] as const;
@@ -51,7 +51,9 @@ export function consoleHandler(files: ConsoleFiles) {
       return refused(new MethodNotAllowedError(CONSOLE_METHODS.join(', ')));
     const answer = consoleResponse(event.path, files);
     if (!answer) return refused(new NotFoundError('No endpoint at this path.'));
-    const body = isScreenPath(event.path) ? pageBelow(answer.body, addressPrefix(event)) : answer.body;
+    const body = isScreenPath(event.path)
+      ? pageBelow(pageForVisit(answer.body, readHeaderValues(event, 'cookie')), addressPrefix(event))
+      : answer.body;
     return {
       statusCode: answer.statusCode,
       // Deployed, every answer goes out over HTTPS: HSTS (http/headers.ts), refusals included.

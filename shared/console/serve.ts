@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { readCookie, SESSION_COOKIE } from '../http/cookies.ts';
 
 /**
  * How the agent console is served (docs/API.md §4.8), in one place for the dev server and the
@@ -129,20 +130,39 @@ const commonHeaders = {
  */
 export function consoleResponse(path: string, files: ConsoleFiles): ConsoleResponse | undefined {
   const page = isScreenPath(path) ? files.get('index.html') : undefined;
-  if (page) return answer(page, 'no-cache');
+  // The page differs by the request's cookie (pageForVisit).
+  if (page) return answer(page, 'no-cache', 'Accept-Encoding, Cookie');
   if (!path.startsWith(ASSETS_PREFIX)) return undefined;
   const name = path.slice(ASSETS_PREFIX.length);
   // A Map and an exact name: `..`, `%2e`, `__proto__` or a folder are simply no file of the build.
   const asset = name.includes('/') ? undefined : files.get(`assets/${name}`);
-  return asset && answer(asset, 'public, max-age=31536000, immutable');
+  return asset && answer(asset, 'public, max-age=31536000, immutable', 'Accept-Encoding');
 }
 
-function answer(file: ConsoleFile, cacheControl: string): ConsoleResponse {
+function answer(file: ConsoleFile, cacheControl: string, vary: string): ConsoleResponse {
   return {
     statusCode: 200,
-    headers: { 'Content-Type': file.contentType, 'Cache-Control': cacheControl, ...commonHeaders },
+    headers: {
+      'Content-Type': file.contentType,
+      'Cache-Control': cacheControl,
+      ...commonHeaders,
+      // The gateway gzips answers of 1 KiB and more for clients that accept it (infra/stack.ts), as the
+      // dev server does: a cache must keep the spellings apart.
+      Vary: vary,
+    },
     body: file.body,
   };
+}
+
+/**
+ * The page for one visit: when the request carried no `__Host-session` cookie, the page says so, and
+ * the console shows sign-in at once instead of asking the session route, which could only answer 401
+ * (docs/decisions.md, "The sign-in form waits for no check"). Only absence is told: whether a cookie
+ * is a live session stays the session route's to judge.
+ */
+export function pageForVisit(page: string, cookieHeaders: readonly string[]): string {
+  if (readCookie(cookieHeaders, SESSION_COOKIE).kind !== 'absent') return page;
+  return page.replace('<head>', '<head><meta name="console-session" content="none">');
 }
 
 /** Reads a build folder (`index.html` and `assets/`) into the files {@link consoleResponse} serves. */

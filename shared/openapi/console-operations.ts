@@ -1,9 +1,10 @@
 import * as zod from 'zod/mini';
 import { sessionRequest } from '../auth/current-session.ts';
+import { refreshRequest } from '../auth/refresh.ts';
 import { airportSearchRequest } from '../flights/airport-search.ts';
 import { signedInAgent } from './examples.ts';
 import type { Operation } from './operation.ts';
-import { AirportData, SessionData, success } from './responses.ts';
+import { AirportData, SessionData, success, VerifyOtpData } from './responses.ts';
 
 /** The routes the agent console needs beyond the others (docs/API.md §3.3a, §4.7). */
 export const consoleOperations = {
@@ -25,6 +26,22 @@ export const consoleOperations = {
       },
     },
     errors: ['UNAUTHORIZED'],
+  },
+  refresh: {
+    summary: 'Refresh the session',
+    description:
+      'A fresh session token for a live session (token or __Host-session cookie) signed in less than 12 hours ago, answered like verify-otp and set as the cookie; the presented token is revoked. The sign-in time carries over: the fresh token lives 1 hour, or until 12 hours after the sign-in if that is sooner (expires_in says which), so no session outlives 12 hours without a new code. With "cookie_only": true, no verification_token or token_type in the body. A revoked, expired, deactivated or 12-hour-old session: 401 UNAUTHORIZED.',
+    tag: 'Sign-in',
+    request: refreshRequest(),
+    requestExample: { cookie_only: true },
+    status: 200,
+    response: success(VerifyOtpData),
+    responseExample: {
+      success: true,
+      data: { expires_in: 3600, expires_at: '2026-11-24T11:30:00Z', agent: signedInAgent },
+    },
+    errors: ['UNAUTHORIZED'],
+    setsCookie: true,
   },
   'airports-search': {
     summary: 'Find airports',

@@ -122,6 +122,7 @@ const session: Session = {
   tokenId: 'jti',
   issuedAt: 0,
   expiresAt: 0,
+  signedInAt: 0,
   expiredLogouts: [],
 };
 const date = new Date(Date.now() + 14 * 864e5).toISOString().slice(0, 10);

@@ -14,6 +14,9 @@ const CSP =
 describe('browser: the console page and sign-in', () => {
   it('serves / with the strict CSP and shows the sign-in form by its accessible names', async () => {
     const { page, errors } = await newPage();
+    // No session cookie: the page says so, and the form waits for no session check (the budget).
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
 
     const response = await page.goto(`${shared().url}/`);
 
@@ -27,6 +30,7 @@ describe('browser: the console page and sign-in', () => {
     expect(await page.getByRole('textbox', { name: 'E-mail or phone' }).isEditable()).toBe(true);
     expect(await page.getByRole('button', { name: 'Send code' }).count()).toBe(1);
     await expectAccessible(page, 'sign-in');
+    expect(asked.filter((path) => path.startsWith('/api/'))).toEqual([]);
     expect(errors).toEqual([]);
   });
 

@@ -38,14 +38,34 @@ describe('e2e: npm start serves the agent console', () => {
     const page = await (await fetch(`${server.url}/`)).text();
     const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
 
-    expect(assets).toHaveLength(3);
+    expect(assets).toHaveLength(4);
     for (const asset of assets) {
-      expect(asset, asset).toMatch(/^\/assets\/(main|icon)-[A-Z0-9]+\.(js|css|svg)$/);
+      expect(asset, asset).toMatch(/^\/assets\/(boot|main|icon)-[A-Z0-9]+\.(js|css|svg)$/);
       const response = await fetch(`${server.url}${asset}`);
       expect(response.status, asset).toBe(200);
       expect(response.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable');
       expect(response.headers.get('content-security-policy'), asset).toBe(CONSOLE_CSP);
       expect((await response.text()).length, asset).toBeGreaterThan(100);
+    }
+  });
+
+  it('gzips the script and styles for a browser that accepts it, as the gateway does deployed', async () => {
+    const page = await (await fetch(`${server.url}/`)).text();
+    const [script = '', styles = ''] = ['main-[A-Z0-9]+\\.js', 'main-[A-Z0-9]+\\.css'].map(
+      (name) => new RegExp(`/assets/${name}`).exec(page)?.[0],
+    );
+
+    for (const asset of [script, styles]) {
+      const gzipped = await fetch(`${server.url}${asset}`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+      const plain = await fetch(`${server.url}${asset}`, { headers: { 'Accept-Encoding': 'identity' } });
+
+      expect(gzipped.headers.get('content-encoding'), asset).toBe('gzip');
+      expect(gzipped.headers.get('vary'), asset).toBe('Accept-Encoding');
+      expect(Number(gzipped.headers.get('content-length')), asset).toBeLessThan(
+        Number(plain.headers.get('content-length')) / 2,
+      );
+      expect(plain.headers.get('content-encoding'), asset).toBeNull();
+      expect(await gzipped.text(), asset).toBe(await plain.text());
     }
   });
 

@@ -7,6 +7,7 @@ import { invoke } from '#test/helpers/api.ts';
 import { book, bookingBody, type Json, searchOffers } from '#test/helpers/bookings.ts';
 import { handler as airportsSearch } from '#test/helpers/routes/airports/search.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
+import { handler as refresh } from '#test/helpers/routes/auth/refresh.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as currentSession } from '#test/helpers/routes/auth/session.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
@@ -115,6 +116,7 @@ const routes: [string, Handler, () => Record<string, unknown>, boolean][] = [
   ['verify-otp', verifyOtp, () => ({ identifier: 'fuzz@example.com', code: '123456' }), false],
   ['logout', logout, () => ({}), true],
   ['session', currentSession, () => ({}), true],
+  ['refresh', refresh, () => ({ cookie_only: true }), true],
   ['airports search', airportsSearch, () => ({ query: 'lon', limit: 5 }), true],
   ['search', search, () => ({ origin: 'LHR', destination: 'JFK', departure_date: '2027-03-02' }), true],
   ['booking create', create, () => bookingBody(offer), true],

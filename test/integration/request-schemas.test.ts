@@ -21,6 +21,7 @@ const jsonSchemaOf = (schema: z.ZodMiniType) =>
 const BUILT_ON_FIRST_USE = [
   'logout',
   'session',
+  'refresh',
   'search',
   'airports-search',
   'booking-create',

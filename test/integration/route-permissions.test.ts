@@ -26,6 +26,7 @@ import { handler as webhooksList } from '#test/helpers/routes/agency/webhooks-li
 import { handler as webhooksPing } from '#test/helpers/routes/agency/webhooks-ping.ts';
 import { handler as airportsSearch } from '#test/helpers/routes/airports/search.ts';
 import { handler as logout } from '#test/helpers/routes/auth/logout.ts';
+import { handler as refresh } from '#test/helpers/routes/auth/refresh.ts';
 import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as currentSession } from '#test/helpers/routes/auth/session.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
@@ -227,7 +228,9 @@ describe('route table grants', () => {
     await receiver.close();
     expect(receiver.deliveries.map((d) => d.status)).toEqual([500, 204]);
 
-    await as('logout', logout, {}, auth);
+    const renewed = await as('refresh', refresh, {}, auth);
+    await as('refresh', refresh, {}, auth); // 401: revoked by the refresh
+    await as('logout', logout, {}, { Authorization: `Bearer ${renewed.body.data.verification_token}` });
 
     for (const route of [...routes, ...eventFunctions] as readonly FunctionSpec[]) {
       const actions = [...(used.get(route.id) ?? [])].sort();

@@ -84,6 +84,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh the session
+         * @description A fresh session token for a live session (token or __Host-session cookie) signed in less than 12 hours ago, answered like verify-otp and set as the cookie; the presented token is revoked. The sign-in time carries over: the fresh token lives 1 hour, or until 12 hours after the sign-in if that is sooner (expires_in says which), so no session outlives 12 hours without a new code. With "cookie_only": true, no verification_token or token_type in the body. A revoked, expired, deactivated or 12-hour-old session: 401 UNAUTHORIZED.
+         */
+        post: operations["refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flights/search": {
         parameters: {
             query?: never;
@@ -562,6 +582,10 @@ export interface components {
             everywhere?: boolean;
         };
         SessionRequest: Record<string, never>;
+        RefreshRequest: {
+            /** @description true: the fresh session is answered only as the HttpOnly __Host-session cookie, never in the body (no verification_token or token_type), as in verify-otp. Browser clients should send it. */
+            cookie_only?: boolean;
+        };
         SearchRequest: {
             /**
              * @description IATA airport code known to Open Travel Data
@@ -1096,6 +1120,31 @@ export interface components {
                  * @enum {string}
                  */
                 via: "bearer" | "cookie";
+            };
+        };
+        RefreshResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description JWT (HS256); also set as the __Host-session cookie */
+                verification_token: string;
+                /** @constant */
+                token_type: "Bearer";
+                expires_in: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time, whole seconds, with Z
+                 */
+                expires_at: string;
+                agent: components["schemas"]["Agent"];
+            } | {
+                expires_in: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time, whole seconds, with Z
+                 */
+                expires_at: string;
+                agent: components["schemas"]["Agent"];
             };
         };
         SearchResponse: {
@@ -1815,6 +1864,161 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "cookie_only": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Refresh the session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Set-Cookie": components["headers"]["SetCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "expires_in": 3600,
+                     *         "expires_at": "2026-11-24T11:30:00Z",
+                     *         "agent": {
+                     *           "id": "agt_5f1c9e2a7b3d4e6f8a9b0c1d",
+                     *           "name": "Demo Agent",
+                     *           "agency_id": "demo-agency",
+                     *           "identifier": "agent@example.com",
+                     *           "role": "ADMIN"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefreshResponse"];
                 };
             };
             /** @description INVALID_JSON, VALIDATION_ERROR */

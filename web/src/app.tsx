@@ -10,7 +10,8 @@ import { BookingsScreen } from './screens/bookings.tsx';
 import { SearchScreen } from './screens/search.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
-import { type Agent, currentAgent, isAdmin, onSignedOutElsewhere, signOut } from './session.ts';
+import { type Agent, currentAgent, isAdmin, onSignedOutElsewhere, sessionEnded, signOut } from './session.ts';
+import { noSessionCookie } from './session-check.ts';
 
 /** The screen for a signed-in agent at `place` (docs/console.md, Screens and addresses). */
 function screenFor(place: Place, agent: Agent) {
@@ -26,25 +27,48 @@ function screenFor(place: Place, agent: Agent) {
   return <NotFound />;
 }
 
-export function App() {
-  const place = usePlace();
-  // undefined: not known yet (the session check is on its way); null: signed out.
-  const [agent, setAgent] = useState<Agent | null | undefined>(undefined);
+/**
+ * Who is signed in — undefined while the session check is on its way, null when signed out — and the
+ * identifier of a session that ended in this tab without a sign-out (sign-in offers it again).
+ */
+function useAgent() {
+  // A page whose request carried no session cookie is signed out from its first render: the sign-in
+  // form waits for no check (docs/console.md, Budgets).
+  const [agent, setAgent] = useState<Agent | null | undefined>(() => (noSessionCookie() ? null : undefined));
+  const [endedAs, setEndedAs] = useState(() => (noSessionCookie() ? sessionEnded() : undefined));
 
   useEffect(() => {
-    void currentAgent().then(setAgent);
+    if (!noSessionCookie())
+      void currentAgent().then((found) => {
+        if (!found) setEndedAs(sessionEnded());
+        setAgent(found);
+      });
     // Signed out in another tab: this tab's drafts are gone already; its screen goes too.
     onSignedOutElsewhere(() => {
       navigate('/sign-in', { replace: true });
+      setEndedAs(undefined);
       setAgent(null);
     });
     // A 401 anywhere: back to sign-in, then back here (the forms keep their drafts).
     onSessionEnded(() => {
+      setEndedAs(sessionEnded());
       setAgent(null);
       if (appPath() !== '/sign-in')
         navigate(`/sign-in?next=${encodeURIComponent(currentAddress())}`, { replace: true });
     });
   }, []);
+
+  /** Signed in (`who`), or signed out (null) by this tab's own action: no ended session to speak of. */
+  const settle = (who: Agent | null) => {
+    setEndedAs(undefined);
+    setAgent(who);
+  };
+  return { agent, endedAs, settle };
+}
+
+export function App() {
+  const place = usePlace();
+  const { agent, endedAs, settle } = useAgent();
 
   // Addresses that only redirect: `/` and sign-in once signed in, any screen once signed out.
   useEffect(() => {
@@ -61,11 +85,11 @@ export function App() {
 
   if (agent === undefined) return <p class="loading">Loading…</p>;
   if (agent === null || place.path === '/sign-in' || place.path === '/') {
-    return agent ? null : <SignIn onSignedIn={setAgent} />;
+    return agent ? null : <SignIn onSignedIn={settle} endedAs={endedAs} />;
   }
   return (
     <>
-      <Header agent={agent} path={place.path} onSignedOut={() => setAgent(null)} />
+      <Header agent={agent} path={place.path} onSignedOut={() => settle(null)} />
       <Boundary key={place.path}>{screenFor(place, agent)}</Boundary>
     </>
   );

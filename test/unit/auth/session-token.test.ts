@@ -107,7 +107,7 @@ const signRaw = (header: Record<string, unknown>, payload: string) =>
   signParts(b64(header), Buffer.from(payload).toString('base64url'));
 
 describe('issueSessionToken', () => {
-  it('signs HS256 with iss, aud, sub, agency_id, a random jti, iat and exp one hour later', async () => {
+  it('signs HS256 with iss, aud, sub, agency_id, a random jti, iat, auth_time and exp one hour later', async () => {
     const { token, expiresAt } = await issueSessionToken(agent, deps);
     const other = await issueSessionToken(agent, deps);
 
@@ -119,10 +119,24 @@ describe('issueSessionToken', () => {
       agency_id: 'acme',
       jti: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       iat: now / 1000,
+      auth_time: now / 1000,
       exp: now / 1000 + 3600,
     });
     expect(expiresAt).toBe(now / 1000 + 3600);
     expect(decodeJwt(other.token).jti).not.toBe(claims.jti);
+  });
+});
+
+describe('issueSessionToken for a refresh', () => {
+  it('carries the sign-in time over and ends the token 12 hours after it at the latest', async () => {
+    const signedInAt = now / 1000 - 11.5 * 3600;
+
+    const { token, expiresAt } = await issueSessionToken(agent, deps, signedInAt);
+
+    expect(decodeJwt(token)).toMatchObject({ iat: now / 1000, auth_time: signedInAt });
+    expect(expiresAt).toBe(signedInAt + 12 * 3600);
+    expect(decodeJwt(token).exp).toBe(expiresAt);
+    expect((await verifySessionToken(token, { ...deps, ...revocations() })).signedInAt).toBe(signedInAt);
   });
 });
 
@@ -141,6 +155,7 @@ describe('verifySessionToken', () => {
       tokenId: expect.any(String),
       issuedAt: now / 1000,
       expiresAt: now / 1000 + 3600,
+      signedInAt: now / 1000,
       expiredLogouts: [],
     });
     expect(store.calls).toBe(1);
@@ -223,6 +238,12 @@ describe('verifySessionToken', () => {
     ['an exp written as a string', () => signRaw(HEADER, claimsOf({ exp: String(now / 1000 + 60) }))],
     ['a fractional iat', () => signRaw(HEADER, claimsOf({ iat: now / 1000 - 0.5 }))],
     ['an nbf in the future', () => signRaw(HEADER, claimsOf({ nbf: now / 1000 + 60 }))],
+    [
+      'an exp more than 12 hours after its auth_time (the sign-in)',
+      () => signRaw(HEADER, claimsOf({ auth_time: now / 1000 + 3600 - 12 * 3600 - 1 })),
+    ],
+    ['an auth_time after its iat', () => signRaw(HEADER, claimsOf({ auth_time: now / 1000 + 1 }))],
+    ['an auth_time written as a string', () => signRaw(HEADER, claimsOf({ auth_time: String(now / 1000) }))],
     ['a payload that is not JSON, correctly signed', () => signRaw(HEADER, 'not json')],
     ...['null', '[]', '"text"', '42', 'true'].map(
       (json) => [`a payload of ${json}, correctly signed`, () => signRaw(HEADER, json)] as Case,

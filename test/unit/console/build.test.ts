@@ -21,9 +21,10 @@ describe('the console build', () => {
       'image/svg+xml',
       'text/css; charset=utf-8',
       'text/javascript; charset=utf-8',
+      'text/javascript; charset=utf-8',
     ]);
     for (const file of assets) {
-      expect(file.path).toMatch(/^assets\/(main|icon)-[A-Z0-9]{8}\.(js|css|svg)$/);
+      expect(file.path).toMatch(/^assets\/(boot|main|icon)-[A-Z0-9]{8}\.(js|css|svg)$/);
       expect(readFileSync(join(build.outdir, file.path)).length).toBe(file.bytes);
     }
   });
@@ -39,6 +40,19 @@ describe('the console build', () => {
     );
     expect(page).not.toMatch(/<script\b[^>]*>[^<]+<\/script>/);
     expect(page).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=/i);
+  });
+
+  it('starts with the tiny boot script, so the session check does not wait for the console’s script', () => {
+    const scripts = [...page.matchAll(/<script type="module" src="\/(assets\/[^"]+)"><\/script>/g)].map(
+      (m) => m[1] ?? '',
+    );
+
+    expect(scripts).toHaveLength(2);
+    expect(scripts[0]).toMatch(/^assets\/boot-/);
+    expect(scripts[1]).toMatch(/^assets\/main-/);
+    const boot = readFileSync(join(build.outdir, scripts[0] ?? ''));
+    expect(boot.toString()).toContain('/api/auth/session');
+    expect(gzipSync(boot).length).toBeLessThan(1024);
   });
 
   it('keeps the first screen under 50 KB of JavaScript and CSS after gzip (docs/console.md budget)', () => {

@@ -15,11 +15,21 @@ afterAll(() => {
   vi.unstubAllEnvs();
 });
 
-/** The REST proxy event API Gateway sends for `path` on the default endpoint's stage `dev`. */
-function request(path: string, httpMethod = 'GET', stagePath = `/dev${path}`): APIGatewayProxyEvent {
+/**
+ * The REST proxy event API Gateway sends for `path` on the default endpoint's stage `dev`, from a
+ * browser holding a session cookie unless `cookies` says otherwise (each a Cookie field).
+ */
+function request(
+  path: string,
+  httpMethod = 'GET',
+  stagePath = `/dev${path}`,
+  cookies: string[] = ['__Host-session=a.b.c'],
+): APIGatewayProxyEvent {
   return {
     httpMethod,
     path,
+    headers: cookies.length ? { Cookie: cookies.join('; ') } : null,
+    multiValueHeaders: cookies.length ? { Cookie: cookies } : null,
     requestContext: { requestId: 'req-1', path: stagePath },
   } as unknown as APIGatewayProxyEvent;
 }
@@ -47,6 +57,7 @@ describe('fn: console', () => {
       'Permissions-Policy': PERMISSIONS_POLICY,
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Resource-Policy': 'same-origin',
+      Vary: 'Accept-Encoding, Cookie',
       'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
       'X-Request-Id': 'req-1',
     });
@@ -68,6 +79,7 @@ describe('fn: console', () => {
         'Permissions-Policy': PERMISSIONS_POLICY,
         'Cross-Origin-Opener-Policy': 'same-origin',
         'Cross-Origin-Resource-Policy': 'same-origin',
+        Vary: 'Accept-Encoding',
         'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
         'X-Request-Id': 'req-1',
       },
@@ -87,6 +99,21 @@ describe('fn: console', () => {
     expect(staged).toContain('<meta name="console-base" content="/dev">');
     expect(home).toContain('<meta name="console-base" content="/dev">');
     expect(atRoot).toBe(FIXTURE_CONSOLE['index.html']);
+  });
+
+  it('tells the page when its request carried no session cookie, so sign-in shows without a check', async () => {
+    const NONE = '<meta name="console-session" content="none">';
+    const answers = await Promise.all(
+      [[], ['theme=dark'], ['__Host-session=a.b.c'], ['__Host-session=a', '__Host-session=b']].map(
+        async (cookies) => (await handler(request('/sign-in', 'GET', '/sign-in', cookies))).body,
+      ),
+    );
+
+    expect(answers[0]).toBe(FIXTURE_CONSOLE['index.html'].replace('<head>', `<head>${NONE}`));
+    expect(answers[1]).toContain(NONE);
+    // A cookie (or two, which the session route refuses) is for the session route to judge.
+    expect(answers[2]).toBe(FIXTURE_CONSOLE['index.html']);
+    expect(answers[3]).toBe(FIXTURE_CONSOLE['index.html']);
   });
 
   it('never writes a prefix it did not recognise into the page', async () => {

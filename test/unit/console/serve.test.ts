@@ -34,6 +34,7 @@ describe('serving the console', () => {
         'Permissions-Policy': consolePageHeaders()['Permissions-Policy'],
         'Cross-Origin-Opener-Policy': 'same-origin',
         'Cross-Origin-Resource-Policy': 'same-origin',
+        Vary: 'Accept-Encoding, Cookie',
       },
       body: '<!doctype html><title>console</title>',
     });
@@ -67,6 +68,7 @@ describe('serving the console', () => {
       'Permissions-Policy': consolePageHeaders()['Permissions-Policy'],
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Resource-Policy': 'same-origin',
+      Vary: 'Accept-Encoding',
     });
     expect(consoleResponse('/assets/main-DEF456.css', files)?.headers['Content-Type']).toBe(
       'text/css; charset=utf-8',

@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, settle } from '../api.ts';
 import { Countdown, ErrorNotice, Progress } from '../components.tsx';
-import { type Agent, codeDigits } from '../session.ts';
+import { type Agent, codeDigits, signedIn } from '../session.ts';
 
 /** What each sign-in refusal means for the agent, said plainly (docs/console.md, Sign-in). */
 const PLAIN: Record<string, string> = {
@@ -13,8 +13,8 @@ const PLAIN: Record<string, string> = {
 const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
 
 /** Asking for a code (a throttled ask still offers the code field), then verifying it. */
-function useSignIn(onSignedIn: (agent: Agent) => void) {
-  const [identifier, setIdentifier] = useState('');
+function useSignIn(onSignedIn: (agent: Agent) => void, endedAs: string | undefined) {
+  const [identifier, setIdentifier] = useState(endedAs ?? '');
   const [code, setCode] = useState('');
   const [codeSent, setCodeSent] = useState(false);
   const [resendAt, setResendAt] = useState<string>();
@@ -60,21 +60,26 @@ function useSignIn(onSignedIn: (agent: Agent) => void) {
     );
     setPending(false);
     if (!outcome.ok) return setFailure(outcome.failure);
-    // Only the agent is taken from the answer.
+    // Only the agent and the session's end are taken from the answer.
     const { agent } = outcome.body.data;
+    signedIn(agent, outcome.body.data);
     onSignedIn(agent);
   };
   return { identifier, setIdentifier, code, setCode, codeSent, resendAt, failure, pending, sendCode, verify };
 }
 
+/** What sign-in says when a session ended without a sign-out (docs/console.md, "A working day"). */
+const SESSION_ENDED = 'Your session ended — sign in to continue where you left off.';
+
 /**
  * Sign-in: identifier, then the 6-digit code, verified with `cookie_only` (docs/API.md §3.2): the
  * service sets the `__Host-session` cookie and answers no token, so page script never holds one; only
- * the agent (who signed in, with what role) is taken from the answer.
+ * the agent (who signed in, with what role) is taken from the answer. After a session that ended
+ * (`endedAs`, its identifier), it says so and offers that identifier again.
  */
-export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
+export function SignIn(props: { onSignedIn: (agent: Agent) => void; endedAs?: string | undefined }) {
   const { identifier, setIdentifier, code, setCode, codeSent, resendAt, failure, pending, sendCode, verify } =
-    useSignIn(onSignedIn);
+    useSignIn(props.onSignedIn, props.endedAs);
   const fields = fieldErrors(failure);
   const identifierError = fields.get('identifier') ?? fields.get('type');
   const codeError = fields.get('code');
@@ -83,6 +88,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (agent: Agent) => void }) {
   return (
     <main id="main" class="narrow">
       <h1 tabIndex={-1}>Sign in</h1>
+      {props.endedAs !== undefined && <p class="notice">{SESSION_ENDED}</p>}
       <IdentifierForm
         identifier={identifier}
         onInput={setIdentifier}
@@ -160,11 +166,15 @@ function CodeForm(props: {
   onSubmit: (event: Event) => void;
 }) {
   const { code, onInput, error, pending, onSubmit } = props;
+  const input = useRef<HTMLInputElement>(null);
+  // Once the code is on its way, the next thing to type is the code.
+  useEffect(() => input.current?.focus(), []);
   return (
     <form onSubmit={onSubmit} noValidate>
       <p>If this is a registered agent, a 6-digit code is on its way. It works for 5 minutes.</p>
       <label for="code">Code</label>
       <input
+        ref={input}
         id="code"
         name="code"
         inputMode="numeric"
