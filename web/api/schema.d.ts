@@ -526,6 +526,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "booking.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.changed
+         * @description A confirmed booking’s flights were changed (booking/change): the Booking carries the new flight and its changes. Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["bookingChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.ping": {
         parameters: {
             query?: never;
@@ -832,7 +852,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to receive; every type when absent */
-            events?: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed")[];
+            events?: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed" | "booking.changed")[];
         };
         AgencyWebhooksListRequest: Record<string, never>;
         AgencyWebhooksDeleteRequest: {
@@ -1099,6 +1119,17 @@ export interface components {
         BookingFailedEvent: {
             /** @constant */
             type: "booking.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            /** @description The Booking as of this change; order events by its version */
+            data: components["schemas"]["Booking"];
+        };
+        BookingChangedEvent: {
+            /** @constant */
+            type: "booking.changed";
             /**
              * Format: date-time
              * @description When the event happened (for a booking: its updated_at); the same on every retry
@@ -1411,7 +1442,7 @@ export interface components {
                 /** @description whk_ + 24 hex digits */
                 id: string;
                 url: string;
-                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed")[];
+                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed" | "booking.changed")[];
                 active: boolean;
                 /** Format: date-time */
                 created_at: string;
@@ -1426,7 +1457,7 @@ export interface components {
                 /** @description whk_ + 24 hex digits */
                 id: string;
                 url: string;
-                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed")[];
+                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed" | "booking.changed")[];
                 active: boolean;
                 /** Format: date-time */
                 created_at: string;
@@ -5426,7 +5457,8 @@ export interface operations {
                      *             "booking.held",
                      *             "booking.cancelled",
                      *             "booking.expired",
-                     *             "booking.failed"
+                     *             "booking.failed",
+                     *             "booking.changed"
                      *           ],
                      *           "active": true,
                      *           "created_at": "2026-11-24T08:15:00Z",
@@ -6565,6 +6597,172 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["BookingFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "booking.changed",
+                 *       "timestamp": "2026-11-24T10:05:00Z",
+                 *       "data": {
+                 *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *         "pnr": "QXBTRV",
+                 *         "status": "CONFIRMED",
+                 *         "total_price": 394,
+                 *         "currency": "EUR",
+                 *         "created_at": "2026-11-24T09:32:05Z",
+                 *         "updated_at": "2026-11-24T10:05:00Z",
+                 *         "version": 2,
+                 *         "created_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "flight": {
+                 *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                 *           "total_price": 394,
+                 *           "currency": "EUR",
+                 *           "travel_class": "ECONOMY",
+                 *           "seats_available": 9,
+                 *           "expires_at": "2026-11-24T09:50:00Z",
+                 *           "passengers": {
+                 *             "adults": 1,
+                 *             "children": 0,
+                 *             "infants": 0
+                 *           },
+                 *           "outbound": {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           },
+                 *           "slices": [
+                 *             {
+                 *               "duration_minutes": 440,
+                 *               "stops": 0,
+                 *               "segments": [
+                 *                 {
+                 *                   "carrier_code": "BA",
+                 *                   "carrier_name": "British Airways",
+                 *                   "flight_number": "BA213",
+                 *                   "origin": "LHR",
+                 *                   "destination": "JFK",
+                 *                   "departure_at": "2026-12-01T07:55:00Z",
+                 *                   "arrival_at": "2026-12-01T15:15:00Z",
+                 *                   "duration_minutes": 440
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
+                 *           }
+                 *         },
+                 *         "passengers": [
+                 *           {
+                 *             "title": "ms",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
+                 *             "pax_type": "ADULT",
+                 *             "gender": "f",
+                 *             "born_on": "1985-12-10"
+                 *           }
+                 *         ],
+                 *         "contact": {
+                 *           "email": "ada@example.com",
+                 *           "phone": "+447700900123"
+                 *         },
+                 *         "changes": [
+                 *           {
+                 *             "at": "2026-11-24T10:05:00Z",
+                 *             "by": {
+                 *               "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *               "name": "Ada Agent"
+                 *             },
+                 *             "from": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ],
+                 *             "to": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-03T07:55:00Z",
+                 *                 "arrival_at": "2026-12-03T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ],
+                 *             "change_total": {
+                 *               "amount": 25,
+                 *               "currency": "EUR"
+                 *             }
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingChangedEvent"];
             };
         };
         responses: {
