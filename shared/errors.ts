@@ -178,6 +178,27 @@ export class NotCancellableError extends fixedError(
   'The booking can no longer be cancelled: its first flight has departed.',
 ) {}
 
+/** A change the booking's conditions, status or departed journeys do not allow (docs/API.md §4.9). */
+export class NotChangeableError extends fixedError(
+  'NOT_CHANGEABLE',
+  'This booking cannot be changed: its fare does not allow it, it is not confirmed, or it has departed.',
+) {}
+
+/** A change whose total moved since it was quoted (docs/API.md §4.9): `details` carries the fresh ChangeOffer. */
+export class ChangePriceChangedError extends ApiError {
+  readonly code = 'PRICE_CHANGED' as const;
+  constructor(details: {
+    previous_total_price: number;
+    total_price: number;
+    currency: string;
+    change_offer: unknown;
+  }) {
+    super('The change is no longer offered at that total; the fresh change offer is in details.', {
+      details,
+    });
+  }
+}
+
 /** Cancel at a refund no longer given (docs/API.md §4.3): worded, with its details, by refund-quote.ts. */
 export class RefundChangedError extends ApiError {
   readonly code = 'REFUND_CHANGED' as const;

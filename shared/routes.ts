@@ -130,6 +130,24 @@ export const routes = [
     grants: ['signing-key', 'supplier'],
   },
   {
+    // Reads the booking and the changed journeys' inventory; writes nothing (docs/API.md §4.9).
+    id: 'booking-change-search',
+    path: '/api/flights/booking/change-search',
+    entry: 'functions/bookings/change-search.ts',
+    auth: true,
+    table: ['GetItem', 'BatchGetItem'],
+    grants: ['signing-key'],
+  },
+  {
+    // One transaction: the booking, the seats back and taken, the Idempotency-Key's answer.
+    id: 'booking-change',
+    path: '/api/flights/booking/change',
+    entry: 'functions/bookings/change.ts',
+    auth: true,
+    table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    grants: ['signing-key'],
+  },
+  {
     id: 'agency-agents-list',
     path: '/api/agency/agents/list',
     entry: 'functions/agency/agents-list.ts',

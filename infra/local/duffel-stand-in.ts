@@ -34,6 +34,15 @@ import {
   offersFor,
   orderFrom,
 } from './duffel-stand-in-data.ts';
+  type ChangeContext,
+  type ChangeStore,
+  confirmOrderChange,
+  createChangeRequest,
+  createOrderChange,
+  emptyChangeStore,
+  getChangeRequest,
+  getOrderChange,
+} from './duffel-stand-in-changes.ts';
 
 type Endpoint =
   | 'offer_requests.create'
@@ -43,7 +52,12 @@ type Endpoint =
   | 'orders.list'
   | 'order_cancellations.create'
   | 'order_cancellations.confirm'
-  | 'payments.create';
+  | 'payments.create'
+  | 'order_change_requests.create'
+  | 'order_change_requests.get'
+  | 'order_changes.create'
+  | 'order_changes.get'
+  | 'order_changes.confirm';
 
 /** What can go wrong at Duffel, injected for the next call(s) of an endpoint. */
 type Fault =
@@ -148,6 +162,8 @@ interface Store {
   readonly cancellations: Map<string, OrderCancellation>;
   /** The airline's own terms of cancelling an order, where a test set them. */
   readonly cancellationTerms: Map<string, CancellationTerms>;
+  /** Order change requests, their offers and the changes made (duffel-stand-in-changes.ts). */
+  readonly orderChanges: ChangeStore;
 }
 
 /** What tests set and read: faults and reshapes per endpoint, the requests received, the rate window. */
@@ -169,6 +185,7 @@ export async function startDuffelStandIn(options: StandInOptions = {}): Promise<
     orders: new Map(),
     cancellations: new Map(),
     cancellationTerms: new Map(),
+    orderChanges: emptyChangeStore(),
   };
   const traffic: Traffic = {
     limit: options.rateLimit ?? 600,
@@ -399,7 +416,27 @@ const handlers: Record<Endpoint, Handler> = {
   'order_cancellations.create': (store, body) => createCancellation(store, body),
   'order_cancellations.confirm': (store, _body, id) => confirmCancellation(store, id),
   'payments.create': (store, body) => createPayment(store, body),
+  'order_change_requests.create': (store, body) => createChangeRequest(changeContext(store), dataOf(body)),
+  'order_change_requests.get': (store, _body, id) => getChangeRequest(changeContext(store), id),
+  'order_changes.create': (store, body) => createOrderChange(changeContext(store), dataOf(body)),
+  'order_changes.get': (store, _body, id) => getOrderChange(changeContext(store), id),
+  'order_changes.confirm': (store, body, id) =>
+    confirmOrderChange(
+      changeContext(store),
+      id,
+      body && typeof body === 'object' && 'data' in body ? dataOf(body) : undefined,
+    ),
 };
+
+/** What the order change endpoints are given of the store (duffel-stand-in-changes.ts). */
+const changeContext = (store: Store): ChangeContext => ({
+  now: store.now,
+  currency: store.currency,
+  offerTtlSeconds: store.offerTtlSeconds,
+  orders: store.orders,
+  changes: store.orderChanges,
+  refuse,
+});
 
 /** An offer request: its offers kept, answered as Duffel does (offers without their services). */
 function createOfferRequest(store: Store, body: unknown): [number, unknown] {
@@ -604,6 +641,11 @@ function routeOf(method: string, path: string): { endpoint: Endpoint; id: string
     ['POST', /^\/air\/order_cancellations$/, 'order_cancellations.create'],
     ['POST', /^\/air\/order_cancellations\/([\w-]+)\/actions\/confirm$/, 'order_cancellations.confirm'],
     ['POST', /^\/air\/payments$/, 'payments.create'],
+    ['POST', /^\/air\/order_change_requests$/, 'order_change_requests.create'],
+    ['GET', /^\/air\/order_change_requests\/([\w-]+)$/, 'order_change_requests.get'],
+    ['POST', /^\/air\/order_changes$/, 'order_changes.create'],
+    ['GET', /^\/air\/order_changes\/([\w-]+)$/, 'order_changes.get'],
+    ['POST', /^\/air\/order_changes\/([\w-]+)\/actions\/confirm$/, 'order_changes.confirm'],
   ];
   for (const [m, pattern, endpoint] of table) {
     const match = m === method ? pattern.exec(path) : null;

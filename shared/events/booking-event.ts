@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'booking.cancelled',
   'booking.expired',
   'booking.failed',
+  'booking.changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -80,6 +81,12 @@ export function eventId(bookingId: string, change: { version?: number; status: s
  * the status alone are none. A booking image the booking module cannot read throws (a poison record:
  * the events function reports it and the stream's retry and dead-letter rules take it from there).
  */
+/** `booking.changed` when a CONFIRMED booking's flights were changed (docs/API.md §4.9): `changes` grew. */
+function changedType(before: Record<string, unknown>, now: Record<string, unknown>): EventType | undefined {
+  const count = (image: Record<string, unknown>) => (Array.isArray(image.changes) ? image.changes.length : 0);
+  return now.status === 'CONFIRMED' && count(now) > count(before) ? 'booking.changed' : undefined;
+}
+
 export function bookingEventOf(record: StreamRecord): BookingEvent | undefined {
   // Keys first: only booking items are read whole (other items' images are none of this code's business).
   const keys = StoredKeys.safeParse(record.dynamodb?.NewImage);
@@ -88,8 +95,7 @@ export function bookingEventOf(record: StreamRecord): BookingEvent | undefined {
   if (!now) return undefined;
   const before = plain(record.dynamodb?.OldImage);
   const status = String(now.status);
-  if (before?.status === status) return undefined;
-  const type = TYPE_OF_STATUS[status];
+  const type = before?.status === status ? changedType(before, now) : TYPE_OF_STATUS[status];
   if (!type) return undefined;
   const stored: BookingRecord | undefined = readBookingItem(now);
   if (!stored) return undefined;

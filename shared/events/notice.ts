@@ -22,6 +22,7 @@ export const NOTICE_TYPES: readonly EventType[] = [
   'booking.held',
   'booking.cancelled',
   'booking.expired',
+  'booking.changed',
 ];
 
 const HEADLINES: Record<EventType, string> = {
@@ -30,6 +31,7 @@ const HEADLINES: Record<EventType, string> = {
   'booking.cancelled': 'Your booking is cancelled',
   'booking.expired': 'Your held booking has expired',
   'booking.failed': 'Your booking could not be completed',
+  'booking.changed': 'Your flights have changed: here is your new itinerary',
 };
 
 /** `2026-12-01 13:30 local (13:30 UTC)`: the airport's wall clock, then UTC. */

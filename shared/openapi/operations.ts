@@ -13,6 +13,7 @@ import { createSearchRequest } from '../flights/search-request.ts';
 import type { RouteId } from '../routes.ts';
 import { agencyOperations } from './agency-operations.ts';
 import { cancelOperations } from './cancel-operations.ts';
+import { changeOperations } from './change-operations.ts';
 import { consoleOperations } from './console-operations.ts';
 import { booking, flight, pendingBooking, roundTripFlight, signedInAgent } from './examples.ts';
 import type { Operation } from './operation.ts';
@@ -34,6 +35,7 @@ export const operations: Record<RouteId, Operation> = {
   ...agencyOperations,
   ...webhookOperations,
   ...cancelOperations,
+  ...changeOperations,
   ...consoleOperations,
   'send-otp': {
     summary: 'Send a sign-in code',

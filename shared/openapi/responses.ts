@@ -176,6 +176,19 @@ export const Booking = z.object({
     .check(
       z.describe('HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called'),
     ),
+  changes: z
+    .optional(
+      z.array(
+        z.object({
+          at: DateTime,
+          by: Actor,
+          from: z.array(Segment).check(z.describe('The changed journeys’ segments before the change')),
+          to: z.array(Segment).check(z.describe('Their segments after it')),
+          change_total: z.object({ amount: Money, currency: z.string() }),
+        }),
+      ),
+    )
+    .check(z.describe('The changes of its flights (booking/change), oldest first; absent before the first')),
 });
 
 const Amount = z.object({ amount: Money, currency: z.string() });

@@ -46,6 +46,7 @@ const statusOf = {
   'booking.cancelled': 'CANCELLED',
   'booking.expired': 'EXPIRED',
   'booking.failed': 'FAILED',
+  'booking.changed': 'CONFIRMED',
 } as const;
 const whenOf = {
   'booking.confirmed':
@@ -54,6 +55,8 @@ const whenOf = {
   'booking.cancelled': 'A confirmed or held booking is cancelled.',
   'booking.expired': 'A hold passed payment_required_by without being confirmed.',
   'booking.failed': 'A pending order was settled as failed by the supplier.',
+  'booking.changed':
+    'A confirmed booking’s flights were changed (booking/change): the Booking carries the new flight and its changes.',
 } as const;
 
 const held = { payment_required_by: '2026-11-25T09:32:05Z' };
@@ -79,6 +82,24 @@ const exampleData = {
     updated_at: held.payment_required_by,
   },
   'booking.failed': { ...booking, ...settled, supplier: { name: 'duffel' } },
+  'booking.changed': {
+    ...booking,
+    version: 2,
+    updated_at: '2026-11-24T10:05:00Z',
+    changes: [
+      {
+        at: '2026-11-24T10:05:00Z',
+        by: booking.created_by,
+        from: booking.flight.outbound.segments,
+        to: booking.flight.outbound.segments.map((s) => ({
+          ...s,
+          departure_at: s.departure_at.replace('-12-01', '-12-03'),
+          arrival_at: s.arrival_at.replace('-12-01', '-12-03'),
+        })),
+        change_total: { amount: 25, currency: booking.currency },
+      },
+    ],
+  },
 } as const;
 
 /** One event the webhooks section describes: its payload schema's component id, wording and example. */

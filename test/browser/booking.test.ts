@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exampleTraveller } from '#shared/bookings/example-traveller.ts';
 import {
   api,
   expectAccessible,
@@ -22,6 +23,8 @@ import {
   searchMultiCity,
   shownPnr,
   showsStatus,
+  tabAndType,
+  tabTo,
 } from './steps.ts';
 
 const server = shared();
@@ -166,6 +169,51 @@ describe.concurrent('browser: search, book, find, cancel', () => {
       status: 'CONFIRMED',
       total_price: held.total_price,
     });
+  });
+
+  it('changes a booking’s flight with the keyboard: offers with penalty, fare difference and total, then its history', async () => {
+    const admin = await newAgency(server);
+    // First class: every fare allows a change, free (docs/flights.md, "Fare conditions").
+    const trip = {
+      origin: 'LHR',
+      destination: 'JFK',
+      departure_date: inDays(20),
+      travel_class: 'FIRST',
+      max_connections: 0,
+    };
+    const [offer] = (await api(server, admin, '/api/flights/search', trip)).body.data;
+    const made = await api(server, admin, '/api/flights/booking/create', {
+      flight_id: offer.id,
+      flight_details: offer,
+      total_price: offer.total_price,
+      currency: offer.currency,
+      ...exampleTraveller,
+    });
+    const { page } = await signedInPage(server, admin);
+    await openBooking(page, server, admin, made.body.data.pnr);
+
+    await tabTo(page, button(page, 'Change flights'));
+    await page.keyboard.press('Enter');
+    const [year, month, day] = inDays(22).split('-');
+    await tabAndType(page, field(page, 'New date for Outbound'), `${month}${day}${year}`);
+    await tabTo(page, button(page, 'Find changes'));
+    await page.keyboard.press('Enter');
+    const first = page.getByRole('radio', { name: /^Change offer 1:/ });
+    await first.waitFor();
+    await page
+      .getByText(/Penalty .* fare difference/)
+      .first()
+      .waitFor();
+    await expectAccessible(page, 'change offers');
+    await tabTo(page, button(page, 'Confirm change'));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Changes' }).waitFor();
+
+    const changed = await bookingByPnr(server, admin, made.body.data.pnr);
+    expect(changed.version).toBe(2);
+    expect(changed.changes).toHaveLength(1);
+    expect(changed.flight.outbound.segments[0].departure_at.slice(0, 10) >= inDays(22)).toBe(true);
+    expect(changed.changes[0].from).toEqual(made.body.data.flight.outbound.segments);
   });
 
   it('books once when Book is double-clicked', async () => {

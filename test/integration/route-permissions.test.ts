@@ -31,6 +31,8 @@ import { handler as sendOtp } from '#test/helpers/routes/auth/send-otp.ts';
 import { handler as currentSession } from '#test/helpers/routes/auth/session.ts';
 import { handler as verifyOtp } from '#test/helpers/routes/auth/verify-otp.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as change } from '#test/helpers/routes/bookings/change.ts';
+import { handler as changeSearch } from '#test/helpers/routes/bookings/change-search.ts';
 import { handler as confirm } from '#test/helpers/routes/bookings/confirm.ts';
 import { handler as create } from '#test/helpers/routes/bookings/create.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
@@ -56,6 +58,21 @@ afterAll(() => {
 type Handler = typeof sendOtp;
 const as = (routeId: string, handler: Handler, body: unknown, headers: Record<string, string> = {}) =>
   recorded.as(routeId, () => invoke(handler, { body, headers }));
+
+/** Every TransactWriteItems fails as a DynamoDB fault would, until `failTransactions` is removed. */
+const failTransactions = () =>
+  context.db.middlewareStack.add(
+    (next, ctx) => async (args) => {
+      if (ctx.commandName === 'TransactWriteItemsCommand')
+        throw Object.assign(new Error('boom'), {
+          name: 'InternalServerError',
+          $fault: 'server',
+          $metadata: {},
+        });
+      return next(args);
+    },
+    { step: 'initialize', name: 'failTransactions', priority: 'low' },
+  );
 
 describe('route table grants', () => {
   it('match exactly what each handler does', async () => {
@@ -106,24 +123,41 @@ describe('route table grants', () => {
       }),
     );
     await as('booking-create', create, bookingBody(second), { ...auth, 'Idempotency-Key': 'perm-2' }); // PRICE_CHANGED, stored
-    context.db.middlewareStack.add(
-      (next, ctx) => async (args) => {
-        if (ctx.commandName === 'TransactWriteItemsCommand')
-          throw Object.assign(new Error('boom'), {
-            name: 'InternalServerError',
-            $fault: 'server',
-            $metadata: {},
-          });
-        return next(args);
-      },
-      { step: 'initialize', name: 'failTransactions', priority: 'low' },
-    );
+    failTransactions();
     await as('booking-create', create, bookingBody(offers[2]), { ...auth, 'Idempotency-Key': 'perm-3' }); // 503, key released
     context.db.middlewareStack.remove('failTransactions');
 
     const trip = await as('booking-create', create, bookingBody(trips[0]), auth);
     await as('booking-create', create, { ...bookingBody(trips[0]), total_price: 1 }, auth); // booked: 410 after a marker read
     await as('booking-cancel', cancel, { booking_id: trip.body.data.booking_id }, auth);
+
+    // Changes (business class: every fare changeable): change-search, a change at a moved total (the
+    // refusal stored under its key), a change whose transaction fails (503, key released), the change.
+    const business = { ...query, departure_date: '2026-12-03', travel_class: 'BUSINESS' };
+    const changeable = (await as('search', search, business, auth)).body.data[0];
+    const toChange = (await as('booking-create', create, bookingBody(changeable), auth)).body.data;
+    const changeSearchBody = {
+      booking_id: toChange.booking_id,
+      journeys: [{ index: 0, departure_date: '2026-12-05' }],
+    };
+    const changeOffer = (await as('booking-change-search', changeSearch, changeSearchBody, auth)).body
+      .data[0];
+    const changeBody = {
+      booking_id: toChange.booking_id,
+      change_offer_id: changeOffer.id,
+      change_total: changeOffer.change_total,
+    };
+    const movedTotal = { amount: changeOffer.change_total.amount + 1, currency: 'EUR' };
+    await as(
+      'booking-change',
+      change,
+      { ...changeBody, change_total: movedTotal },
+      { ...auth, 'Idempotency-Key': 'perm-ch1' },
+    ); // 409
+    failTransactions();
+    await as('booking-change', change, changeBody, { ...auth, 'Idempotency-Key': 'perm-ch2' }); // 503, key released
+    context.db.middlewareStack.remove('failTransactions');
+    await as('booking-change', change, changeBody, { ...auth, 'Idempotency-Key': 'perm-ch3' });
 
     // Holds: confirm (with a key, then its replay), cancel, and a hold left to lapse for the sweep.
     const later = { ...query, departure_date: '2026-12-10' };

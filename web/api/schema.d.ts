@@ -264,6 +264,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flights/booking/change-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search changes of a booking’s journeys
+         * @description The booking’s trip with the journeys given moved to a new day (and, if given, other airports), best first by price: each a ChangeOffer with the whole trip as it would be, the change penalty, the fare difference and their sum `change_total` (negative is money back). Only journeys not yet departed, the same passengers and cabin; the journeys kept stay as booked, and every journey still leaves at least 2 hours after the previous one arrives. 409 NOT_CHANGEABLE when a changed journey’s fare allows no change, the booking is not CONFIRMED, or the journey has departed.
+         */
+        post: operations["bookingChangeSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flights/booking/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a booking’s flights
+         * @description Makes a change offer of booking/change-search at exactly its `change_total`: the old seats of the changed journeys go back and the new ones are taken in one transaction, the booking’s `version` grows by one and `changes` records it. A moved total is 409 PRICE_CHANGED with the fresh ChangeOffer in `details.change_offer`; an expired offer, or one for a booking that changed since, 410 OFFER_EXPIRED; no seat left, 409 SOLD_OUT. With an Idempotency-Key a retry answers the same change once.
+         */
+        post: operations["bookingChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agency/agents/list": {
         parameters: {
             query?: never;
@@ -506,6 +546,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "booking.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.changed
+         * @description A confirmed booking’s flights were changed (booking/change): the Booking carries the new flight and its changes. Signed per Standard Webhooks; retried with growing delays for at least 24 hours until a 2xx answers within 10 seconds; redirects are not followed.
+         */
+        post: operations["bookingChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.ping": {
         parameters: {
             query?: never;
@@ -737,6 +797,33 @@ export interface components {
         BookingRefundQuoteRequest: {
             booking_id: string;
         };
+        BookingChangeSearchRequest: {
+            booking_id: string;
+            journeys: {
+                /** @description The journey’s index in the booking’s `flight.slices` */
+                index: number;
+                /**
+                 * Format: date
+                 * @description The new day, local at the origin
+                 * @example 2026-12-03
+                 */
+                departure_date: string;
+                origin?: string;
+                destination?: string;
+            }[];
+            /** @default 50 */
+            limit: number;
+        };
+        BookingChangeRequest: {
+            booking_id: string;
+            change_offer_id: string;
+            /** @description The change offer’s `change_total` as quoted: the change is made only at exactly this total */
+            change_total: {
+                /** @description Major currency units, at most 2 decimals; negative is money back */
+                amount: number;
+                currency: string;
+            };
+        };
         AgencyAgentsListRequest: {
             /** @default 50 */
             limit: number;
@@ -789,7 +876,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to receive; every type when absent */
-            events?: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed")[];
+            events?: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed" | "booking.changed")[];
         };
         AgencyWebhooksListRequest: Record<string, never>;
         AgencyWebhooksDeleteRequest: {
@@ -969,6 +1056,27 @@ export interface components {
              * @description HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called
              */
             payment_required_by?: string;
+            /** @description The changes of its flights (booking/change), oldest first; absent before the first */
+            changes?: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time, whole seconds, with Z
+                 */
+                at: string;
+                by: {
+                    id: string;
+                    name: string;
+                };
+                /** @description The changed journeys’ segments before the change */
+                from: components["schemas"]["Segment"][];
+                /** @description Their segments after it */
+                to: components["schemas"]["Segment"][];
+                change_total: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                };
+            }[];
         };
         Agent: {
             id: string;
@@ -1045,6 +1153,17 @@ export interface components {
         BookingFailedEvent: {
             /** @constant */
             type: "booking.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (for a booking: its updated_at); the same on every retry
+             */
+            timestamp: string;
+            /** @description The Booking as of this change; order events by its version */
+            data: components["schemas"]["Booking"];
+        };
+        BookingChangedEvent: {
+            /** @constant */
+            type: "booking.changed";
             /**
              * Format: date-time
              * @description When the event happened (for a booking: its updated_at); the same on every retry
@@ -1237,6 +1356,46 @@ export interface components {
                 expires_at: string | null;
             };
         };
+        BookingChangeSearchResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description The change offer’s id, for booking/change; bound to the booking as it is now */
+                id: string;
+                /** @description The whole trip as it would be after the change */
+                flight: components["schemas"]["Flight"];
+                /** @description penalty + fare_difference: what the change costs; negative is money back */
+                change_total: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                };
+                /** @description The change penalty of the changed journeys’ fares, as sold */
+                penalty: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                };
+                /** @description The new journeys at today’s fares less the changed ones as sold; below 0 only where every changed journey’s fare allows a refund */
+                fare_difference: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                };
+                /**
+                 * @description Where money back goes, when change_total is negative
+                 * @constant
+                 */
+                refund_to?: "balance";
+                /** Format: date-time */
+                expires_at: string;
+            }[];
+        };
+        BookingChangeResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Booking"];
+        };
         AgencyAgentsListResponse: {
             /** @constant */
             success: true;
@@ -1352,7 +1511,7 @@ export interface components {
                 /** @description whk_ + 24 hex digits */
                 id: string;
                 url: string;
-                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed")[];
+                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed" | "booking.changed")[];
                 active: boolean;
                 /** Format: date-time */
                 created_at: string;
@@ -1367,7 +1526,7 @@ export interface components {
                 /** @description whk_ + 24 hex digits */
                 id: string;
                 url: string;
-                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed")[];
+                events: ("booking.confirmed" | "booking.held" | "booking.cancelled" | "booking.expired" | "booking.failed" | "booking.changed")[];
                 active: boolean;
                 /** Format: date-time */
                 created_at: string;
@@ -4141,6 +4300,598 @@ export interface operations {
             };
         };
     };
+    bookingChangeSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *       "journeys": [
+                 *         {
+                 *           "index": 0,
+                 *           "departure_date": "2026-12-03"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingChangeSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Search changes of a booking’s journeys */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "off_c1Qm8Zr2Lx5Vb7Nk3Wd9Pt4Hs6Jy0Fa1Ge",
+                     *           "flight": {
+                     *             "id": "off_c1Qm8Zr2Lx5Vb7Nk3Wd9Pt4Hs6Jy0Fa1Ge",
+                     *             "total_price": 414,
+                     *             "currency": "EUR",
+                     *             "travel_class": "ECONOMY",
+                     *             "seats_available": 9,
+                     *             "expires_at": "2026-11-24T09:50:00Z",
+                     *             "passengers": {
+                     *               "adults": 1,
+                     *               "children": 0,
+                     *               "infants": 0
+                     *             },
+                     *             "outbound": {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "slices": [
+                     *               {
+                     *                 "duration_minutes": 440,
+                     *                 "stops": 0,
+                     *                 "segments": [
+                     *                   {
+                     *                     "carrier_code": "BA",
+                     *                     "carrier_name": "British Airways",
+                     *                     "flight_number": "BA213",
+                     *                     "origin": "LHR",
+                     *                     "destination": "JFK",
+                     *                     "departure_at": "2026-12-01T07:55:00Z",
+                     *                     "arrival_at": "2026-12-01T15:15:00Z",
+                     *                     "duration_minutes": 440
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             }
+                     *           },
+                     *           "change_total": {
+                     *             "amount": 50,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "penalty": {
+                     *             "amount": 30,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "fare_difference": {
+                     *             "amount": 20,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "expires_at": "2026-11-24T10:22:05Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingChangeSearchResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_CHANGEABLE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_CHANGEABLE";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the same key with the same body answers the stored result again (Idempotent-Replayed: true) and books nothing; another body is 422; kept 24 hours, per agent.
+                 * @example 6f1d2c3b-change-4a5b
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *       "change_offer_id": "off_c1Qm8Zr2Lx5Vb7Nk3Wd9Pt4Hs6Jy0Fa1Ge",
+                 *       "change_total": {
+                 *         "amount": 50,
+                 *         "currency": "EUR"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Change a booking’s flights */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                     *         "pnr": "QXBTRV",
+                     *         "status": "CONFIRMED",
+                     *         "total_price": 414,
+                     *         "currency": "EUR",
+                     *         "created_at": "2026-11-24T09:32:05Z",
+                     *         "updated_at": "2026-11-24T10:05:00Z",
+                     *         "version": 2,
+                     *         "created_by": {
+                     *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *           "name": "Ada Agent"
+                     *         },
+                     *         "flight": {
+                     *           "id": "off_c1Qm8Zr2Lx5Vb7Nk3Wd9Pt4Hs6Jy0Fa1Ge",
+                     *           "total_price": 414,
+                     *           "currency": "EUR",
+                     *           "travel_class": "ECONOMY",
+                     *           "seats_available": 9,
+                     *           "expires_at": "2026-11-24T09:50:00Z",
+                     *           "passengers": {
+                     *             "adults": 1,
+                     *             "children": 0,
+                     *             "infants": 0
+                     *           },
+                     *           "outbound": {
+                     *             "duration_minutes": 440,
+                     *             "stops": 0,
+                     *             "segments": [
+                     *               {
+                     *                 "carrier_code": "BA",
+                     *                 "carrier_name": "British Airways",
+                     *                 "flight_number": "BA213",
+                     *                 "origin": "LHR",
+                     *                 "destination": "JFK",
+                     *                 "departure_at": "2026-12-01T07:55:00Z",
+                     *                 "arrival_at": "2026-12-01T15:15:00Z",
+                     *                 "duration_minutes": 440
+                     *               }
+                     *             ]
+                     *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
+                     *           }
+                     *         },
+                     *         "passengers": [
+                     *           {
+                     *             "title": "ms",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "pax_type": "ADULT",
+                     *             "gender": "f",
+                     *             "born_on": "1985-12-10"
+                     *           }
+                     *         ],
+                     *         "contact": {
+                     *           "email": "ada@example.com",
+                     *           "phone": "+447700900123"
+                     *         },
+                     *         "changes": [
+                     *           {
+                     *             "at": "2026-11-24T10:05:00Z",
+                     *             "by": {
+                     *               "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *               "name": "Ada Agent"
+                     *             },
+                     *             "from": [
+                     *               {
+                     *                 "carrier_code": "BA",
+                     *                 "carrier_name": "British Airways",
+                     *                 "flight_number": "BA213",
+                     *                 "origin": "LHR",
+                     *                 "destination": "JFK",
+                     *                 "departure_at": "2026-12-01T07:55:00Z",
+                     *                 "arrival_at": "2026-12-01T15:15:00Z",
+                     *                 "duration_minutes": 440
+                     *               }
+                     *             ],
+                     *             "to": [
+                     *               {
+                     *                 "carrier_code": "BA",
+                     *                 "carrier_name": "British Airways",
+                     *                 "flight_number": "BA213",
+                     *                 "origin": "LHR",
+                     *                 "destination": "JFK",
+                     *                 "departure_at": "2026-12-01T07:55:00Z",
+                     *                 "arrival_at": "2026-12-01T15:15:00Z",
+                     *                 "duration_minutes": 440
+                     *               }
+                     *             ],
+                     *             "change_total": {
+                     *               "amount": 50,
+                     *               "currency": "EUR"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingChangeResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_CHANGEABLE, PRICE_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_CHANGEABLE" | "PRICE_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description OFFER_EXPIRED */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "OFFER_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
     agencyAgentsList: {
         parameters: {
             query?: never;
@@ -4934,7 +5685,8 @@ export interface operations {
                      *             "booking.held",
                      *             "booking.cancelled",
                      *             "booking.expired",
-                     *             "booking.failed"
+                     *             "booking.failed",
+                     *             "booking.changed"
                      *           ],
                      *           "active": true,
                      *           "created_at": "2026-11-24T08:15:00Z",
@@ -6073,6 +6825,172 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["BookingFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx status within 10 seconds (the body is not read beyond 4 KB) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bookingChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (evt_…): the same on every retry; dedupe on it
+                 * @example evt_Qm3sXk7v2LpR9tYw4bN8cD1fG6hJ0aZe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch of this attempt; refuse old ones
+                 * @example 1795513925
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret’s bytes (the base64 after whsec_)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "booking.changed",
+                 *       "timestamp": "2026-11-24T10:05:00Z",
+                 *       "data": {
+                 *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *         "pnr": "QXBTRV",
+                 *         "status": "CONFIRMED",
+                 *         "total_price": 394,
+                 *         "currency": "EUR",
+                 *         "created_at": "2026-11-24T09:32:05Z",
+                 *         "updated_at": "2026-11-24T10:05:00Z",
+                 *         "version": 2,
+                 *         "created_by": {
+                 *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *           "name": "Ada Agent"
+                 *         },
+                 *         "flight": {
+                 *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                 *           "total_price": 394,
+                 *           "currency": "EUR",
+                 *           "travel_class": "ECONOMY",
+                 *           "seats_available": 9,
+                 *           "expires_at": "2026-11-24T09:50:00Z",
+                 *           "passengers": {
+                 *             "adults": 1,
+                 *             "children": 0,
+                 *             "infants": 0
+                 *           },
+                 *           "outbound": {
+                 *             "duration_minutes": 440,
+                 *             "stops": 0,
+                 *             "segments": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ]
+                 *           },
+                 *           "slices": [
+                 *             {
+                 *               "duration_minutes": 440,
+                 *               "stops": 0,
+                 *               "segments": [
+                 *                 {
+                 *                   "carrier_code": "BA",
+                 *                   "carrier_name": "British Airways",
+                 *                   "flight_number": "BA213",
+                 *                   "origin": "LHR",
+                 *                   "destination": "JFK",
+                 *                   "departure_at": "2026-12-01T07:55:00Z",
+                 *                   "arrival_at": "2026-12-01T15:15:00Z",
+                 *                   "duration_minutes": 440
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
+                 *           }
+                 *         },
+                 *         "passengers": [
+                 *           {
+                 *             "title": "ms",
+                 *             "first_name": "Ada",
+                 *             "last_name": "Lovelace",
+                 *             "pax_type": "ADULT",
+                 *             "gender": "f",
+                 *             "born_on": "1985-12-10"
+                 *           }
+                 *         ],
+                 *         "contact": {
+                 *           "email": "ada@example.com",
+                 *           "phone": "+447700900123"
+                 *         },
+                 *         "changes": [
+                 *           {
+                 *             "at": "2026-11-24T10:05:00Z",
+                 *             "by": {
+                 *               "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                 *               "name": "Ada Agent"
+                 *             },
+                 *             "from": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-01T07:55:00Z",
+                 *                 "arrival_at": "2026-12-01T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ],
+                 *             "to": [
+                 *               {
+                 *                 "carrier_code": "BA",
+                 *                 "carrier_name": "British Airways",
+                 *                 "flight_number": "BA213",
+                 *                 "origin": "LHR",
+                 *                 "destination": "JFK",
+                 *                 "departure_at": "2026-12-03T07:55:00Z",
+                 *                 "arrival_at": "2026-12-03T15:15:00Z",
+                 *                 "duration_minutes": 440
+                 *               }
+                 *             ],
+                 *             "change_total": {
+                 *               "amount": 25,
+                 *               "currency": "EUR"
+                 *             }
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingChangedEvent"];
             };
         };
         responses: {

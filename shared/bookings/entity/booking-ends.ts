@@ -4,6 +4,7 @@ import { changeStamp } from './booking-item.ts';
 import {
   cancelBookingUpdate,
   cancelOrderUpdate,
+  changeFlightsUpdate,
   confirmHoldUpdate,
   confirmPaidHoldUpdate,
   expireHoldUpdate,
@@ -113,3 +114,37 @@ export const releaseWrites = (
   { Delete: { ...heldRemoval(tableName, listed), ConditionExpression: 'attribute_exists(pk)' } },
   ...seats,
 ];
+
+/** What each write of a change does, by name (db/transaction.ts slots). */
+type ChangeSlot = 'booking' | 'seats-back' | 'seats' | 'idempotency';
+
+/**
+ * A change's writes (docs/API.md §4.9), named: the booking's new flights (CONFIRMED at the version
+ * quoted), the supplier's seats (the old ones back, the new ones taken), and with an Idempotency-Key
+ * its answer.
+ */
+export function changeWrites(
+  tableName: string,
+  record: BookingRecord,
+  changed: Parameters<typeof changeFlightsUpdate>[2] & {
+    view: BookingView;
+    lock?: IdempotencyLock | undefined;
+  },
+  seats: { back: TransactItem[]; taken: TransactItem[] },
+): [ChangeSlot, TransactItem][] {
+  const { view, lock, ...update } = changed;
+  const booking = { booking_id: record.booking_id, ...changeStamp(record) };
+  return [
+    ['booking', { Update: changeFlightsUpdate(tableName, booking, update) }],
+    ...seats.back.map((item): [ChangeSlot, TransactItem] => ['seats-back', item]),
+    ...seats.taken.map((item): [ChangeSlot, TransactItem] => ['seats', item]),
+    ...(lock
+      ? [
+          ['idempotency', { Update: completionUpdate(tableName, lock, { status: 200, data: view }) }] as [
+            ChangeSlot,
+            TransactItem,
+          ],
+        ]
+      : []),
+  ];
+}

@@ -7,7 +7,7 @@ import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
 import { REFUND_DESTINATIONS, type RefundTo } from '../../supply/port.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
 import { GENDERS, PAX_TYPES, TITLES } from './passenger-fields.ts';
-import { Flight, soldFlight } from './stored-flight.ts';
+import { Flight, StoredSegment, soldFlight } from './stored-flight.ts';
 
 /**
  * The booking item (`BOOKING#<booking id>` / `BOOKING`): the booking as stored, and what the API
@@ -82,6 +82,16 @@ const Passenger = () =>
     born_on: z.string(),
   });
 
+/** One change of a booking's flights: the changed journeys' segments before and after, and what it cost. */
+const Change = () =>
+  z.object({
+    at: z.string(),
+    by: Actor(),
+    from: z.array(StoredSegment()),
+    to: z.array(StoredSegment()),
+    change_total: z.object({ amount: z.number(), currency: z.string() }),
+  });
+
 /** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'HELD', 'EXPIRED', 'PENDING', 'FAILED'] as const;
 
@@ -112,6 +122,8 @@ const answered = () => ({
   /** Absent on bookings stored before they were kept: read as created_at (or cancelled_at) and 1 (or 2). */
   updated_at: z.optional(z.string()),
   version: z.optional(z.number()),
+  /** The changes made to the flights (docs/API.md §4.9), oldest first; absent before the first. */
+  changes: z.optional(z.array(Change())),
 });
 
 const BookingItem = itemSchema(() =>

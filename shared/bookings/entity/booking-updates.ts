@@ -99,7 +99,13 @@ export function confirmPaidHoldUpdate(
     UpdateExpression:
       'SET #status = :confirmed, updated_at = :at, version = :version, #total = :total REMOVE payment_required_by, hold_call',
     ConditionExpression: `#status = :held AND ${sameCall('hold_call', call)}`,
-    ExpressionAttributeNames: { '#status': 'status', '#total': 'total' },
+    ExpressionAttributeNames: {
+      '#status': 'status',
+      '#total': 'total',
+      '#flight': 'flight',
+      '#segments': 'segments',
+      '#changes': 'changes',
+    },
     ExpressionAttributeValues: {
       ':confirmed': 'CONFIRMED',
       ':held': 'HELD',
@@ -223,6 +229,53 @@ export function cancelOrderUpdate(
       ':version': booking.version + 1,
       ...givenBack(cancelled).values,
       ':call': callValue(call),
+    },
+  };
+}
+
+/**
+ * The Update that changes a booking's flights (docs/API.md §4.9): only while it is CONFIRMED at the
+ * version the change was quoted for, so a change is made once and never over another write. The
+ * change is appended to `changes`; the trip, its seats' segments, total and first departure replaced.
+ */
+export function changeFlightsUpdate(
+  tableName: string,
+  booking: { booking_id: string; version: number },
+  changed: {
+    at: string;
+    flight: unknown;
+    segments: { flight_number: string; date: string; bucket: number }[];
+    total: number;
+    departs_at: number;
+    change: unknown;
+  },
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression:
+      'SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change)',
+    ConditionExpression:
+      '#status = :confirmed AND (version = :version OR (attribute_not_exists(version) AND :version = :one))',
+    ExpressionAttributeNames: {
+      '#status': 'status',
+      '#total': 'total',
+      '#flight': 'flight',
+      '#segments': 'segments',
+      '#changes': 'changes',
+    },
+    ExpressionAttributeValues: {
+      ':flight': changed.flight,
+      ':segments': changed.segments,
+      ':total': changed.total,
+      ':departs': changed.departs_at,
+      ':at': changed.at,
+      ':next': booking.version + 1,
+      ':none': [],
+      ':change': [changed.change],
+      ':confirmed': 'CONFIRMED',
+      ':version': booking.version,
+      ':one': 1,
     },
   };
 }

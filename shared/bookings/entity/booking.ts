@@ -96,6 +96,7 @@ export function bookingView(record: BookingRecord): BookingView {
     ...(record.refund_to !== undefined && { refund_to: record.refund_to }),
     ...(record.airline_credits && { airline_credits: record.airline_credits }),
     ...(record.payment_required_by && { payment_required_by: record.payment_required_by }),
+    ...(record.changes && { changes: record.changes }),
     ...changeStamp(record),
   };
 }

@@ -31,6 +31,8 @@ const Segment = () =>
     arrival_at: z.string(),
     duration_minutes: z.number(),
   });
+/** A stored segment's schema: a change's `from` and `to` (booking-item.ts) list them. */
+export const StoredSegment = Segment;
 const Direction = () =>
   z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment()) });
 /**

@@ -23,7 +23,14 @@ import { addDays } from '#shared/flights/local-time.ts';
 import { createLogger } from '#shared/log.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
-import { book, bookingBody, freshTravelDate, type Json, searchOffers } from '#test/helpers/bookings.ts';
+import {
+  book,
+  bookingBody,
+  freshTravelDate,
+  type Json,
+  searchOffers,
+  sellSeats,
+} from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
 import { assertMatchesWebhook } from '#test/helpers/contract.ts';
 import {
@@ -36,6 +43,8 @@ import {
 } from '#test/helpers/events.ts';
 import { handler as listWebhooks } from '#test/helpers/routes/agency/webhooks-list.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
+import { handler as change } from '#test/helpers/routes/bookings/change.ts';
+import { handler as changeSearch } from '#test/helpers/routes/bookings/change-search.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { type Receiver, startReceiver, until } from '#test/helpers/webhook-receiver.ts';
@@ -214,6 +223,47 @@ describe('event pipeline', () => {
     const deadline = held.payment_required_by.slice(0, 16).replace('T', ' ');
     expect(notices[0]?.text).toContain(`Pay by: ${deadline} UTC`);
     expect(received).toHaveLength(2);
+  });
+
+  it('a change of flights: booking.changed with the new flight, and the traveller gets the new itinerary', async () => {
+    const hook = await receiver();
+    await registerReceiver(admin, hook);
+    // Sold in a changeable bucket (the cheapest economy bucket allows no change).
+    const first = (await searchOffers(admin, { departure_date: date }))[0];
+    await sellSeats(first.outbound.segments[0].flight_number, date, 84);
+    const booking = await bookFirstOffer();
+    const quoted = await invoke(changeSearch, {
+      headers: admin.headers,
+      body: { booking_id: booking.booking_id, journeys: [{ index: 0, departure_date: addDays(date, 40) }] },
+    });
+    const offer = quoted.body.data[0];
+    const changed = await invoke(change, {
+      headers: admin.headers,
+      body: { booking_id: booking.booking_id, change_offer_id: offer.id, change_total: offer.change_total },
+    });
+    expect(changed.status).toBe(200);
+
+    await until('two deliveries', () => events(hook.deliveries, booking.booking_id).length >= 2);
+    await until('two notices', async () => (await noticesOf(booking.booking_id)).length >= 2);
+
+    const byVersion = events(hook.deliveries, booking.booking_id).sort(
+      (a, b) => a.body.data.version - b.body.data.version,
+    );
+    for (const delivery of byVersion) assertMatchesWebhook(delivery.body.type, delivery.body);
+    expect(byVersion.map((d) => [d.body.type, d.id])).toEqual([
+      ['booking.confirmed', eventId(booking.booking_id, { version: 1, status: 'CONFIRMED' })],
+      ['booking.changed', eventId(booking.booking_id, { version: 2, status: 'CONFIRMED' })],
+    ]);
+    expect(byVersion[1]?.body.data).toEqual(changed.body.data);
+    const notices = await noticesOf(booking.booking_id);
+    expect(notices.map((n) => n.type)).toEqual(['booking.confirmed', 'booking.changed']);
+    const segment = offer.flight.outbound.segments[0];
+    expect(notices[1]?.text).toContain(
+      `${segment.flight_number} (${segment.carrier_name}) ${segment.origin} to ${segment.destination}`,
+    );
+    expect(notices[1]?.text).toContain(
+      `${segment.departure_at.slice(0, 10)} ${segment.departure_at.slice(11, 16)} UTC`,
+    );
   });
 
   it('names the agency as the operator named it (npm run agents -- agency-name)', async () => {

@@ -57,7 +57,14 @@ describe('webhook endpoints', () => {
     const { data } = created.body;
     expect(data).toMatchObject({
       url: URL_A,
-      events: ['booking.confirmed', 'booking.held', 'booking.cancelled', 'booking.expired', 'booking.failed'],
+      events: [
+        'booking.confirmed',
+        'booking.held',
+        'booking.cancelled',
+        'booking.expired',
+        'booking.failed',
+        'booking.changed',
+      ],
       active: true,
     });
     expect(data.id).toMatch(/^whk_[0-9a-f]{24}$/);

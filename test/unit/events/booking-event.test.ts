@@ -154,6 +154,26 @@ describe('one event per booking state change (bookingEventOf)', () => {
     expect(bookingEventOf(record('MODIFY', { old: confirmed, new: renamed }))).toBeUndefined();
   });
 
+  it('a change of a confirmed booking’s flights is booking.changed, with the new flight and its changes', () => {
+    const by = { id: 'agt_5f2c9e1b7a3d4c6e8f0a1b2c', name: 'Ada Agent' };
+    const segments = example.flight.outbound.segments;
+    const change = {
+      at: LATER,
+      by,
+      from: segments,
+      to: segments,
+      change_total: { amount: 25, currency: 'EUR' },
+    };
+    const changed = { ...confirmed, updated_at: LATER, version: 2, changes: [change] };
+    const event = bookingEventOf(record('MODIFY', { old: confirmed, new: changed }));
+    expect(event).toMatchObject({ type: 'booking.changed', id: idOf(2), occurredAt: LATER });
+    expect(event?.booking).toMatchObject({ status: 'CONFIRMED', version: 2, changes: [change] });
+    // The same changes again (another write that leaves them) is no event.
+    expect(
+      bookingEventOf(record('MODIFY', { old: changed, new: { ...changed, version: 3 } })),
+    ).toBeUndefined();
+  });
+
   it('a new confirmed booking is booking.confirmed at version 1', () => {
     expect(summary(record('INSERT', { new: confirmed }))).toEqual({
       type: 'booking.confirmed',

@@ -65,6 +65,9 @@ describe('traveller notices', () => {
     expect(renderNotice(event('booking.cancelled'), 'Acme')?.subject).toMatch(/^Your booking is cancelled/);
     expect(renderNotice(event('booking.expired'), 'Acme')?.subject).toMatch(/^Your held booking has expired/);
     expect(renderNotice(event('booking.confirmed'), 'Acme')?.text).not.toContain('Pay by');
+    const changed = renderNotice(event('booking.changed'), 'Acme');
+    expect(changed?.subject).toMatch(/^Your flights have changed/);
+    expect(changed?.text).toContain(booking.flight.outbound.segments[0]?.flight_number ?? '?');
   });
 
   it('sends nothing for booking.failed: the traveller never had a booking', () => {

@@ -14,6 +14,7 @@ import { formatMoney, journeyName, type Offer } from '../offers.ts';
 import { useCall } from '../use-call.ts';
 import { StatusBadge } from './bookings.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
+import { Changes } from './change-flights.tsx';
 import { SliceView } from './results.tsx';
 
 /** How often a PENDING booking is asked about until the supplier's answer settles it. */
@@ -100,6 +101,7 @@ function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; 
       <JourneysSection booking={booking} journeys={journeys} />
       <PassengersSection booking={booking} />
       <PriceSection booking={booking} />
+      <Changes booking={booking} onChanged={onChange} />
       {cancellable && (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>
           Cancel booking

@@ -14,6 +14,7 @@ const EVENTS: EventType[] = [
   'booking.cancelled',
   'booking.expired',
   'booking.failed',
+  'booking.changed',
 ];
 
 /** How often the list is asked again while a ping's delivery is awaited, and for how long at most. */

@@ -1,0 +1,176 @@
+import type { TravelClass } from './cabins.ts';
+import { baseFare, fareBuckets, type PassengerCounts, partyFare } from './fares.ts';
+import { combined, type PricedItinerary, type PricedJourney } from './flight-view.ts';
+import { type FlightDate, flightDateKey, readSoldSeats } from './inventory-item.ts';
+import { findItineraries, MIN_LEAD_MINUTES } from './itineraries.ts';
+import type { LocalDate } from './local-time.ts';
+import { priceItinerary } from './pricing.ts';
+import { selectForPricing } from './ranking.ts';
+import { bestCombinations } from './round-trips.ts';
+import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
+import type { SearchDeps } from './search.ts';
+import type { SortOrder } from './search-request.ts';
+
+/**
+ * Changes on the built-in network (docs/API.md §4.9, docs/bookings.md "Changes"): the journeys to change
+ * are searched as search searches them (the schedule, one batched inventory read, the same ranking);
+ * the journeys kept stay as booked, one itinerary each, so the combinations walked are those of the
+ * changed journeys only ({@link bestCombinations}, never the product of every journey).
+ *
+ * The price rule, in minor units: `fare_difference` = what the new journeys cost at today's buckets
+ * less what the changed journeys were sold at (their booked buckets); where that is negative, it is
+ * given back only when every changed journey's fare allows a refund, otherwise it is 0 (the rest of a
+ * non-refundable fare is not paid back). `change_total` = `penalty` (each changed journey's change
+ * penalty as sold) + `fare_difference`. Both rise with the new journeys' price, so search's PRICE order
+ * (by the trip's new total) is also the order by `change_total`.
+ */
+
+/** One journey of a booked trip: its flights and the buckets it was sold in. */
+interface BookedJourney {
+  readonly segments: readonly ScheduledFlight[];
+  readonly buckets: readonly number[];
+}
+
+/** A booked trip on the network, as a change reads it. */
+export interface BookedTrip {
+  readonly travelClass: TravelClass;
+  readonly passengers: PassengerCounts;
+  readonly journeys: readonly BookedJourney[];
+  /** Whether its Flight is a multi-city one (no `inbound`), as it was sold. */
+  readonly multiCity: boolean;
+}
+
+/** A journey to change: its index in the trip, and where and when it flies now. */
+export interface JourneyChange {
+  readonly index: number;
+  readonly origin: string;
+  readonly destination: string;
+  readonly date: LocalDate;
+}
+
+/** What the fare conditions say of a change, in minor units: its penalty, and whether money goes back. */
+export interface ChangeTerms {
+  readonly penalty: number;
+  readonly moneyBack: boolean;
+}
+
+/** What a change costs, minor units. */
+interface ChangeCost {
+  readonly penalty: number;
+  readonly fareDifference: number;
+  readonly changeTotal: number;
+}
+
+/** The rule above: the penalty, and the fare difference (given back only where the fare allows it). */
+export function changeCost(terms: ChangeTerms, soldAt: number, newPrice: number): ChangeCost {
+  const difference = newPrice - soldAt;
+  const fareDifference = difference < 0 && !terms.moneyBack ? 0 : difference;
+  return { penalty: terms.penalty, fareDifference, changeTotal: terms.penalty + fareDifference };
+}
+
+/** What a party paid for a journey in the buckets it was sold in (cents): as pricing.ts priced it. */
+export function soldPrice(journey: BookedJourney, travelClass: TravelClass, pax: PassengerCounts): number {
+  let total = 0;
+  journey.segments.forEach((flight, i) => {
+    const capacity = flight.leg.aircraft.seats[travelClass] ?? 0;
+    const base = baseFare(flight.leg.distanceKm, travelClass, flight.carrier.code);
+    const bucket = fareBuckets(travelClass, capacity, base)[journey.buckets[i] ?? 0];
+    total += partyFare(bucket?.fare ?? 0, pax);
+  });
+  return total;
+}
+
+/** The booked journeys of a trip from its stored segments, split by its journeys' lengths; undefined if a flight is gone. */
+export function bookedJourneys(
+  segments: readonly { flight_number: string; date: string; bucket: number }[],
+  lengths: readonly number[],
+): BookedJourney[] | undefined {
+  const journeys: BookedJourney[] = [];
+  let at = 0;
+  for (const length of lengths) {
+    const stored = segments.slice(at, at + length);
+    const flights = stored.map((s) => scheduledFlight(s.flight_number, s.date));
+    if (stored.length !== length || !flights.every((f) => f !== undefined)) return undefined;
+    journeys.push({ segments: flights as ScheduledFlight[], buckets: stored.map((s) => s.bucket) });
+    at += length;
+  }
+  return journeys;
+}
+
+/** A trip as a change would make it: the journeys kept and the new ones, priced together. */
+export interface ChangedTrip {
+  readonly journey: PricedJourney;
+  readonly cost: ChangeCost;
+}
+
+/** A kept journey as a column of one: its price as sold, and no limit on seats (it holds its own). */
+const keptColumn = (journey: BookedJourney, trip: BookedTrip): PricedItinerary[] => [
+  {
+    segments: journey.segments,
+    buckets: journey.buckets,
+    total: soldPrice(journey, trip.travelClass, trip.passengers),
+    seatsLeft: Number.POSITIVE_INFINITY,
+  },
+];
+
+/** Flight-dates a changed journey may use: none of the journey's own (moving to the same flight is no change). */
+const avoiding = (journey: BookedJourney | undefined) => {
+  const own = new Set((journey?.segments ?? []).map(flightDateKey));
+  return (itinerary: readonly ScheduledFlight[]) => !itinerary.some((f) => own.has(flightDateKey(f)));
+};
+
+/**
+ * The best `limit` trips for `sort` with `changes` made (each journey index at most once), every
+ * journey's first departure at least 2 hours after the previous one's last arrival: one batched read of
+ * the changed journeys' inventory, then {@link bestCombinations} over the kept journeys (one itinerary
+ * each) and the changed ones (priced as search prices them).
+ */
+export async function searchChanges(
+  deps: SearchDeps,
+  trip: BookedTrip,
+  request: { changes: readonly JourneyChange[]; terms: ChangeTerms; sort: SortOrder; limit: number },
+): Promise<ChangedTrip[]> {
+  const { travelClass, passengers: pax } = trip;
+  const options = {
+    maxConnections: 1 as const,
+    earliestDeparture: deps.clock.now() + MIN_LEAD_MINUTES * 60_000,
+  };
+  const candidates = request.changes.map((c) =>
+    selectForPricing(
+      findItineraries(c.origin, c.destination, c.date, options).filter(avoiding(trip.journeys[c.index])),
+      request.sort,
+      travelClass,
+      pax,
+      request.changes.length > 1 ? 100 : undefined,
+    ),
+  );
+  const flightDates = uniqueFlightDates(candidates.flatMap((c) => c.flightDates));
+  const sold = flightDates.length ? await readSoldSeats(deps, flightDates, travelClass) : new Map();
+  const changed = new Map(
+    request.changes.map((c, i) => [
+      c.index,
+      (candidates[i]?.itineraries ?? [])
+        .map((it) => priceItinerary(it, travelClass, pax, sold))
+        .filter((p): p is PricedItinerary => p !== undefined),
+    ]),
+  );
+  const columns = trip.journeys.map((journey, j) => changed.get(j) ?? keptColumn(journey, trip));
+  const soldAt = request.changes.reduce((n, c) => n + changedSoldPrice(trip, c.index), 0);
+  return bestCombinations(columns, request.sort, request.limit).combinations.map((itineraries) => {
+    const newPrice = request.changes.reduce((n, c) => n + (itineraries[c.index]?.total ?? 0), 0);
+    return {
+      journey: combined(itineraries, trip.multiCity),
+      cost: changeCost(request.terms, soldAt, newPrice),
+    };
+  });
+}
+
+const changedSoldPrice = (trip: BookedTrip, index: number) => {
+  const journey = trip.journeys[index];
+  return journey ? soldPrice(journey, trip.travelClass, trip.passengers) : 0;
+};
+
+/** Each flight-date once. */
+function uniqueFlightDates(flightDates: readonly FlightDate[]): FlightDate[] {
+  return [...new Map(flightDates.map((f) => [flightDateKey(f), f])).values()];
+}
