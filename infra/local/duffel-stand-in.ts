@@ -27,13 +27,6 @@ import type {
 } from '@duffel/api/types';
 import { minorUnits } from '#shared/money.ts';
 import {
-  airlineCreditsFor,
-  type CancellationTerms,
-  cancellationFor,
-  duffelId,
-  offersFor,
-  orderFrom,
-} from './duffel-stand-in-data.ts';
   type ChangeContext,
   type ChangeStore,
   confirmOrderChange,
@@ -43,6 +36,14 @@ import {
   getChangeRequest,
   getOrderChange,
 } from './duffel-stand-in-changes.ts';
+import {
+  airlineCreditsFor,
+  type CancellationTerms,
+  cancellationFor,
+  duffelId,
+  offersFor,
+  orderFrom,
+} from './duffel-stand-in-data.ts';
 
 type Endpoint =
   | 'offer_requests.create'
