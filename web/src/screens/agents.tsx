@@ -2,6 +2,7 @@ import type { ComponentChildren, Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
 import { ConfirmDialog, ErrorNotice, Progress } from '../components.tsx';
+import { identifierOf } from '../phone.ts';
 import type { Agent } from '../session.ts';
 import { useCall } from '../use-call.ts';
 import './manage.css';
@@ -25,9 +26,6 @@ const PLAIN: Record<string, string> = {
   FORBIDDEN: 'Only an admin of the agency can change its agents. Your role may have changed: sign in again.',
   NOT_FOUND: 'That agent is not in your agency any more. The list is shown as it is now.',
 };
-
-/** `+` then digits is a phone number (E.164), anything else an e-mail address. */
-const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
 
 /**
  * The agency's agents, ADMIN only (docs/console.md, Agents): list (more pages on demand), add, rename,
@@ -128,7 +126,7 @@ function useAddAgent(onAdded: (agent: AgencyAgent) => void) {
     const outcome = await run(() =>
       settle(
         client.POST('/api/agency/agents/create', {
-          body: { name: name.trim(), identifier: identifier.trim(), type: typeOf(identifier), role },
+          body: { name: name.trim(), ...identifierOf(identifier), role },
         }),
       ),
     );
@@ -194,7 +192,7 @@ function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
             aria-describedby="agent-identifier-hint agent-identifier-error"
           />
           <p id="agent-identifier-hint" class="hint">
-            A phone number starts with its country code (+44…).
+            A phone number starts with its country code (+44 20 7946 0958; spaces, dots and dashes are fine).
           </p>
           <p id="agent-identifier-error" class="field-error">
             {identifierError ?? ''}
