@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   api,
@@ -13,9 +14,11 @@ import {
   amountText,
   bookingByPnr,
   button,
+  choose,
   field,
   fillContact,
   fillPassenger,
+  named,
   openBooking,
   readyToBook,
   search,
@@ -25,6 +28,26 @@ import {
 } from './steps.ts';
 
 const server = shared();
+
+/** Whether the page is wider than the window (it would scroll sideways). */
+const scrollsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+type Listed = {
+  total_price: number;
+  slices: { duration_minutes: number; segments: { carrier_name: string }[] }[];
+};
+/** The offers' prices in the order DURATION gives: all journeys' minutes, then price. */
+const byDuration = (offers: Listed[]) =>
+  offers
+    .map((o) => ({ minutes: o.slices.reduce((sum, s) => sum + s.duration_minutes, 0), price: o.total_price }))
+    .sort((a, b) => a.minutes - b.minutes || a.price - b.price)
+    .map((o) => o.price);
+/** The prices of the rows shown, in order (each row's heading starts with its price). */
+async function shownPrices(page: Page): Promise<number[]> {
+  const headings = await page.locator('article h3').allTextContents();
+  return headings.map((text) => Number(/[\d,]+\.\d{2}/.exec(text)?.[0].replaceAll(',', '')));
+}
 
 /** A fresh agency's ADMIN on the search screen. */
 async function onSearch() {
@@ -87,6 +110,68 @@ describe.concurrent('browser: search, book, find, cancel', () => {
       refund: quote.body.data.refund,
     });
     expect(await readableByScript(page)).not.toContain(admin.token);
+    expect(errors).toEqual([]);
+  });
+
+  it('on a phone: sorts and filters the results at once, catches a child too old in the page, books', async () => {
+    const { admin, page, errors } = await onSearch();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await expectAccessible(page, 'search at 390 px');
+    expect(await scrollsSideways(page)).toBe(false);
+    const date = inDays(10);
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/flights/search'));
+    const found = await search(page, { date, children: 1 });
+    const listed = ((await (await answer).json()) as { data: Listed[] }).data;
+    // The results' heading has the focus, and the count is in a status region.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('results-title');
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${listed.length} offers shown` })
+      .waitFor();
+    await expectAccessible(page, 'results at 390 px');
+    expect(await scrollsSideways(page)).toBe(false);
+
+    await choose(page, 'Sort by', /^duration$/i);
+    expect(await shownPrices(page)).toEqual(byDuration(listed).slice(0, await found.count()));
+    const airlines = page.getByRole('group', { name: named('Airlines') });
+    const only = airlines.getByRole('button', { name: /^only\b/i }).first();
+    const airline = ((await only.textContent()) ?? '').replace(/^Only\s*/, '').trim();
+    await only.click();
+    await page.getByRole('heading', { name: new RegExp(`of ${listed.length} offers`) }).waitFor();
+    const kept = listed.filter((offer) =>
+      offer.slices.every((slice) => slice.segments.every((segment) => segment.carrier_name === airline)),
+    );
+    expect(await shownPrices(page)).toEqual(byDuration(kept).slice(0, await found.count()));
+    expect(await airlines.getByRole('checkbox', { checked: true }).count()).toBe(1);
+    expect(await page.locator('#results-sort').inputValue()).toBe('DURATION');
+    expect(asked.filter((path) => path === '/api/flights/search')).toHaveLength(1);
+
+    await button(found.first(), 'Select').click();
+    await page.waitForURL((url) => url.pathname === '/book');
+    await fillPassenger(page, 1);
+    // Twelve on the day of the flight: no longer a child.
+    const twelve = `${Number(date.slice(0, 4)) - 12}${date.slice(4)}`;
+    await fillPassenger(page, 2, { first: 'Ada', born: twelve });
+    await field(page, 'Contact e-mail').fill('grace@example.com');
+    await field(page, 'Contact phone').fill('+44 7700 900 456');
+    await expectAccessible(page, 'book at 390 px');
+    expect(await scrollsSideways(page)).toBe(false);
+    await button(page, 'Book').click();
+    const child = field(page.getByRole('group', { name: named('Passenger 2') }), 'Date of birth');
+    await page.getByText(/child must be 2 to 11/i).waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === 'passengers-1-born_on');
+    expect(await child.getAttribute('aria-invalid')).toBe('true');
+    expect(asked).not.toContain('/api/flights/booking/create');
+
+    await child.fill(`${Number(date.slice(0, 4)) - 8}${date.slice(4)}`);
+    await button(page, 'Book').click();
+    const pnr = await shownPnr(page);
+    expect(await bookingByPnr(server, admin, pnr)).toMatchObject({
+      passengers: [{ pax_type: 'ADULT' }, { pax_type: 'CHILD', first_name: 'Ada' }],
+      contact: { phone: '+447700900456' },
+    });
     expect(errors).toEqual([]);
   });
 
