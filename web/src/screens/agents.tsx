@@ -299,7 +299,7 @@ function RoleCell(props: {
   const { agent, role, pending, selectRef, onPick, onChange } = props;
   const who = agent.name;
   return (
-    <td>
+    <td data-label="Role">
       <select
         ref={selectRef}
         aria-label={`${who}: role`}
@@ -345,7 +345,7 @@ function AgentRow(props: AgentRowProps) {
         }}
         onKeep={() => setRenaming(false)}
       />
-      <td>{agent.identifier}</td>
+      <td data-label="Signs in with">{agent.identifier}</td>
       <RoleCell
         agent={agent}
         role={role}
@@ -354,7 +354,7 @@ function AgentRow(props: AgentRowProps) {
         onPick={setRole}
         onChange={() => setAsking('role')}
       />
-      <td>{agent.active ? 'Active' : 'Deactivated'}</td>
+      <td data-label="Status">{agent.active ? 'Active' : 'Deactivated'}</td>
       <ChangesCell
         agent={agent}
         renaming={renaming}
@@ -443,7 +443,7 @@ function ChangesCell(props: {
   const { agent, renaming, pending, failure, onRename, onDeactivate, onActivate, children } = props;
   const nameError = fieldErrors(failure).get('name');
   return (
-    <td>
+    <td data-label="Changes">
       {!renaming && (
         <button type="button" class="secondary" aria-label={`Rename ${agent.name}`} onClick={onRename}>
           Rename
