@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { client, type Failure, fieldErrors, postUntyped, type Schemas, settle } from '../api.ts';
+import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
 import { ConfirmDialog, ErrorNotice, Progress } from '../components.tsx';
 import { yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
@@ -214,7 +214,7 @@ function usePing(
   const ping = async () => {
     setTimedOut(false);
     const outcome = await run(() =>
-      postUntyped<{ data: { event_id: string } }>('/api/agency/webhooks/ping', { webhook_id: endpoint.id }),
+      settle(client.POST('/api/agency/webhooks/ping', { body: { webhook_id: endpoint.id } })),
     );
     if (!outcome?.ok) {
       if (outcome?.failure.code === 'NOT_FOUND') void reload();
