@@ -253,6 +253,33 @@ describe.concurrent('browser: search, book, find, cancel', () => {
     });
   });
 
+  it('offers no Hold under 49 hours to departure, and no Book once the offer has expired', async () => {
+    const { page } = await onSearch();
+    const found = await search(page, { date: inDays(1) });
+    await button(found.first(), 'Select').click();
+    await page.waitForURL((url) => url.pathname === '/book');
+    await page.getByText(/cannot be held: it departs too soon/i).waitFor();
+    expect(await button(page, 'Hold').count()).toBe(0);
+    expect(await button(page, 'Book').isEnabled()).toBe(true);
+
+    // The same offer, its 20 minutes over (as the tab keeps it): the page says so and offers the way back.
+    await page.evaluate(() => {
+      const offer = JSON.parse(sessionStorage.getItem('console:offer') ?? '{}');
+      sessionStorage.setItem(
+        'console:offer',
+        JSON.stringify({ ...offer, expires_at: '2020-01-01T00:00:00Z' }),
+      );
+    });
+    await page.reload();
+    await page.getByText(/this offer has expired/i).waitFor();
+    expect(await button(page, 'Book').isDisabled()).toBe(true);
+    await page
+      .getByRole('link', { name: /back to results/i })
+      .first()
+      .click();
+    await page.waitForURL((url) => url.pathname === '/search');
+  });
+
   it('books once when Book is double-clicked', async () => {
     const { admin, page } = await onSearch();
     await readyToBook(page);

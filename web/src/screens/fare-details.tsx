@@ -1,5 +1,6 @@
 import { baggageLine, conditionsText, holdLengthText, priceRow } from '../fare.ts';
 import { formatMoney, journeyName, type Offer, type Slice, slicesOf } from '../offers.ts';
+import { yourTime } from '../time.ts';
 
 /**
  * What is being sold, where it is sold (docs/console.md): per journey its fare brand, conditions with
@@ -27,7 +28,7 @@ export function FareDetails({ offer, holdMs }: { offer: Offer; holdMs: number | 
       <p>
         {holdMs === undefined
           ? 'This offer cannot be held: it departs too soon. Book it now.'
-          : `A hold would last ${holdLengthText(holdMs)}.`}
+          : `A hold would last ${holdLengthText(holdMs)} (until ${yourTime(new Date(Date.now() + holdMs).toISOString())}).`}
       </p>
     </section>
   );
