@@ -253,7 +253,7 @@ describe.concurrent('browser: search, book, find, cancel', () => {
     });
   });
 
-  it('offers no Hold under 49 hours to departure, and no Book once the offer has expired', async () => {
+  it('offers no Hold under 49 hours to departure, shows what the fare includes, and no Book once expired', async () => {
     const { page } = await onSearch();
     const found = await search(page, { date: inDays(1) });
     await button(found.first(), 'Select').click();
@@ -262,15 +262,36 @@ describe.concurrent('browser: search, book, find, cancel', () => {
     expect(await button(page, 'Hold').count()).toBe(0);
     expect(await button(page, 'Book').isEnabled()).toBe(true);
 
-    // The same offer, its 20 minutes over (as the tab keeps it): the page says so and offers the way back.
+    // What a fare includes (docs/API.md §4.1, turn 5), shown where the offer carries it: the same
+    // offer as the tab keeps it, with those fields, and its 20 minutes over.
     await page.evaluate(() => {
       const offer = JSON.parse(sessionStorage.getItem('console:offer') ?? '{}');
+      const fee = { amount: 45, currency: offer.currency };
+      const slices = offer.slices.map((slice: object) => ({
+        ...slice,
+        fare_brand: 'Economy Light',
+        conditions: {
+          refund_before_departure: { allowed: false, penalty: null },
+          change_before_departure: { allowed: true, penalty: fee },
+        },
+        baggage: [{ pax_type: 'ADULT', carry_on: 1, checked: 0 }],
+      }));
+      const price_breakdown = [
+        { pax_type: 'ADULT', count: 1, base: offer.total_price - 20, taxes: 20, total: offer.total_price },
+      ];
+      const expires_at = '2020-01-01T00:00:00Z';
       sessionStorage.setItem(
         'console:offer',
-        JSON.stringify({ ...offer, expires_at: '2020-01-01T00:00:00Z' }),
+        JSON.stringify({ ...offer, outbound: slices[0], slices, price_breakdown, expires_at }),
       );
     });
     await page.reload();
+    const fare = page.getByRole('region', { name: /what this fare includes/i });
+    await fare.getByText(/Economy Light/).waitFor();
+    const said = (await fare.textContent()) ?? '';
+    expect(said).toMatch(/Not refundable.*Changes allowed \(fee €45\.00\).*adult: 1 carry-on/);
+    expect(said).toMatch(/1 adult: €[\d,.]+ fare \+ €20\.00 taxes/);
+    // The way back after it expired.
     await page.getByText(/this offer has expired/i).waitFor();
     expect(await button(page, 'Book').isDisabled()).toBe(true);
     await page
