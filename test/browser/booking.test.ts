@@ -130,6 +130,20 @@ describe.concurrent('browser: search, book, find, cancel', () => {
       .getByRole('status')
       .filter({ hasText: `${listed.length} offers shown` })
       .waitFor();
+    // Back at the top, the skip link leads past the form to the results.
+    await page.locator('h1').focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/skip to results/i);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'results-title');
+    // A row opens for its details.
+    await button(found.first(), 'Details').click();
+    await found
+      .first()
+      .getByText(/seats left|economy/i)
+      .first()
+      .waitFor();
+    expect(await button(found.first(), 'Details').getAttribute('aria-expanded')).toBe('true');
     await expectAccessible(page, 'results at 390 px');
     expect(await scrollsSideways(page)).toBe(false);
 
