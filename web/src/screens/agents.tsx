@@ -131,7 +131,7 @@ function useAddAgent(onAdded: (agent: AgencyAgent) => void) {
       ),
     );
     if (!outcome?.ok) return;
-    onAdded(outcome.body.data as AgencyAgent);
+    onAdded(outcome.body.data);
     setAdded(`${outcome.body.data.name} can sign in now with ${outcome.body.data.identifier}.`);
     setName('');
     setIdentifier('');
@@ -246,7 +246,7 @@ function useAgentUpdate(props: Omit<AgentRowProps, 'isMe'>) {
       settle(client.POST('/api/agency/agents/update', { body: { agent_id: agent.id, ...change } })),
     );
     if (outcome?.ok) {
-      onChanged(outcome.body.data as AgencyAgent);
+      onChanged(outcome.body.data);
       if (done) announce(done);
     } else if (outcome?.failure.code === 'NOT_FOUND') onGone();
     return outcome?.ok === true;

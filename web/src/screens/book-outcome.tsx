@@ -16,8 +16,7 @@ import { useCall } from '../use-call.ts';
 import { type Kept, keepBooked } from './booked.tsx';
 import { NOTICE_KEY, OFFER_KEY, RESULTS_KEY, type StoredResults } from './search-form.ts';
 
-/** Sending a booking and what its answer means: booked, gone, a new price, or why it was refused. */
-type Booking = Schemas['Booking'];
+/* Sending a booking and what its answer means: booked, gone, a new price, or why it was refused. */
 
 /** What a refusal means for the agent, where the service's message is not the whole story. */
 const PLAIN: Record<string, string> = {
@@ -67,7 +66,7 @@ export function useBooking(input: {
     });
     if (!outcome) return;
     if (outcome.ok) {
-      const booking = outcome.body.data as Booking;
+      const booking = outcome.body.data;
       keepBooked(booking);
       // The form's people are booked now: none of them stays in this tab's storage.
       writeStored('book', undefined);

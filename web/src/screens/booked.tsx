@@ -46,7 +46,7 @@ function useBookingUpdates(booking: Kept, onUpdate: (booking: Kept) => void): Fa
           client.POST('/api/flights/booking/get', { body: { booking_id: booking.booking_id } }),
         );
         if (!outcome.ok) return setFailure(outcome.failure);
-        const fresh = outcome.body.data as Booking;
+        const fresh = outcome.body.data;
         keepBooked(fresh);
         // A new object even when still PENDING, so this effect asks again.
         onUpdate({ ...fresh });
