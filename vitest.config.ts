@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { CONSOLE_SCREENS } from './shared/console/screens.ts';
 
 /**
  * One temporary folder per run, removed when the run ends (passed, failed or interrupted): every
@@ -48,6 +49,8 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       {
+        // The console's screens, as its build defines them for the router (infra/web/build.ts).
+        define: { CONSOLE_SCREENS: JSON.stringify(CONSOLE_SCREENS) },
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],

@@ -2,6 +2,7 @@ import { LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { CONSOLE_METHODS } from '../shared/console/lambda.ts';
+import { CONSOLE_SCREENS } from '../shared/console/screens.ts';
 import type { FunctionSpec } from '../shared/function-spec.ts';
 import { addMethodNotAllowed } from './gateway.ts';
 import { RouteFunction, type RouteFunctionProps } from './route-function.ts';
@@ -19,20 +20,13 @@ export const consoleFunction = {
 
 /**
  * The API resources the console answers (shared/console/serve.ts decides what each path is): every
- * screen address, one booking's (`{proxy+}`, so any id reaches the function, which answers 404 for one
- * that is no address), and the build's assets.
+ * screen address of the one list (shared/console/screens.ts), one booking's as `{proxy+}` (so any id
+ * reaches the function, which answers 404 for one that is no address), and the build's assets.
  */
 const CONSOLE_RESOURCES = [
-  '/',
-  '/sign-in',
-  '/search',
-  '/book',
-  '/bookings',
-  '/bookings/{proxy+}',
-  '/agency/agents',
-  '/agency/webhooks',
+  ...CONSOLE_SCREENS.map((screen) => screen.path.replace(/\{[a-z_]+\}$/, '{proxy+}')),
   '/assets/{file}',
-] as const;
+];
 
 interface ConsoleSiteProps extends Pick<RouteFunctionProps, 'table' | 'signingKey' | 'logRetention' | 'ses'> {
   readonly api: RestApi;

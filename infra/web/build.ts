@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
+import { CONSOLE_SCREENS } from '#shared/console/screens.ts';
 import { consoleContentType } from '#shared/console/serve.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -27,6 +28,9 @@ const consoleBundling: BuildOptions = {
   jsxImportSource: 'preact',
   legalComments: 'none',
   tsconfig: join(webDir, 'tsconfig.json'),
+  // The one list of screens (shared/console/screens.ts) for the router: the console imports nothing
+  // of the service, so the build hands it over.
+  define: { CONSOLE_SCREENS: JSON.stringify(CONSOLE_SCREENS) },
 };
 
 interface ConsoleBuildFile {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { readCookie, SESSION_COOKIE } from '../http/cookies.ts';
+import { CONSOLE_SCREENS } from './screens.ts';
 
 /**
  * How the agent console is served (docs/API.md §4.8), in one place for the dev server and the
@@ -51,23 +52,19 @@ export function consoleContentType(file: string): string | undefined {
 }
 
 /**
- * The screen addresses (docs/console.md, Screens and addresses): each answers the one page, whose script
- * shows the screen, so a reload or a shared link keeps the screen.
+ * The screen addresses (screens.ts, the one list): each answers the one page, whose script shows the
+ * screen, so a reload or a shared link keeps the screen. A `{parameter}` is one id's segment.
  */
-const SCREEN_PATHS = new Set([
-  '/',
-  '/sign-in',
-  '/search',
-  '/book',
-  '/bookings',
-  '/agency/agents',
-  '/agency/webhooks',
-]);
-const BOOKING_PATH = /^\/bookings\/[A-Za-z0-9_-]{1,64}$/;
+const SCREEN_PATHS = new Set<string>(
+  CONSOLE_SCREENS.map((screen) => screen.path).filter((path) => !path.includes('{')),
+);
+const PARAMETER_PATHS = CONSOLE_SCREENS.filter((screen) => screen.path.includes('{')).map(
+  (screen) => new RegExp(`^${screen.path.replace(/\{[a-z_]+\}/g, '[A-Za-z0-9_-]{1,64}')}$`),
+);
 
 /** Whether `path` is one of the console's screen addresses. */
 export function isScreenPath(path: string): boolean {
-  return SCREEN_PATHS.has(path) || BOOKING_PATH.test(path);
+  return SCREEN_PATHS.has(path) || PARAMETER_PATHS.some((pattern) => pattern.test(path));
 }
 
 /**

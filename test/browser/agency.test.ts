@@ -57,10 +57,24 @@ describe.concurrent('browser: the agency screens', () => {
     await choose(page, 'Role', /^agent$/i);
     await button(page, 'Add agent').last().click();
     await page.getByText(identifier).first().waitFor();
+    // On a phone, an agent whose number is typed as people write it: listed as E.164, nothing sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const digits = String(Date.now() % 100_000).padStart(5, '0');
+    await field(page, 'Name').fill('Mary Jackson');
+    await field(page, 'E-mail or phone').fill(`+44 (0)7400 1${digits.slice(0, 2)}-${digits.slice(2)}`);
+    await button(page, 'Add agent').last().click();
+    await page.getByText(`+4474001${digits}`).first().waitFor();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth),
+    ).toBe(false);
+    await expectAccessible(page, 'agents at 390 px');
 
     const listed = await api(server, admin, '/api/agency/agents/list', {});
     expect(listed.body.data).toContainEqual(
       expect.objectContaining({ identifier, name: 'Dorothy Vaughan', role: 'AGENT', active: true }),
+    );
+    expect(listed.body.data).toContainEqual(
+      expect.objectContaining({ identifier: `+4474001${digits}`, name: 'Mary Jackson', type: 'PHONE' }),
     );
     expect((await apiSignIn(server, identifier)).agent).toMatchObject({
       name: 'Dorothy Vaughan',

@@ -49,6 +49,7 @@ export interface Trip {
   returnDate?: string;
   cabin?: RegExp;
   adults?: number;
+  children?: number;
 }
 
 /** Fills the search form (one way, or return with `returnDate`) and waits for the offers. */
@@ -60,6 +61,7 @@ export async function search(page: Page, trip: Trip = {}): Promise<Locator> {
   await field(page, 'Departure date').fill(trip.date ?? inDays(10));
   if (trip.returnDate) await field(page, 'Return date').fill(trip.returnDate);
   if (trip.adults) await field(page, 'Adults').fill(String(trip.adults));
+  if (trip.children) await field(page, 'Children').fill(String(trip.children));
   if (trip.cabin) await choose(page, 'Cabin', trip.cabin);
   await page.getByRole('button', { name: named('Search') }).click();
   const found = offers(page);

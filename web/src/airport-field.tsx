@@ -37,11 +37,15 @@ function useSuggestions() {
       const outcome = await searchAirports(query.trim(), { signal: controller.signal });
       if (controller.signal.aborted || !outcome.ok) return;
       setOptions(outcome.body.data);
-      setActive(-1);
+      // The first suggestion is highlighted: Tab or Enter takes it ("Heathrow", Tab → LHR).
+      setActive(0);
       setOpen(outcome.body.data.length > 0);
     }, DEBOUNCE_MS);
   };
-  /** The arrows move through the suggestions, Enter picks one (`pick`), Escape closes them. */
+  /**
+   * The arrows move through the suggestions, Enter or Tab takes the highlighted one (`pick`; Tab then
+   * moves on as ever), Escape closes them.
+   */
   const onKeyDown = (event: KeyboardEvent, pick: (airport: Airport) => void) => {
     if (event.key === 'ArrowDown' && options.length > 0) {
       event.preventDefault();
@@ -53,6 +57,8 @@ function useSuggestions() {
       setActive(active <= 0 ? options.length - 1 : active - 1);
     } else if (event.key === 'Enter' && open && options[active]) {
       event.preventDefault();
+      pick(options[active]);
+    } else if (event.key === 'Tab' && !event.shiftKey && open && options[active]) {
       pick(options[active]);
     } else if (event.key === 'Escape' && open) {
       event.preventDefault();

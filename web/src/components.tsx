@@ -176,3 +176,60 @@ export function ConfirmDialog(props: {
     </dialog>
   );
 }
+
+/** A field's error, beside it (the field names it in `aria-describedby`); empty when there is none. */
+export function FieldError({ id, text }: { id: string; text: string | undefined }) {
+  return (
+    <p id={id} class="field-error">
+      {text}
+    </p>
+  );
+}
+
+/**
+ * A date typed in ISO order whatever the browser's locale (docs/decisions.md): a text field with the
+ * pattern, checked by the page (time.ts isIsoDate), never the locale-ordered `type="date"`.
+ */
+export const ISO_DATE_INPUT = {
+  type: 'text',
+  inputMode: 'numeric',
+  pattern: '\\d{4}-\\d{2}-\\d{2}',
+  placeholder: 'YYYY-MM-DD',
+  autoComplete: 'off',
+  maxLength: 10,
+} as const;
+
+/** A labelled date field (`YYYY-MM-DD`, {@link ISO_DATE_INPUT}) with its error beside it. */
+export function DateField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
+  const { id, label, value, onChange, error } = props;
+  return (
+    <div>
+      <label for={id}>
+        {label} <span class="hint">(YYYY-MM-DD)</span>
+      </label>
+      <input
+        id={id}
+        {...ISO_DATE_INPUT}
+        value={value}
+        onInput={(event) => onChange(event.currentTarget.value.trim())}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={`${id}-error`}
+      />
+      <FieldError id={`${id}-error`} text={error} />
+    </div>
+  );
+}
+
+/** Moves the focus to the first field of `scope` marked invalid, once it is drawn. */
+export function focusFirstInvalid(scope: ParentNode | null | undefined): void {
+  requestAnimationFrame(() => {
+    const first = scope?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    first?.focus();
+  });
+}

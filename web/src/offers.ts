@@ -1,16 +1,43 @@
 import type { Schemas } from './api.ts';
 
+type PaxType = Schemas['Passenger']['pax_type'];
+
 /**
  * An offer as search answers it. `slices` (one per journey) is in the contract (docs/API.md §4.1) ahead
- * of openapi.json; where it is absent, `outbound`/`inbound` are the journeys.
+ * of openapi.json; where it is absent, `outbound`/`inbound` are the journeys. What a fare includes
+ * (§4.1, turn 5: per-journey `conditions`, `baggage`, `fare_brand`; the offer's `price_breakdown`) is
+ * typed optional here until openapi.json has it, and shown where an answer carries it (fare.ts).
  */
 type Segment = Schemas['Segment'];
+export type Conditions = Schemas['Flight']['conditions'];
+/** Included pieces per passenger type on one journey. */
+export interface Baggage {
+  pax_type: PaxType;
+  carry_on: number;
+  checked: number;
+}
+/** One passenger type's share of the price; `base`/`taxes` null where a supplier does not split them. */
+export interface PriceLine {
+  pax_type: PaxType;
+  count: number;
+  base: number | null;
+  taxes: number | null;
+  total: number;
+}
 export interface Slice {
   duration_minutes: number;
   stops: number;
   segments: Segment[];
+  conditions?: Conditions | null;
+  baggage?: Baggage[] | null;
+  fare_brand?: string | null;
 }
-export type Offer = Omit<Schemas['Flight'], 'slices'> & { slices?: Slice[] };
+export type Offer = Omit<Schemas['Flight'], 'slices' | 'outbound' | 'inbound'> & {
+  outbound: Slice;
+  inbound?: Slice;
+  slices?: Slice[];
+  price_breakdown?: PriceLine[] | null;
+};
 
 export const slicesOf = (offer: Offer): Slice[] =>
   offer.slices ?? [offer.outbound, ...(offer.inbound ? [offer.inbound] : [])];
@@ -49,6 +76,46 @@ export interface Filters {
 }
 
 export const NO_FILTERS: Filters = { maxStops: 'any', hiddenCarriers: [], hiddenDayParts: [] };
+
+/** The results' order, chosen on the results (no new search); a new search asks for the same. */
+export type Sort = Schemas['SearchRequest']['sort'];
+
+/** The carriers to leave out so that only `code` shows ("only this airline"). */
+export const onlyCarrier = (carriers: readonly { code: string }[], code: string): string[] =>
+  carriers.filter((carrier) => carrier.code !== code).map((carrier) => carrier.code);
+
+const firstDepartures = (offer: Offer): string =>
+  slicesOf(offer)
+    .map((slice) => slice.segments[0]?.departure_at ?? '')
+    .join();
+const totalMinutes = (offer: Offer): number =>
+  slicesOf(offer).reduce((sum, slice) => sum + slice.duration_minutes, 0);
+
+/**
+ * `offers` in the order `sort` says, as search would give them (docs/API.md §4.1): `PRICE` by the total,
+ * `DURATION` by all journeys together, `DEPARTURE` journey by journey; ties by price. A new array.
+ */
+export function sortOffers(offers: readonly Offer[], sort: Sort): Offer[] {
+  const byPrice = (a: Offer, b: Offer) => a.total_price - b.total_price;
+  const order: Record<Sort, (a: Offer, b: Offer) => number> = {
+    PRICE: byPrice,
+    DURATION: (a, b) => totalMinutes(a) - totalMinutes(b) || byPrice(a, b),
+    DEPARTURE: (a, b) => firstDepartures(a).localeCompare(firstDepartures(b)) || byPrice(a, b),
+  };
+  return [...offers].sort(order[sort]);
+}
+
+/**
+ * How long a hold of `offer` would last if made at `now` (ms), by the built-in network's rule
+ * (docs/API.md §4.4): 24 hours, ending no later than 48 hours before the first departure; undefined
+ * where that leaves under an hour, so Hold would be refused (`HOLD_NOT_AVAILABLE`) and is not offered.
+ */
+export function holdLength(offer: Offer, now: number): number | undefined {
+  const first = slicesOf(offer)[0]?.segments[0];
+  if (!first) return undefined;
+  const length = Math.min(24 * 3600_000, Date.parse(first.departure_at) - 48 * 3600_000 - now);
+  return length >= 3600_000 ? length : undefined;
+}
 
 /** The carriers of the results, by name, for the airline filter. */
 export function carriersOf(offers: readonly Offer[]): { code: string; name: string }[] {
@@ -99,8 +166,6 @@ export function formatMoney(amount: number, currency: string): string {
   }
   return format.format(amount);
 }
-
-type PaxType = Schemas['Passenger']['pax_type'];
 
 /** One passenger type per seat searched, in the order the offer says (adults, children, infants). */
 export function passengerTypes(passengers: Offer['passengers']): PaxType[] {

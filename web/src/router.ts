@@ -44,8 +44,21 @@ export function usePlace(): Place {
   return place;
 }
 
-/** The console's screens a return address may name (docs/console.md, Screens and addresses). */
-const SCREENS = /^\/(?:search|book|bookings(?:\/[^/]+)?|agency\/(?:agents|webhooks))$/;
+/**
+ * The console's screens, the one list the server and the stack read too (shared/console/screens.ts),
+ * defined by the build (infra/web/build.ts) and by the unit tests' configuration.
+ */
+declare const CONSOLE_SCREENS: readonly { path: string; who: 'anyone' | 'AGENT' | 'ADMIN' }[];
+
+/**
+ * The console's screens a return address may name: those of a signed-in agent, from the one list
+ * (`CONSOLE_SCREENS`, docs/console.md, Screens and addresses); a `{parameter}` is one segment.
+ */
+const SCREENS = new RegExp(
+  `^(?:${CONSOLE_SCREENS.filter((screen) => screen.who !== 'anyone')
+    .map((screen) => screen.path.replace(/\{[a-z_]+\}/g, '[^/]+'))
+    .join('|')})$`,
+);
 /** Any origin will do to resolve against: only "is it still this origin" is asked of it. */
 const HERE = 'https://console.invalid';
 

@@ -1,14 +1,36 @@
 /**
- * Times as agents read them: in the airport's own zone, labelled, with `+1` where the day changes
- * (docs/console.md). Pure: the zone comes from the caller (zones.ts); without one, UTC, labelled so.
- * One Intl.DateTimeFormat per zone, made once: 100 offers render without building formatters.
+ * Every time the console shows, said one way (docs/console.md, Times): with its zone's name (`JST`,
+ * `AEDT`, `GMT`, from the IANA zone) and whose clock it is. Flight times are in the airport's zone
+ * ({@link localTime}, with `+1` where the day changes); deadlines and "booked at" in the agent's own
+ * zone, named and said to be theirs ({@link yourTime}). Pure: an airport's zone comes from the caller
+ * (airports.ts); without one, UTC, labelled so. One Intl.DateTimeFormat per zone, made once: 100
+ * offers render without building formatters.
  */
+
+/**
+ * The locales whose short zone names are the ones people say (`ja-JP` says `JST`, `en-AU` says `AEDT`,
+ * `en-GB` says `BST` and `CET`): the first that names a zone with letters in winter and in summer is
+ * used for it; where none does, the offset (`GMT-3`).
+ */
+const NAMING_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-SG', 'en-HK', 'en-ZA', 'ja-JP', 'en-NZ'];
+const WINTER_AND_SUMMER = [new Date('2026-01-15T12:00:00Z'), new Date('2026-07-15T12:00:00Z')];
+
+function namingLocale(zone: string): string {
+  const named = (locale: string) => {
+    const format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' });
+    return WINTER_AND_SUMMER.every((at) =>
+      /^[A-Z]{2,5}$/.test(format.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? ''),
+    );
+  };
+  return NAMING_LOCALES.find(named) ?? 'en-GB';
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
+    formatter = new Intl.DateTimeFormat(namingLocale(zone), {
       timeZone: zone,
       year: 'numeric',
       month: '2-digit',
@@ -30,7 +52,7 @@ interface LocalTime {
   time: string;
   /** The hour, 0–23, for filters by time of day. */
   hour: number;
-  /** The zone's short name at that moment (`GMT`, `EST`, `GMT+1`), or `UTC` when the zone is unknown. */
+  /** The zone's name at that moment (`GMT`, `JST`, `AEDT`, else its offset `GMT-3`), or `UTC` when the zone is unknown. */
   zoneLabel: string;
 }
 
@@ -86,4 +108,23 @@ export function formatDay(date: string): string {
 export function todayHere(now: Date = new Date()): string {
   const local = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
   return local.toISOString().slice(0, 10);
+}
+
+/** The agent's own zone (the browser's), IANA; UTC where the browser does not say. */
+const yourZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/**
+ * A moment on the agent's clock (a hold's deadline, when a booking was made): `Sat, 28 Nov 2026, 14:05
+ * GMT (your time)`. `zone` is for tests; the agent's own by default.
+ */
+export function yourTime(iso: string, zone: string = yourZone()): string {
+  const at = localTime(iso, zone);
+  return `${formatDay(at.date)}, ${at.time} ${at.zoneLabel} (your time)`;
+}
+
+/** A date typed in ISO order, `YYYY-MM-DD`, that is a real day of the calendar. */
+export function isIsoDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text;
 }

@@ -3,10 +3,13 @@ import {
   airportsOf,
   carriersOf,
   filterOffers,
+  holdLength,
   journeyName,
   NO_FILTERS,
   type Offer,
+  onlyCarrier,
   passengerTypes,
+  sortOffers,
 } from '../../../web/src/offers.ts';
 
 const segment = (carrier: string, origin: string, destination: string, departure: string) => ({
@@ -96,5 +99,49 @@ describe('console results filters (no new search)', () => {
     expect([0, 1].map((i) => journeyName(roundTrip, i))).toEqual(['Outbound', 'Return']);
     expect([0, 1].map((i) => journeyName(twoCities, i))).toEqual(['Journey 1', 'Journey 2']);
     expect(journeyName(threeCities, 2)).toBe('Journey 3');
+  });
+});
+
+describe('console results order and "only this airline" (no new search)', () => {
+  const priced = (base: Offer, total_price: number, minutes: number): Offer => ({
+    ...base,
+    total_price,
+    outbound: { ...base.outbound, duration_minutes: minutes },
+  });
+  const cheapSlow = priced(oneStop, 90, 600);
+  const dearFast = priced(direct, 300, 420);
+  const middle = priced(mixed, 150, 500);
+  const list = [dearFast, cheapSlow, middle];
+
+  it('sorts by price, duration or first departure, ties by price, leaving the given list as it was', () => {
+    expect(ids(sortOffers(list, 'PRICE'))).toEqual(['one-stop', 'mixed', 'direct']);
+    expect(ids(sortOffers(list, 'DURATION'))).toEqual(['direct', 'mixed', 'one-stop']);
+    // Departures: direct 07:00, mixed 13:00, one-stop 19:00.
+    expect(ids(sortOffers(list, 'DEPARTURE'))).toEqual(['direct', 'mixed', 'one-stop']);
+    expect(ids(list)).toEqual(['direct', 'one-stop', 'mixed']);
+  });
+
+  it('keeps one airline with "only", and the filters and the order apply together', () => {
+    const hiddenCarriers = onlyCarrier(carriersOf(list), 'BA');
+    expect(hiddenCarriers).toEqual(['AF', 'KL']);
+    const shown = filterOffers(sortOffers(list, 'DURATION'), { ...NO_FILTERS, hiddenCarriers }, utcHour);
+    expect(ids(shown)).toEqual(['direct']);
+  });
+});
+
+describe('fn: holdLength', () => {
+  const departing = (iso: string): Offer => offer('x', [segment('BA', 'LHR', 'JFK', iso)]);
+  const now = Date.parse('2026-12-01T10:00:00Z');
+
+  it('is 24 hours far from departure, and ends 48 hours before the first departure nearer to it', () => {
+    expect(holdLength(departing('2026-12-20T10:00:00Z'), now)).toBe(24 * 3600_000);
+    // 60 hours away: the hold ends 48 hours before, 12 hours from now.
+    expect(holdLength(departing('2026-12-03T22:00:00Z'), now)).toBe(12 * 3600_000);
+  });
+
+  it('is undefined under 49 hours from the first departure, where a hold would be refused', () => {
+    expect(holdLength(departing('2026-12-03T11:00:00Z'), now)).toBe(3600_000);
+    expect(holdLength(departing('2026-12-03T10:59:00Z'), now)).toBeUndefined();
+    expect(holdLength(departing('2026-12-01T12:00:00Z'), now)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONSOLE_SCREENS } from '../../../shared/console/screens.ts';
 import { attemptFor, type Failure, fieldErrors, validationSummary } from '../../../web/src/api.ts';
 import { safeNext } from '../../../web/src/router.ts';
 import { codeDigits } from '../../../web/src/session.ts';
@@ -26,6 +27,17 @@ describe('console page rules', () => {
       null,
     ])
       expect(safeNext(hostile)).toBe('/search');
+  });
+
+  it('takes as a return address every screen of a signed-in agent in the one list, and no sign-in screen', () => {
+    const signedIn = CONSOLE_SCREENS.filter((screen) => screen.who !== 'anyone');
+    for (const { path } of signedIn) {
+      const address = path.replace('{booking_id}', 'bkg_1');
+      expect(safeNext(address)).toBe(address);
+    }
+    expect(signedIn.length).toBeGreaterThan(5);
+    expect(safeNext('/sign-in')).toBe('/search');
+    expect(safeNext('/')).toBe('/search');
   });
 
   it('reads a crafted next as the browser would, and goes to search for anything but a known screen', () => {

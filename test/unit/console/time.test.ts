@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { dayMark, daysBetween, formatDuration, localTime } from '../../../web/src/time.ts';
+import {
+  dayMark,
+  daysBetween,
+  formatDuration,
+  isIsoDate,
+  localTime,
+  yourTime,
+} from '../../../web/src/time.ts';
 
 describe('console times', () => {
   it("shows a UTC time at the airport's local time, labelled with the zone", () => {
@@ -18,7 +25,7 @@ describe('console times', () => {
     expect(localTime('2026-07-01T13:30:00Z', 'Europe/London').time).toBe('14:30');
     expect(localTime('2026-07-01T13:30:00Z', 'Europe/Paris')).toMatchObject({
       time: '15:30',
-      zoneLabel: 'GMT+2',
+      zoneLabel: 'CEST',
     });
   });
 
@@ -48,5 +55,28 @@ describe('console times', () => {
     expect(formatDuration(55)).toBe('55m');
     expect(formatDuration(120)).toBe('2h');
     expect(formatDuration(65)).toBe('1h 05m');
+  });
+
+  it('names each zone as people say it, from the IANA zone, in winter and in summer', () => {
+    const at = (iso: string, zone: string) => localTime(iso, zone).zoneLabel;
+    expect(at('2026-12-01T13:30:00Z', 'Asia/Tokyo')).toBe('JST');
+    expect(at('2026-12-01T13:30:00Z', 'Australia/Sydney')).toBe('AEDT');
+    expect(at('2026-07-01T13:30:00Z', 'Australia/Sydney')).toBe('AEST');
+    expect(at('2026-07-01T13:30:00Z', 'Europe/London')).toBe('BST');
+    expect(at('2026-07-01T13:30:00Z', 'America/New_York')).toBe('EDT');
+    // A zone with no name in common use: its offset.
+    expect(at('2026-12-01T13:30:00Z', 'America/Sao_Paulo')).toBe('GMT-3');
+  });
+
+  it("says a deadline on the agent's clock, with its zone's name and whose clock it is", () => {
+    expect(yourTime('2026-12-01T13:30:00Z', 'Asia/Tokyo')).toBe('Tue, 1 Dec 2026, 22:30 JST (your time)');
+    expect(yourTime('2026-12-01T13:30:00Z', 'Europe/London')).toBe('Tue, 1 Dec 2026, 13:30 GMT (your time)');
+  });
+
+  it('takes a date typed in ISO order that is a real day, and nothing else', () => {
+    expect(isIsoDate('2028-02-29')).toBe(true);
+    expect(isIsoDate('2026-02-29')).toBe(false);
+    expect(isIsoDate('12/24/2026')).toBe(false);
+    expect(isIsoDate('2026-1-5')).toBe(false);
   });
 });

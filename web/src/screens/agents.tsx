@@ -2,6 +2,7 @@ import type { ComponentChildren, Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
 import { ConfirmDialog, ErrorNotice, Progress } from '../components.tsx';
+import { identifierOf } from '../phone.ts';
 import type { Agent } from '../session.ts';
 import { useCall } from '../use-call.ts';
 import './manage.css';
@@ -25,9 +26,6 @@ const PLAIN: Record<string, string> = {
   FORBIDDEN: 'Only an admin of the agency can change its agents. Your role may have changed: sign in again.',
   NOT_FOUND: 'That agent is not in your agency any more. The list is shown as it is now.',
 };
-
-/** `+` then digits is a phone number (E.164), anything else an e-mail address. */
-const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
 
 /**
  * The agency's agents, ADMIN only (docs/console.md, Agents): list (more pages on demand), add, rename,
@@ -128,12 +126,12 @@ function useAddAgent(onAdded: (agent: AgencyAgent) => void) {
     const outcome = await run(() =>
       settle(
         client.POST('/api/agency/agents/create', {
-          body: { name: name.trim(), identifier: identifier.trim(), type: typeOf(identifier), role },
+          body: { name: name.trim(), ...identifierOf(identifier), role },
         }),
       ),
     );
     if (!outcome?.ok) return;
-    onAdded(outcome.body.data as AgencyAgent);
+    onAdded(outcome.body.data);
     setAdded(`${outcome.body.data.name} can sign in now with ${outcome.body.data.identifier}.`);
     setName('');
     setIdentifier('');
@@ -194,7 +192,7 @@ function AddAgent({ onAdded }: { onAdded: (agent: AgencyAgent) => void }) {
             aria-describedby="agent-identifier-hint agent-identifier-error"
           />
           <p id="agent-identifier-hint" class="hint">
-            A phone number starts with its country code (+44…).
+            A phone number starts with its country code (+44 20 7946 0958; spaces, dots and dashes are fine).
           </p>
           <p id="agent-identifier-error" class="field-error">
             {identifierError ?? ''}
@@ -248,7 +246,7 @@ function useAgentUpdate(props: Omit<AgentRowProps, 'isMe'>) {
       settle(client.POST('/api/agency/agents/update', { body: { agent_id: agent.id, ...change } })),
     );
     if (outcome?.ok) {
-      onChanged(outcome.body.data as AgencyAgent);
+      onChanged(outcome.body.data);
       if (done) announce(done);
     } else if (outcome?.failure.code === 'NOT_FOUND') onGone();
     return outcome?.ok === true;
@@ -301,7 +299,7 @@ function RoleCell(props: {
   const { agent, role, pending, selectRef, onPick, onChange } = props;
   const who = agent.name;
   return (
-    <td>
+    <td data-label="Role">
       <select
         ref={selectRef}
         aria-label={`${who}: role`}
@@ -347,7 +345,7 @@ function AgentRow(props: AgentRowProps) {
         }}
         onKeep={() => setRenaming(false)}
       />
-      <td>{agent.identifier}</td>
+      <td data-label="Signs in with">{agent.identifier}</td>
       <RoleCell
         agent={agent}
         role={role}
@@ -356,7 +354,7 @@ function AgentRow(props: AgentRowProps) {
         onPick={setRole}
         onChange={() => setAsking('role')}
       />
-      <td>{agent.active ? 'Active' : 'Deactivated'}</td>
+      <td data-label="Status">{agent.active ? 'Active' : 'Deactivated'}</td>
       <ChangesCell
         agent={agent}
         renaming={renaming}
@@ -445,7 +443,7 @@ function ChangesCell(props: {
   const { agent, renaming, pending, failure, onRename, onDeactivate, onActivate, children } = props;
   const nameError = fieldErrors(failure).get('name');
   return (
-    <td>
+    <td data-label="Changes">
       {!renaming && (
         <button type="button" class="secondary" aria-label={`Rename ${agent.name}`} onClick={onRename}>
           Rename

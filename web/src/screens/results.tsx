@@ -1,10 +1,10 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useZones, zoneOf } from '../airports.ts';
 import { Countdown } from '../components.tsx';
+import { conditionsText } from '../fare.ts';
 import {
   airportsOf,
   carriersOf,
-  DAY_PARTS,
   type Filters,
   filterOffers,
   formatMoney,
@@ -12,31 +12,44 @@ import {
   NO_FILTERS,
   type Offer,
   type Slice,
+  type Sort,
   slicesOf,
+  sortOffers,
 } from '../offers.ts';
 import { useDraft } from '../storage.ts';
 import { dayMark, daysBetween, formatDay, formatDuration, localTime } from '../time.ts';
+import { FilterPanel } from './result-filters.tsx';
+import { SORT_KEY } from './search-form.ts';
 
 /**
- * Search results: one `article` per offer (its name says the price), filters applied here without a
- * new search, and one countdown to the offers' expiry. Rows do no work beyond formatting their times
- * (one cached formatter per zone), and the countdown re-renders alone.
+ * Search results, dense (docs/console.md): one row per offer (its name says the price) that expands
+ * for its details; sort and filters (result-filters.tsx) applied here without a new search and without
+ * resetting each other; the count announced; the heading takes the focus after each search
+ * (`focusAfter` changes). Rows do no work beyond formatting their times (one cached formatter per
+ * zone), and the countdown re-renders alone.
  */
-export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offer: Offer) => void }) {
+export function Results(props: { offers: Offer[]; onSelect: (offer: Offer) => void; focusAfter: number }) {
+  const { offers, onSelect, focusAfter } = props;
   const [filters, setFilters] = useDraft<Filters>('filters', () => NO_FILTERS);
+  const [sort, setSort] = useDraft<Sort>(SORT_KEY, () => 'PRICE');
   const [expired, setExpired] = useState(false);
   const airports = useMemo(() => airportsOf(offers), [offers]);
   const zonesVersion = useZones(airports);
   const carriers = useMemo(() => carriersOf(offers), [offers]);
+  const sorted = useMemo(() => sortOffers(offers, sort), [offers, sort]);
   const shown = useMemo(
-    () => filterOffers(offers, filters, (iso, airport) => localTime(iso, zoneOf(airport)).hour),
+    () => filterOffers(sorted, filters, (iso, airport) => localTime(iso, zoneOf(airport)).hour),
     // Dependencies: the zones change the local hours.
-    [offers, filters, zonesVersion],
+    [sorted, filters, zonesVersion],
   );
   const expiresAt = useMemo(
     () => offers.reduce((first, offer) => (offer.expires_at < first ? offer.expires_at : first), '9999'),
     [offers],
   );
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusAfter > 0) heading.current?.focus();
+  }, [focusAfter]);
 
   if (offers.length === 0)
     return (
@@ -44,60 +57,31 @@ export function Results({ offers, onSelect }: { offers: Offer[]; onSelect: (offe
         No flights match this search. Try other dates, or allow a connection.
       </p>
     );
-
+  const count =
+    shown.length === offers.length ? `${offers.length} offers` : `${shown.length} of ${offers.length} offers`;
   return (
     <section aria-labelledby="results-title" class="results">
-      <form class="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
-        <h2 id="results-title">
-          {shown.length === offers.length
-            ? `${offers.length} offers`
-            : `${shown.length} of ${offers.length} offers`}
+      <div class="results-head">
+        <h2 id="results-title" tabIndex={-1} ref={heading}>
+          {count}
         </h2>
+        <p class="visually-hidden" role="status">
+          {count} shown
+        </p>
         <p class="hint">
           Offers expire in{' '}
           <Countdown until={expiresAt} expired="now: they have expired" onExpired={() => setExpired(true)} />
         </p>
-        <StopsFilter filters={filters} onChange={setFilters} />
-        <CheckList
-          legend="Airlines"
-          items={carriers.map((carrier) => ({ id: carrier.code, label: carrier.name }))}
-          hidden={filters.hiddenCarriers}
-          onChange={(hiddenCarriers) => setFilters({ ...filters, hiddenCarriers })}
-        />
-        <CheckList
-          legend="Departure time"
-          items={DAY_PARTS}
-          hidden={filters.hiddenDayParts}
-          onChange={(hiddenDayParts) => setFilters({ ...filters, hiddenDayParts })}
-        />
-        {JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) && (
-          <button type="button" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
-            Clear filters
-          </button>
-        )}
-      </form>
+      </div>
+      <FilterPanel
+        carriers={carriers}
+        filters={filters}
+        onFilters={setFilters}
+        sort={sort}
+        onSort={setSort}
+      />
       <OfferList shown={shown} expired={expired} onSelect={onSelect} />
     </section>
-  );
-}
-
-/** Any number of stops, direct only, or up to one. */
-function StopsFilter({ filters, onChange }: { filters: Filters; onChange: (filters: Filters) => void }) {
-  return (
-    <fieldset>
-      <legend>Stops</legend>
-      {(['any', 0, 1] as const).map((value) => (
-        <label key={value}>
-          <input
-            type="radio"
-            name="stops"
-            checked={filters.maxStops === value}
-            onChange={() => onChange({ ...filters, maxStops: value })}
-          />
-          {value === 'any' ? 'Any' : value === 0 ? 'Direct only' : 'Up to 1 stop'}
-        </label>
-      ))}
-    </fieldset>
   );
 }
 
@@ -115,7 +99,7 @@ function OfferList(props: { shown: Offer[]; expired: boolean; onSelect: (offer: 
       <ul class="offers">
         {shown.map((offer) => (
           <li key={offer.id}>
-            <OfferCard offer={offer} expired={expired} onSelect={onSelect} />
+            <OfferRow offer={offer} expired={expired} onSelect={onSelect} />
           </li>
         ))}
       </ul>
@@ -123,63 +107,83 @@ function OfferList(props: { shown: Offer[]; expired: boolean; onSelect: (offer: 
   );
 }
 
-/** A filter of ticked items, all ticked at first; it keeps the ids left out. */
-function CheckList(props: {
-  legend: string;
-  items: readonly { id: string; label: string }[];
-  hidden: string[];
-  onChange: (hidden: string[]) => void;
-}) {
-  const { legend, items, hidden, onChange } = props;
-  return (
-    <fieldset>
-      <legend>{legend}</legend>
-      {items.map((item) => (
-        <label key={item.id}>
-          <input
-            type="checkbox"
-            checked={!hidden.includes(item.id)}
-            onChange={(event) =>
-              onChange(
-                event.currentTarget.checked ? hidden.filter((id) => id !== item.id) : [...hidden, item.id],
-              )
-            }
-          />
-          {item.label}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
-/** One offer: price and carriers (its name), each journey, seats, conditions, Select. */
-function OfferCard(props: { offer: Offer; expired: boolean; onSelect: (offer: Offer) => void }) {
+/**
+ * One offer in a row: each journey in a line (times, airports, duration, stops), the price and
+ * carriers (its name), Details and Select; Details opens the segments, seats and conditions.
+ */
+function OfferRow(props: { offer: Offer; expired: boolean; onSelect: (offer: Offer) => void }) {
   const { offer, expired, onSelect } = props;
+  const [open, setOpen] = useState(false);
   const slices = slicesOf(offer);
-  const price = formatMoney(offer.total_price, offer.currency);
   const carriers = [...new Set(slices.flatMap((slice) => slice.segments.map((s) => s.carrier_name)))];
   const titleId = `offer-${offer.id}`;
+  const detailsId = `details-${offer.id}`;
   return (
     <article class="offer" aria-labelledby={titleId}>
-      <div>
-        <h3 id={titleId}>
-          {price} · {carriers.join(', ')}
-        </h3>
+      <div class="lines">
         {slices.map((slice, index) => (
-          <SliceView key={index} slice={slice} name={journeyName(offer, index)} />
+          <SliceLine
+            key={index}
+            slice={slice}
+            name={slices.length > 1 ? journeyName(offer, index) : undefined}
+          />
         ))}
       </div>
-      <div class="side">
-        <p class="meta">
-          {offer.travel_class.replace('_', ' ').toLowerCase()}
-          {offer.seats_available !== null && ` · ${offer.seats_available} seats left`}
-        </p>
-        <Conditions offer={offer} />
+      <h3 id={titleId}>
+        {formatMoney(offer.total_price, offer.currency)} <span class="meta">{carriers.join(', ')}</span>
+      </h3>
+      <div class="actions">
+        <button
+          type="button"
+          class="secondary"
+          aria-expanded={open}
+          aria-controls={detailsId}
+          onClick={() => setOpen(!open)}
+        >
+          Details<span class="visually-hidden"> of {formatMoney(offer.total_price, offer.currency)}</span>
+        </button>
         <button type="button" onClick={() => onSelect(offer)} disabled={expired} aria-describedby={titleId}>
           Select
         </button>
       </div>
+      {open && (
+        <div id={detailsId} class="details">
+          {slices.map((slice, index) => (
+            <SliceView key={index} slice={slice} name={journeyName(offer, index)} />
+          ))}
+          <p class="meta">
+            {offer.travel_class.replace('_', ' ').toLowerCase()}
+            {offer.seats_available !== null && ` · ${offer.seats_available} seats left`}
+          </p>
+          <Conditions offer={offer} />
+        </div>
+      )}
     </article>
+  );
+}
+
+/** A journey in one line: `08:05 GMT LHR → 11:20 EST +1 JFK · 7h 15m · 1 stop (CDG)`. */
+function SliceLine({ slice, name }: { slice: Slice; name: string | undefined }) {
+  const first = slice.segments[0];
+  const last = slice.segments[slice.segments.length - 1];
+  if (!first || !last) return null;
+  const start = localTime(first.departure_at, zoneOf(first.origin));
+  const end = localTime(last.arrival_at, zoneOf(last.destination));
+  const via = slice.segments.slice(1).map((segment) => segment.origin);
+  return (
+    <p class="times">
+      <span class="meta">{name ? `${name} · ${formatDay(start.date)}` : formatDay(start.date)}</span>{' '}
+      <Time at={start} days={0} /> {first.origin} → <Time at={end} days={daysBetween(start.date, end.date)} />{' '}
+      {last.destination}
+      <span class="meta">
+        {' '}
+        · {formatDuration(slice.duration_minutes)} ·{' '}
+        {slice.stops === 0
+          ? 'Direct'
+          : `${slice.stops} stop${slice.stops > 1 ? 's' : ''} (${via.join(', ')})`}{' '}
+        · {slice.segments.map((segment) => segment.flight_number).join(', ')}
+      </span>
+    </p>
   );
 }
 
@@ -240,29 +244,16 @@ function Time({ at, days }: { at: ReturnType<typeof localTime>; days: number }) 
   );
 }
 
+/** The whole trip's conditions in a line each (fare.ts). */
 function Conditions({ offer }: { offer: Offer }) {
-  const conditions = offer.conditions;
-  if (!conditions) return null;
-  const say = (
-    condition: { allowed: boolean; penalty: { amount: number; currency: string } | null } | null,
-    yes: string,
-    no: string,
-  ) => {
-    if (!condition) return null;
-    if (!condition.allowed) return <span class="bad">{no}</span>;
-    const penalty = condition.penalty;
-    return (
-      <span class="good">
-        {yes}
-        {penalty && penalty.amount > 0 ? ` (fee ${formatMoney(penalty.amount, penalty.currency)})` : ''}
-      </span>
-    );
-  };
   return (
     <p class="meta">
-      {say(conditions.refund_before_departure, 'Refundable', 'Not refundable')}
-      <br />
-      {say(conditions.change_before_departure, 'Changes allowed', 'No changes')}
+      {conditionsText(offer.conditions).map((said) => (
+        <span key={said.text} class={said.good ? 'good' : 'bad'}>
+          {said.text}
+          <br />
+        </span>
+      ))}
     </p>
   );
 }

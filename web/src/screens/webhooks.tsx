@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { client, type Failure, fieldErrors, postUntyped, type Schemas, settle } from '../api.ts';
+import { client, type Failure, fieldErrors, type Schemas, settle } from '../api.ts';
 import { ConfirmDialog, ErrorNotice, Progress } from '../components.tsx';
+import { yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
 import './manage.css';
 
@@ -214,7 +215,7 @@ function usePing(
   const ping = async () => {
     setTimedOut(false);
     const outcome = await run(() =>
-      postUntyped<{ data: { event_id: string } }>('/api/agency/webhooks/ping', { webhook_id: endpoint.id }),
+      settle(client.POST('/api/agency/webhooks/ping', { body: { webhook_id: endpoint.id } })),
     );
     if (!outcome?.ok) {
       if (outcome?.failure.code === 'NOT_FOUND') void reload();
@@ -294,7 +295,7 @@ function EndpointCard({
         <code>{endpoint.url}</code>
       </p>
       <p class="meta">
-        {endpoint.events.join(', ')} · added {new Date(endpoint.created_at).toLocaleString('en-GB')}
+        {endpoint.events.join(', ')} · added {yourTime(endpoint.created_at)}
         {endpoint.active ? '' : ' · inactive'}
       </p>
       <p>
@@ -344,7 +345,7 @@ function DeliveryOutcome({ delivery }: { delivery: Delivery | null }) {
   return (
     <>
       {words[delivery.outcome]}
-      {status} at <time dateTime={delivery.at}>{new Date(delivery.at).toLocaleString('en-GB')}</time>
+      {status} at <time dateTime={delivery.at}>{yourTime(delivery.at)}</time>
     </>
   );
 }
