@@ -92,7 +92,8 @@ export const routes = [
     path: '/api/flights/booking/list',
     entry: 'functions/bookings/list.ts',
     auth: true,
-    table: ['GetItem', 'Query', 'UpdateItem'],
+    // BatchGetItem: the bookings of a page of holds by deadline (their listing entries carry ids only).
+    table: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem'],
     grants: ['signing-key'],
   },
   {

@@ -141,6 +141,8 @@ describe('route table grants', () => {
     await as('booking-cancel', cancel, { booking_id: (await hold(1)).body.data.booking_id }, auth);
     const lapsing = (await hold(2)).body.data;
     const unconfirmed = (await hold(3)).body.data;
+    // Holds by deadline: the listing entries, then their bookings (BatchGetItem).
+    await as('booking-list', list, { sort: 'deadline', q: 'lovelace', created_by: 'me' }, auth);
     advance(25 * 3600_000);
     // Reads of late holds store their expiry before answering it (the list's page holds the others).
     const lateAuth = (await signIn({ agencyId: 'perm-agency' })).headers;

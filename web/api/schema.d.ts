@@ -175,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * List bookings
-         * @description Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page.
+         * @description Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page. Filters (status, q, departure_from, departure_to, created_by) combine, and sort "deadline" lists the holds soonest deadline first; a cursor is bound to them all. A page reads at most 1,000 items: one cut short by that budget says meta.partial: true, and its next_cursor goes on.
          */
         post: operations["bookingList"];
         delete?: never;
@@ -694,6 +694,29 @@ export interface components {
             cursor?: string;
             /** @description Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with */
             status?: ("CONFIRMED" | "CANCELLED" | "HELD" | "EXPIRED" | "PENDING" | "FAILED")[];
+            /** @description A PNR, a passenger’s whole last name, or the contact e-mail: 2-64 characters (code points after NFC, surrounding spaces ignored); case and accents are ignored (`muller` finds Müller) */
+            q?: string;
+            /**
+             * Format: date
+             * @description Only bookings whose first departure is on or after this date (local at its airport)
+             */
+            departure_from?: string;
+            /**
+             * Format: date
+             * @description Only bookings whose first departure is on or before this date (local at its airport)
+             */
+            departure_to?: string;
+            /**
+             * @description Only the bookings the calling agent made
+             * @constant
+             */
+            created_by?: "me";
+            /**
+             * @description `created` (default): newest first. `deadline`: the holds still in time (status HELD), soonest payment_required_by first
+             * @default created
+             * @enum {string}
+             */
+            sort: "created" | "deadline";
         };
         BookingConfirmRequest: {
             booking_id: string;
@@ -1130,6 +1153,11 @@ export interface components {
             data: components["schemas"]["Booking"][];
             meta: {
                 next_cursor: string | null;
+                /**
+                 * @description Present when the read budget cut this page short: it may hold fewer than limit bookings, and next_cursor goes on
+                 * @constant
+                 */
+                partial?: true;
             };
         };
         BookingConfirmResponse: {

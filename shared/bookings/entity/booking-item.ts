@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { TableHandle } from '../../db/client.ts';
+import { retrying, TRY_AGAIN } from '../../db/retry.ts';
 import { itemSchema, parseItem } from '../../db/stored-item.ts';
 import { agencyPartition, GSI1 } from '../../db/table.ts';
 import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
@@ -21,7 +22,7 @@ import { Flight, soldFlight } from './stored-flight.ts';
 export const bookingKey = (bookingId: string) => ({ pk: `BOOKING#${bookingId}`, sk: 'BOOKING' });
 
 /** A booking's place in its agency's listing. */
-export interface ListPosition {
+interface ListPosition {
   readonly createdAt: string;
   readonly bookingId: string;
 }
@@ -192,6 +193,31 @@ export function readBookingItem(item: Record<string, unknown>): BookingRecord | 
 /** Whether `key` is a booking item's key (the events function tells bookings from other items by it). */
 export const isBookingKey = (key: { pk?: unknown; sk?: unknown }) =>
   typeof key.pk === 'string' && key.pk.startsWith(bookingKey('').pk) && key.sk === bookingKey('').sk;
+
+/**
+ * The bookings with `bookingIds` (at most 100: one BatchGetItem, keys left unprocessed asked again),
+ * in the order asked; an id with no booking is left out.
+ */
+export async function readBookings(
+  store: TableHandle,
+  bookingIds: readonly string[],
+): Promise<BookingRecord[]> {
+  if (bookingIds.length === 0) return [];
+  const found = new Map<string, BookingRecord>();
+  let pending: Record<string, unknown>[] = bookingIds.map(bookingKey);
+  await retrying(async () => {
+    const { Responses, UnprocessedKeys } = await store.db.send(
+      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending } } }),
+    );
+    for (const item of Responses?.[store.tableName] ?? []) {
+      const record = parseItem('booking', BookingItem(), item);
+      found.set(record.booking_id, record);
+    }
+    pending = UnprocessedKeys?.[store.tableName]?.Keys ?? [];
+    return pending.length > 0 ? TRY_AGAIN : undefined;
+  });
+  return bookingIds.flatMap((id) => found.get(id) ?? []);
+}
 
 /** The booking with `bookingId` if it belongs to `agencyId`; another agency's is as absent as none. */
 export async function findBooking(
