@@ -122,6 +122,15 @@ export const routes = [
     grants: ['signing-key', 'supplier'],
   },
   {
+    id: 'booking-note',
+    path: '/api/flights/booking/note',
+    entry: 'functions/bookings/note.ts',
+    auth: true,
+    // GetItem: the booking; UpdateItem: the note appended (and a late hold's expiry stored before it is answered).
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
     id: 'agency-agents-list',
     path: '/api/agency/agents/list',
     entry: 'functions/agency/agents-list.ts',

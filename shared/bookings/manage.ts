@@ -136,7 +136,7 @@ export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
  * stored first — a late hold's expiry (holds.ts, readAsSettled), a PENDING booking's first showing
  * (booking-calls.ts, shownPending).
  */
-async function readView(deps: TableHandle & { readonly clock: Clock }, record: BookingRecord) {
+export async function readView(deps: TableHandle & { readonly clock: Clock }, record: BookingRecord) {
   if (record.status === 'PENDING') return bookingView(await shownPending(deps, record));
   return bookingView(await readAsSettled(deps, record));
 }

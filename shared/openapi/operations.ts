@@ -18,6 +18,7 @@ import { booking, flight, pendingBooking, roundTripFlight, signedInAgent } from 
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
 import { webhookOperations } from './webhook-operations.ts';
+import { workspaceOperations } from './workspace-operations.ts';
 
 /** Every route can answer these: malformed or oversized bodies, gateway throttling, failures. */
 export const COMMON_ERRORS: ErrorCode[] = [
@@ -35,6 +36,7 @@ export const operations: Record<RouteId, Operation> = {
   ...webhookOperations,
   ...cancelOperations,
   ...consoleOperations,
+  ...workspaceOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:

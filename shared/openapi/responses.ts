@@ -158,6 +158,22 @@ export const Booking = z.object({
     .check(
       z.describe('HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called'),
     ),
+  notes: z
+    .optional(
+      z.array(
+        z.object({
+          id: z.string().check(z.describe('note_ + ULID')),
+          text: z.string(),
+          created_at: DateTime,
+          created_by: Actor,
+        }),
+      ),
+    )
+    .check(
+      z.describe(
+        'The agency’s notes, oldest first, at most 50 (booking/note, and a line per booking/resend); absent until the first. Never in a webhook or a traveller’s e-mail',
+      ),
+    ),
 });
 
 const Amount = z.object({ amount: Money, currency: z.string() });

@@ -34,6 +34,7 @@ import { handler as confirm } from '#test/helpers/routes/bookings/confirm.ts';
 import { handler as create } from '#test/helpers/routes/bookings/create.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as list } from '#test/helpers/routes/bookings/list.ts';
+import { handler as note } from '#test/helpers/routes/bookings/note.ts';
 import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
@@ -157,6 +158,8 @@ describe('route table grants', () => {
     await as('booking-get', get, { booking_id }, auth);
     await as('booking-get', get, { pnr }, auth);
     await as('booking-list', list, { limit: 1 }, auth);
+    await as('booking-note', note, { booking_id, text: 'call back' }, auth);
+    await as('booking-note', note, { booking_id: unconfirmed.booking_id, text: 'late hold' }, auth);
     await as('booking-refund-quote', refundQuote, { booking_id }, auth);
     await as('booking-cancel', cancel, { booking_id, refund: { amount: 0.01, currency: 'EUR' } }, auth); // 409
     await as('booking-list', list, { limit: 1, status: ['CANCELLED', 'EXPIRED'] }, auth);

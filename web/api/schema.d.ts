@@ -244,6 +244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flights/booking/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a note to a booking
+         * @description Appends the agency’s note (any agent of the agency) and answers the Booking with its notes, oldest first. A booking holds at most 50 notes: the next is 409 LIMIT_REACHED. Notes never reach the traveller or a webhook. Another agency’s booking is 404.
+         */
+        post: operations["bookingNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agency/agents/list": {
         parameters: {
             query?: never;
@@ -736,6 +756,11 @@ export interface components {
         BookingRefundQuoteRequest: {
             booking_id: string;
         };
+        BookingNoteRequest: {
+            booking_id: string;
+            /** @description The note: 1-1000 characters (code points after NFC, surrounding spaces trimmed). Seen by the agency only */
+            text: string;
+        };
         AgencyAgentsListRequest: {
             /** @default 50 */
             limit: number;
@@ -958,6 +983,21 @@ export interface components {
              * @description HELD (and EXPIRED) bookings: the hold’s deadline, by which booking/confirm must be called
              */
             payment_required_by?: string;
+            /** @description The agency’s notes, oldest first, at most 50 (booking/note, and a line per booking/resend); absent until the first. Never in a webhook or a traveller’s e-mail */
+            notes?: {
+                /** @description note_ + ULID */
+                id: string;
+                text: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time, whole seconds, with Z
+                 */
+                created_at: string;
+                created_by: {
+                    id: string;
+                    name: string;
+                };
+            }[];
         };
         Agent: {
             id: string;
@@ -1195,6 +1235,11 @@ export interface components {
                 /** @description Until when the quote holds: the supplier’s quote’s expiry, a hold’s deadline, the first departure at the latest; null when the supplier states none. A cancel sent with this refund after it changed is 409 REFUND_CHANGED. */
                 expires_at: string | null;
             };
+        };
+        BookingNoteResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Booking"];
         };
         AgencyAgentsListResponse: {
             /** @constant */
@@ -3858,6 +3903,276 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "NOT_CANCELLABLE";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *       "text": "Traveller asked for an aisle seat; call back after 14:00."
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Add a note to a booking */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                     *         "pnr": "QXBTRV",
+                     *         "status": "CONFIRMED",
+                     *         "total_price": 394,
+                     *         "currency": "EUR",
+                     *         "created_at": "2026-11-24T09:32:05Z",
+                     *         "updated_at": "2026-11-24T09:32:05Z",
+                     *         "version": 1,
+                     *         "created_by": {
+                     *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *           "name": "Ada Agent"
+                     *         },
+                     *         "flight": {
+                     *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                     *           "total_price": 394,
+                     *           "currency": "EUR",
+                     *           "travel_class": "ECONOMY",
+                     *           "seats_available": 9,
+                     *           "expires_at": "2026-11-24T09:50:00Z",
+                     *           "passengers": {
+                     *             "adults": 1,
+                     *             "children": 0,
+                     *             "infants": 0
+                     *           },
+                     *           "outbound": {
+                     *             "duration_minutes": 440,
+                     *             "stops": 0,
+                     *             "segments": [
+                     *               {
+                     *                 "carrier_code": "BA",
+                     *                 "carrier_name": "British Airways",
+                     *                 "flight_number": "BA213",
+                     *                 "origin": "LHR",
+                     *                 "destination": "JFK",
+                     *                 "departure_at": "2026-12-01T07:55:00Z",
+                     *                 "arrival_at": "2026-12-01T15:15:00Z",
+                     *                 "duration_minutes": 440
+                     *               }
+                     *             ]
+                     *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
+                     *           }
+                     *         },
+                     *         "passengers": [
+                     *           {
+                     *             "title": "ms",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "pax_type": "ADULT",
+                     *             "gender": "f",
+                     *             "born_on": "1985-12-10"
+                     *           }
+                     *         ],
+                     *         "contact": {
+                     *           "email": "ada@example.com",
+                     *           "phone": "+447700900123"
+                     *         },
+                     *         "notes": [
+                     *           {
+                     *             "id": "note_01KAQZ9X3M4T7V2B8C6N0PQRSW",
+                     *             "text": "Traveller asked for an aisle seat; call back after 14:00.",
+                     *             "created_at": "2026-11-24T10:15:00Z",
+                     *             "created_by": {
+                     *               "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *               "name": "Ada Agent"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingNoteResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description LIMIT_REACHED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LIMIT_REACHED";
                         };
                     };
                 };

@@ -56,6 +56,10 @@ const Passenger = () =>
     born_on: z.string(),
   });
 
+/** An agency's remark on a booking (docs/API.md §4.3, booking/note): never shown to the traveller. */
+const Note = () =>
+  z.object({ id: z.string(), text: z.string(), created_at: z.string(), created_by: Actor() });
+
 /** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'HELD', 'EXPIRED', 'PENDING', 'FAILED'] as const;
 
@@ -83,6 +87,8 @@ const answered = () => ({
   /** Absent on bookings stored before they were kept: read as created_at (or cancelled_at) and 1 (or 2). */
   updated_at: z.optional(z.string()),
   version: z.optional(z.number()),
+  /** The agency's notes, oldest first (absent until the first): never in a webhook or a notice. */
+  notes: z.optional(z.array(Note())),
 });
 
 const BookingItem = itemSchema(() =>
@@ -111,6 +117,8 @@ const BookingItem = itemSchema(() =>
      * id while a request holds it; `started_at` and who asked, left behind when its outcome is unknown.
      */
     cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor() })),
+    /** When the itinerary was e-mailed again (booking/resend), for its hourly limit; absent until the first. */
+    resent_at: z.optional(z.array(z.string())),
     /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
     segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
   }),

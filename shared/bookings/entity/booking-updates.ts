@@ -216,3 +216,42 @@ export function cancelOrderUpdate(
     },
   };
 }
+
+/** A note as stored and answered (booking/note). */
+export interface StoredNote {
+  readonly id: string;
+  readonly text: string;
+  readonly created_at: string;
+  readonly created_by: { id: string; name: string };
+}
+
+/**
+ * The Update that appends `note` to an agency's booking, only while it holds exactly `seen` notes (so
+ * two notes at once cannot pass the cap, and each is told what it appended after); with `resentAt`,
+ * also the time of an itinerary resend (its hourly limit). Not a state change: `version`, `updated_at`
+ * and the status stay, so no event follows (events/booking-event.ts).
+ */
+export function addNoteUpdate(
+  tableName: string,
+  booking: { booking_id: string; agency_id: string; seen: number },
+  note: StoredNote,
+  resentAt?: string,
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression: `SET notes = list_append(if_not_exists(notes, :none), :note)${resentAt ? ', resent_at = list_append(if_not_exists(resent_at, :none), :resent)' : ''}`,
+    ConditionExpression:
+      booking.seen === 0
+        ? 'agency_id = :agency AND attribute_not_exists(notes)'
+        : 'agency_id = :agency AND size(notes) = :seen',
+    ExpressionAttributeValues: {
+      ':none': [],
+      ':note': [note],
+      ':agency': booking.agency_id,
+      ...(booking.seen > 0 && { ':seen': booking.seen }),
+      ...(resentAt && { ':resent': [resentAt] }),
+    },
+    ReturnValues: 'ALL_NEW' as const,
+  };
+}

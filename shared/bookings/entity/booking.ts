@@ -88,6 +88,7 @@ export function bookingView(record: BookingRecord): BookingView {
     ...(record.supplier && { supplier: record.supplier }),
     ...(record.refund && { refund: record.refund }),
     ...(record.payment_required_by && { payment_required_by: record.payment_required_by }),
+    ...(record.notes && record.notes.length > 0 && { notes: record.notes }),
     ...changeStamp(record),
   };
 }
