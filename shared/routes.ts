@@ -131,6 +131,24 @@ export const routes = [
     grants: ['signing-key'],
   },
   {
+    id: 'booking-itinerary',
+    path: '/api/flights/booking/itinerary',
+    entry: 'functions/bookings/itinerary.ts',
+    auth: true,
+    // GetItem: the booking and the agency's name; UpdateItem: a late hold's expiry, stored before it is answered.
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'booking-resend',
+    path: '/api/flights/booking/resend',
+    entry: 'functions/bookings/resend.ts',
+    auth: true,
+    // UpdateItem: the note and the limit's slot (taken back if SES refuses), a late hold's expiry.
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key', 'send-notice'],
+  },
+  {
     id: 'agency-agents-list',
     path: '/api/agency/agents/list',
     entry: 'functions/agency/agents-list.ts',

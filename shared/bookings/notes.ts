@@ -49,9 +49,15 @@ const RETRIES = 4;
  * the booking and appends conditioned on the number of notes read; a note appended meanwhile makes it
  * read again. Answers the stored booking and where the note went.
  */
-async function appendNote(
+export async function appendNote(
   deps: TableHandle & { readonly clock: Clock },
-  target: { bookingId: string; agencyId: string; by: { id: string; name: string }; text: string },
+  target: {
+    bookingId: string;
+    agencyId: string;
+    by: { id: string; name: string };
+    /** The note, or how to word it for the booking read (a resend names its address). */
+    text: string | ((record: BookingRecord) => string);
+  },
   options: NoteOptions = {},
 ): Promise<{ record: BookingRecord; note: StoredNote; index: number }> {
   for (let tries = 0; tries < RETRIES; tries++) {
@@ -64,7 +70,7 @@ async function appendNote(
       throw new LimitReachedError(`This booking has ${NOTES_MAX} notes, the most it can hold.`);
     const note = {
       id: newNoteId(now),
-      text: target.text,
+      text: typeof target.text === 'string' ? target.text : target.text(record),
       created_at: isoSeconds(now),
       created_by: target.by,
     };

@@ -176,6 +176,13 @@ export const Booking = z.object({
     ),
 });
 
+/** booking/itinerary's answer: the itinerary e-mail's subject and bodies (docs/API.md §4.3). */
+export const Itinerary = z.object({
+  subject: z.string(),
+  text: z.string().check(z.describe('Plain text, lines separated by \\n')),
+  html: z.string().check(z.describe('A whole HTML document; every value from the booking is escaped')),
+});
+
 const Amount = z.object({ amount: Money, currency: z.string() });
 
 /** What a cancel now would give back (docs/API.md §4.3). */

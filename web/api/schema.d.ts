@@ -264,6 +264,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flights/booking/itinerary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The itinerary of a booking
+         * @description The traveller’s itinerary as the confirmation e-mail tells it: PNR, every segment in local and UTC time, passengers, price, status, a hold’s deadline and the fare conditions it was sold with; as a subject, a text and an HTML body (every value escaped), for the console’s print view. Never the agency’s notes. Another agency’s booking is 404.
+         */
+        post: operations["bookingItinerary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flights/booking/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the itinerary again
+         * @description Sends the current itinerary (as booking/itinerary gives it) to the booking’s contact e-mail, or to `email`, from the stage’s notice sender, within the request: 202 once the e-mail service took it, with the Booking whose notes end with the line recording it (by the calling agent). At most 5 per booking per hour: 429 RATE_LIMITED with Retry-After. It counts as a note (409 LIMIT_REACHED when the booking has 50). An address the e-mail service refuses is 400 on email; an e-mail service failure 503, and nothing is recorded.
+         */
+        post: operations["bookingResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agency/agents/list": {
         parameters: {
             query?: never;
@@ -761,6 +801,14 @@ export interface components {
             /** @description The note: 1-1000 characters (code points after NFC, surrounding spaces trimmed). Seen by the agency only */
             text: string;
         };
+        BookingItineraryRequest: {
+            booking_id: string;
+        };
+        BookingResendRequest: {
+            booking_id: string;
+            /** @description Where to send it instead of the booking’s contact e-mail */
+            email?: string;
+        };
         AgencyAgentsListRequest: {
             /** @default 50 */
             limit: number;
@@ -1237,6 +1285,22 @@ export interface components {
             };
         };
         BookingNoteResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Booking"];
+        };
+        BookingItineraryResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                subject: string;
+                /** @description Plain text, lines separated by \n */
+                text: string;
+                /** @description A whole HTML document; every value from the booking is escaped */
+                html: string;
+            };
+        };
+        BookingResendResponse: {
             /** @constant */
             success: true;
             data: components["schemas"]["Booking"];
@@ -4114,6 +4178,438 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BookingNoteResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description LIMIT_REACHED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LIMIT_REACHED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingItinerary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingItineraryRequest"];
+            };
+        };
+        responses: {
+            /** @description The itinerary of a booking */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "subject": "Your itinerary: QXBTRV (Acme Travel)",
+                     *         "text": "Your itinerary.\n\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 394.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.",
+                     *         "html": "<!doctype html><html><body style=\"font-family:sans-serif\">\n<h1>Your itinerary</h1>\n<pre style=\"font-family:inherit\">\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 394.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.\n</pre></body></html>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingItineraryResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingResendRequest"];
+            };
+        };
+        responses: {
+            /** @description E-mail the itinerary again */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                     *         "pnr": "QXBTRV",
+                     *         "status": "CONFIRMED",
+                     *         "total_price": 394,
+                     *         "currency": "EUR",
+                     *         "created_at": "2026-11-24T09:32:05Z",
+                     *         "updated_at": "2026-11-24T09:32:05Z",
+                     *         "version": 1,
+                     *         "created_by": {
+                     *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *           "name": "Ada Agent"
+                     *         },
+                     *         "flight": {
+                     *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                     *           "total_price": 394,
+                     *           "currency": "EUR",
+                     *           "travel_class": "ECONOMY",
+                     *           "seats_available": 9,
+                     *           "expires_at": "2026-11-24T09:50:00Z",
+                     *           "passengers": {
+                     *             "adults": 1,
+                     *             "children": 0,
+                     *             "infants": 0
+                     *           },
+                     *           "outbound": {
+                     *             "duration_minutes": 440,
+                     *             "stops": 0,
+                     *             "segments": [
+                     *               {
+                     *                 "carrier_code": "BA",
+                     *                 "carrier_name": "British Airways",
+                     *                 "flight_number": "BA213",
+                     *                 "origin": "LHR",
+                     *                 "destination": "JFK",
+                     *                 "departure_at": "2026-12-01T07:55:00Z",
+                     *                 "arrival_at": "2026-12-01T15:15:00Z",
+                     *                 "duration_minutes": 440
+                     *               }
+                     *             ]
+                     *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
+                     *           }
+                     *         },
+                     *         "passengers": [
+                     *           {
+                     *             "title": "ms",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "pax_type": "ADULT",
+                     *             "gender": "f",
+                     *             "born_on": "1985-12-10"
+                     *           }
+                     *         ],
+                     *         "contact": {
+                     *           "email": "ada@example.com",
+                     *           "phone": "+447700900123"
+                     *         },
+                     *         "notes": [
+                     *           {
+                     *             "id": "note_01KAQZ9X3M4T7V2B8C6N0PQRSW",
+                     *             "text": "Itinerary sent again to ada@example.com.",
+                     *             "created_at": "2026-11-24T10:15:00Z",
+                     *             "created_by": {
+                     *               "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *               "name": "Ada Agent"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingResendResponse"];
                 };
             };
             /** @description INVALID_JSON, VALIDATION_ERROR */

@@ -255,3 +255,21 @@ export function addNoteUpdate(
     ReturnValues: 'ALL_NEW' as const,
   };
 }
+
+/**
+ * The Update that takes back the note at `index` (a resend that SES did not take), only if it is still
+ * the note with `noteId` there; and the resend's time with it (the last one).
+ */
+export function takeBackNoteUpdate(
+  tableName: string,
+  booking: { booking_id: string; index: number; resends: number },
+  noteId: string,
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression: `REMOVE notes[${booking.index}], resent_at[${booking.resends - 1}]`,
+    ConditionExpression: `notes[${booking.index}].id = :id`,
+    ExpressionAttributeValues: { ':id': noteId },
+  };
+}
