@@ -234,7 +234,7 @@ function SearchBookings({ shown, onSearch }: { shown: Shown; onSearch: (change: 
     });
   };
   return (
-    <form class="row search-bookings" aria-label="Search bookings" onSubmit={submit}>
+    <form class="row search-bookings" aria-label="Booking search" onSubmit={submit}>
       <div>
         <label for="search-q">Search bookings</label>
         <input
