@@ -40,8 +40,11 @@ interface NoteOptions {
   readonly resend?: boolean;
 }
 
-/** How often a note that keeps losing to other notes reads the booking again before answering 503. */
-const RETRIES = 4;
+/**
+ * How often a note that keeps losing to other notes reads the booking again before answering 503: each
+ * round one of the notes racing wins, so ten notes at once all land.
+ */
+const RETRIES = 10;
 
 /**
  * Appends a note by `by` to the agency's booking, after `options.check`, while it has fewer than

@@ -66,6 +66,33 @@ describe('fn: booking note', () => {
     }
   });
 
+  it('keeps every one of several notes sent at once, and never more than the cap', async () => {
+    const [offer] = await searchOffers(admin, { departure_date: '2027-03-05' });
+    const busy = (await book(admin, bookingBody(offer))).body.data;
+    const texts = Array.from({ length: 8 }, (_, i) => `at once ${i}`);
+    const answers = await Promise.all(
+      texts.map((text) => addNote(admin, { booking_id: busy.booking_id, text })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(texts.map(() => 201));
+    for (let i = texts.length; i < NOTES_MAX - 2; i++)
+      expect((await addNote(admin, { booking_id: busy.booking_id, text: `note ${i}` })).status).toBe(201);
+    const last = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        addNote(colleague, { booking_id: busy.booking_id, text: `last ${i}` }),
+      ),
+    );
+
+    expect(last.map((a) => a.status).sort()).toEqual([201, 201, 409, 409, 409]);
+    const read = await invoke(get, { body: { booking_id: busy.booking_id }, headers: admin.headers });
+    expect(read.body.data.notes).toHaveLength(NOTES_MAX);
+    expect(
+      read.body.data.notes
+        .slice(0, 8)
+        .map((n: Json) => n.text)
+        .sort(),
+    ).toEqual(texts);
+  }, 60_000);
+
   it(`holds at most ${NOTES_MAX} notes: the next is 409 LIMIT_REACHED`, async () => {
     const [offer] = await searchOffers(admin, { departure_date: '2027-03-04' });
     const full = (await book(admin, bookingBody(offer))).body.data;
