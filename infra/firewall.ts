@@ -61,9 +61,18 @@ const MAX_WAF_REGEX = 512;
  * API's default endpoint puts the stage first, a custom domain its base path).
  */
 function authenticatedPathPattern(table: readonly Route[] = routes): string {
-  const paths = table
-    .filter((route) => route.auth)
-    .map((route) => route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // One alternative per folder, its routes' last segments inside (`/api/flights/booking/(?:create|get|…)`):
+  // the same paths, short enough for WAF's limit as routes are added.
+  const folders = new Map<string, string[]>();
+  for (const route of table.filter((r) => r.auth)) {
+    const cut = route.path.lastIndexOf('/');
+    const folder = route.path.slice(0, cut + 1);
+    folders.set(folder, [...(folders.get(folder) ?? []), escaped(route.path.slice(cut + 1))]);
+  }
+  const paths = [...folders].map(([folder, names]) =>
+    names.length === 1 ? `${escaped(folder)}${names[0]}` : `${escaped(folder)}(?:${names.join('|')})`,
+  );
   const pattern = `(?:${paths.join('|')})/?$`;
   if (pattern.length > MAX_WAF_REGEX)
     throw new Error(

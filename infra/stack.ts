@@ -219,7 +219,13 @@ export class FlightBookingStack extends Stack {
         table: this.table,
         signingKey,
         logRetention: config.logRetention,
-        ses: { fromAddress: config.sesFromAddress, configurationSet: config.sesConfigurationSet },
+        // A route that e-mails travellers (booking/resend) sends through the notices' set, as the events do.
+        ses: {
+          fromAddress: config.sesFromAddress,
+          configurationSet: route.grants.includes('send-notice')
+            ? config.sesNoticesConfigurationSet
+            : config.sesConfigurationSet,
+        },
         supplier: config.supplier,
         environment: {
           ...functionEnvironment,
@@ -229,6 +235,14 @@ export class FlightBookingStack extends Stack {
             SES_FROM_ADDRESS: config.sesFromAddress,
             ...(config.sesConfigurationSet && { SES_CONFIGURATION_SET: config.sesConfigurationSet }),
             ...(config.smsSenderId && { SMS_SENDER_ID: config.smsSenderId }),
+          }),
+          // A route that e-mails the traveller (booking/resend) sends as the notices do (docs/API.md §4.6).
+          ...(route.grants.includes('send-notice') && {
+            NOTICE_SENDER: 'aws',
+            SES_FROM_ADDRESS: config.sesFromAddress,
+            ...(config.sesNoticesConfigurationSet && {
+              SES_CONFIGURATION_SET: config.sesNoticesConfigurationSet,
+            }),
           }),
         },
       });

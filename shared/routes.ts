@@ -101,7 +101,8 @@ export const routes = [
     path: '/api/flights/booking/list',
     entry: 'functions/bookings/list.ts',
     auth: true,
-    table: ['GetItem', 'Query', 'UpdateItem'],
+    // BatchGetItem: the bookings of a page of holds by deadline (their listing entries carry ids only).
+    table: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem'],
     grants: ['signing-key'],
   },
   {
@@ -146,6 +147,33 @@ export const routes = [
     auth: true,
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     grants: ['signing-key'],
+  },
+  {
+    id: 'booking-note',
+    path: '/api/flights/booking/note',
+    entry: 'functions/bookings/note.ts',
+    auth: true,
+    // GetItem: the booking; UpdateItem: the note appended (and a late hold's expiry stored before it is answered).
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'booking-itinerary',
+    path: '/api/flights/booking/itinerary',
+    entry: 'functions/bookings/itinerary.ts',
+    auth: true,
+    // GetItem: the booking and the agency's name; UpdateItem: a late hold's expiry, stored before it is answered.
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key'],
+  },
+  {
+    id: 'booking-resend',
+    path: '/api/flights/booking/resend',
+    entry: 'functions/bookings/resend.ts',
+    auth: true,
+    // UpdateItem: the note and the limit's slot (taken back if SES refuses), a late hold's expiry.
+    table: ['GetItem', 'UpdateItem'],
+    grants: ['signing-key', 'send-notice'],
   },
   {
     id: 'agency-agents-list',

@@ -11,7 +11,9 @@ export function createHandler(ctx: AppContext) {
     listBookingsRequest,
     async ({ body, session }) => {
       const page = await list(body, session);
-      return { status: 200, data: page.bookings, meta: { next_cursor: page.nextCursor } };
+      // `partial` only on a page the read budget cut short (docs/bookings.md).
+      const meta = { next_cursor: page.nextCursor, ...(page.partial && { partial: true }) };
+      return { status: 200, data: page.bookings, meta };
     },
     ctx,
   );

@@ -14,13 +14,13 @@ import {
   type BookingRecord,
   type BookingView,
   findBooking,
-  listPositionOf,
-  readListPosition,
 } from './entity/booking-item.ts';
 import { BookingId } from './entity/ids.ts';
+import { filterBinding, foldText } from './entity/listing-filter.ts';
 import { findBookingIdByPnr } from './entity/pnr-item.ts';
 import type { CancelFlow, OrderDeps } from './flow.ts';
 import { expireHold, readAsSettled } from './holds.ts';
+import { listFilterFields, readPosition } from './list-request.ts';
 import { ownRefundQuote, type RefundQuoteView, refundChanged } from './refund-quote.ts';
 import { currency, money } from './request.ts';
 
@@ -51,25 +51,58 @@ export const getBookingRequest = () =>
   );
 
 export const listBookingsRequest = () =>
-  z.object({
-    ...pageFields(20),
-    status: z.optional(
-      z.array(z.enum(BOOKING_STATUSES)).check(
-        z.minLength(1, 'must list 1-6 statuses'),
-        z.maxLength(BOOKING_STATUSES.length, 'must list 1-6 statuses'),
-        z.refine((statuses) => new Set(statuses).size === statuses.length, 'must not list a status twice'),
-        z.meta({
-          description:
-            'Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with',
-          uniqueItems: true,
-        }),
+  z
+    .object({
+      ...pageFields(20),
+      status: z.optional(
+        z.array(z.enum(BOOKING_STATUSES)).check(
+          z.minLength(1, 'must list 1-6 statuses'),
+          z.maxLength(BOOKING_STATUSES.length, 'must list 1-6 statuses'),
+          z.refine((statuses) => new Set(statuses).size === statuses.length, 'must not list a status twice'),
+          z.meta({
+            description:
+              'Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with',
+            uniqueItems: true,
+          }),
+        ),
       ),
-    ),
-  });
+      ...listFilterFields(),
+    })
+    .check(
+      z.refine(
+        (body) =>
+          body.departure_from === undefined ||
+          body.departure_to === undefined ||
+          body.departure_from <= body.departure_to,
+        { path: ['departure_to'], message: 'must be on or after departure_from' },
+      ),
+    );
 
-/** The filter a cursor is bound to: the statuses in a fixed order, so their order in a request does not matter. */
-const statusFilter = (statuses: readonly string[] | undefined) =>
-  statuses && `status=${BOOKING_STATUSES.filter((status) => statuses.includes(status)).join(',')}`;
+type ListBody = z.output<ReturnType<typeof listBookingsRequest>>;
+
+/**
+ * The filters a cursor is bound to, in a fixed order: the statuses (their order in a request does not
+ * matter), then the turn-5 filters and the sort (listing-filter.ts); undefined for an unfiltered list,
+ * whose cursors carry no filter.
+ */
+function filterOf(body: ListBody, agentId: string) {
+  const statuses =
+    body.status && `status=${BOOKING_STATUSES.filter((status) => body.status?.includes(status)).join(',')}`;
+  const filter = listingFilter(body, agentId);
+  const parts = [
+    ...(statuses ? [statuses] : []),
+    ...filterBinding(filter),
+    ...(body.sort === 'deadline' ? ['sort=deadline'] : []),
+  ];
+  return { filter, binding: parts.length > 0 ? parts.join(';') : undefined };
+}
+
+const listingFilter = (body: ListBody, agentId: string) => ({
+  q: body.q === undefined ? undefined : foldText(body.q),
+  departureFrom: body.departure_from,
+  departureTo: body.departure_to,
+  agentId: body.created_by === 'me' ? agentId : undefined,
+});
 
 export const cancelBookingRequest = () =>
   z.object({
@@ -103,43 +136,41 @@ export function getBooking(deps: TableHandle & { readonly clock: Clock }) {
  * stored first — a late hold's expiry (holds.ts, readAsSettled), a PENDING booking's first showing
  * (booking-calls.ts, shownPending).
  */
-async function readView(deps: TableHandle & { readonly clock: Clock }, record: BookingRecord) {
+export async function readView(deps: TableHandle & { readonly clock: Clock }, record: BookingRecord) {
   if (record.status === 'PENDING') return bookingView(await shownPending(deps, record));
   return bookingView(await readAsSettled(deps, record));
 }
 
-/** One page of the agency's bookings; `nextCursor` is null exactly when none follows. */
+/**
+ * One page of the agency's bookings; `nextCursor` is null exactly when none follows; `partial` when the
+ * read budget cut the page short (docs/bookings.md).
+ */
 interface BookingPage {
   readonly bookings: BookingView[];
   readonly nextCursor: string | null;
+  readonly partial: boolean;
 }
 
 /**
- * `POST /api/flights/booking/list`: the agency's bookings, newest first, a page at a time; with
- * `status`, only those in one of the statuses, the cursor bound to that filter.
+ * `POST /api/flights/booking/list`: the agency's bookings, newest first (or holds by deadline), a page
+ * at a time; only those that pass every filter given, the cursor bound to them all.
  */
 export function listBookings(deps: TableHandle & { readonly clock: Clock }) {
-  return async (
-    body: z.output<ReturnType<typeof listBookingsRequest>>,
-    { agencyId }: Session,
-  ): Promise<BookingPage> => {
-    const filter = statusFilter(body.status);
-    const after = body.cursor ? decodeCursor(body.cursor, readListPosition, filter) : undefined;
-    const now = deps.clock.now();
+  return async (body: ListBody, { agencyId, agentId }: Session): Promise<BookingPage> => {
+    const { filter, binding } = filterOf(body, agentId);
+    const after = body.cursor ? decodeCursor(body.cursor, readPosition, binding) : undefined;
     const page = await listAgencyBookings(deps, agencyId, {
       limit: body.limit,
       after,
-      now,
-      ...(body.status && { statuses: body.status }),
+      now: deps.clock.now(),
+      statuses: body.status,
+      filter,
+      sort: body.sort,
     });
     return {
       bookings: await Promise.all(page.bookings.map((record) => readView(deps, record))),
-      nextCursor: page.next
-        ? encodeCursor(
-            listPositionOf({ created_at: page.next.createdAt, booking_id: page.next.bookingId }),
-            filter,
-          )
-        : null,
+      nextCursor: page.next ? encodeCursor(page.next, binding) : null,
+      partial: page.partial,
     };
   };
 }

@@ -99,7 +99,8 @@ export function bookingEventOf(record: StreamRecord): BookingEvent | undefined {
   if (!type) return undefined;
   const stored: BookingRecord | undefined = readBookingItem(now);
   if (!stored) return undefined;
-  const booking = bookingView(stored);
+  // The agency's notes are its own: never in a webhook's data nor a traveller's notice (docs/API.md §4.3).
+  const { notes: _, ...booking } = bookingView(stored);
   const deadline = typeof now.payment_required_by === 'string' ? now.payment_required_by : undefined;
   return {
     id: eventId(stored.booking_id, { version: stored.version, status }),

@@ -10,8 +10,11 @@ import type { NoticeSender } from './notice-sender.ts';
 import type { EventsDeps } from './publish.ts';
 import { systemResolver } from './webhook-url.ts';
 
-/** Where notices go: SES from the stage's sender, or `<DATA_DIR>/notices.jsonl` locally. */
-async function createNoticeSender(config: EventsConfig): Promise<NoticeSender> {
+/**
+ * Where notices go: SES from the stage's sender, or `<DATA_DIR>/notices.jsonl` locally (the events
+ * function's, and booking/resend's).
+ */
+export async function createNoticeSender(config: EventsConfig): Promise<NoticeSender> {
   if (config.NOTICE_SENDER === 'file' && config.DATA_DIR) {
     const { fileNoticeSender } = await import('./notice-sender.ts');
     return fileNoticeSender(config.DATA_DIR);

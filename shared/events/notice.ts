@@ -3,10 +3,13 @@ import { findAirport } from '../flights/airports.ts';
 import { localDateAt, localTimeAt } from '../flights/local-time.ts';
 import type { BookingEvent, EventType } from './booking-event.ts';
 
-/** The traveller's e-mail about one event (docs/API.md §4.6): subject, text and HTML bodies. */
+/**
+ * The traveller's e-mail about one event (docs/API.md §4.6): subject, text and HTML bodies. An
+ * itinerary an agent sends again (booking/resend) is one too: type `booking.itinerary`, its id the note's.
+ */
 export interface Notice {
   readonly eventId: string;
-  readonly type: EventType;
+  readonly type: EventType | 'booking.itinerary';
   readonly to: string;
   readonly bookingId: string;
   /** Null only for a remote supplier's booking that never got a record locator (no notice is sent then). */
@@ -88,6 +91,16 @@ function lines(booking: BookingView, agencyName: string, headline: string, deadl
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The HTML body of an e-mail whose text is `text` (its first two lines, headline and blank, left out). */
+const htmlOf = (headline: string, text: readonly string[]) =>
+  [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<h1>${escapeHtml(headline)}</h1>`,
+    '<pre style="font-family:inherit">',
+    escapeHtml(text.slice(2).join('\n')),
+    '</pre></body></html>',
+  ].join('\n');
+
 /**
  * The notice for `event`, or undefined for an event travellers do not hear about. Every value from the
  * booking is escaped in the HTML body: passenger names and agency names are user input.
@@ -102,13 +115,7 @@ export function renderNotice(event: BookingEvent, agencyName: string): Notice | 
     headline,
     event.type === 'booking.held' ? event.paymentRequiredBy : undefined,
   );
-  const html = [
-    '<!doctype html><html><body style="font-family:sans-serif">',
-    `<h1>${escapeHtml(headline)}</h1>`,
-    '<pre style="font-family:inherit">',
-    escapeHtml(text.slice(2).join('\n')),
-    '</pre></body></html>',
-  ].join('\n');
+  const html = htmlOf(headline, text);
   return {
     eventId: event.id,
     type: event.type,
@@ -118,6 +125,50 @@ export function renderNotice(event: BookingEvent, agencyName: string): Notice | 
     subject: `${headline}: ${booking.pnr ?? booking.booking_id} (${agencyName})`,
     text: text.join('\n'),
     html,
+  };
+}
+
+/** `allowed, penalty 50.00 EUR` / `not allowed` / `not stated`. */
+function conditionText(
+  condition: { allowed: boolean; penalty: { amount: number; currency: string } | null } | null,
+) {
+  if (!condition) return 'not stated by the airline';
+  if (!condition.allowed) return 'not allowed';
+  return condition.penalty && condition.penalty.amount > 0
+    ? `allowed, penalty ${money(condition.penalty.amount, condition.penalty.currency)}`
+    : 'allowed, free of charge';
+}
+
+/**
+ * The itinerary as the confirmation e-mail tells it (booking/itinerary, booking/resend; docs/API.md
+ * §4.3): the same lines (PNR, every segment in local and UTC time, passengers, price, the deadline of
+ * a hold), its status, and the fare conditions it was sold with. `booking` is the traveller's view:
+ * the agency's notes are never in it. Every value is escaped in the HTML body.
+ */
+export function renderItinerary(
+  booking: Omit<BookingView, 'notes'>,
+  agencyName: string,
+): { subject: string; text: string; html: string } {
+  const headline = 'Your itinerary';
+  const { refund_before_departure: refund, change_before_departure: change } = booking.flight.conditions;
+  const text = [
+    ...lines(
+      booking,
+      agencyName,
+      headline,
+      booking.status === 'HELD' ? booking.payment_required_by : undefined,
+    ).slice(0, -1),
+    `Status: ${booking.status.toLowerCase()}`,
+    'Fare conditions:',
+    `  Refund before departure: ${conditionText(refund)}`,
+    `  Change before departure: ${conditionText(change)}`,
+    '',
+    `Questions about this booking? Contact ${agencyName} and quote ${booking.pnr ?? booking.booking_id}.`,
+  ];
+  return {
+    subject: `${headline}: ${booking.pnr ?? booking.booking_id} (${agencyName})`,
+    text: text.join('\n'),
+    html: htmlOf(headline, text),
   };
 }
 

@@ -19,6 +19,7 @@ import { booking, flight, pendingBooking, roundTripFlight, signedInAgent } from 
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
 import { webhookOperations } from './webhook-operations.ts';
+import { workspaceOperations } from './workspace-operations.ts';
 
 /** Every route can answer these: malformed or oversized bodies, gateway throttling, failures. */
 export const COMMON_ERRORS: ErrorCode[] = [
@@ -37,6 +38,7 @@ export const operations: Record<RouteId, Operation> = {
   ...cancelOperations,
   ...changeOperations,
   ...consoleOperations,
+  ...workspaceOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:
@@ -229,12 +231,25 @@ export const operations: Record<RouteId, Operation> = {
   'booking-list': {
     summary: 'List bookings',
     description:
-      'Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page.',
+      'Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page. Filters (status, q, departure_from, departure_to, created_by) combine, and sort "deadline" lists the holds soonest deadline first; a cursor is bound to them all. A page reads at most 1,000 items: one cut short by that budget says meta.partial: true, and its next_cursor goes on.',
     tag: 'Bookings',
     request: listBookingsRequest(),
     requestExample: { limit: 20 },
     status: 200,
-    response: success(zod.array(Booking), zod.object({ next_cursor: zod.nullable(zod.string()) })),
+    response: success(
+      zod.array(Booking),
+      zod.object({
+        next_cursor: zod.nullable(zod.string()),
+        partial: zod.optional(
+          zod.literal(true).check(
+            zod.meta({
+              description:
+                'Present when the read budget cut this page short: it may hold fewer than limit bookings, and next_cursor goes on',
+            }),
+          ),
+        ),
+      }),
+    ),
     responseExample: { success: true, data: [booking], meta: { next_cursor: null } },
     errors: ['UNAUTHORIZED'],
   },

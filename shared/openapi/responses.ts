@@ -189,6 +189,29 @@ export const Booking = z.object({
       ),
     )
     .check(z.describe('The changes of its flights (booking/change), oldest first; absent before the first')),
+  notes: z
+    .optional(
+      z.array(
+        z.object({
+          id: z.string().check(z.describe('note_ + ULID')),
+          text: z.string(),
+          created_at: DateTime,
+          created_by: Actor,
+        }),
+      ),
+    )
+    .check(
+      z.describe(
+        'The agency’s notes, oldest first, at most 50 (booking/note, and a line per booking/resend); absent until the first. Never in a webhook or a traveller’s e-mail',
+      ),
+    ),
+});
+
+/** booking/itinerary's answer: the itinerary e-mail's subject and bodies (docs/API.md §4.3). */
+export const Itinerary = z.object({
+  subject: z.string(),
+  text: z.string().check(z.describe('Plain text, lines separated by \\n')),
+  html: z.string().check(z.describe('A whole HTML document; every value from the booking is escaped')),
 });
 
 const Amount = z.object({ amount: Money, currency: z.string() });

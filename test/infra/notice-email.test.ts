@@ -35,7 +35,7 @@ describe('infra: traveller notices have their own SES configuration set', () => 
   });
 
   it('sends notices through it, and codes through the sign-in set', () => {
-    // The event functions are the ones that send notices (NOTICE_SENDER); send-otp is the other sender.
+    // The event functions and booking/resend send notices (NOTICE_SENDER); send-otp is the other sender.
     const eventFunctions = environments.filter((env) => env.NOTICE_SENDER);
     const others = environments.filter((env) => !env.NOTICE_SENDER && env.SES_CONFIGURATION_SET);
     expect(eventFunctions.length).toBeGreaterThan(0);

@@ -91,6 +91,8 @@ describe('infra: functions', () => {
           ? [...bounds, 'CODE_SENDER', 'SES_FROM_ADDRESS', 'SIGNING_KEY_SECRET_ID', 'STAGE', 'TABLE_NAME']
           : [
               ...bounds,
+              // booking/resend sends as the notices do.
+              ...(route.grants.includes('send-notice') ? ['NOTICE_SENDER', 'SES_FROM_ADDRESS'] : []),
               'SIGNING_KEY_SECRET_ID',
               'STAGE',
               ...(route.grants.includes('supplier') ? ['SUPPLIER'] : []),
@@ -155,7 +157,9 @@ describe('infra: least privilege, exactly as the route table says', () => {
       ...(route.grants.includes('signing-key')
         ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret']
         : []),
-      ...(route.grants.includes('send-email') ? ['ses:SendEmail'] : []),
+      ...(route.grants.includes('send-email') || route.grants.includes('send-notice')
+        ? ['ses:SendEmail']
+        : []),
       ...(route.grants.includes('send-sms') ? ['sns:Publish'] : []),
     ]);
     expect(new Set(allowed(routeId))).toEqual(expected);

@@ -36,8 +36,11 @@ import { handler as changeSearch } from '#test/helpers/routes/bookings/change-se
 import { handler as confirm } from '#test/helpers/routes/bookings/confirm.ts';
 import { handler as create } from '#test/helpers/routes/bookings/create.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as itinerary } from '#test/helpers/routes/bookings/itinerary.ts';
 import { handler as list } from '#test/helpers/routes/bookings/list.ts';
+import { handler as note } from '#test/helpers/routes/bookings/note.ts';
 import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
+import { handler as resend } from '#test/helpers/routes/bookings/resend.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { signIn } from '#test/helpers/session.ts';
@@ -176,10 +179,14 @@ describe('route table grants', () => {
     await as('booking-cancel', cancel, { booking_id: (await hold(1)).body.data.booking_id }, auth);
     const lapsing = (await hold(2)).body.data;
     const unconfirmed = (await hold(3)).body.data;
+    const lateForItinerary = (await hold(4)).body.data;
+    // Holds by deadline: the listing entries, then their bookings (BatchGetItem).
+    await as('booking-list', list, { sort: 'deadline', q: 'lovelace', created_by: 'me' }, auth);
     advance(25 * 3600_000);
     // Reads of late holds store their expiry before answering it (the list's page holds the others).
     const lateAuth = (await signIn({ agencyId: 'perm-agency' })).headers;
     await as('booking-get', get, { booking_id: unconfirmed.booking_id }, lateAuth);
+    await as('booking-itinerary', itinerary, { booking_id: lateForItinerary.booking_id }, lateAuth);
     await as('booking-list', list, {}, lateAuth);
     await recorded.as(sweepJob.id, () => sweep());
     await as('booking-confirm', confirm, { ...confirmBody, booking_id: lapsing.booking_id }, auth); // expired
@@ -190,6 +197,11 @@ describe('route table grants', () => {
     await as('booking-get', get, { booking_id }, auth);
     await as('booking-get', get, { pnr }, auth);
     await as('booking-list', list, { limit: 1 }, auth);
+    await as('booking-note', note, { booking_id, text: 'call back' }, auth);
+    await as('booking-note', note, { booking_id: unconfirmed.booking_id, text: 'late hold' }, auth);
+    await as('booking-itinerary', itinerary, { booking_id }, auth);
+    await as('booking-resend', resend, { booking_id }, auth);
+    await as('booking-resend', resend, { booking_id: unconfirmed.booking_id }, auth);
     await as('booking-refund-quote', refundQuote, { booking_id }, auth);
     await as('booking-cancel', cancel, { booking_id, refund: { amount: 0.01, currency: 'EUR' } }, auth); // 409
     await as('booking-list', list, { limit: 1, status: ['CANCELLED', 'EXPIRED'] }, auth);

@@ -195,7 +195,7 @@ export interface paths {
         put?: never;
         /**
          * List bookings
-         * @description Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page.
+         * @description Your agency’s bookings, newest first; pass meta.next_cursor back as cursor for the next page. Filters (status, q, departure_from, departure_to, created_by) combine, and sort "deadline" lists the holds soonest deadline first; a cursor is bound to them all. A page reads at most 1,000 items: one cut short by that budget says meta.partial: true, and its next_cursor goes on.
          */
         post: operations["bookingList"];
         delete?: never;
@@ -298,6 +298,66 @@ export interface paths {
          * @description Makes a change offer of booking/change-search at exactly its `change_total`: the old seats of the changed journeys go back and the new ones are taken in one transaction, the booking’s `version` grows by one and `changes` records it. A moved total is 409 PRICE_CHANGED with the fresh ChangeOffer in `details.change_offer`; an expired offer, or one for a booking that changed since, 410 OFFER_EXPIRED; no seat left, 409 SOLD_OUT. With an Idempotency-Key a retry answers the same change once.
          */
         post: operations["bookingChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flights/booking/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a note to a booking
+         * @description Appends the agency’s note (any agent of the agency) and answers the Booking with its notes, oldest first. A booking holds at most 50 notes: the next is 409 LIMIT_REACHED. Notes never reach the traveller or a webhook. Another agency’s booking is 404.
+         */
+        post: operations["bookingNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flights/booking/itinerary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The itinerary of a booking
+         * @description The traveller’s itinerary as the confirmation e-mail tells it: PNR, every segment in local and UTC time, passengers, price, status, a hold’s deadline and the fare conditions it was sold with; as a subject, a text and an HTML body (every value escaped), for the console’s print view. Never the agency’s notes. Another agency’s booking is 404.
+         */
+        post: operations["bookingItinerary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flights/booking/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the itinerary again
+         * @description Sends the current itinerary (as booking/itinerary gives it) to the booking’s contact e-mail, or to `email`, from the stage’s notice sender, within the request: 202 once the e-mail service took it, with the Booking whose notes end with the line recording it (by the calling agent). At most 5 per booking per hour: 429 RATE_LIMITED with Retry-After. It counts as a note (409 LIMIT_REACHED when the booking has 50). An address the e-mail service refuses is 400 on email; an e-mail service failure 503, and nothing is recorded.
+         */
+        post: operations["bookingResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -778,6 +838,29 @@ export interface components {
             cursor?: string;
             /** @description Only bookings in one of these statuses, as answered now (a hold past its deadline is EXPIRED). A cursor is bound to the filter it was returned with */
             status?: ("CONFIRMED" | "CANCELLED" | "HELD" | "EXPIRED" | "PENDING" | "FAILED")[];
+            /** @description A PNR, a passenger’s whole last name, or the contact e-mail: 2-64 characters (code points after NFC, surrounding spaces ignored); case and accents are ignored (`muller` finds Müller) */
+            q?: string;
+            /**
+             * Format: date
+             * @description Only bookings whose first departure is on or after this date (local at its airport)
+             */
+            departure_from?: string;
+            /**
+             * Format: date
+             * @description Only bookings whose first departure is on or before this date (local at its airport)
+             */
+            departure_to?: string;
+            /**
+             * @description Only the bookings the calling agent made
+             * @constant
+             */
+            created_by?: "me";
+            /**
+             * @description `created` (default): newest first. `deadline`: the holds still in time (status HELD), soonest payment_required_by first
+             * @default created
+             * @enum {string}
+             */
+            sort: "created" | "deadline";
         };
         BookingConfirmRequest: {
             booking_id: string;
@@ -823,6 +906,19 @@ export interface components {
                 amount: number;
                 currency: string;
             };
+        };
+        BookingNoteRequest: {
+            booking_id: string;
+            /** @description The note: 1-1000 characters (code points after NFC, surrounding spaces trimmed). Seen by the agency only */
+            text: string;
+        };
+        BookingItineraryRequest: {
+            booking_id: string;
+        };
+        BookingResendRequest: {
+            booking_id: string;
+            /** @description Where to send it instead of the booking’s contact e-mail */
+            email?: string;
         };
         AgencyAgentsListRequest: {
             /** @default 50 */
@@ -1077,6 +1173,21 @@ export interface components {
                     currency: string;
                 };
             }[];
+            /** @description The agency’s notes, oldest first, at most 50 (booking/note, and a line per booking/resend); absent until the first. Never in a webhook or a traveller’s e-mail */
+            notes?: {
+                /** @description note_ + ULID */
+                id: string;
+                text: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time, whole seconds, with Z
+                 */
+                created_at: string;
+                created_by: {
+                    id: string;
+                    name: string;
+                };
+            }[];
         };
         Agent: {
             id: string;
@@ -1308,6 +1419,11 @@ export interface components {
             data: components["schemas"]["Booking"][];
             meta: {
                 next_cursor: string | null;
+                /**
+                 * @description Present when the read budget cut this page short: it may hold fewer than limit bookings, and next_cursor goes on
+                 * @constant
+                 */
+                partial?: true;
             };
         };
         BookingConfirmResponse: {
@@ -1392,6 +1508,27 @@ export interface components {
             }[];
         };
         BookingChangeResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Booking"];
+        };
+        BookingNoteResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Booking"];
+        };
+        BookingItineraryResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                subject: string;
+                /** @description Plain text, lines separated by \n */
+                text: string;
+                /** @description A whole HTML document; every value from the booking is escaped */
+                html: string;
+            };
+        };
+        BookingResendResponse: {
             /** @constant */
             success: true;
             data: components["schemas"]["Booking"];
@@ -4839,6 +4976,708 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                 *       "text": "Traveller asked for an aisle seat; call back after 14:00."
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Add a note to a booking */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                     *         "pnr": "QXBTRV",
+                     *         "status": "CONFIRMED",
+                     *         "total_price": 394,
+                     *         "currency": "EUR",
+                     *         "created_at": "2026-11-24T09:32:05Z",
+                     *         "updated_at": "2026-11-24T09:32:05Z",
+                     *         "version": 1,
+                     *         "created_by": {
+                     *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *           "name": "Ada Agent"
+                     *         },
+                     *         "flight": {
+                     *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                     *           "total_price": 394,
+                     *           "currency": "EUR",
+                     *           "travel_class": "ECONOMY",
+                     *           "seats_available": 9,
+                     *           "expires_at": "2026-11-24T09:50:00Z",
+                     *           "passengers": {
+                     *             "adults": 1,
+                     *             "children": 0,
+                     *             "infants": 0
+                     *           },
+                     *           "outbound": {
+                     *             "duration_minutes": 440,
+                     *             "stops": 0,
+                     *             "segments": [
+                     *               {
+                     *                 "carrier_code": "BA",
+                     *                 "carrier_name": "British Airways",
+                     *                 "flight_number": "BA213",
+                     *                 "origin": "LHR",
+                     *                 "destination": "JFK",
+                     *                 "departure_at": "2026-12-01T07:55:00Z",
+                     *                 "arrival_at": "2026-12-01T15:15:00Z",
+                     *                 "duration_minutes": 440
+                     *               }
+                     *             ]
+                     *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
+                     *           }
+                     *         },
+                     *         "passengers": [
+                     *           {
+                     *             "title": "ms",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "pax_type": "ADULT",
+                     *             "gender": "f",
+                     *             "born_on": "1985-12-10"
+                     *           }
+                     *         ],
+                     *         "contact": {
+                     *           "email": "ada@example.com",
+                     *           "phone": "+447700900123"
+                     *         },
+                     *         "notes": [
+                     *           {
+                     *             "id": "note_01KAQZ9X3M4T7V2B8C6N0PQRSW",
+                     *             "text": "Traveller asked for an aisle seat; call back after 14:00.",
+                     *             "created_at": "2026-11-24T10:15:00Z",
+                     *             "created_by": {
+                     *               "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *               "name": "Ada Agent"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingNoteResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description LIMIT_REACHED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LIMIT_REACHED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingItinerary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingItineraryRequest"];
+            };
+        };
+        responses: {
+            /** @description The itinerary of a booking */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "subject": "Your itinerary: QXBTRV (Acme Travel)",
+                     *         "text": "Your itinerary.\n\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 394.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.",
+                     *         "html": "<!doctype html><html><body style=\"font-family:sans-serif\">\n<h1>Your itinerary</h1>\n<pre style=\"font-family:inherit\">\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 394.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.\n</pre></body></html>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingItineraryResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bookingResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BookingResendRequest"];
+            };
+        };
+        responses: {
+            /** @description E-mail the itinerary again */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
+                     *         "pnr": "QXBTRV",
+                     *         "status": "CONFIRMED",
+                     *         "total_price": 394,
+                     *         "currency": "EUR",
+                     *         "created_at": "2026-11-24T09:32:05Z",
+                     *         "updated_at": "2026-11-24T09:32:05Z",
+                     *         "version": 1,
+                     *         "created_by": {
+                     *           "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *           "name": "Ada Agent"
+                     *         },
+                     *         "flight": {
+                     *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
+                     *           "total_price": 394,
+                     *           "currency": "EUR",
+                     *           "travel_class": "ECONOMY",
+                     *           "seats_available": 9,
+                     *           "expires_at": "2026-11-24T09:50:00Z",
+                     *           "passengers": {
+                     *             "adults": 1,
+                     *             "children": 0,
+                     *             "infants": 0
+                     *           },
+                     *           "outbound": {
+                     *             "duration_minutes": 440,
+                     *             "stops": 0,
+                     *             "segments": [
+                     *               {
+                     *                 "carrier_code": "BA",
+                     *                 "carrier_name": "British Airways",
+                     *                 "flight_number": "BA213",
+                     *                 "origin": "LHR",
+                     *                 "destination": "JFK",
+                     *                 "departure_at": "2026-12-01T07:55:00Z",
+                     *                 "arrival_at": "2026-12-01T15:15:00Z",
+                     *                 "duration_minutes": 440
+                     *               }
+                     *             ]
+                     *           },
+                     *           "slices": [
+                     *             {
+                     *               "duration_minutes": 440,
+                     *               "stops": 0,
+                     *               "segments": [
+                     *                 {
+                     *                   "carrier_code": "BA",
+                     *                   "carrier_name": "British Airways",
+                     *                   "flight_number": "BA213",
+                     *                   "origin": "LHR",
+                     *                   "destination": "JFK",
+                     *                   "departure_at": "2026-12-01T07:55:00Z",
+                     *                   "arrival_at": "2026-12-01T15:15:00Z",
+                     *                   "duration_minutes": 440
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "conditions": {
+                     *             "refund_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             },
+                     *             "change_before_departure": {
+                     *               "allowed": false,
+                     *               "penalty": null
+                     *             }
+                     *           }
+                     *         },
+                     *         "passengers": [
+                     *           {
+                     *             "title": "ms",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "pax_type": "ADULT",
+                     *             "gender": "f",
+                     *             "born_on": "1985-12-10"
+                     *           }
+                     *         ],
+                     *         "contact": {
+                     *           "email": "ada@example.com",
+                     *           "phone": "+447700900123"
+                     *         },
+                     *         "notes": [
+                     *           {
+                     *             "id": "note_01KAQZ9X3M4T7V2B8C6N0PQRSW",
+                     *             "text": "Itinerary sent again to ada@example.com.",
+                     *             "created_at": "2026-11-24T10:15:00Z",
+                     *             "created_by": {
+                     *               "id": "agt_5f2c9e1b7a3d4c6e8f0a1b2c",
+                     *               "name": "Ada Agent"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingResendResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description LIMIT_REACHED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LIMIT_REACHED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };

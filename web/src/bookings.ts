@@ -1,5 +1,7 @@
+import type { paths } from '../api/schema.d.ts';
 import { client, type Outcome, postUntyped, type Schemas, settle } from './api.ts';
 import { formatMoney, type Offer, slicesOf } from './offers.ts';
+import { formatDay, localTime } from './time.ts';
 
 /**
  * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). The
@@ -68,17 +70,69 @@ export interface PriceChanged {
   currency: string;
 }
 
-/** One page of the agency's bookings, newest first, only those in `status` when given. */
+/**
+ * What the bookings workspace narrows the list to (docs/API.md §4.3): search text (a PNR, a whole last
+ * name or the contact e-mail), first-departure dates, the agent's own bookings, a status, and the
+ * order (`deadline`: the holds, soonest deadline first).
+ */
+export interface ListFilters {
+  q?: string;
+  departure_from?: string;
+  departure_to?: string;
+  created_by?: 'me';
+  status?: BookingStatus;
+  sort?: 'created' | 'deadline';
+}
+
+type ListPage = NonNullable<
+  paths['/api/flights/booking/list']['post']['responses']['200']['content']['application/json']
+>;
+
+/**
+ * One page of the agency's bookings that pass `filters`; `meta.partial` when the service's read
+ * budget cut the page short (more may match: follow `next_cursor`). Only the filters given are sent.
+ */
 export function listBookings(
-  page: { cursor?: string; status?: BookingStatus },
+  page: { cursor?: string } & ListFilters,
   limit = 20,
-): Promise<Outcome<{ data: Booking[]; meta: { next_cursor: string | null } }>> {
+): Promise<Outcome<ListPage>> {
+  const { cursor, status, sort, ...filters } = page;
   return postUntyped('/api/flights/booking/list', {
     limit,
-    ...(page.cursor && { cursor: page.cursor }),
-    ...(page.status && { status: [page.status] }),
+    ...(cursor && { cursor }),
+    ...(status && { status: [status] }),
+    ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== '')),
+    ...(sort === 'deadline' && { sort }),
   });
 }
+
+/** Adds the agency's note to a booking: answers the Booking with its notes. */
+export const addNote = (bookingId: string, text: string) =>
+  settle(client.POST('/api/flights/booking/note', { body: { booking_id: bookingId, text } }));
+
+/** The itinerary as the confirmation e-mail tells it, for the print view. */
+export const itineraryOf = (bookingId: string) =>
+  settle(client.POST('/api/flights/booking/itinerary', { body: { booking_id: bookingId } }));
+
+/** E-mails the itinerary again, to the contact or to `email`; answers the Booking with the note. */
+export const resendItinerary = (bookingId: string, email?: string) =>
+  settle(
+    client.POST('/api/flights/booking/resend', {
+      body: { booking_id: bookingId, ...(email && { email }) },
+    }),
+  );
+
+/** The agent's own time zone (the browser's), for deadlines and "booked at". */
+const agentZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** An instant on the agent's clock, with the zone's name: `Sat, 28 Nov 2026 14:00 GMT`. */
+export function agentTime(iso: string): string {
+  const at = localTime(iso, agentZone());
+  return `${formatDay(at.date)} ${at.time} ${at.zoneLabel}`;
+}
+
+/** A date typed as `YYYY-MM-DD`, or empty: what the date filters take, whatever the browser's locale. */
+export const isIsoDate = (text: string) => text === '' || /^\d{4}-\d{2}-\d{2}$/.test(text);
 
 /** A PNR as agents type it (any case, spaces around) as the service stores it. */
 export const normalPnr = (typed: string): string => typed.trim().toUpperCase();

@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { TableHandle } from '../../db/client.ts';
+import { retrying, TRY_AGAIN } from '../../db/retry.ts';
 import { itemSchema, parseItem } from '../../db/stored-item.ts';
 import { agencyPartition, GSI1 } from '../../db/table.ts';
 import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
@@ -22,7 +23,7 @@ import { Flight, StoredSegment, soldFlight } from './stored-flight.ts';
 export const bookingKey = (bookingId: string) => ({ pk: `BOOKING#${bookingId}`, sk: 'BOOKING' });
 
 /** A booking's place in its agency's listing. */
-export interface ListPosition {
+interface ListPosition {
   readonly createdAt: string;
   readonly bookingId: string;
 }
@@ -91,6 +92,9 @@ const Change = () =>
     to: z.array(StoredSegment()),
     change_total: z.object({ amount: z.number(), currency: z.string() }),
   });
+/** An agency's remark on a booking (docs/API.md §4.3, booking/note): never shown to the traveller. */
+const Note = () =>
+  z.object({ id: z.string(), text: z.string(), created_at: z.string(), created_by: Actor() });
 
 /** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELLED', 'HELD', 'EXPIRED', 'PENDING', 'FAILED'] as const;
@@ -124,6 +128,8 @@ const answered = () => ({
   version: z.optional(z.number()),
   /** The changes made to the flights (docs/API.md §4.9), oldest first; absent before the first. */
   changes: z.optional(z.array(Change())),
+  /** The agency's notes, oldest first (absent until the first): never in a webhook or a notice. */
+  notes: z.optional(z.array(Note())),
 });
 
 const BookingItem = itemSchema(() =>
@@ -152,6 +158,8 @@ const BookingItem = itemSchema(() =>
      * id while a request holds it; `started_at` and who asked, left behind when its outcome is unknown.
      */
     cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor() })),
+    /** When the itinerary was e-mailed again (booking/resend), for its hourly limit; absent until the first. */
+    resent_at: z.optional(z.array(z.string())),
     /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
     segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
   }),
@@ -234,6 +242,31 @@ export function readBookingItem(item: Record<string, unknown>): BookingRecord | 
 /** Whether `key` is a booking item's key (the events function tells bookings from other items by it). */
 export const isBookingKey = (key: { pk?: unknown; sk?: unknown }) =>
   typeof key.pk === 'string' && key.pk.startsWith(bookingKey('').pk) && key.sk === bookingKey('').sk;
+
+/**
+ * The bookings with `bookingIds` (at most 100: one BatchGetItem, keys left unprocessed asked again),
+ * in the order asked; an id with no booking is left out.
+ */
+export async function readBookings(
+  store: TableHandle,
+  bookingIds: readonly string[],
+): Promise<BookingRecord[]> {
+  if (bookingIds.length === 0) return [];
+  const found = new Map<string, BookingRecord>();
+  let pending: Record<string, unknown>[] = bookingIds.map(bookingKey);
+  await retrying(async () => {
+    const { Responses, UnprocessedKeys } = await store.db.send(
+      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending } } }),
+    );
+    for (const item of Responses?.[store.tableName] ?? []) {
+      const record = parseItem('booking', BookingItem(), item);
+      found.set(record.booking_id, record);
+    }
+    pending = UnprocessedKeys?.[store.tableName]?.Keys ?? [];
+    return pending.length > 0 ? TRY_AGAIN : undefined;
+  });
+  return bookingIds.flatMap((id) => found.get(id) ?? []);
+}
 
 /** The booking with `bookingId` if it belongs to `agencyId`; another agency's is as absent as none. */
 export async function findBooking(

@@ -99,13 +99,7 @@ export function confirmPaidHoldUpdate(
     UpdateExpression:
       'SET #status = :confirmed, updated_at = :at, version = :version, #total = :total REMOVE payment_required_by, hold_call',
     ConditionExpression: `#status = :held AND ${sameCall('hold_call', call)}`,
-    ExpressionAttributeNames: {
-      '#status': 'status',
-      '#total': 'total',
-      '#flight': 'flight',
-      '#segments': 'segments',
-      '#changes': 'changes',
-    },
+    ExpressionAttributeNames: { '#status': 'status', '#total': 'total' },
     ExpressionAttributeValues: {
       ':confirmed': 'CONFIRMED',
       ':held': 'HELD',
@@ -277,5 +271,62 @@ export function changeFlightsUpdate(
       ':version': booking.version,
       ':one': 1,
     },
+  };
+}
+
+/** A note as stored and answered (booking/note). */
+export interface StoredNote {
+  readonly id: string;
+  readonly text: string;
+  readonly created_at: string;
+  readonly created_by: { id: string; name: string };
+}
+
+/**
+ * The Update that appends `note` to an agency's booking, only while it holds exactly `seen` notes (so
+ * two notes at once cannot pass the cap, and each is told what it appended after); with `resentAt`,
+ * also the time of an itinerary resend (its hourly limit). Not a state change: `version`, `updated_at`
+ * and the status stay, so no event follows (events/booking-event.ts).
+ */
+export function addNoteUpdate(
+  tableName: string,
+  booking: { booking_id: string; agency_id: string; seen: number },
+  note: StoredNote,
+  resentAt?: string,
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression: `SET notes = list_append(if_not_exists(notes, :none), :note)${resentAt ? ', resent_at = list_append(if_not_exists(resent_at, :none), :resent)' : ''}`,
+    ConditionExpression:
+      booking.seen === 0
+        ? 'agency_id = :agency AND attribute_not_exists(notes)'
+        : 'agency_id = :agency AND size(notes) = :seen',
+    ExpressionAttributeValues: {
+      ':none': [],
+      ':note': [note],
+      ':agency': booking.agency_id,
+      ...(booking.seen > 0 && { ':seen': booking.seen }),
+      ...(resentAt && { ':resent': [resentAt] }),
+    },
+    ReturnValues: 'ALL_NEW' as const,
+  };
+}
+
+/**
+ * The Update that takes back the note at `index` (a resend that SES did not take), only if it is still
+ * the note with `noteId` there; and the resend's time with it (the last one).
+ */
+export function takeBackNoteUpdate(
+  tableName: string,
+  booking: { booking_id: string; index: number; resends: number },
+  noteId: string,
+) {
+  return {
+    TableName: tableName,
+    Key: bookingKey(booking.booking_id),
+    UpdateExpression: `REMOVE notes[${booking.index}], resent_at[${booking.resends - 1}]`,
+    ConditionExpression: `notes[${booking.index}].id = :id`,
+    ExpressionAttributeValues: { ':id': noteId },
   };
 }

@@ -97,6 +97,7 @@ export function bookingView(record: BookingRecord): BookingView {
     ...(record.airline_credits && { airline_credits: record.airline_credits }),
     ...(record.payment_required_by && { payment_required_by: record.payment_required_by }),
     ...(record.changes && { changes: record.changes }),
+    ...(record.notes && record.notes.length > 0 && { notes: record.notes }),
     ...changeStamp(record),
   };
 }

@@ -3,12 +3,17 @@ import * as z from 'zod/mini';
 import { isoSeconds } from '../../clock.ts';
 import type { TableHandle } from '../../db/client.ts';
 import { itemSchema, parseItem } from '../../db/stored-item.ts';
+import { GSI1 } from '../../db/table.ts';
 
 /**
  * The holds listing (`HELD_BOOKINGS` / `<payment_required_by>#<booking id>`): one item per HELD
  * booking, sorted by deadline, written with the hold and deleted in the same transaction that confirms,
  * cancels or expires it, so the sweep finds every late hold with one Query from the oldest deadline
  * and never scans.
+ *
+ * Each item is also listed in GSI1 under its agency's holds (`AGENCY_HOLDS#<agency id>` /
+ * `<payment_required_by>#<booking id>`): `booking/list` with `sort: "deadline"` reads an agency's holds
+ * soonest deadline first from there (agency-listing.ts), and a hold leaves it as it leaves the listing.
  */
 const PARTITION = 'HELD_BOOKINGS';
 const heldKey = (hold: { payment_required_by: string; booking_id: string }) => ({
@@ -32,6 +37,8 @@ export function newHeldItem(
       booking_id: hold.booking_id,
       agency_id: hold.agency_id,
       payment_required_by: hold.payment_required_by,
+      gsi1pk: agencyHolds(hold.agency_id),
+      gsi1sk: heldKey(hold).sk,
     },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
@@ -68,4 +75,34 @@ export async function listLateHolds(
     }),
   );
   return (result.Items ?? []).map((item) => parseItem('held booking', HeldItem(), item));
+}
+
+/** An agency's holds in GSI1 (listed by deadline). */
+const agencyHolds = (agencyId: string) => `AGENCY_HOLDS#${agencyId}`;
+
+/**
+ * One Query of `agencyId`'s holds in GSI1, soonest deadline first, from just after `after` (a
+ * `<deadline>#<booking id>` position, or any text that sorts before the first wanted), `read` items at
+ * most: the booking ids in order, and the position to go on from (undefined at the end).
+ */
+export async function queryAgencyHolds(
+  store: TableHandle,
+  agencyId: string,
+  query: { after: string; read: number },
+): Promise<{ bookingIds: string[]; next: string | undefined }> {
+  const result = await store.db.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :holds AND gsi1sk > :after',
+      ExpressionAttributeValues: { ':holds': agencyHolds(agencyId), ':after': query.after },
+      Limit: query.read,
+    }),
+  );
+  const items = (result.Items ?? []).map((item) => parseItem('held booking', HeldItem(), item));
+  const last = result.LastEvaluatedKey?.gsi1sk;
+  return {
+    bookingIds: items.map((item) => item.booking_id),
+    next: typeof last === 'string' ? last : undefined,
+  };
 }

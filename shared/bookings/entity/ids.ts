@@ -29,3 +29,6 @@ export function newBookingId(epochMillis: number): string {
   for (let i = 0; i < 16; i++) random += CROCKFORD[(bytes[i] ?? 0) % 32];
   return `bkg_${time}${random}`;
 }
+
+/** A note's id (booking/note): `note_` + a ULID, as a booking id's. */
+export const newNoteId = (epochMillis: number) => `note_${newBookingId(epochMillis).slice('bkg_'.length)}`;

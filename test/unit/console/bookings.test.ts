@@ -50,6 +50,19 @@ describe('console: the booking calls', () => {
     ]);
   });
 
+  it('sends only the workspace filters given, and sort only for the Holds view', async () => {
+    await listBookings({ q: 'Lovelace', departure_from: '2027-01-01', departure_to: '', created_by: 'me' });
+    await listBookings({ sort: 'deadline', cursor: 'c2' });
+
+    expect(sent).toEqual([
+      {
+        url: '/api/flights/booking/list',
+        body: { limit: 20, q: 'Lovelace', departure_from: '2027-01-01', created_by: 'me' },
+      },
+      { url: '/api/flights/booking/list', body: { limit: 20, cursor: 'c2', sort: 'deadline' } },
+    ]);
+  });
+
   it('finds a PNR typed in any case and with spaces around it', () => {
     expect(normalPnr(' qxbtrv ')).toBe('QXBTRV');
   });

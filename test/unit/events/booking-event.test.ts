@@ -204,6 +204,26 @@ describe('one event per booking state change (bookingEventOf)', () => {
     expect(bookingEventOf(structuredClone(changes[1] as StreamRecord))?.id).toBe(ids[1]);
   });
 
+  it('never carries the agency’s notes: a note is no event, and a later change’s Booking leaves them out', () => {
+    const by = { id: 'agt_5f2c9e1b7a3d4c6e8f0a1b2c', name: 'Ada Agent' };
+    const notes = [
+      { id: 'note_01KAQZ9X3M4T7V2B8C6N0PQRSW', text: 'VIP: call first', created_at: LATER, created_by: by },
+    ];
+    const noted = { ...held, notes };
+    expect(bookingEventOf(record('MODIFY', { old: held, new: noted }))).toBeUndefined();
+    const confirmedNoted = {
+      ...noted,
+      status: 'CONFIRMED',
+      payment_required_by: undefined,
+      updated_at: LATER,
+      version: 2,
+    };
+    const event = bookingEventOf(record('MODIFY', { old: noted, new: confirmedNoted }));
+    expect(event?.type).toBe('booking.confirmed');
+    expect(event?.booking).not.toHaveProperty('notes');
+    expect(JSON.stringify(event)).not.toContain('VIP');
+  });
+
   it('a removal, or an item that is not a booking, is no event', () => {
     expect(bookingEventOf(record('REMOVE', { old: confirmed }))).toBeUndefined();
     const other = { pk: 'HELD_BOOKINGS', sk: `${DEADLINE}#${BOOKING_ID}`, status: 'HELD' };

@@ -2,12 +2,16 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useZones } from '../airports.ts';
 import type { Failure } from '../api.ts';
 import {
+  addNote,
+  agentTime,
   type Booking,
   confirmBooking,
   firstDeparture,
   getBooking,
+  itineraryOf,
   journeysOf,
   type PriceChanged,
+  resendItinerary,
 } from '../bookings.ts';
 import { Countdown, ErrorNotice, Link, Progress, useNow } from '../components.tsx';
 import { formatMoney, journeyName, type Offer } from '../offers.ts';
@@ -83,9 +87,11 @@ function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; 
   const departed = departure !== undefined && Date.parse(departure) <= now;
   const cancellable = (booking.status === 'CONFIRMED' || booking.status === 'HELD') && !departed;
   const [cancelling, setCancelling] = useState(false);
+  const [itinerary, setItinerary] = useState<Itinerary>();
 
   return (
-    <main id="main">
+    <main id="main" class={itinerary ? 'printing' : undefined}>
+      {itinerary && <PrintView itinerary={itinerary} onClose={() => setItinerary(undefined)} />}
       <h1 tabIndex={-1}>
         Booking <span class="pnr">PNR {booking.pnr ?? '(not issued yet)'}</span>
       </h1>
@@ -102,6 +108,8 @@ function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; 
       <PassengersSection booking={booking} />
       <PriceSection booking={booking} />
       <Changes booking={booking} onChanged={onChange} />
+      <ItineraryActions booking={booking} onPrint={setItinerary} onChange={onChange} />
+      <NotesSection booking={booking} onChange={onChange} />
       {cancellable && (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>
           Cancel booking
@@ -179,10 +187,10 @@ function PriceSection({ booking }: { booking: Booking }) {
       <p class="money">{formatMoney(booking.total_price, booking.currency)}</p>
       {booking.refund && <p>Refunded: {formatMoney(booking.refund.amount, booking.refund.currency)}</p>}
       <p class="meta">
-        Booked {new Date(booking.created_at).toLocaleString('en-GB')}
+        Booked {agentTime(booking.created_at)}
         {booking.created_by && ` by ${booking.created_by.name}`}
         {booking.cancelled_at &&
-          ` · cancelled ${new Date(booking.cancelled_at).toLocaleString('en-GB')}${
+          ` · cancelled ${agentTime(booking.cancelled_at)}${
             booking.cancelled_by ? ` by ${booking.cancelled_by.name}` : ''
           }`}
         {booking.supplier?.order_id && ` · supplier order ${booking.supplier.order_id}`}
@@ -290,8 +298,129 @@ function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; on
 function HoldDeadline({ deadline, onLapsed }: { deadline: string; onLapsed: () => void }) {
   return (
     <p>
-      Confirm by {new Date(deadline).toLocaleString('en-GB', { timeZoneName: 'short' })}:{' '}
+      Confirm by {agentTime(deadline)} (your time):{' '}
       <Countdown until={deadline} expired="the deadline has passed" onExpired={onLapsed} /> left.
     </p>
+  );
+}
+
+type Itinerary = { subject: string; text: string; html: string };
+
+/** Print itinerary (a print view of what the confirmation e-mail says) and Resend itinerary. */
+function ItineraryActions(props: {
+  booking: Booking;
+  onPrint: (itinerary: Itinerary) => void;
+  onChange: (b: Booking) => void;
+}) {
+  const { booking, onPrint, onChange } = props;
+  const printing = useCall();
+  const resending = useCall();
+  const [sentTo, setSentTo] = useState<string>();
+  const print = async () => {
+    const outcome = await printing.run(() => itineraryOf(booking.booking_id));
+    if (outcome?.ok) onPrint(outcome.body.data);
+  };
+  const resend = async () => {
+    setSentTo(undefined);
+    const outcome = await resending.run(() => resendItinerary(booking.booking_id));
+    if (!outcome?.ok) return;
+    onChange(outcome.body.data);
+    setSentTo(booking.contact.email);
+  };
+  return (
+    <section aria-labelledby="itinerary-title" class="itinerary-actions">
+      <h2 id="itinerary-title">Itinerary</h2>
+      <div class="inline-form">
+        <button type="button" class="secondary" onClick={print} disabled={printing.pending}>
+          Print itinerary
+        </button>
+        <button type="button" class="secondary" onClick={resend} disabled={resending.pending}>
+          Resend itinerary
+        </button>
+      </div>
+      <p role="status" class="notice-live">
+        {sentTo ? `Itinerary sent to ${sentTo}.` : ''}
+      </p>
+      <ErrorNotice failure={printing.failure ?? resending.failure}>
+        {resending.failure?.code === 'RATE_LIMITED'
+          ? 'The itinerary was sent 5 times in the last hour: try again later.'
+          : undefined}
+      </ErrorNotice>
+    </section>
+  );
+}
+
+/**
+ * The itinerary as printed: the e-mail's text, alone on paper (the print stylesheet hides the header,
+ * navigation, buttons and the rest of the booking). Focus moves to it when it opens.
+ */
+function PrintView({ itinerary, onClose }: { itinerary: Itinerary; onClose: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [itinerary]);
+  return (
+    <section class="print-view" aria-labelledby="print-title">
+      <h2 id="print-title" tabIndex={-1} ref={heading}>
+        {itinerary.subject}
+      </h2>
+      <pre class="itinerary-text">{itinerary.text}</pre>
+      <div class="inline-form no-print">
+        <button type="button" onClick={() => window.print()}>
+          Print
+        </button>
+        <button type="button" class="secondary" onClick={onClose}>
+          Close print view
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The agency's notes, oldest first, and Add note (never shown to the traveller). */
+function NotesSection({ booking, onChange }: { booking: Booking; onChange: (b: Booking) => void }) {
+  const [text, setText] = useState('');
+  const { pending, failure, run } = useCall();
+  const notes = booking.notes ?? [];
+  const add = async (event: Event) => {
+    event.preventDefault();
+    if (text.trim() === '') return;
+    const outcome = await run(() => addNote(booking.booking_id, text));
+    if (!outcome?.ok) return;
+    onChange(outcome.body.data);
+    setText('');
+  };
+  return (
+    <section aria-labelledby="notes-title" class="notes">
+      <h2 id="notes-title">Notes</h2>
+      {notes.length === 0 ? (
+        <p class="meta">No notes yet. Notes are your agency's own: the traveller never sees them.</p>
+      ) : (
+        <ol class="note-list">
+          {notes.map((note) => (
+            <li key={note.id}>
+              <p class="note-text">{note.text}</p>
+              <p class="meta">
+                {note.created_by.name}, <time dateTime={note.created_at}>{agentTime(note.created_at)}</time>
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+      {notes.length < 50 && (
+        <form class="add-note" onSubmit={add}>
+          <label for="note-text">Note</label>
+          <textarea
+            id="note-text"
+            rows={2}
+            maxLength={1000}
+            value={text}
+            onInput={(event) => setText(event.currentTarget.value)}
+          />
+          <button type="submit" disabled={pending || text.trim() === ''}>
+            Add note
+          </button>
+          <ErrorNotice failure={failure} />
+        </form>
+      )}
+    </section>
   );
 }
