@@ -164,6 +164,33 @@ function offerConditions(total: number, currency: string, stated: boolean): Offe
   };
 }
 
+/**
+ * A slice's own conditions (Duffel's `slices[].conditions`): the offer's rule applied to the slice's
+ * share `part` of the total — refundable at 10 %, changeable at 5 % — stated for a slice without an
+ * evening flight, unstated (null) for one with it.
+ */
+function sliceConditions(
+  part: number,
+  currency: string,
+  stated: boolean,
+): Pick<OfferSlice['conditions'], 'refund_before_departure' | 'change_before_departure'> {
+  if (!stated) return NO_CONDITIONS;
+  return offerConditions(part, currency, true);
+}
+
+/** The offer's slices, each with its conditions on its share of `total` (by its minutes, as it is priced). */
+function slicesOf(journey: ReturnType<typeof sliceOptions>, total: number, currency: string): OfferSlice[] {
+  const weights = journey.map(({ minutes }) => 4000 + minutes * 55);
+  const weight = weights.reduce((sum, w) => sum + w, 0);
+  return journey.map(({ slice, evening }, i) => ({
+    ...slice,
+    conditions: {
+      ...slice.conditions,
+      ...sliceConditions(Math.round((total * (weights[i] ?? 0)) / weight), currency, !evening),
+    },
+  }));
+}
+
 /** A passenger's share of the fare: children 75 %, infants on a lap 10 %. */
 const paxShare = (p: OfferPassenger) => (p.type === 'adult' ? 1 : p.type === 'child' ? 0.75 : 0.1);
 
@@ -217,6 +244,7 @@ function offerOf(
   const minor = Math.round((perPerson * options.share * (1 + options.rank * 0.07)) / 10) * 10;
   const total = options.currency === 'JPY' ? Math.round(minor * 1.9) : minor;
   const amount = decimalAmount(total, options.currency);
+  const slices = slicesOf(journey, total, options.currency);
   return {
     id: duffelId('off'),
     live_mode: false,
@@ -225,7 +253,7 @@ function offerOf(
     expires_at: new Date(options.now + options.offerTtlSeconds * 1000).toISOString(),
     owner: DUFFEL_AIRWAYS,
     passengers,
-    slices: journey.map(({ slice }) => slice),
+    slices,
     total_amount: amount,
     total_currency: options.currency,
     base_amount: amount,

@@ -101,13 +101,19 @@ const conditionsView = (conditions: Conditions): FareConditionsView => ({
   change_before_departure: termView(conditions.change, conditions.currency),
 });
 
-/** A network offer's conditions: each journey's from its segments' buckets, then the trip's. */
-export const networkConditions = (
+/**
+ * A network offer's conditions journey by journey (each from its segments' buckets: `slices[i].conditions`)
+ * and the trip's summary derived from them (the Flight's own `conditions`): a condition is allowed only
+ * if every journey allows it, at the sum of the journeys' penalties (one currency on the network).
+ */
+export function networkConditionsByJourney(
   travelClass: TravelClass,
   journeys: readonly (readonly number[])[],
   pax: PassengerCounts,
-): FareConditionsView =>
-  conditionsView(tripConditions(journeys.map((buckets) => journeyConditions(travelClass, buckets, pax))));
+): { trip: FareConditionsView; journeys: FareConditionsView[] } {
+  const each = journeys.map((buckets) => journeyConditions(travelClass, buckets, pax));
+  return { trip: conditionsView(tripConditions(each)), journeys: each.map(conditionsView) };
+}
 
 /**
  * What a cancel refunds of `paid` (minor units of `currency`) under the conditions a booking was sold

@@ -1,6 +1,6 @@
 import { isoSeconds } from '../clock.ts';
 import type { TravelClass } from './cabins.ts';
-import { type FareConditionsView, networkConditions } from './fare-conditions.ts';
+import { type FareConditionsView, networkConditionsByJourney } from './fare-conditions.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import type { OfferQuote } from './offers.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
@@ -43,8 +43,8 @@ export const combined = (itineraries: readonly PricedItinerary[], multiCity: boo
   seatsLeft: Math.min(...itineraries.map((it) => it.seatsLeft)),
 });
 
-/** One direction of a Flight: `{duration_minutes, stops, segments}`. */
-function directionView(segments: readonly ScheduledFlight[]) {
+/** One direction of a Flight: `{duration_minutes, stops, segments, conditions}` (its own fare's conditions). */
+function directionView(segments: readonly ScheduledFlight[], conditions: FareConditionsView) {
   return {
     duration_minutes: itineraryDuration(segments),
     stops: segments.length - 1,
@@ -58,6 +58,7 @@ function directionView(segments: readonly ScheduledFlight[]) {
       arrival_at: isoSeconds(flight.arrivalAt),
       duration_minutes: flight.leg.blockMinutes,
     })),
+    conditions,
   };
 }
 
@@ -82,7 +83,10 @@ export function flightView(
   offer: { id: string; expiresAt: number; travelClass: TravelClass; passengers: PassengerCounts },
   journey: PricedJourney,
 ): FlightView {
-  const slices = journey.slices.map(directionView);
+  const conditions = networkConditionsByJourney(offer.travelClass, journeyBuckets(journey), offer.passengers);
+  const slices = journey.slices.map((segments, i) =>
+    directionView(segments, conditions.journeys[i] as FareConditionsView),
+  );
   return {
     id: offer.id,
     total_price: journey.total / 100,
@@ -98,7 +102,7 @@ export function flightView(
     outbound: slices[0] as DirectionView,
     ...(!journey.multiCity && slices[1] && { inbound: slices[1] }),
     slices,
-    conditions: networkConditions(offer.travelClass, journeyBuckets(journey), offer.passengers),
+    conditions: conditions.trip,
   };
 }
 
@@ -113,7 +117,7 @@ export interface FlightView {
   outbound: DirectionView;
   inbound?: DirectionView;
   slices: DirectionView[];
-  /** What the fare allows before departure (docs/API.md §4.1). */
+  /** What the fare allows before departure, the whole trip's summary of its journeys' (docs/API.md §4.1). */
   conditions: FareConditionsView;
 }
 

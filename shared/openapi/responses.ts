@@ -26,12 +26,6 @@ export const Segment = z.object({
   duration_minutes: z.int(),
 });
 
-const Direction = z.object({
-  duration_minutes: z.int(),
-  stops: z.int().check(z.minimum(0), z.maximum(1)),
-  segments: z.array(Segment).check(z.minLength(1), z.maxLength(2)),
-});
-
 const Condition = z
   .nullable(
     z.object({
@@ -54,6 +48,17 @@ const FareConditions = z
       'What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them',
     ),
   );
+
+const Direction = z.object({
+  duration_minutes: z.int(),
+  stops: z.int().check(z.minimum(0), z.maximum(1)),
+  segments: z.array(Segment).check(z.minLength(1), z.maxLength(2)),
+  conditions: FareConditions.check(
+    z.describe(
+      "This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary",
+    ),
+  ),
+});
 
 export const Flight = z.object({
   id: z.string().check(z.describe('Opaque offer id, bound to your agency, valid until expires_at')),
@@ -86,7 +91,11 @@ export const Flight = z.object({
         'Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands.',
       ),
     ),
-  conditions: FareConditions,
+  conditions: FareConditions.check(
+    z.describe(
+      "The whole trip's summary of its journeys' conditions: allowed only if every journey allows it; on the built-in network at the sum of the journeys' penalties; from Duffel, the offer's own conditions as Duffel states them",
+    ),
+  ),
 });
 
 export const Agent = z.object({

@@ -819,20 +819,89 @@ export interface components {
                 duration_minutes: number;
                 stops: number;
                 segments: components["schemas"]["Segment"][];
+                /** @description This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary */
+                conditions: {
+                    /** @description Null where the supplier does not say */
+                    refund_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                    /** @description Null where the supplier does not say */
+                    change_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                };
             };
             /** @description Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands */
             inbound?: {
                 duration_minutes: number;
                 stops: number;
                 segments: components["schemas"]["Segment"][];
+                /** @description This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary */
+                conditions: {
+                    /** @description Null where the supplier does not say */
+                    refund_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                    /** @description Null where the supplier does not say */
+                    change_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                };
             };
             /** @description Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands. */
             slices: {
                 duration_minutes: number;
                 stops: number;
                 segments: components["schemas"]["Segment"][];
+                /** @description This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary */
+                conditions: {
+                    /** @description Null where the supplier does not say */
+                    refund_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                    /** @description Null where the supplier does not say */
+                    change_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                };
             }[];
-            /** @description What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them */
+            /** @description The whole trip's summary of its journeys' conditions: allowed only if every journey allows it; on the built-in network at the sum of the journeys' penalties; from Duffel, the offer's own conditions as Duffel states them */
             conditions: {
                 /** @description Null where the supplier does not say */
                 refund_before_departure: {
@@ -2254,7 +2323,17 @@ export interface operations {
                  *               "arrival_at": "2026-12-01T15:15:00Z",
                  *               "duration_minutes": 440
                  *             }
-                 *           ]
+                 *           ],
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
+                 *           }
                  *         },
                  *         "slices": [
                  *           {
@@ -2271,7 +2350,17 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             }
                  *           }
                  *         ],
                  *         "conditions": {
@@ -2357,7 +2446,17 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             }
                      *           },
                      *           "slices": [
                      *             {
@@ -2374,7 +2473,17 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               }
                      *             }
                      *           ],
                      *           "conditions": {
@@ -2458,7 +2567,17 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             }
                      *           },
                      *           "slices": [
                      *             {
@@ -2475,7 +2594,17 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               }
                      *             }
                      *           ],
                      *           "conditions": {
@@ -2750,7 +2879,17 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             }
                      *           },
                      *           "slices": [
                      *             {
@@ -2767,7 +2906,17 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               }
                      *             }
                      *           ],
                      *           "conditions": {
@@ -2994,7 +3143,17 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               }
                      *             },
                      *             "slices": [
                      *               {
@@ -3011,7 +3170,17 @@ export interface operations {
                      *                     "arrival_at": "2026-12-01T15:15:00Z",
                      *                     "duration_minutes": 440
                      *                   }
-                     *                 ]
+                     *                 ],
+                     *                 "conditions": {
+                     *                   "refund_before_departure": {
+                     *                     "allowed": false,
+                     *                     "penalty": null
+                     *                   },
+                     *                   "change_before_departure": {
+                     *                     "allowed": false,
+                     *                     "penalty": null
+                     *                   }
+                     *                 }
                      *               }
                      *             ],
                      *             "conditions": {
@@ -3235,7 +3404,17 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             }
                      *           },
                      *           "slices": [
                      *             {
@@ -3252,7 +3431,17 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               }
                      *             }
                      *           ],
                      *           "conditions": {
@@ -3528,7 +3717,17 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             }
                      *           },
                      *           "slices": [
                      *             {
@@ -3545,7 +3744,17 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               }
                      *             }
                      *           ],
                      *           "conditions": {
@@ -5266,7 +5475,17 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             }
                  *           },
                  *           "slices": [
                  *             {
@@ -5283,7 +5502,17 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               }
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5395,7 +5624,17 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             }
                  *           },
                  *           "slices": [
                  *             {
@@ -5412,7 +5651,17 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               }
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5525,7 +5774,17 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             }
                  *           },
                  *           "slices": [
                  *             {
@@ -5542,7 +5801,17 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               }
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5663,7 +5932,17 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             }
                  *           },
                  *           "slices": [
                  *             {
@@ -5680,7 +5959,17 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               }
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5793,7 +6082,17 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             }
                  *           },
                  *           "slices": [
                  *             {
@@ -5810,7 +6109,17 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               }
                  *             }
                  *           ],
                  *           "conditions": {

@@ -32,7 +32,13 @@ const Segment = () =>
     duration_minutes: z.number(),
   });
 const Direction = () =>
-  z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment()) });
+  z.object({
+    duration_minutes: z.number(),
+    stops: z.number(),
+    segments: z.array(Segment()),
+    /** The journey's own conditions as sold (absent on bookings stored before journeys carried them). */
+    conditions: z.optional(SoldConditions()),
+  });
 /**
  * The stored Flight's schema, built by the item schemas that hold it when they are first read
  * (shared/db/stored-item.ts, itemSchema), never at import.
@@ -60,7 +66,19 @@ const NOT_STATED: FareConditionsView = { refund_before_departure: null, change_b
 
 type StoredDirection = z.output<ReturnType<typeof Direction>>;
 
-/** A stored Flight as answered: every Booking's flight carries `conditions` and `slices` (docs/API.md §4.1). */
+/**
+ * A journey as answered: with its conditions; a journey stored before journeys carried them was sold
+ * under the trip's conditions when it was the only one, and under none stated otherwise.
+ */
+const soldDirection = (direction: StoredDirection, only: FareConditionsView | undefined) => ({
+  ...direction,
+  conditions: direction.conditions ?? only ?? NOT_STATED,
+});
+
+/**
+ * A stored Flight as answered: every Booking's flight carries `conditions` and `slices`, and each journey
+ * its `conditions` (docs/API.md §4.1).
+ */
 export const soldFlight = <
   Flight extends {
     outbound: StoredDirection;
@@ -70,8 +88,14 @@ export const soldFlight = <
   },
 >(
   flight: Flight,
-) => ({
-  ...flight,
-  slices: flight.slices ?? [flight.outbound, ...(flight.inbound ? [flight.inbound] : [])],
-  conditions: flight.conditions ?? NOT_STATED,
-});
+) => {
+  const slices = flight.slices ?? [flight.outbound, ...(flight.inbound ? [flight.inbound] : [])];
+  const only = slices.length === 1 ? flight.conditions : undefined;
+  return {
+    ...flight,
+    outbound: soldDirection(flight.outbound, only),
+    ...(flight.inbound && { inbound: soldDirection(flight.inbound, only) }),
+    slices: slices.map((slice) => soldDirection(slice, only)),
+    conditions: flight.conditions ?? NOT_STATED,
+  };
+};

@@ -100,7 +100,13 @@ function direction(slice: OfferSlice): DirectionView | undefined {
   }
   const first = Date.parse(segments[0]?.departure_at ?? '');
   const last = Date.parse(segments.at(-1)?.arrival_at ?? '');
-  return { duration_minutes: Math.round((last - first) / 60_000), stops: segments.length - 1, segments };
+  return {
+    duration_minutes: Math.round((last - first) / 60_000),
+    stops: segments.length - 1,
+    segments,
+    // The slice's own conditions, as Duffel states them for this slice and every passenger.
+    conditions: conditionsFromOffer(slice.conditions),
+  };
 }
 
 /**
@@ -118,12 +124,19 @@ function conditionView(condition: FlightsCondition | null | undefined): Conditio
   };
 }
 
-/** Duffel's offer-level `conditions` (every slice and passenger) as a Flight's. */
-export const conditionsFromOffer = (conditions: Partial<FlightsConditions> | null | undefined) =>
-  ({
+/**
+ * Duffel's `conditions` as a Flight's: the offer's (every slice and passenger: the Flight's own
+ * `conditions`, the trip's summary as Duffel states it) or a slice's (`slices[i].conditions`; its perks,
+ * such as `priority_boarding`, are not carried).
+ */
+export function conditionsFromOffer(
+  conditions: Partial<FlightsConditions> | null | undefined,
+): FareConditionsView {
+  return {
     refund_before_departure: conditionView(conditions?.refund_before_departure),
     change_before_departure: conditionView(conditions?.change_before_departure),
-  }) satisfies FareConditionsView;
+  };
+}
 
 /** What a Duffel offer id seals: enough to re-read the offer and check the price it was quoted at. */
 export interface DuffelQuote {

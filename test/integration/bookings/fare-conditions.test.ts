@@ -86,6 +86,17 @@ describe('fn: search, fare conditions', () => {
     expect(roundTrip.conditions.refund_before_departure).toEqual({ allowed: true, penalty: EUR(40 + 40) });
     // Its outbound is unsold (bucket 0, no refund), its inbound refundable: the trip allows none.
     expect(mixed.conditions.refund_before_departure).toEqual(refused);
+    // Each journey answers its own, the trip's summary beside them (outbound and inbound are slices).
+    expect(mixed.outbound.conditions.refund_before_departure).toEqual(refused);
+    expect(mixed.inbound.conditions.refund_before_departure).toEqual({ allowed: true, penalty: EUR(40) });
+    expect(mixed.slices.map((s: Json) => s.conditions)).toEqual([
+      mixed.outbound.conditions,
+      mixed.inbound.conditions,
+    ]);
+    expect(roundTrip.slices.map((s: Json) => s.conditions.refund_before_departure)).toEqual([
+      { allowed: true, penalty: EUR(40) },
+      { allowed: true, penalty: EUR(40) },
+    ]);
   });
 });
 
@@ -101,6 +112,8 @@ describe('fn: booking, refund quote and cancel under the conditions sold', () =>
     });
 
     expect(booking.flight.conditions).toEqual(offer.conditions);
+    expect(booking.flight.outbound.conditions).toEqual(offer.outbound.conditions);
+    expect(booking.flight.slices[0].conditions).toEqual(offer.slices[0].conditions);
     expect(quote.body.data).toMatchObject({ refund: EUR(less(offer.total_price, 40)), penalty: EUR(40) });
     expect(cancelled.body.data).toMatchObject({
       status: 'CANCELLED',

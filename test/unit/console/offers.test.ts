@@ -20,6 +20,8 @@ const segment = (carrier: string, origin: string, destination: string, departure
   duration_minutes: 60,
 });
 
+const unstated = { refund_before_departure: null, change_before_departure: null };
+
 const offer = (id: string, segments: ReturnType<typeof segment>[]): Offer => ({
   id,
   total_price: 100,
@@ -28,8 +30,8 @@ const offer = (id: string, segments: ReturnType<typeof segment>[]): Offer => ({
   seats_available: 9,
   expires_at: '2026-12-01T10:00:00Z',
   passengers: { adults: 1, children: 0, infants: 0 },
-  outbound: { duration_minutes: 60, stops: segments.length - 1, segments },
-  conditions: { refund_before_departure: null, change_before_departure: null },
+  outbound: { duration_minutes: 60, stops: segments.length - 1, segments, conditions: unstated },
+  conditions: unstated,
 });
 
 const direct = offer('direct', [segment('BA', 'LHR', 'JFK', '2026-12-01T07:00:00Z')]);

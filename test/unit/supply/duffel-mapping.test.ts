@@ -239,6 +239,24 @@ describe('Duffel mapping: fare conditions', () => {
     });
   });
 
+  it('maps each slice’s own conditions onto its journey, beside the offer’s as the trip’s', () => {
+    const offers = duffelOffers({ return_date: '2027-04-04' });
+    for (const offer of offers) {
+      const flight = flightFromOffer(offer, request, key)?.flight;
+      if (!flight) throw new Error('offer not mapped');
+      expect(flight.conditions).toEqual(conditionsFromOffer(offer.conditions));
+      for (const [i, slice] of offer.slices.entries()) {
+        expect(flight.slices[i]?.conditions).toEqual(conditionsFromOffer(slice.conditions));
+      }
+      expect(flight.outbound).toBe(flight.slices[0]);
+      expect(flight.inbound).toBe(flight.slices[1]);
+    }
+    // The stand-in states a day slice's conditions and leaves an evening slice's unstated.
+    const journeys = offers.flatMap((offer) => flightFromOffer(offer, request, key)?.flight.slices ?? []);
+    expect(journeys.filter((j) => j.conditions.refund_before_departure === null)).toHaveLength(6);
+    expect(journeys.filter((j) => j.conditions.refund_before_departure?.allowed)).toHaveLength(12);
+  });
+
   it('gives every Flight the stand-in’s offer conditions: stated by day, unstated (null) with an evening flight', () => {
     const offers = duffelOffers({ return_date: '2027-04-04' });
     const flights = offers.map((offer) => flightFromOffer(offer, request, key)?.flight);
