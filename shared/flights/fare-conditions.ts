@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { minorUnits, toMajor } from '../money.ts';
 import type { TravelClass } from './cabins.ts';
 import { bucketConditions, CURRENCY, NOT_ALLOWED, type PassengerCounts, seatsFor } from './fares.ts';
@@ -114,6 +115,31 @@ export function networkConditionsByJourney(
   const each = journeys.map((buckets) => journeyConditions(travelClass, buckets, pax));
   return { trip: conditionsView(tripConditions(each)), journeys: each.map(conditionsView) };
 }
+
+/** An offer's conditions as shown: the trip's summary and each journey's, in journey order. */
+export interface OfferConditions {
+  readonly trip: FareConditionsView;
+  readonly journeys: readonly FareConditionsView[];
+}
+
+/** The conditions of a Flight as it shows them (its own and its journeys'). */
+export const shownConditions = (flight: {
+  conditions: FareConditionsView;
+  slices: readonly { conditions: FareConditionsView }[];
+}): OfferConditions => ({ trip: flight.conditions, journeys: flight.slices.map((s) => s.conditions) });
+
+/**
+ * The seal of an offer's conditions as shown (docs/decisions.md, "Conditions sealed in the offer"): the
+ * first 96 bits of SHA-256 over their JSON, in base64url (16 characters). An offer id carries it, so
+ * create can tell whether today's conditions are still the ones the offer was quoted with without the
+ * id carrying every condition (a Duffel offer's can be long).
+ */
+export const conditionsSeal = (conditions: OfferConditions): string =>
+  createHash('sha256')
+    .update(JSON.stringify([conditions.trip, conditions.journeys]))
+    .digest()
+    .subarray(0, 12)
+    .toString('base64url');
 
 /**
  * What a cancel refunds of `paid` (minor units of `currency`) under the conditions a booking was sold

@@ -1,6 +1,10 @@
 import { isoSeconds } from '../clock.ts';
 import type { TravelClass } from './cabins.ts';
-import { type FareConditionsView, networkConditionsByJourney } from './fare-conditions.ts';
+import {
+  type FareConditionsView,
+  networkConditionsByJourney,
+  type OfferConditions,
+} from './fare-conditions.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import type { OfferQuote } from './offers.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
@@ -75,15 +79,23 @@ function journeyBuckets(journey: PricedJourney): number[][] {
   return buckets;
 }
 
+/** An offer's conditions, each journey's from its own buckets and the trip's summary (fare-conditions.ts). */
+export const offerConditions = (
+  travelClass: TravelClass,
+  journey: PricedJourney,
+  pax: PassengerCounts,
+): OfferConditions => networkConditionsByJourney(travelClass, journeyBuckets(journey), pax);
+
 /**
  * The Flight resource of docs/API.md §4.1 for an offer: `slices`, one per journey, with `outbound` the
- * first and, for a round trip only, `inbound` the second (the same objects).
+ * first and, for a round trip only, `inbound` the second (the same objects). `conditions`: the offer's,
+ * when the caller has them already (to seal them in the id).
  */
 export function flightView(
   offer: { id: string; expiresAt: number; travelClass: TravelClass; passengers: PassengerCounts },
   journey: PricedJourney,
+  conditions = offerConditions(offer.travelClass, journey, offer.passengers),
 ): FlightView {
-  const conditions = networkConditionsByJourney(offer.travelClass, journeyBuckets(journey), offer.passengers);
   const slices = journey.slices.map((segments, i) =>
     directionView(segments, conditions.journeys[i] as FareConditionsView),
   );

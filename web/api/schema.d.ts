@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Book an offer
-         * @description Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.
+         * @description Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone). On either supplier, conditions other than search showed (sealed in the offer id) are 409 CONDITIONS_CHANGED with a fresh Flight, after the price: a moved price answers PRICE_CHANGED, the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.
          */
         post: operations["bookingCreate"];
         delete?: never;
@@ -2687,7 +2687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
+            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, CONDITIONS_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2698,7 +2698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
+                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "CONDITIONS_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
                         };
                     };
                 };

@@ -10,7 +10,11 @@ import type {
 } from '@duffel/api/types';
 import { isoSeconds } from '../../clock.ts';
 import type { TravelClass } from '../../flights/cabins.ts';
-import type { ConditionView, FareConditionsView } from '../../flights/fare-conditions.ts';
+import {
+  type ConditionView,
+  conditionsSeal,
+  type FareConditionsView,
+} from '../../flights/fare-conditions.ts';
 import type { PassengerCounts } from '../../flights/fares.ts';
 import type { DirectionView, FlightView } from '../../flights/flight-view.ts';
 import { journeysOf, MAX_JOURNEYS } from '../../flights/journeys.ts';
@@ -151,6 +155,8 @@ export interface DuffelQuote {
   readonly firstDepartureDate: LocalDate;
   /** A multi-city offer: its second slice is a journey of its own, not the way back. */
   readonly multiCity?: boolean;
+  /** The seal of the conditions search showed (fare-conditions.ts); absent on offers sealed before it. */
+  readonly conditions?: string;
 }
 
 interface SealedDuffel {
@@ -165,6 +171,8 @@ interface SealedDuffel {
   f: string;
   /** Multi-city only. */
   m?: 1;
+  /** The seal of the conditions shown. */
+  k?: string;
 }
 
 function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
@@ -179,6 +187,7 @@ function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
     p: [quote.passengers.adults, quote.passengers.children, quote.passengers.infants],
     f: quote.firstDepartureDate,
     ...(quote.multiCity && { m: 1 as const }),
+    ...(quote.conditions !== undefined && { k: quote.conditions }),
   };
   return sealPayload(key, sealed);
 }
@@ -202,6 +211,7 @@ export function openDuffelOffer(
     passengers: { adults: sealed.p[0], children: sealed.p[1], infants: sealed.p[2] },
     firstDepartureDate: sealed.f,
     ...(sealed.m && { multiCity: true }),
+    ...(sealed.k !== undefined && { conditions: sealed.k }),
   };
 }
 
@@ -233,6 +243,7 @@ export function flightFromOffer(
   // An offer without an expiry Duffel states (or one not a date) lasts our 20 minutes.
   const ours = Math.floor(request.now / 1000) + OFFER_TTL_SECONDS;
   const expiresAt = Math.min(Math.floor(Date.parse(offer.expires_at ?? '') / 1000) || ours, ours);
+  const conditions = conditionsFromOffer(offer.conditions);
   const quote: DuffelQuote = {
     agencyId: request.agencyId,
     expiresAt,
@@ -243,6 +254,7 @@ export function flightFromOffer(
     passengers: request.passengers,
     firstDepartureDate: firstSegment.departing_at.slice(0, 10),
     ...(request.multiCity && { multiCity: true }),
+    conditions: conditionsSeal({ trip: conditions, journeys: mapped.map((slice) => slice.conditions) }),
   };
   const flight: FlightView = {
     id: sealDuffelOffer(key, quote),
@@ -255,7 +267,7 @@ export function flightFromOffer(
     outbound,
     ...(!request.multiCity && inbound && { inbound }),
     slices: mapped,
-    conditions: conditionsFromOffer(offer.conditions),
+    conditions,
   };
   return { flight, quote, departsAt: Date.parse(first.departure_at) };
 }

@@ -2,9 +2,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { addDays } from '#shared/flights/local-time.ts';
+import { openOffer, sealOffer } from '#shared/flights/offers.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import {
+  agencyBookings,
   book,
   bookingBody,
   type Json,
@@ -16,6 +18,7 @@ import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
 import type { TestSession } from '#test/helpers/session.ts';
+import { testContext } from '#test/helpers/test-context.ts';
 
 /**
  * Fare conditions on the built-in network (docs/API.md §4.1, docs/flights.md "Fare conditions"): search
@@ -97,6 +100,53 @@ describe('fn: search, fare conditions', () => {
       { allowed: true, penalty: EUR(40) },
       { allowed: true, penalty: EUR(40) },
     ]);
+  });
+});
+
+describe('fn: booking, the conditions sealed in the offer', () => {
+  /** `offer` as if search had shown other conditions (sealed under an older conditions table). */
+  const sealedUnderOlderTable = (offer: Json): Json => {
+    const quote = openOffer(testContext.keys.offer, offer.id);
+    if (!quote) throw new Error('not a network offer');
+    return { ...offer, id: sealOffer(testContext.keys.offer, { ...quote, conditions: 'AAAAAAAAAAAAAAAA' }) };
+  };
+
+  it('answers 409 CONDITIONS_CHANGED with a fresh Flight when the table changed since search, booking nothing', async () => {
+    const offer = sealedUnderOlderTable(await firstOffer(84, { return_date: addDays(date, 7) }));
+
+    const changed = await book(session, bookingBody(offer));
+    const booked = await agencyBookings(session.agent.agency_id);
+    const fresh = changed.body.error?.details?.flight;
+    const rebooked = await book(session, bookingBody(fresh));
+
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.code).toBe('CONDITIONS_CHANGED');
+    expect(booked).toEqual([]);
+    expect(fresh.id).not.toBe(offer.id);
+    const { id: _, expires_at: __, ...same } = offer;
+    expect(fresh).toMatchObject(same);
+    expect(rebooked.status).toBe(201);
+  });
+
+  it('answers PRICE_CHANGED first when the fare is gone too, its fresh Flight under today’s conditions', async () => {
+    const offer = sealedUnderOlderTable(await firstOffer(84));
+    const segment = offer.outbound.segments[0];
+    await sellSeats(segment.flight_number, segment.departure_at.slice(0, 10), 84 + 42);
+
+    const changed = await book(session, bookingBody(offer));
+
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.code).toBe('PRICE_CHANGED');
+    expect(changed.body.error.details.flight.conditions.refund_before_departure).toEqual({
+      allowed: true,
+      penalty: EUR(30),
+    });
+  });
+
+  it('books an offer whose conditions are still those shown', async () => {
+    const offer = await firstOffer(84);
+    expect(openOffer(testContext.keys.offer, offer.id)?.conditions).toMatch(/^[\w-]{16}$/);
+    expect((await book(session, bookingBody(offer))).status).toBe(201);
   });
 });
 

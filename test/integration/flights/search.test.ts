@@ -79,6 +79,7 @@ describe('fn: search', () => {
           duration_minutes: expect.any(Number),
           stops: expect.any(Number),
           segments: expect.any(Array),
+          conditions: flight.conditions,
         },
         slices: [flight.outbound],
         // Nothing sold yet: every offer is in the cheapest bucket, which allows neither.
