@@ -159,3 +159,13 @@ export function refundUnder(
     refund.penalty?.currency === currency ? minorUnits(String(refund.penalty.amount), currency) : undefined;
   return Math.max(0, paid - (penalty ?? 0));
 }
+
+/**
+ * What a cancel refunds journey by journey (docs/API.md §4.3): each journey whose conditions allow a
+ * refund gives back its price less its penalty, one that allows none nothing, one whose conditions were
+ * not stated all of its price ({@link refundUnder} for each); minor units of `currency`.
+ */
+export const refundByJourney = (
+  journeys: readonly { conditions: FareConditionsView | undefined; paid: number }[],
+  currency: string,
+): number => journeys.reduce((sum, j) => sum + refundUnder(j.conditions, j.paid, currency), 0);

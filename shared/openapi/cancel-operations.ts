@@ -17,7 +17,7 @@ export const cancelOperations = {
   'booking-cancel': {
     summary: 'Cancel a booking',
     description:
-      'Cancels and returns the seats; the cancelled booking carries its refund (built-in network: the price less the penalty of the conditions it was sold with, 0 where they allow no refund). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).',
+      'Cancels and returns the seats; the cancelled booking carries its refund (built-in network: journey by journey, each journey whose conditions as sold allow a refund its price less its penalty, the others nothing). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).',
     tag: 'Bookings',
     request: cancelBookingRequest(),
     requestExample: { booking_id: booking.booking_id, refund },
@@ -40,7 +40,7 @@ export const cancelOperations = {
   'booking-refund-quote': {
     summary: 'Quote the refund of a cancel',
     description:
-      'What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with (the price less the refund penalty, or 0 where the fare allows no refund; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.',
+      'What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with, journey by journey (each journey whose conditions allow a refund its price less its penalty, the others nothing; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.',
     tag: 'Bookings',
     request: refundQuoteRequest(),
     requestExample: { booking_id: booking.booking_id },

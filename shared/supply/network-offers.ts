@@ -6,6 +6,7 @@ import { bucketLimits, seatsFor } from '../flights/fares.ts';
 import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
 import { takeSeatsUpdate } from '../flights/inventory-item.ts';
 import { type OpenedOffer, openOffer } from '../flights/offers.ts';
+import { segmentPrice } from '../flights/pricing.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
 import { newPnr } from './network-pnr.ts';
@@ -65,10 +66,11 @@ function networkOffer(
       kind: 'in-table',
       holding: {
         seats,
-        segments: quote.segments.map((s) => ({
+        segments: quote.segments.map((s, i) => ({
           flight_number: s.flightNumber,
           date: s.date,
           bucket: s.bucket,
+          paid: segmentPrice(flights[i] as ScheduledFlight, quote.travelClass, s.bucket, quote.passengers),
         })),
       },
       reserve: (records) => reserveSeats(deps, quote, flights, seats, records),

@@ -111,7 +111,15 @@ const BookingItem = itemSchema(() =>
      */
     cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor() })),
     /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
-    segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
+    segments: z.array(
+      z.object({
+        flight_number: z.string(),
+        date: z.string(),
+        bucket: z.number(),
+        /** What the party paid for the segment, cents (absent on bookings stored before it was kept). */
+        paid: z.optional(z.number()),
+      }),
+    ),
   }),
 );
 

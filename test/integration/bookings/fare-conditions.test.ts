@@ -188,6 +188,37 @@ describe('fn: booking, refund quote and cancel under the conditions sold', () =>
     expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', refund: EUR(0) });
   });
 
+  it('refunds journey by journey: a refundable journey its price less its penalty, a non-refundable one nothing', async () => {
+    // The outbound in bucket 2 (refund at 40 € a seat), the inbound unsold (bucket 0, no refund).
+    const family = { adults: 2, children: 1, infants: 1 };
+    const [outbound] = await searchOffers(session, { departure_date: date });
+    const segment = outbound.outbound.segments[0];
+    await sellSeats(segment.flight_number, segment.departure_at.slice(0, 10), 84);
+    const offer = (
+      await searchOffers(session, { departure_date: date, return_date: addDays(date, 7), ...family })
+    ).find(
+      (o: Json) => o.outbound.segments[0].flight_number === segment.flight_number && o.outbound.stops === 0,
+    );
+    const [oneWay] = (await searchOffers(session, { departure_date: date, ...family })).filter(
+      (o: Json) => o.outbound.segments[0].flight_number === segment.flight_number && o.outbound.stops === 0,
+    );
+    const booking = await bookOffer(offer);
+
+    const quote = await call(refundQuote, 'refund-quote', { booking_id: booking.booking_id });
+    const cancelled = await call(cancel, 'cancel', {
+      booking_id: booking.booking_id,
+      refund: quote.body.data.refund,
+    });
+
+    expect(offer.conditions.refund_before_departure).toEqual(refused);
+    expect(offer.inbound.conditions.refund_before_departure).toEqual(refused);
+    // The outbound's own price (the one-way offer of the same flight and bucket) less 3 seats × 40 €.
+    const refund = EUR(less(oneWay.total_price, 3 * 40));
+    expect(quote.body.data).toMatchObject({ refund, penalty: EUR(less(offer.total_price, refund.amount)) });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.refund).toEqual(refund);
+  });
+
   it('reads the conditions the booking was sold with, never today’s table', async () => {
     // A booking sold when its bucket refunded at 12.50 € (the table has changed since: it allows none)...
     const booking = await bookOffer(await firstOffer(0));
@@ -215,16 +246,20 @@ describe('fn: booking, refund quote and cancel under the conditions sold', () =>
   });
 });
 
-/** Stores `conditions` as the booking's own (undefined: none, as bookings stored before them). */
+/**
+ * Stores `conditions` as a one-way booking's own, the trip's and its journey's (undefined: none, as
+ * bookings stored before them).
+ */
 async function storeConditions(booking: Json, conditions: unknown) {
+  const at = ['flight.conditions', 'flight.outbound.conditions', 'flight.slices[0].conditions'];
   await testTable.db.send(
     new UpdateCommand({
       TableName: testTable.tableName,
       Key: bookingKey(booking.booking_id),
       ...(conditions === undefined
-        ? { UpdateExpression: 'REMOVE flight.conditions' }
+        ? { UpdateExpression: `REMOVE ${at.join(', ')}` }
         : {
-            UpdateExpression: 'SET flight.conditions = :conditions',
+            UpdateExpression: `SET ${at.map((path) => `${path} = :conditions`).join(', ')}`,
             ExpressionAttributeValues: { ':conditions': conditions },
           }),
     }),
