@@ -86,6 +86,25 @@ const CABIN_FACTOR: Record<CabinClass, number> = {
 /** Departures, local minutes after midnight at the origin. */
 const DEPARTURES = [8 * 60 + 15, 13 * 60 + 40, 19 * 60 + 5];
 
+/** Every passenger on a segment: the cabin, a fare basis and the bags included. */
+function segmentPassengers(passengers: OfferPassenger[], cabin: CabinClass): OfferSliceSegment['passengers'] {
+  return passengers.map((p) => ({
+    passenger_id: p.id,
+    cabin_class: cabin,
+    cabin_class_marketing_name: cabin.replace('_', ' '),
+    fare_basis_code: 'Y20LGTN2',
+    // One carry-on and one checked bag each; an infant on a lap has none of its own.
+    baggages:
+      p.type === 'infant_without_seat'
+        ? []
+        : [
+            { type: 'carry_on', quantity: 1 },
+            { type: 'checked', quantity: 1 },
+          ],
+    cabin: null,
+  }));
+}
+
 /** One slice's options: three direct flights on the day, each a segment for every passenger. */
 function sliceOptions(
   request: CreateOfferRequest['slices'][number],
@@ -115,14 +134,7 @@ function sliceOptions(
       operating_carrier: DUFFEL_AIRWAYS,
       operating_carrier_flight_number: String(1000 + i),
       stops: [],
-      passengers: passengers.map((p) => ({
-        passenger_id: p.id,
-        cabin_class: cabin,
-        cabin_class_marketing_name: cabin.replace('_', ' '),
-        fare_basis_code: 'Y20LGTN2',
-        baggages: [{ type: 'checked', quantity: 1 }],
-        cabin: null,
-      })),
+      passengers: segmentPassengers(passengers, cabin),
     };
     const slice: OfferSlice = {
       id: duffelId('sli'),
@@ -131,7 +143,7 @@ function sliceOptions(
       origin_type: 'airport',
       destination_type: 'airport',
       duration: segment.duration,
-      fare_brand_name: 'Basic',
+      fare_brand_name: i === DEPARTURES.length - 1 ? 'Basic' : 'Standard',
       segments: [segment],
       conditions: {
         ...NO_CONDITIONS,
@@ -190,6 +202,9 @@ function slicesOf(journey: ReturnType<typeof sliceOptions>, total: number, curre
     },
   }));
 }
+
+/** The taxes of an offer of `total` (minor units): 18 % of it, as Duffel states them in `tax_amount`. */
+export const taxOf = (total: number) => Math.round((total * 18) / 100);
 
 /** A passenger's share of the fare: children 75 %, infants on a lap 10 %. */
 const paxShare = (p: OfferPassenger) => (p.type === 'adult' ? 1 : p.type === 'child' ? 0.75 : 0.1);
@@ -256,9 +271,9 @@ function offerOf(
     slices,
     total_amount: amount,
     total_currency: options.currency,
-    base_amount: amount,
+    base_amount: decimalAmount(total - taxOf(total), options.currency),
     base_currency: options.currency,
-    tax_amount: decimalAmount(0, options.currency),
+    tax_amount: decimalAmount(taxOf(total), options.currency),
     tax_currency: options.currency,
     total_emissions_kg: '180',
     available_services: [],

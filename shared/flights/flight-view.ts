@@ -5,6 +5,13 @@ import {
   networkConditionsByJourney,
   type OfferConditions,
 } from './fare-conditions.ts';
+import {
+  type BaggageRow,
+  networkBaggage,
+  networkFareBrand,
+  networkPriceBreakdown,
+  type PriceRow,
+} from './fare-details.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import type { OfferQuote } from './offers.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
@@ -47,8 +54,18 @@ export const combined = (itineraries: readonly PricedItinerary[], multiCity: boo
   seatsLeft: Math.min(...itineraries.map((it) => it.seatsLeft)),
 });
 
-/** One direction of a Flight: `{duration_minutes, stops, segments, conditions}` (its own fare's conditions). */
-function directionView(segments: readonly ScheduledFlight[], conditions: FareConditionsView) {
+/** What a journey's fare includes beside its conditions: bags per passenger type, and its brand. */
+interface JourneyFare {
+  readonly conditions: FareConditionsView;
+  readonly baggage: BaggageRow[];
+  readonly fare_brand: string | null;
+}
+
+/**
+ * One direction of a Flight: `{duration_minutes, stops, segments}` and what its own fare includes
+ * (`conditions`, `baggage`, `fare_brand`).
+ */
+function directionView(segments: readonly ScheduledFlight[], fare: JourneyFare) {
   return {
     duration_minutes: itineraryDuration(segments),
     stops: segments.length - 1,
@@ -62,7 +79,9 @@ function directionView(segments: readonly ScheduledFlight[], conditions: FareCon
       arrival_at: isoSeconds(flight.arrivalAt),
       duration_minutes: flight.leg.blockMinutes,
     })),
-    conditions,
+    conditions: fare.conditions,
+    baggage: fare.baggage,
+    fare_brand: fare.fare_brand,
   };
 }
 
@@ -96,9 +115,16 @@ export function flightView(
   journey: PricedJourney,
   conditions = offerConditions(offer.travelClass, journey, offer.passengers),
 ): FlightView {
-  const slices = journey.slices.map((segments, i) =>
-    directionView(segments, conditions.journeys[i] as FareConditionsView),
-  );
+  const { travelClass, passengers } = offer;
+  const buckets = journeyBuckets(journey);
+  const slices = journey.slices.map((segments, i) => {
+    const own = conditions.journeys[i] as FareConditionsView;
+    return directionView(segments, {
+      conditions: own,
+      baggage: networkBaggage(travelClass, buckets[i] ?? [], passengers),
+      fare_brand: networkFareBrand(travelClass, own),
+    });
+  });
   return {
     id: offer.id,
     total_price: journey.total / 100,
@@ -115,6 +141,7 @@ export function flightView(
     ...(!journey.multiCity && slices[1] && { inbound: slices[1] }),
     slices,
     conditions: conditions.trip,
+    price_breakdown: networkPriceBreakdown(journey.slices.flat(), journey.buckets, travelClass, passengers),
   };
 }
 
@@ -131,6 +158,8 @@ export interface FlightView {
   slices: DirectionView[];
   /** What the fare allows before departure, the whole trip's summary of its journeys' (docs/API.md §4.1). */
   conditions: FareConditionsView;
+  /** The price per passenger type, base fare and taxes; the rows sum to `total_price` (docs/API.md §4.1). */
+  price_breakdown: PriceRow[];
 }
 
 /** The flights of a quote split into its journeys, as its `inboundFrom` or `slicesFrom` says. */

@@ -49,6 +49,11 @@ const FareConditions = z
     ),
   );
 
+const PaxType = z.enum(['ADULT', 'CHILD', 'INFANT']);
+const StatedMoney = z
+  .nullable(Money)
+  .check(z.describe('Major units; null where the supplier does not state it'));
+
 const Direction = z.object({
   duration_minutes: z.int(),
   stops: z.int().check(z.minimum(0), z.maximum(1)),
@@ -58,6 +63,24 @@ const Direction = z.object({
       "This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary",
     ),
   ),
+  baggage: z
+    .array(
+      z.object({
+        pax_type: PaxType,
+        carry_on: z.int().check(z.minimum(0)),
+        checked: z.int().check(z.minimum(0)),
+      }),
+    )
+    .check(
+      z.describe(
+        "Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated",
+      ),
+    ),
+  fare_brand: z
+    .nullable(z.string())
+    .check(
+      z.describe("This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none"),
+    ),
 });
 
 export const Flight = z.object({
@@ -89,6 +112,21 @@ export const Flight = z.object({
     .check(
       z.describe(
         'Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands.',
+      ),
+    ),
+  price_breakdown: z
+    .array(
+      z.object({
+        pax_type: PaxType,
+        count: z.int().check(z.minimum(1)),
+        base: StatedMoney,
+        taxes: StatedMoney,
+        total: StatedMoney,
+      }),
+    )
+    .check(
+      z.describe(
+        'The price per passenger type present (all passengers of the type together): base fare, taxes and total; the totals sum to total_price to the cent. Built-in network: departure taxes per airport (docs/flights.md), infants pay taxes only. Duffel: its base_amount and tax_amount; a party of several types has every amount null (Duffel does not split by passenger)',
       ),
     ),
   conditions: FareConditions.check(

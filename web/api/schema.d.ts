@@ -842,6 +842,15 @@ export interface components {
                         } | null;
                     } | null;
                 };
+                /** @description Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated */
+                baggage: {
+                    /** @enum {string} */
+                    pax_type: "ADULT" | "CHILD" | "INFANT";
+                    carry_on: number;
+                    checked: number;
+                }[];
+                /** @description This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none */
+                fare_brand: string | null;
             };
             /** @description Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands */
             inbound?: {
@@ -871,6 +880,15 @@ export interface components {
                         } | null;
                     } | null;
                 };
+                /** @description Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated */
+                baggage: {
+                    /** @enum {string} */
+                    pax_type: "ADULT" | "CHILD" | "INFANT";
+                    carry_on: number;
+                    checked: number;
+                }[];
+                /** @description This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none */
+                fare_brand: string | null;
             };
             /** @description Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands. */
             slices: {
@@ -900,6 +918,27 @@ export interface components {
                         } | null;
                     } | null;
                 };
+                /** @description Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated */
+                baggage: {
+                    /** @enum {string} */
+                    pax_type: "ADULT" | "CHILD" | "INFANT";
+                    carry_on: number;
+                    checked: number;
+                }[];
+                /** @description This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none */
+                fare_brand: string | null;
+            }[];
+            /** @description The price per passenger type present (all passengers of the type together): base fare, taxes and total; the totals sum to total_price to the cent. Built-in network: departure taxes per airport (docs/flights.md), infants pay taxes only. Duffel: its base_amount and tax_amount; a party of several types has every amount null (Duffel does not split by passenger) */
+            price_breakdown: {
+                /** @enum {string} */
+                pax_type: "ADULT" | "CHILD" | "INFANT";
+                count: number;
+                /** @description Major units; null where the supplier does not state it */
+                base: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                taxes: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                total: number | null;
             }[];
             /** @description The whole trip's summary of its journeys' conditions: allowed only if every journey allows it; on the built-in network at the sum of the journeys' penalties; from Duffel, the offer's own conditions as Duffel states them */
             conditions: {
@@ -2299,7 +2338,7 @@ export interface operations {
                  *       "flight_id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
                  *       "flight_details": {
                  *         "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "travel_class": "ECONOMY",
                  *         "seats_available": 9,
@@ -2333,7 +2372,15 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "baggage": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "carry_on": 1,
+                 *               "checked": 0
+                 *             }
+                 *           ],
+                 *           "fare_brand": "Economy Light"
                  *         },
                  *         "slices": [
                  *           {
@@ -2360,7 +2407,15 @@ export interface operations {
                  *                 "allowed": false,
                  *                 "penalty": null
                  *               }
-                 *             }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           }
                  *         ],
                  *         "conditions": {
@@ -2372,9 +2427,18 @@ export interface operations {
                  *             "allowed": false,
                  *             "penalty": null
                  *           }
-                 *         }
+                 *         },
+                 *         "price_breakdown": [
+                 *           {
+                 *             "pax_type": "ADULT",
+                 *             "count": 1,
+                 *             "base": 394,
+                 *             "taxes": 80,
+                 *             "total": 474
+                 *           }
+                 *         ]
                  *       },
-                 *       "total_price": 394,
+                 *       "total_price": 474,
                  *       "currency": "EUR",
                  *       "passengers": [
                  *         {
@@ -2411,7 +2475,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T09:32:05Z",
@@ -2422,7 +2486,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -2456,7 +2520,15 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -2483,7 +2555,15 @@ export interface operations {
                      *                   "allowed": false,
                      *                   "penalty": null
                      *                 }
-                     *               }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -2495,7 +2575,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -2577,7 +2666,15 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -2604,7 +2701,15 @@ export interface operations {
                      *                   "allowed": false,
                      *                   "penalty": null
                      *                 }
-                     *               }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -2616,7 +2721,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -2844,7 +2958,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T09:32:05Z",
@@ -2855,7 +2969,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -2889,7 +3003,15 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -2916,7 +3038,15 @@ export interface operations {
                      *                   "allowed": false,
                      *                   "penalty": null
                      *                 }
-                     *               }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -2928,7 +3058,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -3108,7 +3247,7 @@ export interface operations {
                      *           "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *           "pnr": "QXBTRV",
                      *           "status": "CONFIRMED",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "created_at": "2026-11-24T09:32:05Z",
                      *           "updated_at": "2026-11-24T09:32:05Z",
@@ -3119,7 +3258,7 @@ export interface operations {
                      *           },
                      *           "flight": {
                      *             "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *             "total_price": 394,
+                     *             "total_price": 474,
                      *             "currency": "EUR",
                      *             "travel_class": "ECONOMY",
                      *             "seats_available": 9,
@@ -3153,7 +3292,15 @@ export interface operations {
                      *                   "allowed": false,
                      *                   "penalty": null
                      *                 }
-                     *               }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             },
                      *             "slices": [
                      *               {
@@ -3180,7 +3327,15 @@ export interface operations {
                      *                     "allowed": false,
                      *                     "penalty": null
                      *                   }
-                     *                 }
+                     *                 },
+                     *                 "baggage": [
+                     *                   {
+                     *                     "pax_type": "ADULT",
+                     *                     "carry_on": 1,
+                     *                     "checked": 0
+                     *                   }
+                     *                 ],
+                     *                 "fare_brand": "Economy Light"
                      *               }
                      *             ],
                      *             "conditions": {
@@ -3192,7 +3347,16 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "price_breakdown": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "count": 1,
+                     *                 "base": 394,
+                     *                 "taxes": 80,
+                     *                 "total": 474
+                     *               }
+                     *             ]
                      *           },
                      *           "passengers": [
                      *             {
@@ -3346,7 +3510,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
-                 *       "total_price": 394,
+                 *       "total_price": 474,
                  *       "currency": "EUR"
                  *     }
                  */
@@ -3369,7 +3533,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T11:15:02Z",
@@ -3380,7 +3544,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -3414,7 +3578,15 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -3441,7 +3613,15 @@ export interface operations {
                      *                   "allowed": false,
                      *                   "penalty": null
                      *                 }
-                     *               }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -3453,7 +3633,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -3682,7 +3871,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CANCELLED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T10:02:41Z",
@@ -3693,7 +3882,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -3727,7 +3916,15 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -3754,7 +3951,15 @@ export interface operations {
                      *                   "allowed": false,
                      *                   "penalty": null
                      *                 }
-                     *               }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -3766,7 +3971,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -3972,7 +4186,7 @@ export interface operations {
                      *           "currency": "EUR"
                      *         },
                      *         "penalty": {
-                     *           "amount": 394,
+                     *           "amount": 474,
                      *           "currency": "EUR"
                      *         },
                      *         "expires_at": "2026-12-01T07:55:00Z"
@@ -5440,7 +5654,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "CONFIRMED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T09:32:05Z",
@@ -5451,7 +5665,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -5485,7 +5699,15 @@ export interface operations {
                  *                 "allowed": false,
                  *                 "penalty": null
                  *               }
-                 *             }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -5512,7 +5734,15 @@ export interface operations {
                  *                   "allowed": false,
                  *                   "penalty": null
                  *                 }
-                 *               }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5524,7 +5754,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -5589,7 +5828,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "HELD",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T09:32:05Z",
@@ -5600,7 +5839,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -5634,7 +5873,15 @@ export interface operations {
                  *                 "allowed": false,
                  *                 "penalty": null
                  *               }
-                 *             }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -5661,7 +5908,15 @@ export interface operations {
                  *                   "allowed": false,
                  *                   "penalty": null
                  *                 }
-                 *               }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5673,7 +5928,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -5739,7 +6003,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "CANCELLED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T10:05:00Z",
@@ -5750,7 +6014,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -5784,7 +6048,15 @@ export interface operations {
                  *                 "allowed": false,
                  *                 "penalty": null
                  *               }
-                 *             }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -5811,7 +6083,15 @@ export interface operations {
                  *                   "allowed": false,
                  *                   "penalty": null
                  *                 }
-                 *               }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5823,7 +6103,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -5845,7 +6134,7 @@ export interface operations {
                  *           "name": "Ada Agent"
                  *         },
                  *         "refund": {
-                 *           "amount": 394,
+                 *           "amount": 474,
                  *           "currency": "EUR"
                  *         }
                  *       }
@@ -5897,7 +6186,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "EXPIRED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-25T09:32:05Z",
@@ -5908,7 +6197,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -5942,7 +6231,15 @@ export interface operations {
                  *                 "allowed": false,
                  *                 "penalty": null
                  *               }
-                 *             }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -5969,7 +6266,15 @@ export interface operations {
                  *                   "allowed": false,
                  *                   "penalty": null
                  *                 }
-                 *               }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -5981,7 +6286,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -6047,7 +6361,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": null,
                  *         "status": "FAILED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T09:33:10Z",
@@ -6058,7 +6372,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -6092,7 +6406,15 @@ export interface operations {
                  *                 "allowed": false,
                  *                 "penalty": null
                  *               }
-                 *             }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -6119,7 +6441,15 @@ export interface operations {
                  *                   "allowed": false,
                  *                   "penalty": null
                  *                 }
-                 *               }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -6131,7 +6461,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {

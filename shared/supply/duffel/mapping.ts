@@ -6,6 +6,7 @@ import type {
   FlightsCondition,
   FlightsConditions,
   Offer,
+  OfferPassenger,
   OfferSlice,
 } from '@duffel/api/types';
 import { isoSeconds } from '../../clock.ts';
@@ -22,6 +23,7 @@ import { type LocalDate, zonedTimeToEpoch } from '../../flights/local-time.ts';
 import { OFFER_TTL_SECONDS, openPayload, sealPayload } from '../../flights/offers.ts';
 import type { SearchInput } from '../../flights/search-request.ts';
 import { minorUnits, toMajor } from '../../money.ts';
+import { duffelBaggage, duffelFareBrand, duffelPriceBreakdown } from './fare-details.ts';
 
 /**
  * Duffel's shapes to ours and back (docs/API.md §4.5). Times: Duffel gives local wall-clock times and
@@ -80,7 +82,7 @@ export function utcInstant(local: string, zone: string): number | undefined {
   }
 }
 
-function direction(slice: OfferSlice): DirectionView | undefined {
+function direction(slice: OfferSlice, passengers: readonly OfferPassenger[]): DirectionView | undefined {
   if (slice.segments.length < 1 || slice.segments.length > 2) return undefined;
   const segments = [];
   for (const segment of slice.segments) {
@@ -110,6 +112,8 @@ function direction(slice: OfferSlice): DirectionView | undefined {
     segments,
     // The slice's own conditions, as Duffel states them for this slice and every passenger.
     conditions: conditionsFromOffer(slice.conditions),
+    baggage: duffelBaggage(slice, passengers),
+    fare_brand: duffelFareBrand(slice),
   };
 }
 
@@ -231,7 +235,7 @@ export function flightFromOffer(
   key: Uint8Array,
   total = minorUnits(offer.total_amount, offer.total_currency),
 ): { flight: FlightView; quote: DuffelQuote; departsAt: number } | undefined {
-  const slices = offer.slices.map(direction);
+  const slices = offer.slices.map((slice) => direction(slice, offer.passengers ?? []));
   const mapped = slices.filter((s) => s !== undefined);
   const [outbound, inbound] = mapped;
   const most = request.multiCity ? MAX_JOURNEYS : 2;
@@ -268,6 +272,7 @@ export function flightFromOffer(
     ...(!request.multiCity && inbound && { inbound }),
     slices: mapped,
     conditions,
+    price_breakdown: duffelPriceBreakdown(offer, request.passengers, total, offer.total_currency),
   };
   return { flight, quote, departsAt: Date.parse(first.departure_at) };
 }

@@ -164,6 +164,15 @@ describe('fn: booking, refund quote and cancel under the conditions sold', () =>
     expect(booking.flight.conditions).toEqual(offer.conditions);
     expect(booking.flight.outbound.conditions).toEqual(offer.outbound.conditions);
     expect(booking.flight.slices[0].conditions).toEqual(offer.slices[0].conditions);
+    // What the fare includes is kept as sold too: the price split, bags and brand.
+    expect(booking.flight.price_breakdown).toEqual(offer.price_breakdown);
+    expect(booking.flight.outbound).toMatchObject({
+      baggage: offer.outbound.baggage,
+      fare_brand: 'Economy Classic',
+    });
+    const read = await call(get, 'get', { booking_id: booking.booking_id });
+    expect(read.body.data.flight.price_breakdown).toEqual(offer.price_breakdown);
+    expect(read.body.data.flight.slices[0].baggage).toEqual(offer.outbound.baggage);
     expect(quote.body.data).toMatchObject({ refund: EUR(less(offer.total_price, 40)), penalty: EUR(40) });
     expect(cancelled.body.data).toMatchObject({
       status: 'CANCELLED',

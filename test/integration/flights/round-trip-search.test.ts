@@ -68,6 +68,8 @@ function expectRoundTrip(flight: Flight, from: string, to: string, returnDate: s
     stops: flight.inbound.segments.length - 1,
     segments: expect.any(Array),
     conditions: expect.any(Object),
+    baggage: expect.any(Array),
+    fare_brand: expect.any(String),
   });
 }
 

@@ -248,6 +248,11 @@ describe('duffel mode: booking', () => {
     expect(booked).toEqual([]);
     expect(rebooked.status).toBe(201);
     expect(rebooked.body.data.flight.inbound.conditions).toEqual(fresh.inbound.conditions);
+    expect(rebooked.body.data.flight.price_breakdown).toEqual(fresh.price_breakdown);
+    expect(rebooked.body.data.flight.inbound).toMatchObject({
+      baggage: fresh.inbound.baggage,
+      fare_brand: 'Standard',
+    });
   });
 
   it('answers PRICE_CHANGED, not CONDITIONS_CHANGED, when both the price and the conditions moved', async () => {

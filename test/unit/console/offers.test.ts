@@ -30,8 +30,16 @@ const offer = (id: string, segments: ReturnType<typeof segment>[]): Offer => ({
   seats_available: 9,
   expires_at: '2026-12-01T10:00:00Z',
   passengers: { adults: 1, children: 0, infants: 0 },
-  outbound: { duration_minutes: 60, stops: segments.length - 1, segments, conditions: unstated },
+  outbound: {
+    duration_minutes: 60,
+    stops: segments.length - 1,
+    segments,
+    conditions: unstated,
+    baggage: [],
+    fare_brand: null,
+  },
   conditions: unstated,
+  price_breakdown: [{ pax_type: 'ADULT', count: 1, base: 80, taxes: 20, total: 100 }],
 });
 
 const direct = offer('direct', [segment('BA', 'LHR', 'JFK', '2026-12-01T07:00:00Z')]);
