@@ -12,8 +12,9 @@ export function conditionsRefund(
   record: Pick<BookingRecord, 'flight' | 'segments' | 'total' | 'currency'>,
 ): number {
   const journeys = soldJourneys(record);
+  // Never more than was paid, whatever the segments' prices say (an offer sealed under older fares).
   return journeys
-    ? refundByJourney(journeys, record.currency)
+    ? Math.min(record.total, refundByJourney(journeys, record.currency))
     : refundUnder(record.flight.conditions, record.total, record.currency);
 }
 

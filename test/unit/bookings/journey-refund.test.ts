@@ -88,6 +88,17 @@ describe('fn: conditionsRefund, journey by journey', () => {
     );
   });
 
+  it('never gives back more than the booking was paid, whatever its segments’ prices say', () => {
+    // FIRST is free to refund: the whole of each journey's price, here more than the booking's total.
+    const record = soldAs({
+      travelClass: 'FIRST',
+      pax: { adults: 1, children: 0, infants: 0 },
+      journeys: [[{ bucket: 0, paid: 600_00 }], [{ bucket: 0, paid: 500_00 }]],
+    });
+    expect(conditionsRefund({ ...record, total: 1_000_00 })).toBe(1_000_00);
+    expect(conditionsRefund(record)).toBe(1_100_00);
+  });
+
   it('quotes exactly what a cancel gives back, in major units', () => {
     fc.assert(
       fc.property(trips, (trip) => {
