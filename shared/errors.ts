@@ -150,6 +150,19 @@ export class PriceChangedError extends ApiError {
   }
 }
 
+/**
+ * The offer's fare conditions are no longer those it was quoted with (docs/API.md §2): `details.flight`
+ * is a fresh offer with today's conditions and a new id; nothing was booked.
+ */
+export class ConditionsChangedError extends ApiError {
+  readonly code = 'CONDITIONS_CHANGED' as const;
+  constructor(details: { flight: unknown }) {
+    super("The fare's conditions have changed since search; the flight is offered with its new conditions.", {
+      details,
+    });
+  }
+}
+
 /** `hold: true` on an offer that cannot be held (docs/API.md §4.4). */
 export class HoldNotAvailableError extends fixedError(
   'HOLD_NOT_AVAILABLE',

@@ -87,6 +87,25 @@ const CABIN_FACTOR: Record<CabinClass, number> = {
 /** Departures, local minutes after midnight at the origin. */
 const DEPARTURES = [8 * 60 + 15, 13 * 60 + 40, 19 * 60 + 5];
 
+/** Every passenger on a segment: the cabin, a fare basis and the bags included. */
+function segmentPassengers(passengers: OfferPassenger[], cabin: CabinClass): OfferSliceSegment['passengers'] {
+  return passengers.map((p) => ({
+    passenger_id: p.id,
+    cabin_class: cabin,
+    cabin_class_marketing_name: cabin.replace('_', ' '),
+    fare_basis_code: 'Y20LGTN2',
+    // One carry-on and one checked bag each; an infant on a lap has none of its own.
+    baggages:
+      p.type === 'infant_without_seat'
+        ? []
+        : [
+            { type: 'carry_on', quantity: 1 },
+            { type: 'checked', quantity: 1 },
+          ],
+    cabin: null,
+  }));
+}
+
 /** One slice's options: three direct flights on the day, each a segment for every passenger. */
 function sliceOptions(
   request: CreateOfferRequest['slices'][number],
@@ -116,14 +135,7 @@ function sliceOptions(
       operating_carrier: DUFFEL_AIRWAYS,
       operating_carrier_flight_number: String(1000 + i),
       stops: [],
-      passengers: passengers.map((p) => ({
-        passenger_id: p.id,
-        cabin_class: cabin,
-        cabin_class_marketing_name: cabin.replace('_', ' '),
-        fare_basis_code: 'Y20LGTN2',
-        baggages: [{ type: 'checked', quantity: 1 }],
-        cabin: null,
-      })),
+      passengers: segmentPassengers(passengers, cabin),
     };
     const slice: OfferSlice = {
       id: duffelId('sli'),
@@ -132,7 +144,7 @@ function sliceOptions(
       origin_type: 'airport',
       destination_type: 'airport',
       duration: segment.duration,
-      fare_brand_name: 'Basic',
+      fare_brand_name: i === DEPARTURES.length - 1 ? 'Basic' : 'Standard',
       segments: [segment],
       conditions: {
         ...NO_CONDITIONS,
@@ -164,6 +176,36 @@ function offerConditions(total: number, currency: string, stated: boolean): Offe
     change_before_departure: penalty(Math.round(total / 20)),
   };
 }
+
+/**
+ * A slice's own conditions (Duffel's `slices[].conditions`): the offer's rule applied to the slice's
+ * share `part` of the total — refundable at 10 %, changeable at 5 % — stated for a slice without an
+ * evening flight, unstated (null) for one with it.
+ */
+function sliceConditions(
+  part: number,
+  currency: string,
+  stated: boolean,
+): Pick<OfferSlice['conditions'], 'refund_before_departure' | 'change_before_departure'> {
+  if (!stated) return NO_CONDITIONS;
+  return offerConditions(part, currency, true);
+}
+
+/** The offer's slices, each with its conditions on its share of `total` (by its minutes, as it is priced). */
+function slicesOf(journey: ReturnType<typeof sliceOptions>, total: number, currency: string): OfferSlice[] {
+  const weights = journey.map(({ minutes }) => 4000 + minutes * 55);
+  const weight = weights.reduce((sum, w) => sum + w, 0);
+  return journey.map(({ slice, evening }, i) => ({
+    ...slice,
+    conditions: {
+      ...slice.conditions,
+      ...sliceConditions(Math.round((total * (weights[i] ?? 0)) / weight), currency, !evening),
+    },
+  }));
+}
+
+/** The taxes of an offer of `total` (minor units): 18 % of it, as Duffel states them in `tax_amount`. */
+export const taxOf = (total: number) => Math.round((total * 18) / 100);
 
 /** A passenger's share of the fare: children 75 %, infants on a lap 10 %. */
 const paxShare = (p: OfferPassenger) => (p.type === 'adult' ? 1 : p.type === 'child' ? 0.75 : 0.1);
@@ -218,6 +260,7 @@ function offerOf(
   const minor = Math.round((perPerson * options.share * (1 + options.rank * 0.07)) / 10) * 10;
   const total = options.currency === 'JPY' ? Math.round(minor * 1.9) : minor;
   const amount = decimalAmount(total, options.currency);
+  const slices = slicesOf(journey, total, options.currency);
   return {
     id: duffelId('off'),
     live_mode: false,
@@ -226,12 +269,12 @@ function offerOf(
     expires_at: new Date(options.now + options.offerTtlSeconds * 1000).toISOString(),
     owner: DUFFEL_AIRWAYS,
     passengers,
-    slices: journey.map(({ slice }) => slice),
+    slices,
     total_amount: amount,
     total_currency: options.currency,
-    base_amount: amount,
+    base_amount: decimalAmount(total - taxOf(total), options.currency),
     base_currency: options.currency,
-    tax_amount: decimalAmount(0, options.currency),
+    tax_amount: decimalAmount(taxOf(total), options.currency),
     tax_currency: options.currency,
     total_emissions_kg: '180',
     available_services: [],

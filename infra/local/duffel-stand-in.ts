@@ -25,7 +25,7 @@ import type {
   OrderCancellation,
   OrderPassenger,
 } from '@duffel/api/types';
-import { minorUnits } from '#shared/money.ts';
+import { decimalAmount, minorUnits } from '#shared/money.ts';
 import {
   type ChangeContext,
   type ChangeStore,
@@ -43,7 +43,18 @@ import {
   duffelId,
   offersFor,
   orderFrom,
+  taxOf,
 } from './duffel-stand-in-data.ts';
+
+/** An offer's amounts at a new total: its taxes the same share of it, its base the rest. */
+function repriced(totalAmount: string, currency: string) {
+  const total = minorUnits(totalAmount, currency) ?? 0;
+  return {
+    total_amount: totalAmount,
+    base_amount: decimalAmount(total - taxOf(total), currency),
+    tax_amount: decimalAmount(taxOf(total), currency),
+  };
+}
 
 type Endpoint =
   | 'offer_requests.create'
@@ -229,7 +240,7 @@ function standInApi(url: string, store: Store, traffic: Traffic, close: () => Pr
     },
     reprice: (offerId, totalAmount) => {
       const held = offers.get(offerId);
-      if (held) held.offer = { ...held.offer, total_amount: totalAmount, base_amount: totalAmount };
+      if (held) held.offer = { ...held.offer, ...repriced(totalAmount, held.offer.total_currency) };
     },
     withdraw: (offerId) => {
       const held = offers.get(offerId);

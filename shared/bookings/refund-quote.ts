@@ -2,13 +2,13 @@ import * as z from 'zod/mini';
 import type { Session } from '../auth/session.ts';
 import { isoSeconds } from '../clock.ts';
 import { NotCancellableError, NotFoundError, RefundChangedError } from '../errors.ts';
-import { refundUnder } from '../flights/fare-conditions.ts';
 import { toMajor } from '../money.ts';
 import type { CancellationQuote, OrdersSupplier, Refund } from '../supply/port.ts';
 import '../zod-locale.ts';
 import { type BookingDeps, isLateHold, refundWhere } from './entity/booking.ts';
 import { type BookingRecord, findBooking, type RefundWhere } from './entity/booking-item.ts';
 import { BookingId } from './entity/ids.ts';
+import { conditionsRefund } from './journey-refund.ts';
 
 /**
  * The refund quote (docs/API.md §4.3): what a cancel now would give back, changing nothing. A booking in
@@ -90,9 +90,10 @@ export const refundQuoteView = (record: BookingRecord, quote: CancellationQuote)
     quote.expiresAt === null ? null : Date.parse(quote.expiresAt),
     refundWhere(quote),
   );
-/** The quote by the fare conditions the booking was sold with, until its first departure. */
+
+/** The quote by the fare conditions the booking was sold with (journey by journey), until its first departure. */
 export function conditionsQuote(record: BookingRecord): RefundQuoteView {
-  const refund = refundUnder(record.flight.conditions, record.total, record.currency);
+  const refund = conditionsRefund(record);
   return quoteOf(record, { amount: refund, currency: record.currency }, record.departs_at);
 }
 

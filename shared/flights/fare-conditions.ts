@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { minorUnits, toMajor } from '../money.ts';
 import type { TravelClass } from './cabins.ts';
 import { bucketConditions, CURRENCY, NOT_ALLOWED, type PassengerCounts, seatsFor } from './fares.ts';
@@ -101,13 +102,44 @@ const conditionsView = (conditions: Conditions): FareConditionsView => ({
   change_before_departure: termView(conditions.change, conditions.currency),
 });
 
-/** A network offer's conditions: each journey's from its segments' buckets, then the trip's. */
-export const networkConditions = (
+/**
+ * A network offer's conditions journey by journey (each from its segments' buckets: `slices[i].conditions`)
+ * and the trip's summary derived from them (the Flight's own `conditions`): a condition is allowed only
+ * if every journey allows it, at the sum of the journeys' penalties (one currency on the network).
+ */
+export function networkConditionsByJourney(
   travelClass: TravelClass,
   journeys: readonly (readonly number[])[],
   pax: PassengerCounts,
-): FareConditionsView =>
-  conditionsView(tripConditions(journeys.map((buckets) => journeyConditions(travelClass, buckets, pax))));
+): { trip: FareConditionsView; journeys: FareConditionsView[] } {
+  const each = journeys.map((buckets) => journeyConditions(travelClass, buckets, pax));
+  return { trip: conditionsView(tripConditions(each)), journeys: each.map(conditionsView) };
+}
+
+/** An offer's conditions as shown: the trip's summary and each journey's, in journey order. */
+export interface OfferConditions {
+  readonly trip: FareConditionsView;
+  readonly journeys: readonly FareConditionsView[];
+}
+
+/** The conditions of a Flight as it shows them (its own and its journeys'). */
+export const shownConditions = (flight: {
+  conditions: FareConditionsView;
+  slices: readonly { conditions: FareConditionsView }[];
+}): OfferConditions => ({ trip: flight.conditions, journeys: flight.slices.map((s) => s.conditions) });
+
+/**
+ * The seal of an offer's conditions as shown (docs/decisions.md, "Conditions sealed in the offer"): the
+ * first 96 bits of SHA-256 over their JSON, in base64url (16 characters). An offer id carries it, so
+ * create can tell whether today's conditions are still the ones the offer was quoted with without the
+ * id carrying every condition (a Duffel offer's can be long).
+ */
+export const conditionsSeal = (conditions: OfferConditions): string =>
+  createHash('sha256')
+    .update(JSON.stringify([conditions.trip, conditions.journeys]))
+    .digest()
+    .subarray(0, 12)
+    .toString('base64url');
 
 /**
  * What a cancel refunds of `paid` (minor units of `currency`) under the conditions a booking was sold
@@ -127,3 +159,13 @@ export function refundUnder(
     refund.penalty?.currency === currency ? minorUnits(String(refund.penalty.amount), currency) : undefined;
   return Math.max(0, paid - (penalty ?? 0));
 }
+
+/**
+ * What a cancel refunds journey by journey (docs/API.md §4.3): each journey whose conditions allow a
+ * refund gives back its price less its penalty, one that allows none nothing, one whose conditions were
+ * not stated all of its price ({@link refundUnder} for each); minor units of `currency`.
+ */
+export const refundByJourney = (
+  journeys: readonly { conditions: FareConditionsView | undefined; paid: number }[],
+  currency: string,
+): number => journeys.reduce((sum, j) => sum + refundUnder(j.conditions, j.paid, currency), 0);

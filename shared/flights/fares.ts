@@ -82,9 +82,11 @@ function cabinFactor(travelClass: TravelClass, distanceKm: number): number {
   }
 }
 
-/** Child fare as a share of the adult fare; infants travel on a lap (no seat) for a small share. */
+/**
+ * Child fare as a share of the adult fare. Infants travel on a lap (no seat) and pay no fare, only
+ * the departure taxes (taxes.ts; docs/API.md §4.1).
+ */
 const CHILD_SHARE = 0.75;
-const INFANT_SHARE = 0.1;
 
 /**
  * The cheapest fare of a cabin on a flight, in whole euros (as cents): economy is 30 € plus 11 cents
@@ -144,11 +146,37 @@ export interface PassengerCounts {
 /** Seats a party needs: infants sit on a lap. */
 export const seatsFor = (pax: PassengerCounts) => pax.adults + pax.children;
 
-/** What a party pays for one segment at adult fare `fare` (cents). */
+export const PAX_TYPES = ['ADULT', 'CHILD', 'INFANT'] as const;
+export type PaxType = (typeof PAX_TYPES)[number];
+
+/** One passenger's fare of a type for one segment at adult fare `fare` (cents): infants pay none. */
+export const paxFare = (fare: number, type: PaxType): number =>
+  type === 'ADULT' ? fare : type === 'CHILD' ? Math.round(fare * CHILD_SHARE) : 0;
+
+/** What a party pays for one segment at adult fare `fare` (cents), taxes aside. */
 export function partyFare(fare: number, pax: PassengerCounts): number {
-  return (
-    pax.adults * fare +
-    pax.children * Math.round(fare * CHILD_SHARE) +
-    pax.infants * Math.round(fare * INFANT_SHARE)
-  );
+  return pax.adults * fare + pax.children * paxFare(fare, 'CHILD');
+}
+
+/**
+ * The baggage table (docs/flights.md, "Baggage"): checked bags included per passenger with a seat,
+ * by cabin and bucket (cheapest first); one carry-on bag everywhere. Infants on a lap have no
+ * allowance of their own.
+ */
+const CHECKED_BAGS: Record<TravelClass, readonly number[]> = {
+  ECONOMY: [0, 0, 1, 1, 1, 2],
+  PREMIUM_ECONOMY: [1, 2, 2, 2, 2],
+  BUSINESS: [2, 2, 2, 2, 3],
+  FIRST: [3, 3, 3, 3],
+};
+const CARRY_ON_BAGS = 1;
+
+/** The pieces a passenger of `type` may take in bucket `bucket` of a cabin. */
+export function bucketBaggage(
+  travelClass: TravelClass,
+  bucket: number,
+  type: PaxType,
+): { carry_on: number; checked: number } {
+  if (type === 'INFANT') return { carry_on: 0, checked: 0 };
+  return { carry_on: CARRY_ON_BAGS, checked: CHECKED_BAGS[travelClass][bucket] ?? 0 };
 }

@@ -1,6 +1,17 @@
 import { isoSeconds } from '../clock.ts';
 import type { TravelClass } from './cabins.ts';
-import { type FareConditionsView, networkConditions } from './fare-conditions.ts';
+import {
+  type FareConditionsView,
+  networkConditionsByJourney,
+  type OfferConditions,
+} from './fare-conditions.ts';
+import {
+  type BaggageRow,
+  networkBaggage,
+  networkFareBrand,
+  networkPriceBreakdown,
+  type PriceRow,
+} from './fare-details.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import type { OfferQuote } from './offers.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
@@ -43,8 +54,18 @@ export const combined = (itineraries: readonly PricedItinerary[], multiCity: boo
   seatsLeft: Math.min(...itineraries.map((it) => it.seatsLeft)),
 });
 
-/** One direction of a Flight: `{duration_minutes, stops, segments}`. */
-function directionView(segments: readonly ScheduledFlight[]) {
+/** What a journey's fare includes beside its conditions: bags per passenger type, and its brand. */
+interface JourneyFare {
+  readonly conditions: FareConditionsView;
+  readonly baggage: BaggageRow[];
+  readonly fare_brand: string | null;
+}
+
+/**
+ * One direction of a Flight: `{duration_minutes, stops, segments}` and what its own fare includes
+ * (`conditions`, `baggage`, `fare_brand`).
+ */
+function directionView(segments: readonly ScheduledFlight[], fare: JourneyFare) {
   return {
     duration_minutes: itineraryDuration(segments),
     stops: segments.length - 1,
@@ -58,6 +79,9 @@ function directionView(segments: readonly ScheduledFlight[]) {
       arrival_at: isoSeconds(flight.arrivalAt),
       duration_minutes: flight.leg.blockMinutes,
     })),
+    conditions: fare.conditions,
+    baggage: fare.baggage,
+    fare_brand: fare.fare_brand,
   };
 }
 
@@ -74,15 +98,33 @@ function journeyBuckets(journey: PricedJourney): number[][] {
   return buckets;
 }
 
+/** An offer's conditions, each journey's from its own buckets and the trip's summary (fare-conditions.ts). */
+export const offerConditions = (
+  travelClass: TravelClass,
+  journey: PricedJourney,
+  pax: PassengerCounts,
+): OfferConditions => networkConditionsByJourney(travelClass, journeyBuckets(journey), pax);
+
 /**
  * The Flight resource of docs/API.md §4.1 for an offer: `slices`, one per journey, with `outbound` the
- * first and, for a round trip only, `inbound` the second (the same objects).
+ * first and, for a round trip only, `inbound` the second (the same objects). `conditions`: the offer's,
+ * when the caller has them already (to seal them in the id).
  */
 export function flightView(
   offer: { id: string; expiresAt: number; travelClass: TravelClass; passengers: PassengerCounts },
   journey: PricedJourney,
+  conditions = offerConditions(offer.travelClass, journey, offer.passengers),
 ): FlightView {
-  const slices = journey.slices.map(directionView);
+  const { travelClass, passengers } = offer;
+  const buckets = journeyBuckets(journey);
+  const slices = journey.slices.map((segments, i) => {
+    const own = conditions.journeys[i] as FareConditionsView;
+    return directionView(segments, {
+      conditions: own,
+      baggage: networkBaggage(travelClass, buckets[i] ?? [], passengers),
+      fare_brand: networkFareBrand(travelClass, own),
+    });
+  });
   return {
     id: offer.id,
     total_price: journey.total / 100,
@@ -98,7 +140,8 @@ export function flightView(
     outbound: slices[0] as DirectionView,
     ...(!journey.multiCity && slices[1] && { inbound: slices[1] }),
     slices,
-    conditions: networkConditions(offer.travelClass, journeyBuckets(journey), offer.passengers),
+    conditions: conditions.trip,
+    price_breakdown: networkPriceBreakdown(journey.slices.flat(), journey.buckets, travelClass, passengers),
   };
 }
 
@@ -113,8 +156,10 @@ export interface FlightView {
   outbound: DirectionView;
   inbound?: DirectionView;
   slices: DirectionView[];
-  /** What the fare allows before departure (docs/API.md §4.1). */
+  /** What the fare allows before departure, the whole trip's summary of its journeys' (docs/API.md §4.1). */
   conditions: FareConditionsView;
+  /** The price per passenger type, base fare and taxes; the rows sum to `total_price` (docs/API.md §4.1). */
+  price_breakdown: PriceRow[];
 }
 
 /** The flights of a quote split into its journeys, as its `inboundFrom` or `slicesFrom` says. */

@@ -26,6 +26,8 @@ export interface OfferQuote {
   readonly currency: string;
   /** `seats_available` as search showed it. */
   readonly seatsShown: number;
+  /** The seal of the conditions search showed (fare-conditions.ts); absent on offers sealed before it. */
+  readonly conditions?: string;
 }
 
 /** A quote recovered from an offer id, with the identity the booked-offer marker is keyed on. */
@@ -49,6 +51,8 @@ interface Sealed {
   o?: number;
   /** Multi-city only: where each journey after the first starts. */
   m?: number[];
+  /** The seal of the conditions shown (absent on offers sealed before it). */
+  k?: string;
 }
 
 const PREFIX = 'off_';
@@ -99,6 +103,7 @@ export function sealOffer(key: Uint8Array, quote: OfferQuote): string {
     n: quote.seatsShown,
     ...(quote.inboundFrom !== undefined && { o: quote.inboundFrom }),
     ...(quote.slicesFrom !== undefined && { m: [...quote.slicesFrom] }),
+    ...(quote.conditions !== undefined && { k: quote.conditions }),
   };
   return sealPayload(key, payload);
 }
@@ -124,5 +129,6 @@ export function openOffer(key: Uint8Array, offerId: string): OpenedOffer | undef
     seatsShown: sealed.n,
     ...(sealed.o !== undefined && { inboundFrom: sealed.o }),
     ...(sealed.m !== undefined && { slicesFrom: sealed.m }),
+    ...(sealed.k !== undefined && { conditions: sealed.k }),
   };
 }

@@ -4,15 +4,18 @@ import { itineraryDuration, type PricedItinerary } from './flight-view.ts';
 import { type FlightDate, flightDateKey } from './inventory-item.ts';
 import type { Itinerary } from './itineraries.ts';
 import type { SortOrder } from './search-request.ts';
+import { partyTaxes } from './taxes.ts';
 
 /** Flight-dates priced per search at most: three BatchGetItem calls, so search stays within 4 round trips. */
 const MAX_PRICED_FLIGHT_DATES = 300;
 
-/** The cheapest a party could pay, before inventory is read: what PRICE ranks candidates by. */
+/** The cheapest a party could pay, before inventory is read (taxes included): what PRICE ranks candidates by. */
 function floorPrice(itinerary: Itinerary, travelClass: TravelClass, pax: PassengerCounts): number {
   let total = 0;
   for (const flight of itinerary)
-    total += partyFare(baseFare(flight.leg.distanceKm, travelClass, flight.carrier.code), pax);
+    total +=
+      partyFare(baseFare(flight.leg.distanceKm, travelClass, flight.carrier.code), pax) +
+      partyTaxes(flight.leg.origin.code, pax);
   return total;
 }
 

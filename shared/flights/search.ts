@@ -1,6 +1,8 @@
 import type { Session } from '../auth/session.ts';
 import type { Clock } from '../clock.ts';
 import type { TableHandle } from '../db/client.ts';
+import type { TravelClass } from './cabins.ts';
+import { conditionsSeal } from './fare-conditions.ts';
 import { CURRENCY, type PassengerCounts } from './fares.ts';
 import {
   combined,
@@ -8,6 +10,7 @@ import {
   flightView,
   journeyStarts,
   MAX_SEATS_SHOWN,
+  offerConditions,
   type PricedItinerary,
   type PricedJourney,
 } from './flight-view.ts';
@@ -73,26 +76,36 @@ export function searchFlights(deps: SearchDeps) {
         ? bestCombinations(priced, body.sort, body.limit).combinations.map((c) => combined(c, multiCity))
         : rankItineraries(priced[0] ?? [], body.sort, body.limit).map((it) => combined([it], false));
 
+    const offer = { agencyId: session.agencyId, travelClass: body.travel_class, passengers: pax };
     const expiresAt = Math.floor(now / 1000) + OFFER_TTL_SECONDS;
-    return journeys.map((journey) => {
-      const id = sealOffer(deps.keys.offer, {
-        agencyId: session.agencyId,
-        expiresAt,
-        travelClass: body.travel_class,
-        passengers: pax,
-        segments: journey.slices.flat().map((f, i) => ({
-          flightNumber: f.flightNumber,
-          date: f.date,
-          bucket: journey.buckets[i] ?? 0,
-        })),
-        ...journeyStarts(journey),
-        total: journey.total,
-        currency: CURRENCY,
-        seatsShown: Math.min(MAX_SEATS_SHOWN, journey.seatsLeft),
-      });
-      return flightView({ id, expiresAt, travelClass: body.travel_class, passengers: pax }, journey);
-    });
+    return journeys.map((journey) => sealedFlight(deps, { ...offer, expiresAt }, journey));
   };
+}
+
+/**
+ * One offer as search answers it: its quote sealed in its id, with the conditions shown (create answers
+ * CONDITIONS_CHANGED if they move).
+ */
+function sealedFlight(
+  deps: SearchDeps,
+  offer: { agencyId: string; expiresAt: number; travelClass: TravelClass; passengers: PassengerCounts },
+  journey: PricedJourney,
+): FlightView {
+  const conditions = offerConditions(offer.travelClass, journey, offer.passengers);
+  const id = sealOffer(deps.keys.offer, {
+    ...offer,
+    segments: journey.slices.flat().map((f, i) => ({
+      flightNumber: f.flightNumber,
+      date: f.date,
+      bucket: journey.buckets[i] ?? 0,
+    })),
+    ...journeyStarts(journey),
+    total: journey.total,
+    currency: CURRENCY,
+    seatsShown: Math.min(MAX_SEATS_SHOWN, journey.seatsLeft),
+    conditions: conditionsSeal(conditions),
+  });
+  return flightView({ ...offer, id }, journey, conditions);
 }
 
 /** Each flight-date once: journeys are hours apart, so one flight-date in two of them is only theory. */

@@ -3,6 +3,7 @@ import { refundChanged } from '../bookings/refund-quote.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import {
   type ApiError,
+  ConditionsChangedError,
   FlightMismatchError,
   FlightNotFoundError,
   ForbiddenError,
@@ -125,6 +126,8 @@ const exampleErrors: Record<ErrorCode, () => ApiError> = {
       },
     }),
   SOLD_OUT: () => new SoldOutError(),
+  CONDITIONS_CHANGED: () =>
+    new ConditionsChangedError({ flight: { ...flight, id: 'off_2Wq8Ns5Kd1Xz7Lr4Vb9Mc0Pj3Hf6Gt' } }),
   NOT_CANCELLABLE: () => new NotCancellableError(),
   NOT_CHANGEABLE: () => new NotChangeableError('The fare of this journey does not allow changes.'),
   IDEMPOTENCY_IN_PROGRESS: () => new IdempotencyInProgressError(),

@@ -157,7 +157,7 @@ export const operations: Record<RouteId, Operation> = {
   'booking-create': {
     summary: 'Book an offer',
     description:
-      "Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.",
+      "Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone). On either supplier, conditions other than search showed (sealed in the offer id) are 409 CONDITIONS_CHANGED with a fresh Flight, after the price: a moved price answers PRICE_CHANGED, the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.",
     tag: 'Bookings',
     request: createBookingRequest(),
     requestExample: {
@@ -181,6 +181,7 @@ export const operations: Record<RouteId, Operation> = {
       'FLIGHT_NOT_FOUND',
       'FLIGHT_MISMATCH',
       'PRICE_CHANGED',
+      'CONDITIONS_CHANGED',
       'SOLD_OUT',
       'IDEMPOTENCY_IN_PROGRESS',
       'OFFER_EXPIRED',

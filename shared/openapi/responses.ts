@@ -27,12 +27,6 @@ export const Segment = z.object({
   duration_minutes: z.int(),
 });
 
-const Direction = z.object({
-  duration_minutes: z.int(),
-  stops: z.int().check(z.minimum(0), z.maximum(1)),
-  segments: z.array(Segment).check(z.minLength(1), z.maxLength(2)),
-});
-
 const Condition = z
   .nullable(
     z.object({
@@ -55,6 +49,40 @@ const FareConditions = z
       'What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them',
     ),
   );
+
+const PaxType = z.enum(['ADULT', 'CHILD', 'INFANT']);
+const StatedMoney = z
+  .nullable(Money)
+  .check(z.describe('Major units; null where the supplier does not state it'));
+
+const Direction = z.object({
+  duration_minutes: z.int(),
+  stops: z.int().check(z.minimum(0), z.maximum(1)),
+  segments: z.array(Segment).check(z.minLength(1), z.maxLength(2)),
+  conditions: FareConditions.check(
+    z.describe(
+      "This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary",
+    ),
+  ),
+  baggage: z
+    .array(
+      z.object({
+        pax_type: PaxType,
+        carry_on: z.int().check(z.minimum(0)),
+        checked: z.int().check(z.minimum(0)),
+      }),
+    )
+    .check(
+      z.describe(
+        "Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated",
+      ),
+    ),
+  fare_brand: z
+    .nullable(z.string())
+    .check(
+      z.describe("This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none"),
+    ),
+});
 
 export const Flight = z.object({
   id: z.string().check(z.describe('Opaque offer id, bound to your agency, valid until expires_at')),
@@ -87,7 +115,26 @@ export const Flight = z.object({
         'Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands.',
       ),
     ),
-  conditions: FareConditions,
+  price_breakdown: z
+    .array(
+      z.object({
+        pax_type: PaxType,
+        count: z.int().check(z.minimum(1)),
+        base: StatedMoney,
+        taxes: StatedMoney,
+        total: StatedMoney,
+      }),
+    )
+    .check(
+      z.describe(
+        'The price per passenger type present (all passengers of the type together): base fare, taxes and total; the totals sum to total_price to the cent. Built-in network: departure taxes per airport (docs/flights.md), infants pay taxes only. Duffel: its base_amount and tax_amount; a party of several types has every amount null (Duffel does not split by passenger)',
+      ),
+    ),
+  conditions: FareConditions.check(
+    z.describe(
+      "The whole trip's summary of its journeys' conditions: allowed only if every journey allows it; on the built-in network at the sum of the journeys' penalties; from Duffel, the offer's own conditions as Duffel states them",
+    ),
+  ),
 });
 
 export const Agent = z.object({

@@ -1,14 +1,16 @@
 import { TRY_AGAIN } from '../db/retry.ts';
 import { slotted, transact } from '../db/transaction.ts';
 import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
+import { conditionsSeal, shownConditions } from '../flights/fare-conditions.ts';
 import { bucketLimits, seatsFor } from '../flights/fares.ts';
 import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
 import { takeSeatsUpdate } from '../flights/inventory-item.ts';
 import { type OpenedOffer, openOffer } from '../flights/offers.ts';
+import { segmentPrice } from '../flights/pricing.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
 import { newPnr } from './network-pnr.ts';
-import { reprice } from './network-reprice.ts';
+import { conditionsMoved, reprice } from './network-reprice.ts';
 import {
   type InTableOrdering,
   type InTableSupplier,
@@ -48,19 +50,27 @@ function networkOffer(
   return {
     ...offerFacts(quote),
     firstDepartureDate: first.date,
-    // The quote is checked inside the booking transaction itself (the seats' condition), not read first.
-    requote: async (flightId) => ({
-      flight: quotedFlightView(flightId, quote, flights),
-      departsAt: first.departureAt,
-    }),
+    // The price is checked inside the booking transaction itself (the seats' condition), not read first;
+    // the conditions against the seal of those search showed, with today's table (CONDITIONS_CHANGED).
+    requote: async (flightId) => {
+      const flight = quotedFlightView(flightId, quote, flights);
+      const moved =
+        quote.conditions !== undefined && quote.conditions !== conditionsSeal(shownConditions(flight));
+      return {
+        flight,
+        departsAt: first.departureAt,
+        ...(moved && { change: await conditionsMoved(deps, deps.clock.now(), quote, flights) }),
+      };
+    },
     ordering: {
       kind: 'in-table',
       holding: {
         seats,
-        segments: quote.segments.map((s) => ({
+        segments: quote.segments.map((s, i) => ({
           flight_number: s.flightNumber,
           date: s.date,
           bucket: s.bucket,
+          paid: segmentPrice(flights[i] as ScheduledFlight, quote.travelClass, s.bucket, quote.passengers),
         })),
       },
       reserve: (records) => reserveSeats(deps, quote, flights, seats, records),

@@ -24,8 +24,11 @@ export type RecordWrites = (pnr: string) => readonly (readonly [RecordSlot, Tran
 interface Holding {
   /** Seats taken on every segment (infants hold none). */
   readonly seats: number;
-  /** Where they were taken (in-table suppliers): given back on cancel. */
-  readonly segments: readonly { flight_number: string; date: string; bucket: number }[];
+  /**
+   * Where they were taken (in-table suppliers): given back on cancel; `paid`, what the party paid for
+   * the segment (minor units), so that a refund can be counted journey by journey.
+   */
+  readonly segments: readonly { flight_number: string; date: string; bucket: number; paid?: number }[];
 }
 
 /** The offer as the supplier quotes it now: the quoted Flight, and what changed since, if anything. */

@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Book an offer
-         * @description Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone), the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.
+         * @description Books the offer for the passengers searched, atomically: the seats, the booking, its PNR. Send an Idempotency-Key to retry safely. Selling from an external supplier (Duffel), the offer is re-read first (409 PRICE_CHANGED with a fresh Flight, 409 SOLD_OUT when it is gone). On either supplier, conditions other than search showed (sealed in the offer id) are 409 CONDITIONS_CHANGED with a fresh Flight, after the price: a moved price answers PRICE_CHANGED, the airline's record locator is the PNR, and when the supplier's answer is unknown the booking is answered 202 PENDING and settled to CONFIRMED or FAILED within 5 minutes (read it with booking/get); an Idempotency-Key replay answers its present state, and for a FAILED booking 422 SUPPLIER_REJECTED, never a 2xx.
          */
         post: operations["bookingCreate"];
         delete?: never;
@@ -235,7 +235,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking
-         * @description Cancels and returns the seats; the cancelled booking carries its refund (null while the supplier does not know it), `refund_to` and `airline_credits` (built-in network: the price less the penalty of the conditions it was sold with, 0 where they allow no refund). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).
+         * @description Cancels and returns the seats; the cancelled booking carries its refund (null while the supplier does not know it), `refund_to` and `airline_credits` (built-in network: journey by journey, each journey whose conditions as sold allow a refund its price less its penalty, the others nothing). With `refund` (from booking/refund-quote), it cancels only if the refund is still exactly that: otherwise 409 REFUND_CHANGED with the refund now and a fresh quote, and nothing changes. Cancelling again answers the cancelled booking; after the first departure, 409 NOT_CANCELLABLE. From an external supplier the cancellation is made once, whatever is lost on the way: parallel cancels all answer the cancelled booking, and a 503 means the outcome is being settled by asking the supplier (retry: it is never cancelled twice).
          */
         post: operations["bookingCancel"];
         delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Quote the refund of a cancel
-         * @description What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with (the price less the refund penalty, or 0 where the fare allows no refund; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0 (`refund_to` awaiting_payment). `refund_to` and `airline_credits` say where the money goes, as the supplier states it. A refund the supplier does not know is null (never 0): a cancel sent with any `refund` then is 409 REFUND_CHANGED, one sent without cancels at whatever the supplier gives. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.
+         * @description What a cancel now would give back, changing nothing: the built-in network refunds by the fare conditions the booking was sold with journey by journey (each journey whose conditions allow a refund its price less its penalty, the others nothing; `penalty` is what is kept); an external supplier quotes its own refund (asked for, never confirmed here); a HELD booking was never paid and quotes 0 (`refund_to` awaiting_payment). `refund_to` and `airline_credits` say where the money goes, as the supplier states it. A refund the supplier does not know is null (never 0): a cancel sent with any `refund` then is 409 REFUND_CHANGED, one sent without cancels at whatever the supplier gives. Send the quoted refund with booking/cancel to cancel only at it. Not cancellable (departed, or not CONFIRMED or HELD): 409 NOT_CANCELLABLE.
          */
         post: operations["bookingRefundQuote"];
         delete?: never;
@@ -1026,20 +1026,128 @@ export interface components {
                 duration_minutes: number;
                 stops: number;
                 segments: components["schemas"]["Segment"][];
+                /** @description This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary */
+                conditions: {
+                    /** @description Null where the supplier does not say */
+                    refund_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                    /** @description Null where the supplier does not say */
+                    change_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                };
+                /** @description Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated */
+                baggage: {
+                    /** @enum {string} */
+                    pax_type: "ADULT" | "CHILD" | "INFANT";
+                    carry_on: number;
+                    checked: number;
+                }[];
+                /** @description This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none */
+                fare_brand: string | null;
             };
             /** @description Round trip only: destination back to origin on return_date, leaving at least 2 hours after the outbound lands */
             inbound?: {
                 duration_minutes: number;
                 stops: number;
                 segments: components["schemas"]["Segment"][];
+                /** @description This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary */
+                conditions: {
+                    /** @description Null where the supplier does not say */
+                    refund_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                    /** @description Null where the supplier does not say */
+                    change_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                };
+                /** @description Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated */
+                baggage: {
+                    /** @enum {string} */
+                    pax_type: "ADULT" | "CHILD" | "INFANT";
+                    carry_on: number;
+                    checked: number;
+                }[];
+                /** @description This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none */
+                fare_brand: string | null;
             };
             /** @description Every journey in request order: one for one way, two for a round trip (the same as outbound and inbound), 2-6 for multi-city (outbound is the first; no inbound). Each journey leaves at least 2 hours after the previous one lands. */
             slices: {
                 duration_minutes: number;
                 stops: number;
                 segments: components["schemas"]["Segment"][];
+                /** @description This journey's own fare conditions (as Duffel's slices carry them; on the built-in network from this journey's buckets). The Flight's conditions are the whole trip's summary */
+                conditions: {
+                    /** @description Null where the supplier does not say */
+                    refund_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                    /** @description Null where the supplier does not say */
+                    change_before_departure: {
+                        allowed: boolean;
+                        /** @description For all passengers together (0: free); null where it is not allowed or the supplier does not state it */
+                        penalty: {
+                            /** @description Major currency units, at most 2 decimals */
+                            amount: number;
+                            currency: string;
+                        } | null;
+                    } | null;
+                };
+                /** @description Bags included on this journey per passenger of each type (pieces). Built-in network: the baggage table of the journey's buckets (docs/flights.md); Duffel: its segments' passengers' baggages, the least over the journey. Empty where nothing is stated */
+                baggage: {
+                    /** @enum {string} */
+                    pax_type: "ADULT" | "CHILD" | "INFANT";
+                    carry_on: number;
+                    checked: number;
+                }[];
+                /** @description This journey's fare brand (Duffel's fare_brand_name); null where the supplier gives none */
+                fare_brand: string | null;
             }[];
-            /** @description What the fare allows before departure. Built-in network: the fare conditions table of each bucket (docs/flights.md); a booking keeps the conditions it was sold with, and its refund follows them */
+            /** @description The price per passenger type present (all passengers of the type together): base fare, taxes and total; the totals sum to total_price to the cent. Built-in network: departure taxes per airport (docs/flights.md), infants pay taxes only. Duffel: its base_amount and tax_amount; a party of several types has every amount null (Duffel does not split by passenger) */
+            price_breakdown: {
+                /** @enum {string} */
+                pax_type: "ADULT" | "CHILD" | "INFANT";
+                count: number;
+                /** @description Major units; null where the supplier does not state it */
+                base: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                taxes: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                total: number | null;
+            }[];
+            /** @description The whole trip's summary of its journeys' conditions: allowed only if every journey allows it; on the built-in network at the sum of the journeys' penalties; from Duffel, the offer's own conditions as Duffel states them */
             conditions: {
                 /** @description Null where the supplier does not say */
                 refund_before_departure: {
@@ -2750,7 +2858,7 @@ export interface operations {
                  *       "flight_id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
                  *       "flight_details": {
                  *         "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "travel_class": "ECONOMY",
                  *         "seats_available": 9,
@@ -2774,7 +2882,25 @@ export interface operations {
                  *               "arrival_at": "2026-12-01T15:15:00Z",
                  *               "duration_minutes": 440
                  *             }
-                 *           ]
+                 *           ],
+                 *           "conditions": {
+                 *             "refund_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             },
+                 *             "change_before_departure": {
+                 *               "allowed": false,
+                 *               "penalty": null
+                 *             }
+                 *           },
+                 *           "baggage": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "carry_on": 1,
+                 *               "checked": 0
+                 *             }
+                 *           ],
+                 *           "fare_brand": "Economy Light"
                  *         },
                  *         "slices": [
                  *           {
@@ -2791,7 +2917,25 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           }
                  *         ],
                  *         "conditions": {
@@ -2803,9 +2947,18 @@ export interface operations {
                  *             "allowed": false,
                  *             "penalty": null
                  *           }
-                 *         }
+                 *         },
+                 *         "price_breakdown": [
+                 *           {
+                 *             "pax_type": "ADULT",
+                 *             "count": 1,
+                 *             "base": 394,
+                 *             "taxes": 80,
+                 *             "total": 474
+                 *           }
+                 *         ]
                  *       },
-                 *       "total_price": 394,
+                 *       "total_price": 474,
                  *       "currency": "EUR",
                  *       "passengers": [
                  *         {
@@ -2842,7 +2995,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T09:32:05Z",
@@ -2853,7 +3006,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -2877,7 +3030,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -2894,7 +3065,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -2906,7 +3095,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -2978,7 +3176,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -2995,7 +3211,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -3007,7 +3241,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -3078,7 +3321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
+            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, CONDITIONS_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3089,7 +3332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
+                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "CONDITIONS_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
                         };
                     };
                 };
@@ -3235,7 +3478,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T09:32:05Z",
@@ -3246,7 +3489,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -3270,7 +3513,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -3287,7 +3548,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -3299,7 +3578,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -3479,7 +3767,7 @@ export interface operations {
                      *           "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *           "pnr": "QXBTRV",
                      *           "status": "CONFIRMED",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "created_at": "2026-11-24T09:32:05Z",
                      *           "updated_at": "2026-11-24T09:32:05Z",
@@ -3490,7 +3778,7 @@ export interface operations {
                      *           },
                      *           "flight": {
                      *             "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *             "total_price": 394,
+                     *             "total_price": 474,
                      *             "currency": "EUR",
                      *             "travel_class": "ECONOMY",
                      *             "seats_available": 9,
@@ -3514,7 +3802,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             },
                      *             "slices": [
                      *               {
@@ -3531,7 +3837,25 @@ export interface operations {
                      *                     "arrival_at": "2026-12-01T15:15:00Z",
                      *                     "duration_minutes": 440
                      *                   }
-                     *                 ]
+                     *                 ],
+                     *                 "conditions": {
+                     *                   "refund_before_departure": {
+                     *                     "allowed": false,
+                     *                     "penalty": null
+                     *                   },
+                     *                   "change_before_departure": {
+                     *                     "allowed": false,
+                     *                     "penalty": null
+                     *                   }
+                     *                 },
+                     *                 "baggage": [
+                     *                   {
+                     *                     "pax_type": "ADULT",
+                     *                     "carry_on": 1,
+                     *                     "checked": 0
+                     *                   }
+                     *                 ],
+                     *                 "fare_brand": "Economy Light"
                      *               }
                      *             ],
                      *             "conditions": {
@@ -3543,7 +3867,16 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "price_breakdown": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "count": 1,
+                     *                 "base": 394,
+                     *                 "taxes": 80,
+                     *                 "total": 474
+                     *               }
+                     *             ]
                      *           },
                      *           "passengers": [
                      *             {
@@ -3697,7 +4030,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
-                 *       "total_price": 394,
+                 *       "total_price": 474,
                  *       "currency": "EUR"
                  *     }
                  */
@@ -3720,7 +4053,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T11:15:02Z",
@@ -3731,7 +4064,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -3755,7 +4088,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -3772,7 +4123,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -3784,7 +4153,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -4013,7 +4391,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CANCELLED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T10:02:41Z",
@@ -4024,7 +4402,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -4048,7 +4426,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -4065,7 +4461,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -4077,7 +4491,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -4285,7 +4708,7 @@ export interface operations {
                      *           "currency": "EUR"
                      *         },
                      *         "penalty": {
-                     *           "amount": 394,
+                     *           "amount": 474,
                      *           "currency": "EUR"
                      *         },
                      *         "refund_to": "balance",
@@ -4476,7 +4899,7 @@ export interface operations {
                      *           "id": "off_c1Qm8Zr2Lx5Vb7Nk3Wd9Pt4Hs6Jy0Fa1Ge",
                      *           "flight": {
                      *             "id": "off_c1Qm8Zr2Lx5Vb7Nk3Wd9Pt4Hs6Jy0Fa1Ge",
-                     *             "total_price": 414,
+                     *             "total_price": 494,
                      *             "currency": "EUR",
                      *             "travel_class": "ECONOMY",
                      *             "seats_available": 9,
@@ -4500,7 +4923,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             },
                      *             "slices": [
                      *               {
@@ -4517,7 +4958,25 @@ export interface operations {
                      *                     "arrival_at": "2026-12-01T15:15:00Z",
                      *                     "duration_minutes": 440
                      *                   }
-                     *                 ]
+                     *                 ],
+                     *                 "conditions": {
+                     *                   "refund_before_departure": {
+                     *                     "allowed": false,
+                     *                     "penalty": null
+                     *                   },
+                     *                   "change_before_departure": {
+                     *                     "allowed": false,
+                     *                     "penalty": null
+                     *                   }
+                     *                 },
+                     *                 "baggage": [
+                     *                   {
+                     *                     "pax_type": "ADULT",
+                     *                     "carry_on": 1,
+                     *                     "checked": 0
+                     *                   }
+                     *                 ],
+                     *                 "fare_brand": "Economy Light"
                      *               }
                      *             ],
                      *             "conditions": {
@@ -4529,7 +4988,16 @@ export interface operations {
                      *                 "allowed": false,
                      *                 "penalty": null
                      *               }
-                     *             }
+                     *             },
+                     *             "price_breakdown": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "count": 1,
+                     *                 "base": 394,
+                     *                 "taxes": 80,
+                     *                 "total": 474
+                     *               }
+                     *             ]
                      *           },
                      *           "change_total": {
                      *             "amount": 50,
@@ -4735,7 +5203,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 414,
+                     *         "total_price": 494,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T10:05:00Z",
@@ -4746,7 +5214,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_c1Qm8Zr2Lx5Vb7Nk3Wd9Pt4Hs6Jy0Fa1Ge",
-                     *           "total_price": 414,
+                     *           "total_price": 494,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -4770,7 +5238,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -4787,7 +5273,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -4799,7 +5303,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -5062,7 +5575,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T09:32:05Z",
@@ -5073,7 +5586,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -5097,7 +5610,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -5114,7 +5645,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -5126,7 +5675,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -5329,8 +5887,8 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "subject": "Your itinerary: QXBTRV (Acme Travel)",
-                     *         "text": "Your itinerary.\n\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 394.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.",
-                     *         "html": "<!doctype html><html><body style=\"font-family:sans-serif\">\n<h1>Your itinerary</h1>\n<pre style=\"font-family:inherit\">\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 394.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.\n</pre></body></html>"
+                     *         "text": "Your itinerary.\n\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 474.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.",
+                     *         "html": "<!doctype html><html><body style=\"font-family:sans-serif\">\n<h1>Your itinerary</h1>\n<pre style=\"font-family:inherit\">\nBooking reference (PNR): QXBTRV\nBooked through: Acme Travel\n\nOutbound:\n  BA213 (British Airways) LHR to JFK\n    departs 2026-12-01 07:55 local time (2026-12-01 07:55 UTC)\n    arrives 2026-12-01 10:15 local time (2026-12-01 15:15 UTC)\n\nPassengers:\n  Ada Lovelace (adult)\n\nTotal price: 474.00 EUR\n\nStatus: confirmed\nFare conditions:\n  Refund before departure: not allowed\n  Change before departure: not allowed\n\nQuestions about this booking? Contact Acme Travel and quote QXBTRV.\n</pre></body></html>"
                      *       }
                      *     }
                      */
@@ -5494,7 +6052,7 @@ export interface operations {
                      *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                      *         "pnr": "QXBTRV",
                      *         "status": "CONFIRMED",
-                     *         "total_price": 394,
+                     *         "total_price": 474,
                      *         "currency": "EUR",
                      *         "created_at": "2026-11-24T09:32:05Z",
                      *         "updated_at": "2026-11-24T09:32:05Z",
@@ -5505,7 +6063,7 @@ export interface operations {
                      *         },
                      *         "flight": {
                      *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                     *           "total_price": 394,
+                     *           "total_price": 474,
                      *           "currency": "EUR",
                      *           "travel_class": "ECONOMY",
                      *           "seats_available": 9,
@@ -5529,7 +6087,25 @@ export interface operations {
                      *                 "arrival_at": "2026-12-01T15:15:00Z",
                      *                 "duration_minutes": 440
                      *               }
-                     *             ]
+                     *             ],
+                     *             "conditions": {
+                     *               "refund_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               },
+                     *               "change_before_departure": {
+                     *                 "allowed": false,
+                     *                 "penalty": null
+                     *               }
+                     *             },
+                     *             "baggage": [
+                     *               {
+                     *                 "pax_type": "ADULT",
+                     *                 "carry_on": 1,
+                     *                 "checked": 0
+                     *               }
+                     *             ],
+                     *             "fare_brand": "Economy Light"
                      *           },
                      *           "slices": [
                      *             {
@@ -5546,7 +6122,25 @@ export interface operations {
                      *                   "arrival_at": "2026-12-01T15:15:00Z",
                      *                   "duration_minutes": 440
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "conditions": {
+                     *                 "refund_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 },
+                     *                 "change_before_departure": {
+                     *                   "allowed": false,
+                     *                   "penalty": null
+                     *                 }
+                     *               },
+                     *               "baggage": [
+                     *                 {
+                     *                   "pax_type": "ADULT",
+                     *                   "carry_on": 1,
+                     *                   "checked": 0
+                     *                 }
+                     *               ],
+                     *               "fare_brand": "Economy Light"
                      *             }
                      *           ],
                      *           "conditions": {
@@ -5558,7 +6152,16 @@ export interface operations {
                      *               "allowed": false,
                      *               "penalty": null
                      *             }
-                     *           }
+                     *           },
+                     *           "price_breakdown": [
+                     *             {
+                     *               "pax_type": "ADULT",
+                     *               "count": 1,
+                     *               "base": 394,
+                     *               "taxes": 80,
+                     *               "total": 474
+                     *             }
+                     *           ]
                      *         },
                      *         "passengers": [
                      *           {
@@ -7050,7 +7653,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "CONFIRMED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T09:32:05Z",
@@ -7061,7 +7664,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -7085,7 +7688,25 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -7102,7 +7723,25 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -7114,7 +7753,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -7179,7 +7827,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "HELD",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T09:32:05Z",
@@ -7190,7 +7838,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -7214,7 +7862,25 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -7231,7 +7897,25 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -7243,7 +7927,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -7309,7 +8002,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "CANCELLED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T10:05:00Z",
@@ -7320,7 +8013,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -7344,7 +8037,25 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -7361,7 +8072,25 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -7373,7 +8102,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -7395,7 +8133,7 @@ export interface operations {
                  *           "name": "Ada Agent"
                  *         },
                  *         "refund": {
-                 *           "amount": 394,
+                 *           "amount": 474,
                  *           "currency": "EUR"
                  *         }
                  *       }
@@ -7447,7 +8185,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "EXPIRED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-25T09:32:05Z",
@@ -7458,7 +8196,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -7482,7 +8220,25 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -7499,7 +8255,25 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -7511,7 +8285,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -7577,7 +8360,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": null,
                  *         "status": "FAILED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T09:33:10Z",
@@ -7588,7 +8371,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -7612,7 +8395,25 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -7629,7 +8430,25 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -7641,7 +8460,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {
@@ -7709,7 +8537,7 @@ export interface operations {
                  *         "booking_id": "bkg_01KAQZ3V5D8YB2C6N0PQRSTVWX",
                  *         "pnr": "QXBTRV",
                  *         "status": "CONFIRMED",
-                 *         "total_price": 394,
+                 *         "total_price": 474,
                  *         "currency": "EUR",
                  *         "created_at": "2026-11-24T09:32:05Z",
                  *         "updated_at": "2026-11-24T10:05:00Z",
@@ -7720,7 +8548,7 @@ export interface operations {
                  *         },
                  *         "flight": {
                  *           "id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd",
-                 *           "total_price": 394,
+                 *           "total_price": 474,
                  *           "currency": "EUR",
                  *           "travel_class": "ECONOMY",
                  *           "seats_available": 9,
@@ -7744,7 +8572,25 @@ export interface operations {
                  *                 "arrival_at": "2026-12-01T15:15:00Z",
                  *                 "duration_minutes": 440
                  *               }
-                 *             ]
+                 *             ],
+                 *             "conditions": {
+                 *               "refund_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               },
+                 *               "change_before_departure": {
+                 *                 "allowed": false,
+                 *                 "penalty": null
+                 *               }
+                 *             },
+                 *             "baggage": [
+                 *               {
+                 *                 "pax_type": "ADULT",
+                 *                 "carry_on": 1,
+                 *                 "checked": 0
+                 *               }
+                 *             ],
+                 *             "fare_brand": "Economy Light"
                  *           },
                  *           "slices": [
                  *             {
@@ -7761,7 +8607,25 @@ export interface operations {
                  *                   "arrival_at": "2026-12-01T15:15:00Z",
                  *                   "duration_minutes": 440
                  *                 }
-                 *               ]
+                 *               ],
+                 *               "conditions": {
+                 *                 "refund_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 },
+                 *                 "change_before_departure": {
+                 *                   "allowed": false,
+                 *                   "penalty": null
+                 *                 }
+                 *               },
+                 *               "baggage": [
+                 *                 {
+                 *                   "pax_type": "ADULT",
+                 *                   "carry_on": 1,
+                 *                   "checked": 0
+                 *                 }
+                 *               ],
+                 *               "fare_brand": "Economy Light"
                  *             }
                  *           ],
                  *           "conditions": {
@@ -7773,7 +8637,16 @@ export interface operations {
                  *               "allowed": false,
                  *               "penalty": null
                  *             }
-                 *           }
+                 *           },
+                 *           "price_breakdown": [
+                 *             {
+                 *               "pax_type": "ADULT",
+                 *               "count": 1,
+                 *               "base": 394,
+                 *               "taxes": 80,
+                 *               "total": 474
+                 *             }
+                 *           ]
                  *         },
                  *         "passengers": [
                  *           {

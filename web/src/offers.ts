@@ -2,42 +2,16 @@ import type { Schemas } from './api.ts';
 
 type PaxType = Schemas['Passenger']['pax_type'];
 
-/**
- * An offer as search answers it. `slices` (one per journey) is in the contract (docs/API.md §4.1) ahead
- * of openapi.json; where it is absent, `outbound`/`inbound` are the journeys. What a fare includes
- * (§4.1, turn 5: per-journey `conditions`, `baggage`, `fare_brand`; the offer's `price_breakdown`) is
- * typed optional here until openapi.json has it, and shown where an answer carries it (fare.ts).
- */
+/** An offer as search answers it (docs/API.md §4.1), with what its fare includes (turn 5). */
+export type Offer = Schemas['Flight'];
+/** One journey of an offer: its segments, conditions, bags included and fare brand. */
+export type Slice = Offer['outbound'];
 type Segment = Schemas['Segment'];
-export type Conditions = Schemas['Flight']['conditions'];
+export type Conditions = Offer['conditions'];
 /** Included pieces per passenger type on one journey. */
-export interface Baggage {
-  pax_type: PaxType;
-  carry_on: number;
-  checked: number;
-}
-/** One passenger type's share of the price; `base`/`taxes` null where a supplier does not split them. */
-export interface PriceLine {
-  pax_type: PaxType;
-  count: number;
-  base: number | null;
-  taxes: number | null;
-  total: number;
-}
-export interface Slice {
-  duration_minutes: number;
-  stops: number;
-  segments: Segment[];
-  conditions?: Conditions | null;
-  baggage?: Baggage[] | null;
-  fare_brand?: string | null;
-}
-export type Offer = Omit<Schemas['Flight'], 'slices' | 'outbound' | 'inbound'> & {
-  outbound: Slice;
-  inbound?: Slice;
-  slices?: Slice[];
-  price_breakdown?: PriceLine[] | null;
-};
+export type Baggage = Slice['baggage'][number];
+/** One passenger type's share of the price; amounts null where a supplier does not split them. */
+export type PriceLine = Offer['price_breakdown'][number];
 
 export const slicesOf = (offer: Offer): Slice[] =>
   offer.slices ?? [offer.outbound, ...(offer.inbound ? [offer.inbound] : [])];

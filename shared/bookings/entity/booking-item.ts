@@ -161,7 +161,15 @@ const BookingItem = itemSchema(() =>
     /** When the itinerary was e-mailed again (booking/resend), for its hourly limit; absent until the first. */
     resent_at: z.optional(z.array(z.string())),
     /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
-    segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
+    segments: z.array(
+      z.object({
+        flight_number: z.string(),
+        date: z.string(),
+        bucket: z.number(),
+        /** What the party paid for the segment, cents (absent on bookings stored before it was kept). */
+        paid: z.optional(z.number()),
+      }),
+    ),
   }),
 );
 

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
 import type { FareConditionsView } from '../../flights/fare-conditions.ts';
+import { type PriceRow, paxTypes } from '../../flights/fare-details.ts';
+import { PAX_TYPES, type PassengerCounts } from '../../flights/fares.ts';
 
 /**
  * The Flight as a booking stores it (booking-item.ts), with the fare conditions it was sold with
@@ -34,7 +36,19 @@ const Segment = () =>
 /** A stored segment's schema: a change's `from` and `to` (booking-item.ts) list them. */
 export const StoredSegment = Segment;
 const Direction = () =>
-  z.object({ duration_minutes: z.number(), stops: z.number(), segments: z.array(Segment()) });
+  z.object({
+    duration_minutes: z.number(),
+    stops: z.number(),
+    segments: z.array(Segment()),
+    /** The journey's own conditions as sold (absent on bookings stored before journeys carried them). */
+    conditions: z.optional(SoldConditions()),
+    /** Bags included and the fare brand, as sold (absent on bookings stored before them). */
+    baggage: z.optional(
+      z.array(z.object({ pax_type: z.enum(PAX_TYPES), carry_on: z.number(), checked: z.number() })),
+    ),
+    fare_brand: z.optional(z.nullable(z.string())),
+  });
+const Money = () => z.nullable(z.number());
 /**
  * The stored Flight's schema, built by the item schemas that hold it when they are first read
  * (shared/db/stored-item.ts, itemSchema), never at import.
@@ -55,6 +69,18 @@ export const Flight = () =>
     slices: z.optional(z.array(Direction())),
     /** As sold: refunds read them here, never today's table (absent on bookings stored before them). */
     conditions: z.optional(SoldConditions()),
+    /** The price per passenger type as sold (absent on bookings stored before it). */
+    price_breakdown: z.optional(
+      z.array(
+        z.object({
+          pax_type: z.enum(PAX_TYPES),
+          count: z.number(),
+          base: Money(),
+          taxes: Money(),
+          total: Money(),
+        }),
+      ),
+    ),
   });
 
 /** The conditions of a booking stored before fares carried them: nothing was stated when it was sold. */
@@ -62,18 +88,52 @@ const NOT_STATED: FareConditionsView = { refund_before_departure: null, change_b
 
 type StoredDirection = z.output<ReturnType<typeof Direction>>;
 
-/** A stored Flight as answered: every Booking's flight carries `conditions` and `slices` (docs/API.md §4.1). */
+/**
+ * A journey as answered: with its conditions; a journey stored before journeys carried them was sold
+ * under the trip's conditions when it was the only one, and under none stated otherwise.
+ */
+const soldDirection = (direction: StoredDirection, only: FareConditionsView | undefined) => ({
+  ...direction,
+  conditions: direction.conditions ?? only ?? NOT_STATED,
+  // Stored before fares stated them: no bags known, no brand.
+  baggage: direction.baggage ?? [],
+  fare_brand: direction.fare_brand ?? null,
+});
+
+/** The price rows of a booking stored before them: one per passenger type, nothing stated. */
+const unstatedPrices = (passengers: PassengerCounts): PriceRow[] =>
+  paxTypes(passengers).map(([pax_type, count]) => ({
+    pax_type,
+    count,
+    base: null,
+    taxes: null,
+    total: null,
+  }));
+
+/**
+ * A stored Flight as answered: every Booking's flight carries `conditions` and `slices`, and each journey
+ * its `conditions` (docs/API.md §4.1).
+ */
 export const soldFlight = <
   Flight extends {
+    passengers: PassengerCounts;
     outbound: StoredDirection;
     inbound?: StoredDirection | undefined;
     slices?: StoredDirection[] | undefined;
     conditions?: FareConditionsView | undefined;
+    price_breakdown?: PriceRow[] | undefined;
   },
 >(
   flight: Flight,
-) => ({
-  ...flight,
-  slices: flight.slices ?? [flight.outbound, ...(flight.inbound ? [flight.inbound] : [])],
-  conditions: flight.conditions ?? NOT_STATED,
-});
+) => {
+  const slices = flight.slices ?? [flight.outbound, ...(flight.inbound ? [flight.inbound] : [])];
+  const only = slices.length === 1 ? flight.conditions : undefined;
+  return {
+    ...flight,
+    outbound: soldDirection(flight.outbound, only),
+    ...(flight.inbound && { inbound: soldDirection(flight.inbound, only) }),
+    slices: slices.map((slice) => soldDirection(slice, only)),
+    conditions: flight.conditions ?? NOT_STATED,
+    price_breakdown: flight.price_breakdown ?? unstatedPrices(flight.passengers),
+  };
+};

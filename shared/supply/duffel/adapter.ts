@@ -2,7 +2,7 @@ import type {} from '@duffel/api';
 import type { Offer, Order } from '@duffel/api/types';
 import type { Session } from '../../auth/session.ts';
 import { isoSeconds } from '../../clock.ts';
-import { type ApiError, PriceChangedError, SoldOutError } from '../../errors.ts';
+import { type ApiError, ConditionsChangedError, PriceChangedError, SoldOutError } from '../../errors.ts';
 import type { FlightView } from '../../flights/flight-view.ts';
 import type { SearchInput } from '../../flights/search-request.ts';
 import type { Logger } from '../../log.ts';
@@ -223,13 +223,25 @@ function requoted(deps: DuffelDeps, quote: Quote, offer: Offer, flightId: string
   };
   const total = minorUnits(offer.total_amount, offer.total_currency);
   const moved = total !== quote.total || offer.total_currency !== quote.currency;
+  // The price first: a fresh offer at a new price carries today's conditions too (docs/decisions.md).
+  const change = moved
+    ? changedPrice(deps, quote, offer)
+    : quote.conditions !== undefined && quote.conditions !== asQuoted.quote.conditions
+      ? changedConditions(deps, quote, offer)
+      : undefined;
   return {
     flight,
     departsAt: asQuoted.departsAt,
     // Holdable only where Duffel says no instant payment is required.
     holdable: offer.payment_requirements?.requires_instant_payment === false,
-    ...(moved && { change: changedPrice(deps, quote, offer) }),
+    ...(change && { change }),
   };
+}
+
+/** CONDITIONS_CHANGED with a fresh Flight under the conditions Duffel states now; SOLD_OUT if it no longer fits. */
+function changedConditions(deps: DuffelDeps, quote: DuffelQuote, offer: Offer): ApiError {
+  const fresh = flightFromOffer(offer, { ...quote, now: deps.clock.now() }, deps.keys.offer);
+  return fresh ? new ConditionsChangedError({ flight: fresh.flight }) : new SoldOutError();
 }
 
 type OrderType = 'instant' | 'hold';

@@ -6,11 +6,16 @@ import type {
   FlightsCondition,
   FlightsConditions,
   Offer,
+  OfferPassenger,
   OfferSlice,
 } from '@duffel/api/types';
 import { isoSeconds } from '../../clock.ts';
 import type { TravelClass } from '../../flights/cabins.ts';
-import type { ConditionView, FareConditionsView } from '../../flights/fare-conditions.ts';
+import {
+  type ConditionView,
+  conditionsSeal,
+  type FareConditionsView,
+} from '../../flights/fare-conditions.ts';
 import type { PassengerCounts } from '../../flights/fares.ts';
 import type { DirectionView, FlightView } from '../../flights/flight-view.ts';
 import { journeysOf, MAX_JOURNEYS } from '../../flights/journeys.ts';
@@ -18,6 +23,7 @@ import { type LocalDate, zonedTimeToEpoch } from '../../flights/local-time.ts';
 import { OFFER_TTL_SECONDS, openPayload, sealPayload } from '../../flights/offers.ts';
 import type { SearchInput } from '../../flights/search-request.ts';
 import { minorUnits, toMajor } from '../../money.ts';
+import { duffelBaggage, duffelFareBrand, duffelPriceBreakdown } from './fare-details.ts';
 
 /**
  * Duffel's shapes to ours and back (docs/API.md §4.5). Times: Duffel gives local wall-clock times and
@@ -76,7 +82,7 @@ export function utcInstant(local: string, zone: string): number | undefined {
   }
 }
 
-function direction(slice: OfferSlice): DirectionView | undefined {
+function direction(slice: OfferSlice, passengers: readonly OfferPassenger[]): DirectionView | undefined {
   if (slice.segments.length < 1 || slice.segments.length > 2) return undefined;
   const segments = [];
   for (const segment of slice.segments) {
@@ -100,7 +106,15 @@ function direction(slice: OfferSlice): DirectionView | undefined {
   }
   const first = Date.parse(segments[0]?.departure_at ?? '');
   const last = Date.parse(segments.at(-1)?.arrival_at ?? '');
-  return { duration_minutes: Math.round((last - first) / 60_000), stops: segments.length - 1, segments };
+  return {
+    duration_minutes: Math.round((last - first) / 60_000),
+    stops: segments.length - 1,
+    segments,
+    // The slice's own conditions, as Duffel states them for this slice and every passenger.
+    conditions: conditionsFromOffer(slice.conditions),
+    baggage: duffelBaggage(slice, passengers),
+    fare_brand: duffelFareBrand(slice),
+  };
 }
 
 /**
@@ -118,12 +132,19 @@ function conditionView(condition: FlightsCondition | null | undefined): Conditio
   };
 }
 
-/** Duffel's offer-level `conditions` (every slice and passenger) as a Flight's. */
-export const conditionsFromOffer = (conditions: Partial<FlightsConditions> | null | undefined) =>
-  ({
+/**
+ * Duffel's `conditions` as a Flight's: the offer's (every slice and passenger: the Flight's own
+ * `conditions`, the trip's summary as Duffel states it) or a slice's (`slices[i].conditions`; its perks,
+ * such as `priority_boarding`, are not carried).
+ */
+export function conditionsFromOffer(
+  conditions: Partial<FlightsConditions> | null | undefined,
+): FareConditionsView {
+  return {
     refund_before_departure: conditionView(conditions?.refund_before_departure),
     change_before_departure: conditionView(conditions?.change_before_departure),
-  }) satisfies FareConditionsView;
+  };
+}
 
 /** What a Duffel offer id seals: enough to re-read the offer and check the price it was quoted at. */
 export interface DuffelQuote {
@@ -138,6 +159,8 @@ export interface DuffelQuote {
   readonly firstDepartureDate: LocalDate;
   /** A multi-city offer: its second slice is a journey of its own, not the way back. */
   readonly multiCity?: boolean;
+  /** The seal of the conditions search showed (fare-conditions.ts); absent on offers sealed before it. */
+  readonly conditions?: string;
 }
 
 interface SealedDuffel {
@@ -152,6 +175,8 @@ interface SealedDuffel {
   f: string;
   /** Multi-city only. */
   m?: 1;
+  /** The seal of the conditions shown. */
+  k?: string;
 }
 
 function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
@@ -166,6 +191,7 @@ function sealDuffelOffer(key: Uint8Array, quote: DuffelQuote): string {
     p: [quote.passengers.adults, quote.passengers.children, quote.passengers.infants],
     f: quote.firstDepartureDate,
     ...(quote.multiCity && { m: 1 as const }),
+    ...(quote.conditions !== undefined && { k: quote.conditions }),
   };
   return sealPayload(key, sealed);
 }
@@ -189,6 +215,7 @@ export function openDuffelOffer(
     passengers: { adults: sealed.p[0], children: sealed.p[1], infants: sealed.p[2] },
     firstDepartureDate: sealed.f,
     ...(sealed.m && { multiCity: true }),
+    ...(sealed.k !== undefined && { conditions: sealed.k }),
   };
 }
 
@@ -208,7 +235,7 @@ export function flightFromOffer(
   key: Uint8Array,
   total = minorUnits(offer.total_amount, offer.total_currency),
 ): { flight: FlightView; quote: DuffelQuote; departsAt: number } | undefined {
-  const slices = offer.slices.map(direction);
+  const slices = offer.slices.map((slice) => direction(slice, offer.passengers ?? []));
   const mapped = slices.filter((s) => s !== undefined);
   const [outbound, inbound] = mapped;
   const most = request.multiCity ? MAX_JOURNEYS : 2;
@@ -220,6 +247,7 @@ export function flightFromOffer(
   // An offer without an expiry Duffel states (or one not a date) lasts our 20 minutes.
   const ours = Math.floor(request.now / 1000) + OFFER_TTL_SECONDS;
   const expiresAt = Math.min(Math.floor(Date.parse(offer.expires_at ?? '') / 1000) || ours, ours);
+  const conditions = conditionsFromOffer(offer.conditions);
   const quote: DuffelQuote = {
     agencyId: request.agencyId,
     expiresAt,
@@ -230,6 +258,7 @@ export function flightFromOffer(
     passengers: request.passengers,
     firstDepartureDate: firstSegment.departing_at.slice(0, 10),
     ...(request.multiCity && { multiCity: true }),
+    conditions: conditionsSeal({ trip: conditions, journeys: mapped.map((slice) => slice.conditions) }),
   };
   const flight: FlightView = {
     id: sealDuffelOffer(key, quote),
@@ -242,7 +271,8 @@ export function flightFromOffer(
     outbound,
     ...(!request.multiCity && inbound && { inbound }),
     slices: mapped,
-    conditions: conditionsFromOffer(offer.conditions),
+    conditions,
+    price_breakdown: duffelPriceBreakdown(offer, request.passengers, total, offer.total_currency),
   };
   return { flight, quote, departsAt: Date.parse(first.departure_at) };
 }

@@ -2,9 +2,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bookingKey } from '#shared/bookings/entity/booking-item.ts';
 import { addDays } from '#shared/flights/local-time.ts';
+import { openOffer, sealOffer } from '#shared/flights/offers.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import {
+  agencyBookings,
   book,
   bookingBody,
   type Json,
@@ -16,6 +18,7 @@ import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
 import type { TestSession } from '#test/helpers/session.ts';
+import { testContext } from '#test/helpers/test-context.ts';
 
 /**
  * Fare conditions on the built-in network (docs/API.md §4.1, docs/flights.md "Fare conditions"): search
@@ -86,6 +89,64 @@ describe('fn: search, fare conditions', () => {
     expect(roundTrip.conditions.refund_before_departure).toEqual({ allowed: true, penalty: EUR(40 + 40) });
     // Its outbound is unsold (bucket 0, no refund), its inbound refundable: the trip allows none.
     expect(mixed.conditions.refund_before_departure).toEqual(refused);
+    // Each journey answers its own, the trip's summary beside them (outbound and inbound are slices).
+    expect(mixed.outbound.conditions.refund_before_departure).toEqual(refused);
+    expect(mixed.inbound.conditions.refund_before_departure).toEqual({ allowed: true, penalty: EUR(40) });
+    expect(mixed.slices.map((s: Json) => s.conditions)).toEqual([
+      mixed.outbound.conditions,
+      mixed.inbound.conditions,
+    ]);
+    expect(roundTrip.slices.map((s: Json) => s.conditions.refund_before_departure)).toEqual([
+      { allowed: true, penalty: EUR(40) },
+      { allowed: true, penalty: EUR(40) },
+    ]);
+  });
+});
+
+describe('fn: booking, the conditions sealed in the offer', () => {
+  /** `offer` as if search had shown other conditions (sealed under an older conditions table). */
+  const sealedUnderOlderTable = (offer: Json): Json => {
+    const quote = openOffer(testContext.keys.offer, offer.id);
+    if (!quote) throw new Error('not a network offer');
+    return { ...offer, id: sealOffer(testContext.keys.offer, { ...quote, conditions: 'AAAAAAAAAAAAAAAA' }) };
+  };
+
+  it('answers 409 CONDITIONS_CHANGED with a fresh Flight when the table changed since search, booking nothing', async () => {
+    const offer = sealedUnderOlderTable(await firstOffer(84, { return_date: addDays(date, 7) }));
+
+    const changed = await book(session, bookingBody(offer));
+    const booked = await agencyBookings(session.agent.agency_id);
+    const fresh = changed.body.error?.details?.flight;
+    const rebooked = await book(session, bookingBody(fresh));
+
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.code).toBe('CONDITIONS_CHANGED');
+    expect(booked).toEqual([]);
+    expect(fresh.id).not.toBe(offer.id);
+    const { id: _, expires_at: __, ...same } = offer;
+    expect(fresh).toMatchObject(same);
+    expect(rebooked.status).toBe(201);
+  });
+
+  it('answers PRICE_CHANGED first when the fare is gone too, its fresh Flight under today’s conditions', async () => {
+    const offer = sealedUnderOlderTable(await firstOffer(84));
+    const segment = offer.outbound.segments[0];
+    await sellSeats(segment.flight_number, segment.departure_at.slice(0, 10), 84 + 42);
+
+    const changed = await book(session, bookingBody(offer));
+
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.code).toBe('PRICE_CHANGED');
+    expect(changed.body.error.details.flight.conditions.refund_before_departure).toEqual({
+      allowed: true,
+      penalty: EUR(30),
+    });
+  });
+
+  it('books an offer whose conditions are still those shown', async () => {
+    const offer = await firstOffer(84);
+    expect(openOffer(testContext.keys.offer, offer.id)?.conditions).toMatch(/^[\w-]{16}$/);
+    expect((await book(session, bookingBody(offer))).status).toBe(201);
   });
 });
 
@@ -101,6 +162,17 @@ describe('fn: booking, refund quote and cancel under the conditions sold', () =>
     });
 
     expect(booking.flight.conditions).toEqual(offer.conditions);
+    expect(booking.flight.outbound.conditions).toEqual(offer.outbound.conditions);
+    expect(booking.flight.slices[0].conditions).toEqual(offer.slices[0].conditions);
+    // What the fare includes is kept as sold too: the price split, bags and brand.
+    expect(booking.flight.price_breakdown).toEqual(offer.price_breakdown);
+    expect(booking.flight.outbound).toMatchObject({
+      baggage: offer.outbound.baggage,
+      fare_brand: 'Economy Classic',
+    });
+    const read = await call(get, 'get', { booking_id: booking.booking_id });
+    expect(read.body.data.flight.price_breakdown).toEqual(offer.price_breakdown);
+    expect(read.body.data.flight.slices[0].baggage).toEqual(offer.outbound.baggage);
     expect(quote.body.data).toMatchObject({ refund: EUR(less(offer.total_price, 40)), penalty: EUR(40) });
     expect(cancelled.body.data).toMatchObject({
       status: 'CANCELLED',
@@ -123,6 +195,37 @@ describe('fn: booking, refund quote and cancel under the conditions sold', () =>
     expect(expectingAll.status).toBe(409);
     expect(expectingAll.body.error).toMatchObject({ code: 'REFUND_CHANGED', details: { refund: EUR(0) } });
     expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', refund: EUR(0) });
+  });
+
+  it('refunds journey by journey: a refundable journey its price less its penalty, a non-refundable one nothing', async () => {
+    // The outbound in bucket 2 (refund at 40 € a seat), the inbound unsold (bucket 0, no refund).
+    const family = { adults: 2, children: 1, infants: 1 };
+    const [outbound] = await searchOffers(session, { departure_date: date });
+    const segment = outbound.outbound.segments[0];
+    await sellSeats(segment.flight_number, segment.departure_at.slice(0, 10), 84);
+    const offer = (
+      await searchOffers(session, { departure_date: date, return_date: addDays(date, 7), ...family })
+    ).find(
+      (o: Json) => o.outbound.segments[0].flight_number === segment.flight_number && o.outbound.stops === 0,
+    );
+    const [oneWay] = (await searchOffers(session, { departure_date: date, ...family })).filter(
+      (o: Json) => o.outbound.segments[0].flight_number === segment.flight_number && o.outbound.stops === 0,
+    );
+    const booking = await bookOffer(offer);
+
+    const quote = await call(refundQuote, 'refund-quote', { booking_id: booking.booking_id });
+    const cancelled = await call(cancel, 'cancel', {
+      booking_id: booking.booking_id,
+      refund: quote.body.data.refund,
+    });
+
+    expect(offer.conditions.refund_before_departure).toEqual(refused);
+    expect(offer.inbound.conditions.refund_before_departure).toEqual(refused);
+    // The outbound's own price (the one-way offer of the same flight and bucket) less 3 seats × 40 €.
+    const refund = EUR(less(oneWay.total_price, 3 * 40));
+    expect(quote.body.data).toMatchObject({ refund, penalty: EUR(less(offer.total_price, refund.amount)) });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.refund).toEqual(refund);
   });
 
   it('reads the conditions the booking was sold with, never today’s table', async () => {
@@ -152,16 +255,20 @@ describe('fn: booking, refund quote and cancel under the conditions sold', () =>
   });
 });
 
-/** Stores `conditions` as the booking's own (undefined: none, as bookings stored before them). */
+/**
+ * Stores `conditions` as a one-way booking's own, the trip's and its journey's (undefined: none, as
+ * bookings stored before them).
+ */
 async function storeConditions(booking: Json, conditions: unknown) {
+  const at = ['flight.conditions', 'flight.outbound.conditions', 'flight.slices[0].conditions'];
   await testTable.db.send(
     new UpdateCommand({
       TableName: testTable.tableName,
       Key: bookingKey(booking.booking_id),
       ...(conditions === undefined
-        ? { UpdateExpression: 'REMOVE flight.conditions' }
+        ? { UpdateExpression: `REMOVE ${at.join(', ')}` }
         : {
-            UpdateExpression: 'SET flight.conditions = :conditions',
+            UpdateExpression: `SET ${at.map((path) => `${path} = :conditions`).join(', ')}`,
             ExpressionAttributeValues: { ':conditions': conditions },
           }),
     }),

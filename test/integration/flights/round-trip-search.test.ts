@@ -67,6 +67,9 @@ function expectRoundTrip(flight: Flight, from: string, to: string, returnDate: s
     duration_minutes: expect.any(Number),
     stops: flight.inbound.segments.length - 1,
     segments: expect.any(Array),
+    conditions: expect.any(Object),
+    baggage: expect.any(Array),
+    fare_brand: expect.any(String),
   });
 }
 

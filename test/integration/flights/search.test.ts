@@ -2,6 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inventoryKey } from '#shared/flights/inventory-item.ts';
 import { openOffer } from '#shared/flights/offers.ts';
+import { departureTax } from '#shared/flights/taxes.ts';
 import { testTable } from '#test/helpers/agents.ts';
 import { invoke } from '#test/helpers/api.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
@@ -79,6 +80,9 @@ describe('fn: search', () => {
           duration_minutes: expect.any(Number),
           stops: expect.any(Number),
           segments: expect.any(Array),
+          conditions: flight.conditions,
+          baggage: [{ pax_type: 'ADULT', carry_on: 1, checked: 0 }],
+          fare_brand: 'Economy Light',
         },
         slices: [flight.outbound],
         // Nothing sold yet: every offer is in the cheapest bucket, which allows neither.
@@ -86,7 +90,24 @@ describe('fn: search', () => {
           refund_before_departure: { allowed: false, penalty: null },
           change_before_departure: { allowed: false, penalty: null },
         },
+        // Each departure's taxes (LHR 80 €, a connection's airport its own), the rest the fare.
+        price_breakdown: [
+          {
+            pax_type: 'ADULT',
+            count: 1,
+            base: expect.any(Number),
+            taxes: flight.outbound.segments.reduce(
+              (sum: number, s: Flight) => sum + departureTax(s.origin) / 100,
+              0,
+            ),
+            total: flight.total_price,
+          },
+        ],
       });
+      const [row] = flight.price_breakdown;
+      expect(Math.round(row.base * 100) + Math.round(row.taxes * 100)).toBe(
+        Math.round(flight.total_price * 100),
+      );
       expect(Math.round(flight.total_price * 100)).toBe(flight.total_price * 100);
       const segments = flight.outbound.segments;
       expect(segments[0].origin).toBe('LHR');
@@ -151,7 +172,7 @@ describe('fn: search', () => {
     expect(forFour.some((f) => numbers(f) === numbers(target))).toBe(false);
   });
 
-  it('prices children at 75% and lap infants at 10% of the adult fare', async () => {
+  it('prices children at 75% of the adult fare and lap infants at the taxes only', async () => {
     const [adult] = direct((await searchFor({ max_connections: 0, sort: 'DEPARTURE' })).body.data);
     const [family] = direct(
       (await searchFor({ max_connections: 0, sort: 'DEPARTURE', adults: 2, children: 1, infants: 1 })).body
@@ -160,7 +181,14 @@ describe('fn: search', () => {
 
     expect(numbers(family)).toBe(numbers(adult));
     expect(family.passengers).toEqual({ adults: 2, children: 1, infants: 1 });
-    expect(family.total_price).toBeCloseTo(adult.total_price * (2 + 0.75 + 0.1), 2);
+    // One adult's row: fare and taxes; every passenger pays the taxes, infants nothing else.
+    const [{ base, taxes }] = adult.price_breakdown;
+    expect(family.total_price).toBeCloseTo(base * (2 + 0.75) + taxes * 4, 2);
+    expect(family.price_breakdown).toEqual([
+      { pax_type: 'ADULT', count: 2, base: 2 * base, taxes: 2 * taxes, total: 2 * (base + taxes) },
+      { pax_type: 'CHILD', count: 1, base: base * 0.75, taxes, total: base * 0.75 + taxes },
+      { pax_type: 'INFANT', count: 1, base: 0, taxes, total: taxes },
+    ]);
   });
 
   it('seals each offer for the caller’s agency, valid for 20 minutes', async () => {

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDuffelOffer } from '#shared/supply/duffel/mapping.ts';
 import { agencyBookings, bookingBody, type Json, passengersFor } from '#test/helpers/bookings.ts';
 import { freezeClock } from '#test/helpers/clock.ts';
@@ -26,6 +26,9 @@ beforeEach(async () => {
   advance = freezeClock(start);
   session = await signIn({ agencyId: `duffel-${Math.random().toString(36).slice(2, 8)}` });
 });
+
+// The reshapes a test makes of Duffel's answers end with it.
+afterEach(() => standIn.clearFaults());
 
 const date = () => `2027-01-${String(day).padStart(2, '0')}`;
 const search = async (body: Record<string, unknown> = {}) => {
@@ -232,6 +235,57 @@ describe('duffel mode: booking', () => {
     expect(fresh.id).not.toBe(offer.id);
     expect(rebooked.status).toBe(201);
     expect(rebooked.body.data.total_price).toBe(offer.total_price + 12.5);
+  });
+
+  it('answers 409 CONDITIONS_CHANGED with a fresh Flight when a slice’s conditions moved at Duffel, booking nothing', async () => {
+    const [offer] = await search({ return_date: `2027-02-${String(day).padStart(2, '0')}` });
+    // The airline no longer refunds the way back: Duffel's re-read says so, at the same price.
+    const refused = { allowed: false, penalty_amount: null, penalty_currency: null };
+    standIn.reshape('offers.get', (read) => {
+      read.slices[1].conditions.refund_before_departure = refused;
+      read.conditions.refund_before_departure = refused;
+      return read;
+    });
+
+    const changed = await duffel.book(session, bookingBody(offer));
+    const fresh = changed.body.error.details.flight;
+    const ordered = standIn.requests.filter(
+      (r) => r.path === '/air/orders' && JSON.stringify(r.body).includes(duffelOfferId(offer)),
+    );
+    const booked = await agencyBookings(session.agent.agency_id);
+    const rebooked = await duffel.book(session, bookingBody(fresh));
+
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.code).toBe('CONDITIONS_CHANGED');
+    expect(fresh.id).not.toBe(offer.id);
+    expect(fresh.total_price).toBe(offer.total_price);
+    expect(fresh.inbound.conditions.refund_before_departure).toEqual({ allowed: false, penalty: null });
+    expect(fresh.conditions.refund_before_departure).toEqual({ allowed: false, penalty: null });
+    expect(fresh.outbound.conditions).toEqual(offer.outbound.conditions);
+    expect(ordered).toEqual([]);
+    expect(booked).toEqual([]);
+    expect(rebooked.status).toBe(201);
+    expect(rebooked.body.data.flight.inbound.conditions).toEqual(fresh.inbound.conditions);
+    expect(rebooked.body.data.flight.price_breakdown).toEqual(fresh.price_breakdown);
+    expect(rebooked.body.data.flight.inbound).toMatchObject({
+      baggage: fresh.inbound.baggage,
+      fare_brand: 'Standard',
+    });
+  });
+
+  it('answers PRICE_CHANGED, not CONDITIONS_CHANGED, when both the price and the conditions moved', async () => {
+    const [offer] = await search();
+    standIn.reprice(duffelOfferId(offer), (offer.total_price + 3).toFixed(2));
+    standIn.reshape('offers.get', (read) => {
+      read.slices[0].conditions.change_before_departure = null;
+      return read;
+    });
+
+    const changed = await duffel.book(session, bookingBody(offer));
+
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.code).toBe('PRICE_CHANGED');
+    expect(changed.body.error.details.flight.outbound.conditions.change_before_departure).toBeNull();
   });
 
   it('answers 409 SOLD_OUT when the offer vanished at Duffel, and writes nothing', async () => {

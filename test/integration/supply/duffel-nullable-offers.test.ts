@@ -52,8 +52,6 @@ const withoutIds = (flights: Json[]) => flights.map(({ id: _, ...flight }) => fl
 /** Fields we do not read: null, the same flights (ids aside) as without. */
 const unread: [string, (offer: Wire) => void][] = [
   ['total_emissions_kg', (o) => (o.total_emissions_kg = null)],
-  ['tax_amount', (o) => (o.tax_amount = null)],
-  ['tax_currency', (o) => (o.tax_currency = null)],
   ['owner.iata_code', (o) => (o.owner.iata_code = null)],
   ['payment_requirements.payment_required_by', (o) => (o.payment_requirements.payment_required_by = null)],
   [
@@ -62,7 +60,6 @@ const unread: [string, (offer: Wire) => void][] = [
   ],
   ['passengers[].fare_type', passengers((p) => (p.fare_type = null))],
   ['slices[].duration', slices((s) => (s.duration = null))],
-  ['slices[].fare_brand_name', slices((s) => (s.fare_brand_name = null))],
   ['slices[].ngs_shelf', slices((s) => (s.ngs_shelf = null))],
   ['slices[].origin.city', slices((s) => (s.origin.city = null))],
   ['segments[].operating_carrier_flight_number', segments((s) => (s.operating_carrier_flight_number = null))],
@@ -91,6 +88,32 @@ describe('duffel mode: offer fields we do not read, null', () => {
 });
 
 describe('duffel mode: offer fields we read, null', () => {
+  /** Null, the same flights (ids aside) but for `differs`, answered as `expected` on every Flight. */
+  const stated: [string, (offer: Wire) => void, (flight: Json) => unknown, unknown][] = [
+    ['tax_amount', (o) => (o.tax_amount = null), (f) => f.price_breakdown[0].taxes, null],
+    ['tax_currency', (o) => (o.tax_currency = null), (f) => f.price_breakdown[0].taxes, null],
+    [
+      'slices[].fare_brand_name',
+      slices((s) => (s.fare_brand_name = null)),
+      (f) => f.slices.map((s: Json) => s.fare_brand),
+      [null],
+    ],
+  ];
+  for (const [field, change, read, expected] of stated) {
+    it(`answers ${field} null where our Flight reads it, the rest as without`, async () => {
+      const before = await search();
+      offers(change);
+
+      const after = await search();
+
+      expect(after.length).toBe(before.length);
+      for (const [i, flight] of after.entries()) {
+        expect(read(flight)).toEqual(expected);
+        expect(read(before[i] as Json)).not.toEqual(expected);
+      }
+    });
+  }
+
   it('an offer without expires_at lasts our 20 minutes', async () => {
     offers((o) => {
       o.expires_at = null;

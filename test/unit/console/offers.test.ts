@@ -23,17 +23,31 @@ const segment = (carrier: string, origin: string, destination: string, departure
   duration_minutes: 60,
 });
 
-const offer = (id: string, segments: ReturnType<typeof segment>[]): Offer => ({
-  id,
-  total_price: 100,
-  currency: 'EUR',
-  travel_class: 'ECONOMY',
-  seats_available: 9,
-  expires_at: '2026-12-01T10:00:00Z',
-  passengers: { adults: 1, children: 0, infants: 0 },
-  outbound: { duration_minutes: 60, stops: segments.length - 1, segments },
-  conditions: { refund_before_departure: null, change_before_departure: null },
-});
+const unstated = { refund_before_departure: null, change_before_departure: null };
+
+const offer = (id: string, segments: ReturnType<typeof segment>[]): Offer => {
+  const journey = {
+    duration_minutes: 60,
+    stops: segments.length - 1,
+    segments,
+    conditions: unstated,
+    baggage: [],
+    fare_brand: null,
+  };
+  return {
+    id,
+    total_price: 100,
+    currency: 'EUR',
+    travel_class: 'ECONOMY',
+    seats_available: 9,
+    expires_at: '2026-12-01T10:00:00Z',
+    passengers: { adults: 1, children: 0, infants: 0 },
+    outbound: journey,
+    slices: [journey],
+    conditions: unstated,
+    price_breakdown: [{ pax_type: 'ADULT', count: 1, base: 80, taxes: 20, total: 100 }],
+  };
+};
 
 const direct = offer('direct', [segment('BA', 'LHR', 'JFK', '2026-12-01T07:00:00Z')]);
 const oneStop = offer('one-stop', [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRAVEL_CLASSES } from '#shared/flights/cabins.ts';
-import { networkConditions, refundUnder } from '#shared/flights/fare-conditions.ts';
+import { networkConditionsByJourney, refundUnder } from '#shared/flights/fare-conditions.ts';
 import {
   baseFare,
   bucketConditions,
@@ -11,6 +11,10 @@ import {
 } from '#shared/flights/fares.ts';
 import { networkRoutes } from '#shared/flights/network.ts';
 import { legBetween } from '#shared/flights/schedule.ts';
+
+/** A trip's summary of its journeys' conditions. */
+const networkConditions = (...args: Parameters<typeof networkConditionsByJourney>) =>
+  networkConditionsByJourney(...args).trip;
 
 const one = { adults: 1, children: 0, infants: 0 };
 const family = { adults: 2, children: 1, infants: 1 };
@@ -97,6 +101,21 @@ describe('fare conditions: journeys and trips', () => {
         one,
       ).refund_before_departure,
     ).toEqual(allowed(6 * 30));
+  });
+
+  it('gives each journey its own conditions and the trip their summary (refund only if every journey allows it)', () => {
+    // Economy bucket 2 refunds at 40 €, bucket 0 not at all; one journey's refusal makes the trip's.
+    const { trip, journeys } = networkConditionsByJourney('ECONOMY', [[2], [0, 0], [3]], family);
+    expect(journeys).toEqual([
+      { refund_before_departure: allowed(40 * 3), change_before_departure: allowed(25 * 3) },
+      { refund_before_departure: refused, change_before_departure: refused },
+      { refund_before_departure: allowed(30 * 3), change_before_departure: allowed(20 * 3) },
+    ]);
+    expect(trip).toEqual({ refund_before_departure: refused, change_before_departure: refused });
+    expect(networkConditionsByJourney('ECONOMY', [[2], [3]], family).trip).toEqual({
+      refund_before_departure: allowed((40 + 30) * 3),
+      change_before_departure: allowed((25 + 20) * 3),
+    });
   });
 
   it('answers the Flight shape in major units, a free condition at 0 and a refused one without a penalty', () => {

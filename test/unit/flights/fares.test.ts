@@ -57,10 +57,10 @@ describe('fares', () => {
     }
   });
 
-  it('charges children 75% and lap infants 10% of the adult fare; infants need no seat', () => {
+  it('charges children 75% of the adult fare and lap infants none (taxes only); infants need no seat', () => {
     expect(partyFare(40_000, { adults: 0, children: 1, infants: 0 })).toBe(30_000);
-    expect(partyFare(40_000, { adults: 0, children: 0, infants: 1 })).toBe(4_000);
-    expect(partyFare(40_000, { adults: 2, children: 1, infants: 1 })).toBe(80_000 + 30_000 + 4_000);
+    expect(partyFare(40_000, { adults: 0, children: 0, infants: 1 })).toBe(0);
+    expect(partyFare(40_000, { adults: 2, children: 1, infants: 1 })).toBe(80_000 + 30_000);
     expect(seatsFor({ adults: 2, children: 1, infants: 1 })).toBe(3);
   });
 });

@@ -239,6 +239,24 @@ describe('Duffel mapping: fare conditions', () => {
     });
   });
 
+  it('maps each slice’s own conditions onto its journey, beside the offer’s as the trip’s', () => {
+    const offers = duffelOffers({ return_date: '2027-04-04' });
+    for (const offer of offers) {
+      const flight = flightFromOffer(offer, request, key)?.flight;
+      if (!flight) throw new Error('offer not mapped');
+      expect(flight.conditions).toEqual(conditionsFromOffer(offer.conditions));
+      for (const [i, slice] of offer.slices.entries()) {
+        expect(flight.slices[i]?.conditions).toEqual(conditionsFromOffer(slice.conditions));
+      }
+      expect(flight.outbound).toBe(flight.slices[0]);
+      expect(flight.inbound).toBe(flight.slices[1]);
+    }
+    // The stand-in states a day slice's conditions and leaves an evening slice's unstated.
+    const journeys = offers.flatMap((offer) => flightFromOffer(offer, request, key)?.flight.slices ?? []);
+    expect(journeys.filter((j) => j.conditions.refund_before_departure === null)).toHaveLength(6);
+    expect(journeys.filter((j) => j.conditions.refund_before_departure?.allowed)).toHaveLength(12);
+  });
+
   it('gives every Flight the stand-in’s offer conditions: stated by day, unstated (null) with an evening flight', () => {
     const offers = duffelOffers({ return_date: '2027-04-04' });
     const flights = offers.map((offer) => flightFromOffer(offer, request, key)?.flight);
@@ -260,5 +278,72 @@ describe('Duffel mapping: fare conditions', () => {
         penalty: { amount: toMajor(total - Math.floor((total * 9) / 10), 'GBP'), currency: 'GBP' },
       });
     }
+  });
+});
+
+describe('Duffel mapping: what a fare includes', () => {
+  it('splits the price as Duffel states it: one passenger type gets base and taxes, several get nulls', () => {
+    const [adultsOnly] = duffelOffers({ adults: 2 });
+    const [family] = duffelOffers({ adults: 2, children: 1, infants: 1 });
+    if (!adultsOnly || !family) throw new Error('no offers');
+    const two = flightFromOffer(
+      adultsOnly,
+      { ...request, passengers: { adults: 2, children: 0, infants: 0 } },
+      key,
+    );
+    const mixed = flightFromOffer(
+      family,
+      { ...request, passengers: { adults: 2, children: 1, infants: 1 } },
+      key,
+    );
+
+    expect(two?.flight.price_breakdown).toEqual([
+      {
+        pax_type: 'ADULT',
+        count: 2,
+        base: Number(adultsOnly.base_amount),
+        taxes: Number(adultsOnly.tax_amount),
+        total: Number(adultsOnly.total_amount),
+      },
+    ]);
+    expect(Math.round((Number(adultsOnly.base_amount) + Number(adultsOnly.tax_amount)) * 100)).toBe(
+      Math.round(Number(adultsOnly.total_amount) * 100),
+    );
+    expect(mixed?.flight.price_breakdown).toEqual([
+      { pax_type: 'ADULT', count: 2, base: null, taxes: null, total: null },
+      { pax_type: 'CHILD', count: 1, base: null, taxes: null, total: null },
+      { pax_type: 'INFANT', count: 1, base: null, taxes: null, total: null },
+    ]);
+    // Taxes Duffel does not state (or states in another currency) are null, the total still given.
+    const unstated = flightFromOffer({ ...adultsOnly, tax_amount: null, tax_currency: null }, request, key);
+    const foreign = flightFromOffer({ ...adultsOnly, base_currency: 'USD' }, request, key);
+    expect(unstated?.flight.price_breakdown[0]).toMatchObject({
+      taxes: null,
+      total: Number(adultsOnly.total_amount),
+    });
+    expect(foreign?.flight.price_breakdown[0]?.base).toBeNull();
+  });
+
+  it('reads each slice’s bags per passenger type from its segments’ passengers, and its fare brand', () => {
+    const offers = duffelOffers({ adults: 1, children: 1, infants: 1, return_date: '2027-04-04' });
+    const party = { adults: 1, children: 1, infants: 1 };
+    for (const offer of offers) {
+      const flight = flightFromOffer(offer, { ...request, passengers: party }, key)?.flight;
+      if (!flight) throw new Error('offer not mapped');
+      for (const [i, slice] of flight.slices.entries()) {
+        expect(slice.baggage).toEqual([
+          { pax_type: 'ADULT', carry_on: 1, checked: 1 },
+          { pax_type: 'CHILD', carry_on: 1, checked: 1 },
+          { pax_type: 'INFANT', carry_on: 0, checked: 0 },
+        ]);
+        expect(slice.fare_brand).toBe(offer.slices[i]?.fare_brand_name);
+      }
+    }
+    const [first] = offers;
+    if (!first) throw new Error('no offers');
+    const noBrand = { ...first, slices: first.slices.map((s) => ({ ...s, fare_brand_name: null })) };
+    expect(
+      flightFromOffer(noBrand, { ...request, passengers: party }, key)?.flight.outbound.fare_brand,
+    ).toBeNull();
   });
 });

@@ -1,0 +1,86 @@
+import type { PassengerCounts } from './fares.ts';
+
+/**
+ * The departure taxes table (docs/flights.md, "Taxes"): what each passenger pays, in whole euros, for
+ * every flight leaving the airport — government departure taxes and airport passenger charges together,
+ * one figure per airport, rounded to the euro (no invented precision). Every passenger pays it, infants
+ * on a lap included: their whole price is taxes. A unit test holds the table to the airports served.
+ */
+const DEPARTURE_TAXES: Readonly<Record<string, number>> = {
+  ADD: 15,
+  AKL: 30,
+  AMS: 35,
+  ATL: 30,
+  AUH: 25,
+  BCN: 20,
+  BKK: 20,
+  BNE: 45,
+  BOG: 40,
+  BOM: 15,
+  BOS: 30,
+  CAI: 20,
+  CAN: 15,
+  CDG: 40,
+  CGK: 15,
+  CMN: 15,
+  CPH: 20,
+  CPT: 25,
+  DEL: 15,
+  DEN: 30,
+  DFW: 30,
+  DOH: 20,
+  DUB: 15,
+  DXB: 25,
+  EWR: 30,
+  EZE: 45,
+  FCO: 30,
+  FRA: 45,
+  GIG: 25,
+  GRU: 25,
+  HEL: 15,
+  HKG: 20,
+  HND: 20,
+  IAD: 30,
+  IAH: 30,
+  ICN: 20,
+  IST: 20,
+  JFK: 35,
+  JNB: 25,
+  KUL: 15,
+  LAX: 35,
+  LGW: 65,
+  LHR: 80,
+  LIM: 30,
+  LIS: 20,
+  LOS: 35,
+  MAD: 20,
+  MEL: 45,
+  MEX: 45,
+  MIA: 30,
+  MNL: 30,
+  MUC: 45,
+  NBO: 40,
+  NRT: 20,
+  ORD: 30,
+  PEK: 15,
+  PER: 45,
+  PHX: 30,
+  PVG: 15,
+  SCL: 30,
+  SEA: 30,
+  SFO: 35,
+  SIN: 25,
+  SYD: 45,
+  TPE: 15,
+  VIE: 30,
+  YVR: 35,
+  YYZ: 35,
+  ZRH: 25,
+};
+
+/** One passenger's departure taxes from `airport`, in cents (0 for an airport the table lacks). */
+export const departureTax = (airport: string): number => (DEPARTURE_TAXES[airport] ?? 0) * 100;
+
+/** What a party pays in departure taxes for one flight from `airport`: every passenger alike, in cents. */
+export const partyTaxes = (airport: string, pax: PassengerCounts): number =>
+  departureTax(airport) * (pax.adults + pax.children + pax.infants);
