@@ -6,7 +6,6 @@ type PaxType = Schemas['Passenger']['pax_type'];
 export type Offer = Schemas['Flight'];
 /** One journey of an offer: its segments, conditions, bags included and fare brand. */
 export type Slice = Offer['outbound'];
-type Segment = Schemas['Segment'];
 export type Conditions = Offer['conditions'];
 /** Included pieces per passenger type on one journey. */
 export type Baggage = Slice['baggage'][number];
