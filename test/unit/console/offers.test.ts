@@ -117,11 +117,10 @@ describe('console results filters (no new search)', () => {
 });
 
 describe('console results order and "only this airline" (no new search)', () => {
-  const priced = (base: Offer, total_price: number, minutes: number): Offer => ({
-    ...base,
-    total_price,
-    outbound: { ...base.outbound, duration_minutes: minutes },
-  });
+  const priced = (base: Offer, total_price: number, minutes: number): Offer => {
+    const outbound = { ...base.outbound, duration_minutes: minutes };
+    return { ...base, total_price, outbound, slices: [outbound] };
+  };
   const cheapSlow = priced(oneStop, 90, 600);
   const dearFast = priced(direct, 300, 420);
   const middle = priced(mixed, 150, 500);
