@@ -11,10 +11,12 @@ import {
   sellSeats,
   startBookingTest,
 } from '#test/helpers/bookings.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as change } from '#test/helpers/routes/bookings/change.ts';
 import { handler as changeSearch } from '#test/helpers/routes/bookings/change-search.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { testContext } from '#test/helpers/test-context.ts';
 
 /**
  * Changes on the built-in network (docs/API.md §4.9): change-search quotes the trip with a journey
@@ -179,6 +181,45 @@ describe('fn: booking change', () => {
     expect(moved.body.error.details.total_price).toBe(fresh.change_total.amount);
     expect(expired.status).toBe(410);
     expect(await seatsSold(flightOf(booking), date)).toBe(SOLD + 1);
+  });
+});
+
+describe('races: a cancel that read the booking before a change', () => {
+  it('cancels the booking as changed: the new seats go back, the old ones only once', async () => {
+    const booking = await bookOne();
+    const next = addDays(date, 60);
+    const [offer] = (await searchChanges(booking, [{ index: 0, departure_date: next }])).body.data;
+    // The change lands between the cancel's read of the booking and its write.
+    let armed = true;
+    let changed: Json;
+    testContext.db.middlewareStack.add(
+      (run, ctx) => async (args) => {
+        const result = await run(args);
+        if (
+          armed &&
+          ctx.commandName === 'GetItemCommand' &&
+          JSON.stringify(args.input).includes(booking.booking_id)
+        ) {
+          armed = false;
+          changed = await changeTo(booking, offer);
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'changeMeanwhile', priority: 'low' },
+    );
+    let cancelled: Json;
+    try {
+      cancelled = await call(cancel, 'cancel', { booking_id: booking.booking_id });
+    } finally {
+      testContext.db.middlewareStack.remove('changeMeanwhile');
+    }
+
+    expect(changed.status).toBe(200);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
+    expect(cancelled.body.data.flight.outbound).toEqual(offer.flight.outbound);
+    expect(await seatsSold(flightOf(booking), date)).toBe(SOLD);
+    expect(await seatsSold(flightOf(offer), next)).toBe(0);
   });
 });
 
