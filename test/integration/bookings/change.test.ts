@@ -97,6 +97,22 @@ describe('fn: booking change-search', () => {
     expect(answer.body.error.code).toBe('NOT_CHANGEABLE');
   });
 
+  it('returns 409 NOT_CHANGEABLE for a cancelled booking, and for a journey that has departed', async () => {
+    const cancelled = await bookOne();
+    await call(cancel, 'cancel', { booking_id: cancelled.booking_id });
+    const departing = await bookOne();
+    const journeys = [{ index: 0, departure_date: addDays(date, 60) }];
+
+    const afterCancel = await searchChanges(cancelled, journeys);
+    advance(Date.parse(departing.flight.outbound.segments[0].departure_at) - Date.now() + 60_000);
+    // A session lasts an hour: signed in again, in the same agency.
+    const late = await signIn({ agencyId: session.agent.agency_id });
+    const afterDeparture = await searchChanges(departing, journeys, late);
+
+    expect([afterCancel.status, afterCancel.body.error.code]).toEqual([409, 'NOT_CHANGEABLE']);
+    expect([afterDeparture.status, afterDeparture.body.error.code]).toEqual([409, 'NOT_CHANGEABLE']);
+  });
+
   it('returns 400 on a journey the booking does not have, and 404 for another agency’s booking', async () => {
     const booking = await bookOne();
     const stranger = await signIn({ agencyId: 'agency-stranger' });
