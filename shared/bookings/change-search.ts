@@ -20,6 +20,11 @@ const code = () =>
   z.string().check(
     z.regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code in capitals, e.g. LHR'),
     z.refine((value) => findAirport(value) !== undefined, 'is not a known airport'),
+    z.meta({
+      description: 'IATA airport code known to Open Travel Data; the journey’s own when left out',
+      pattern: '^[A-Z]{3}$',
+      examples: ['JFK'],
+    }),
   );
 
 /** A journey to change: its index in the booking's trip, the new day, and where from and to (default: as booked). */
@@ -32,12 +37,14 @@ const journey = () =>
         z.maximum(MAX_JOURNEYS - 1, `must be between 0 and ${MAX_JOURNEYS - 1}`),
         z.meta({ description: 'The journey’s index in the booking’s `flight.slices`' }),
       ),
-    departure_date: z
-      .string()
-      .check(
-        z.refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
-        z.meta({ description: 'The new day, local at the origin', format: 'date', examples: ['2026-12-03'] }),
-      ),
+    departure_date: z.string().check(
+      z.refine(isCalendarDate, 'must be a date (YYYY-MM-DD)'),
+      z.meta({
+        description: 'The new day, local at the origin: from today at the origin to 330 days ahead.',
+        format: 'date',
+        examples: ['2026-12-03'],
+      }),
+    ),
     origin: z.optional(code()),
     destination: z.optional(code()),
   });
@@ -53,6 +60,7 @@ export const changeSearchRequest = () =>
         (list) => new Set(list.map((j) => j.index)).size === list.length,
         'must not list a journey twice',
       ),
+      z.meta({ description: 'The journeys to change, each index once' }),
     ),
     limit: z._default(
       z.optional(

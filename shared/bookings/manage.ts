@@ -13,6 +13,7 @@ import {
   BOOKING_STATUSES,
   type BookingRecord,
   type BookingView,
+  changeStamp,
   findBooking,
 } from './entity/booking-item.ts';
 import { BookingId } from './entity/ids.ts';
@@ -212,7 +213,12 @@ const RETRIES = 3;
 type Lost =
   | { readonly to: 'expiry'; readonly now: number }
   | { readonly to: 'busy' }
-  | { readonly to: 'write'; readonly from: 'CONFIRMED' | 'HELD'; readonly error: unknown };
+  | {
+      readonly to: 'write';
+      readonly from: 'CONFIRMED' | 'HELD';
+      readonly version: number;
+      readonly error: unknown;
+    };
 
 interface CancelTry {
   readonly body: z.output<ReturnType<typeof cancelBookingRequest>>;
@@ -250,7 +256,7 @@ async function cancel(
     if (!cancellationCodes(error) && !isConditionFailed(error)) throw error;
     // Lost a race with another cancel, or a hold's confirm or expiry (or its deadline passed before
     // the write): answer the booking as it is now stored (read again).
-    return { lost: { to: 'write', from, error } };
+    return { lost: { to: 'write', from, version: changeStamp(record).version, error } };
   }
 }
 
@@ -292,5 +298,13 @@ function lostAnswer(deps: OrderDeps<CancelFlow>, lost: Lost, current: BookingRec
   )
     throw new ServiceUnavailableError(5);
   if (current?.status === 'HELD' && lost.to === 'busy') throw new ServiceUnavailableError(2);
-  if (current?.status === 'CONFIRMED' && lost.to === 'write' && lost.from === 'CONFIRMED') throw lost.error;
+  // Still CONFIRMED at the version read: the write failed for another reason. A new version (its
+  // flights changed meanwhile, docs/API.md §4.9) is cancelled as it is now, on the next try.
+  if (
+    current?.status === 'CONFIRMED' &&
+    lost.to === 'write' &&
+    lost.from === 'CONFIRMED' &&
+    changeStamp(current).version === lost.version
+  )
+    throw lost.error;
 }

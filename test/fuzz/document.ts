@@ -209,6 +209,19 @@ export const EXEMPTIONS: readonly Exemption[] = [
     detail: /^slices\.\d+$/,
     prose: /never the previous journey again on the same day/i,
   },
+  // Change-search: known airports, a day relative to today at the origin, and each journey index once.
+  {
+    operation: 'bookingChangeSearch',
+    detail: /^journeys\.\d+\.(origin|destination)$/,
+    prose: /known to Open Travel Data/i,
+  },
+  {
+    operation: 'bookingChangeSearch',
+    detail: /^journeys\.\d+\.departure_date$/,
+    prose: /today .*\d+ days ahead/i,
+    when: (body, path) => typeof at(body, path) === 'string' && isCalendarDate(at(body, path) as string),
+  },
+  { operation: 'bookingChangeSearch', detail: /^journeys$/, prose: /each index once/i },
   // "Aged 2-11; adults + children at most 9": a sum of two fields.
   { operation: 'search', detail: /^(adults|children)$/, prose: /adults \+ children at most 9/i },
   // "Under 2, on an adult’s lap; at most one per adult": infants ≤ adults.
@@ -228,9 +241,9 @@ export const EXEMPTIONS: readonly Exemption[] = [
   // "Major currency units, at most 2 decimals": the document's multipleOf 0.01, which ajv judges with a
   // tolerance of 1e-5 (multipleOfPrecision), so an amount a ten-millionth off a cent passes it. Only
   // for amounts with 3+ decimals as JSON writes them.
-  ...['bookingCreate', 'bookingConfirm'].map((operation) => ({
+  ...['bookingCreate', 'bookingConfirm', 'bookingChange'].map((operation) => ({
     operation,
-    detail: /^(total_price|flight_details\.total_price)$/,
+    detail: /^(total_price|flight_details\.total_price|change_total\.amount)$/,
     prose: /at most 2 decimals/i,
     when: (body: Schema, path: string) =>
       typeof at(body, path) === 'number' && decimalPlaces(at(body, path) as number) > 2,

@@ -882,16 +882,25 @@ export interface components {
         };
         BookingChangeSearchRequest: {
             booking_id: string;
+            /** @description The journeys to change, each index once */
             journeys: {
                 /** @description The journey’s index in the booking’s `flight.slices` */
                 index: number;
                 /**
                  * Format: date
-                 * @description The new day, local at the origin
+                 * @description The new day, local at the origin: from today at the origin to 330 days ahead.
                  * @example 2026-12-03
                  */
                 departure_date: string;
+                /**
+                 * @description IATA airport code known to Open Travel Data; the journey’s own when left out
+                 * @example JFK
+                 */
                 origin?: string;
+                /**
+                 * @description IATA airport code known to Open Travel Data; the journey’s own when left out
+                 * @example JFK
+                 */
                 destination?: string;
             }[];
             /** @default 50 */

@@ -35,7 +35,12 @@ export function cancelBookingUpdate(
     Key: bookingKey(booking.booking_id),
     // A booking carries its deadline only while HELD (and once EXPIRED).
     UpdateExpression: `SET #status = :cancelled, cancelled_at = :at, cancelled_by = :by, updated_at = :at, version = :version${givenBack(cancelled).set} REMOVE payment_required_by, hold_call`,
-    ConditionExpression: booking.status === 'HELD' ? held : '#status = :from',
+    // A CONFIRMED booking is cancelled only as it was read: a change of its flights meanwhile (a new
+    // version, other seats) makes this write lose, so the seats given back are never the old ones.
+    ConditionExpression:
+      booking.status === 'HELD'
+        ? held
+        : '#status = :from AND (version = :read OR attribute_not_exists(version))',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':cancelled': 'CANCELLED',
@@ -45,6 +50,7 @@ export function cancelBookingUpdate(
       ':version': booking.version + 1,
       ...givenBack(cancelled).values,
       ...(claim && { ':claim': claim }),
+      ...(booking.status === 'CONFIRMED' && { ':read': booking.version }),
     },
   };
 }

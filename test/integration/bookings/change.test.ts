@@ -11,10 +11,12 @@ import {
   sellSeats,
   startBookingTest,
 } from '#test/helpers/bookings.ts';
+import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as change } from '#test/helpers/routes/bookings/change.ts';
 import { handler as changeSearch } from '#test/helpers/routes/bookings/change-search.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
+import { testContext } from '#test/helpers/test-context.ts';
 
 /**
  * Changes on the built-in network (docs/API.md §4.9): change-search quotes the trip with a journey
@@ -93,6 +95,22 @@ describe('fn: booking change-search', () => {
 
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('NOT_CHANGEABLE');
+  });
+
+  it('returns 409 NOT_CHANGEABLE for a cancelled booking, and for a journey that has departed', async () => {
+    const cancelled = await bookOne();
+    await call(cancel, 'cancel', { booking_id: cancelled.booking_id });
+    const departing = await bookOne();
+    const journeys = [{ index: 0, departure_date: addDays(date, 60) }];
+
+    const afterCancel = await searchChanges(cancelled, journeys);
+    advance(Date.parse(departing.flight.outbound.segments[0].departure_at) - Date.now() + 60_000);
+    // A session lasts an hour: signed in again, in the same agency.
+    const late = await signIn({ agencyId: session.agent.agency_id });
+    const afterDeparture = await searchChanges(departing, journeys, late);
+
+    expect([afterCancel.status, afterCancel.body.error.code]).toEqual([409, 'NOT_CHANGEABLE']);
+    expect([afterDeparture.status, afterDeparture.body.error.code]).toEqual([409, 'NOT_CHANGEABLE']);
   });
 
   it('returns 400 on a journey the booking does not have, and 404 for another agency’s booking', async () => {
@@ -179,6 +197,45 @@ describe('fn: booking change', () => {
     expect(moved.body.error.details.total_price).toBe(fresh.change_total.amount);
     expect(expired.status).toBe(410);
     expect(await seatsSold(flightOf(booking), date)).toBe(SOLD + 1);
+  });
+});
+
+describe('races: a cancel that read the booking before a change', () => {
+  it('cancels the booking as changed: the new seats go back, the old ones only once', async () => {
+    const booking = await bookOne();
+    const next = addDays(date, 60);
+    const [offer] = (await searchChanges(booking, [{ index: 0, departure_date: next }])).body.data;
+    // The change lands between the cancel's read of the booking and its write.
+    let armed = true;
+    let changed: Json;
+    testContext.db.middlewareStack.add(
+      (run, ctx) => async (args) => {
+        const result = await run(args);
+        if (
+          armed &&
+          ctx.commandName === 'GetItemCommand' &&
+          JSON.stringify(args.input).includes(booking.booking_id)
+        ) {
+          armed = false;
+          changed = await changeTo(booking, offer);
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'changeMeanwhile', priority: 'low' },
+    );
+    let cancelled: Json;
+    try {
+      cancelled = await call(cancel, 'cancel', { booking_id: booking.booking_id });
+    } finally {
+      testContext.db.middlewareStack.remove('changeMeanwhile');
+    }
+
+    expect(changed.status).toBe(200);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', version: 3 });
+    expect(cancelled.body.data.flight.outbound).toEqual(offer.flight.outbound);
+    expect(await seatsSold(flightOf(booking), date)).toBe(SOLD);
+    expect(await seatsSold(flightOf(offer), next)).toBe(0);
   });
 });
 
