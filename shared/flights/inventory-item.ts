@@ -47,34 +47,75 @@ export async function readSoldSeats(
   const chunks: FlightDate[][] = [];
   for (let i = 0; i < flights.length; i += BATCH_GET_LIMIT)
     chunks.push(flights.slice(i, i + BATCH_GET_LIMIT));
-
   await Promise.all(
-    chunks.map(async (chunk) => {
-      let pending: Record<string, unknown>[] = chunk.map((f) => inventoryKey(f.flightNumber, f.date));
-      await retrying(async () => {
-        const { Responses, UnprocessedKeys } = await store.db.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [store.tableName]: {
-                Keys: pending,
-                ProjectionExpression: 'pk, #sold',
-                ExpressionAttributeNames: { '#sold': attribute },
-              },
-            },
-          }),
-        );
-        for (const item of Responses?.[store.tableName] ?? []) {
-          const { pk, [attribute]: seats = 0 } = item;
-          if (typeof pk !== 'string' || !pk.startsWith(PARTITION) || typeof seats !== 'number')
-            throw new MalformedItemError('malformed inventory item');
-          sold.set(pk.slice(PARTITION.length), seats);
-        }
-        pending = UnprocessedKeys?.[store.tableName]?.Keys ?? [];
-        return pending.length > 0 ? TRY_AGAIN : undefined;
-      });
-    }),
+    chunks.map((chunk) =>
+      readInventory(store, chunk, attribute, false, (key, seats = 0) => {
+        if (typeof seats !== 'number') return false;
+        sold.set(key, seats);
+        return true;
+      }),
+    ),
   );
   return sold;
+}
+
+/** The inventory attribute holding the designators of the seats chosen on a flight-date (a string set). */
+export const TAKEN_SEATS = 'taken_seats';
+
+/** The chosen seats sold per flight-date (`flightDateKey`); flight-dates with none are absent. */
+type TakenSeats = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * Reads the seats chosen on `flights` (at most 100: one offer's segments), in one consistent
+ * BatchGetItem: a seat map shows what a booking would meet.
+ */
+export async function readTakenSeats(
+  store: TableHandle,
+  flights: readonly FlightDate[],
+): Promise<TakenSeats> {
+  const taken = new Map<string, Set<string>>();
+  if (flights.length === 0) return taken;
+  await readInventory(store, flights, TAKEN_SEATS, true, (key, seats = new Set()) => {
+    if (!(seats instanceof Set)) return false;
+    taken.set(key, seats as Set<string>);
+    return true;
+  });
+  return taken;
+}
+
+/**
+ * One BatchGetItem of at most 100 flight-dates' `attribute`, unprocessed keys asked for again; `take`
+ * gets each item's flight-date key and value, and answers false for a malformed one.
+ */
+async function readInventory(
+  store: TableHandle,
+  flights: readonly FlightDate[],
+  attribute: string,
+  consistent: boolean,
+  take: (key: string, value: unknown) => boolean,
+): Promise<void> {
+  let pending: Record<string, unknown>[] = flights.map((f) => inventoryKey(f.flightNumber, f.date));
+  await retrying(async () => {
+    const { Responses, UnprocessedKeys } = await store.db.send(
+      new BatchGetCommand({
+        RequestItems: {
+          [store.tableName]: {
+            Keys: pending,
+            ...(consistent && { ConsistentRead: true }),
+            ProjectionExpression: 'pk, #value',
+            ExpressionAttributeNames: { '#value': attribute },
+          },
+        },
+      }),
+    );
+    for (const item of Responses?.[store.tableName] ?? []) {
+      const { pk, [attribute]: value } = item;
+      if (typeof pk !== 'string' || !pk.startsWith(PARTITION) || !take(pk.slice(PARTITION.length), value))
+        throw new MalformedItemError('malformed inventory item');
+    }
+    pending = UnprocessedKeys?.[store.tableName]?.Keys ?? [];
+    return pending.length > 0 ? TRY_AGAIN : undefined;
+  });
 }
 
 /**

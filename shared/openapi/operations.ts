@@ -17,6 +17,7 @@ import { consoleOperations } from './console-operations.ts';
 import { booking, flight, pendingBooking, roundTripFlight, signedInAgent } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
+import { servicesOperations } from './services-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
 
 /** Every route can answer these: malformed or oversized bodies, gateway throttling, failures. */
@@ -35,6 +36,7 @@ export const operations: Record<RouteId, Operation> = {
   ...webhookOperations,
   ...cancelOperations,
   ...consoleOperations,
+  ...servicesOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:

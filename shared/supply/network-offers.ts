@@ -9,6 +9,7 @@ import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
 import { newPnr } from './network-pnr.ts';
 import { reprice } from './network-reprice.ts';
+import { networkServices } from './network-services.ts';
 import {
   type InTableOrdering,
   type InTableSupplier,
@@ -65,6 +66,7 @@ function networkOffer(
       },
       reserve: (records) => reserveSeats(deps, quote, flights, seats, records),
     },
+    services: () => networkServices(deps, quote, flights),
   };
 }
 

@@ -1,11 +1,13 @@
 import type { Session } from '../auth/session.ts';
 import type { TransactItem } from '../db/transaction.ts';
 import type { ApiError } from '../errors.ts';
+import type { BagOffer } from '../flights/bags.ts';
 import type { TravelClass } from '../flights/cabins.ts';
 import type { PassengerCounts } from '../flights/fares.ts';
 import type { FlightView } from '../flights/flight-view.ts';
 import type { LocalDate } from '../flights/local-time.ts';
 import type { SearchInput } from '../flights/search-request.ts';
+import type { MapCabin } from '../flights/seat-maps.ts';
 
 /**
  * The FlightSupplier port: where flights come from (docs/API.md §4.5). `bookings/` talks to this and
@@ -156,6 +158,14 @@ export interface SupplierOffer<O extends Ordering = Ordering> {
   /** The offer as quoted now. Undefined when the id names flights that no longer exist. */
   requote(flightId: string): Promise<Requote | undefined>;
   readonly ordering: O;
+  /** Bags and seat maps sold with the offer now (docs/API.md §4.10); absent: the supplier sells none. */
+  services?(): Promise<OfferServices>;
+}
+
+/** What an offer sells beside its seats (docs/API.md §4.10): money in minor units of the offer's currency. */
+export interface OfferServices {
+  readonly bags: readonly BagOffer[];
+  readonly seatMaps: readonly { readonly segmentIndex: number; readonly cabins: readonly MapCabin[] }[];
 }
 
 /** A booking as the supplier side sees it, for settling and cancelling. */

@@ -36,6 +36,7 @@ import { handler as get } from '#test/helpers/routes/bookings/get.ts';
 import { handler as list } from '#test/helpers/routes/bookings/list.ts';
 import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
+import { handler as offerServices } from '#test/helpers/routes/flights/services.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { signIn } from '#test/helpers/session.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
@@ -91,6 +92,7 @@ describe('route table grants', () => {
     await as('search', search, { ...query, max_connections: 1 }, auth);
     const trips: Json[] = (await as('search', search, { ...query, return_date: '2026-12-09' }, auth)).body
       .data;
+    await as('offer-services', offerServices, { flight_id: offers[0].id }, auth);
 
     const booked = await as('booking-create', create, bookingBody(offers[0]), {
       ...auth,
