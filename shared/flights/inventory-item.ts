@@ -128,12 +128,30 @@ export function takeSeatsUpdate(
   travelClass: TravelClass,
   seats: number,
   maxSoldBefore: number,
+  chosen: readonly string[] = [],
 ) {
-  return soldSeatsUpdate(tableName, flight, travelClass, {
+  const update = soldSeatsUpdate(tableName, flight, travelClass, {
     UpdateExpression: 'SET #sold = if_not_exists(#sold, :zero) + :seats',
     ConditionExpression: 'attribute_not_exists(#sold) OR #sold <= :maxSoldBefore',
-    ExpressionAttributeValues: { ':zero': 0, ':seats': seats, ':maxSoldBefore': maxSoldBefore },
+    ExpressionAttributeValues: { ':zero': 0, ':seats': seats, ':maxSoldBefore': maxSoldBefore } as Record<
+      string,
+      unknown
+    >,
   });
+  if (chosen.length === 0) return update;
+  // The chosen seats join the same Update: none of them may be taken already (one item write in all).
+  const free = chosen.map((_, i) => `NOT contains(#taken, :seat${i})`).join(' AND ');
+  return {
+    ...update,
+    UpdateExpression: `${update.UpdateExpression} ADD #taken :chosen`,
+    ConditionExpression: `(${update.ConditionExpression}) AND ${free}`,
+    ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#taken': TAKEN_SEATS },
+    ExpressionAttributeValues: {
+      ...update.ExpressionAttributeValues,
+      ':chosen': new Set(chosen),
+      ...Object.fromEntries(chosen.map((seat, i) => [`:seat${i}`, seat])),
+    },
+  };
 }
 
 /** The Update that puts `seats` back on sale: below the limits of the nested buckets, cheapest first. */
@@ -142,12 +160,20 @@ export function returnSeatsUpdate(
   flight: FlightDate,
   travelClass: TravelClass,
   seats: number,
+  chosen: readonly string[] = [],
 ) {
-  return soldSeatsUpdate(tableName, flight, travelClass, {
+  const update = soldSeatsUpdate(tableName, flight, travelClass, {
     UpdateExpression: 'SET #sold = #sold - :seats',
     ConditionExpression: '#sold >= :seats',
-    ExpressionAttributeValues: { ':seats': seats },
+    ExpressionAttributeValues: { ':seats': seats } as Record<string, unknown>,
   });
+  if (chosen.length === 0) return update;
+  return {
+    ...update,
+    UpdateExpression: `${update.UpdateExpression} DELETE #taken :chosen`,
+    ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#taken': TAKEN_SEATS },
+    ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':chosen': new Set(chosen) },
+  };
 }
 
 /** An Update of the sold seats of one cabin (`#sold`) on a flight-date. */

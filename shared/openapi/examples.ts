@@ -23,6 +23,7 @@ import {
   PayloadTooLargeError,
   PriceChangedError,
   RateLimitedError,
+  SeatUnavailableError,
   ServiceUnavailableError,
   SoldOutError,
   SupplierRejectedError,
@@ -124,6 +125,8 @@ const exampleErrors: Record<ErrorCode, () => ApiError> = {
       },
     }),
   SOLD_OUT: () => new SoldOutError(),
+  SEAT_UNAVAILABLE: () =>
+    new SeatUnavailableError([{ path: 'seats.0.designator', message: 'Seat 12A is no longer available' }]),
   NOT_CANCELLABLE: () => new NotCancellableError(),
   IDEMPOTENCY_IN_PROGRESS: () => new IdempotencyInProgressError(),
   OFFER_EXPIRED: () => new OfferExpiredError(),

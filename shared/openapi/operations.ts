@@ -180,6 +180,7 @@ export const operations: Record<RouteId, Operation> = {
       'FLIGHT_MISMATCH',
       'PRICE_CHANGED',
       'SOLD_OUT',
+      'SEAT_UNAVAILABLE',
       'IDEMPOTENCY_IN_PROGRESS',
       'OFFER_EXPIRED',
       'HOLD_NOT_AVAILABLE',

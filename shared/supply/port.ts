@@ -128,7 +128,14 @@ export interface InTableOrdering {
    * Throws OFFER_EXPIRED (offer slot), IDEMPOTENCY_IN_PROGRESS (idempotency slot), SOLD_OUT or
    * PRICE_CHANGED (seats gone), 503 after bounded retries.
    */
-  reserve(records: RecordWrites): Promise<string>;
+  reserve(records: RecordWrites, seats?: readonly ChosenSeat[]): Promise<string>;
+}
+
+/** A seat chosen at create: its segment, designator and the request field that chose it. */
+export interface ChosenSeat {
+  readonly segmentIndex: number;
+  readonly designator: string;
+  readonly path: string;
 }
 
 /** The remote way: one order call, instant (paid from balance for exactly the quote) or on hold. */
@@ -174,7 +181,12 @@ export interface SuppliedBooking {
   readonly agency_id: string;
   readonly seats: number;
   readonly travel_class: TravelClass;
-  readonly segments?: readonly { flight_number: string; date: string; bucket: number }[];
+  readonly segments?: readonly {
+    flight_number: string;
+    date: string;
+    bucket: number;
+    seats?: readonly string[] | undefined;
+  }[];
   readonly supplier?: { readonly name: string; readonly order_id?: string };
   readonly passengers: readonly { last_name: string; first_name: string }[];
 }

@@ -694,6 +694,17 @@ export interface components {
             passengers: components["schemas"]["Passenger"][];
             /** @description Hold the seats instead of confirming at once: the booking is HELD until payment_required_by, then confirmed with booking/confirm or released */
             hold?: boolean;
+            /** @description Bags from offer/services: each id at most once, quantity within its max_quantity */
+            services?: {
+                id: string;
+                quantity: number;
+            }[];
+            /** @description Seats from offer/services: one per passenger with a seat and segment at most */
+            seats?: {
+                segment_index: number;
+                passenger_index: number;
+                designator: string;
+            }[];
             contact: {
                 /** @description E-mail address, at most 254 characters; surrounding white space is trimmed and the address lower-cased */
                 email: string;
@@ -938,7 +949,53 @@ export interface components {
                 name: string;
             };
             flight: components["schemas"]["Flight"];
-            passengers: components["schemas"]["BookedPassenger"][];
+            passengers: {
+                /** @enum {string} */
+                title: "mr" | "mrs" | "ms" | "miss" | "dr";
+                /** @description 1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe */
+                first_name: string;
+                /** @description 1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe */
+                last_name: string;
+                /** @enum {string} */
+                pax_type: "ADULT" | "CHILD" | "INFANT";
+                /** @enum {string} */
+                gender: "m" | "f" | "x";
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD, a real calendar date in the past; the age on the first departure date must fit pax_type (ADULT 12+, CHILD 2-11, INFANT under 2)
+                 */
+                born_on: string;
+                /** @description The seats chosen for the passenger at create, per segment, with what each cost */
+                seats?: {
+                    segment_index: number;
+                    designator: string;
+                    price: {
+                        /** @description Major currency units, at most 2 decimals */
+                        amount: number;
+                        currency: string;
+                    };
+                }[];
+            }[];
+            /** @description The bags bought at create (offer/services); absent when none */
+            services?: {
+                /** @description The bag’s id in offer/services */
+                id: string;
+                /** @description The journey it travels on (0: the first) */
+                journey_index: number;
+                /** @description Whose bag: the place in passengers[] */
+                passenger_index: number;
+                /** @constant */
+                kind: "checked";
+                weight_kg: number;
+                /** @description How many of this bag were bought */
+                quantity: number;
+                /** @description Per bag */
+                price: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                };
+            }[];
             contact: {
                 email: string;
                 phone: string;
@@ -2634,7 +2691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
+            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, SOLD_OUT, SEAT_UNAVAILABLE, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2645,7 +2702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
+                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "SOLD_OUT" | "SEAT_UNAVAILABLE" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
                         };
                     };
                 };

@@ -53,6 +53,22 @@ const Passenger = () =>
     pax_type: z.enum(PAX_TYPES),
     gender: z.enum(GENDERS),
     born_on: z.string(),
+    /** The seats chosen for the passenger (docs/API.md §4.10), per segment. */
+    seats: z.optional(z.array(z.object({ segment_index: z.int(), designator: z.string(), price: Money() }))),
+  });
+
+const Money = () => z.object({ amount: z.number(), currency: z.string() });
+
+/** The bags bought with the booking (docs/API.md §4.10); `price` per bag. */
+const BoughtService = () =>
+  z.object({
+    id: z.string(),
+    journey_index: z.int(),
+    passenger_index: z.int(),
+    kind: z.literal('checked'),
+    weight_kg: z.number(),
+    quantity: z.int(),
+    price: Money(),
   });
 
 /** Booking states (docs/API.md §4.3); PENDING and FAILED only with a remote supplier. */
@@ -72,6 +88,7 @@ const answered = () => ({
   cancelled_by: z.optional(Actor()),
   flight: Flight(),
   passengers: z.array(Passenger()),
+  services: z.optional(z.array(BoughtService())),
   contact: z.object({ email: z.string(), phone: z.string() }),
   /** A hold's deadline (HELD, and EXPIRED once it passed): confirm before it (docs/API.md §4.4). */
   payment_required_by: z.optional(z.string()),
@@ -111,7 +128,15 @@ const BookingItem = itemSchema(() =>
      */
     cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor() })),
     /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */
-    segments: z.array(z.object({ flight_number: z.string(), date: z.string(), bucket: z.number() })),
+    segments: z.array(
+      z.object({
+        flight_number: z.string(),
+        date: z.string(),
+        bucket: z.number(),
+        /** The seats chosen on the flight-date, given back with the others. */
+        seats: z.optional(z.array(z.string())),
+      }),
+    ),
   }),
 );
 
