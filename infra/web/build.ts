@@ -21,6 +21,9 @@ const consoleBundling: BuildOptions = {
   minify: true,
   sourcemap: false,
   entryNames: '[name]-[hash]',
+  // Code loaded only when opened (the seat maps: web/src/seats/hook.tsx) goes to chunks of its own.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   jsx: 'automatic',
   jsxImportSource: 'preact',
   legalComments: 'none',
@@ -78,7 +81,11 @@ export async function buildConsole(outdir: string): Promise<ConsoleBuild> {
   const outputs = Object.keys(result.metafile?.outputs ?? {}).map((file) =>
     relative(outdir, join(root, file)),
   );
-  const scripts = outputs.filter((file) => file.endsWith('.js'));
+  // Only the entry is on the page: the chunks split off (the seat maps) load when the page asks.
+  const entries = Object.entries(result.metafile?.outputs ?? {})
+    .filter(([, output]) => output.entryPoint === relative(root, join(webDir, 'src', 'main.tsx')))
+    .map(([file]) => relative(outdir, join(root, file)));
+  const scripts = outputs.filter((file) => file.endsWith('.js') && entries.includes(file));
   const styles = outputs.filter((file) => file.endsWith('.css'));
   // The icon by its own hash, so that browsers stop asking for /favicon.ico (a 404 in every console).
   const iconSvg = await readFile(join(webDir, 'icon.svg'));

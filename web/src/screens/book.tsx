@@ -13,6 +13,8 @@ import {
 import { Countdown, ErrorNotice, Link, Progress } from '../components.tsx';
 import { formatMoney, journeyName, type Offer, passengerTypes, slicesOf } from '../offers.ts';
 import { navigate } from '../router.ts';
+import { chosenExtras } from '../seats/choice.ts';
+import { BagsAndSeats } from '../seats/hook.tsx';
 import { readStored, useDraft, writeStored } from '../storage.ts';
 import { todayHere } from '../time.ts';
 import { SliceView } from './results.tsx';
@@ -188,6 +190,7 @@ export function BookScreen() {
           />
         ))}
         <ContactFields draft={draft} errors={errors} onChange={setDraft} />
+        <BagsAndSeats offer={offer} />
         <BookButtons pending={pending} onHold={() => void submit(true, offer)} />
       </form>
       <Progress pending={pending} label="Booking…" />
@@ -246,6 +249,7 @@ function bookingRequest(
     passengers: passengers.map((p, index) => ({ ...p, pax_type: types[index] })),
     contact: { email: draft.email.trim(), phone: draft.phone.trim() },
     ...(hold && { hold: true }),
+    ...chosenExtras(flight),
   } as Schemas['BookingCreateRequest'];
 }
 
