@@ -27,6 +27,7 @@ import type {
 } from '@duffel/api/types';
 import { minorUnits } from '#shared/money.ts';
 import { cancellationFor, duffelId, offersFor, orderFrom } from './duffel-stand-in-data.ts';
+import { standInBags, standInSeatMaps } from './duffel-stand-in-services.ts';
 
 type Endpoint =
   | 'offer_requests.create'
@@ -36,7 +37,8 @@ type Endpoint =
   | 'orders.list'
   | 'order_cancellations.create'
   | 'order_cancellations.confirm'
-  | 'payments.create';
+  | 'payments.create'
+  | 'seat_maps.list';
 
 /** What can go wrong at Duffel, injected for the next call(s) of an endpoint. */
 type Fault =
@@ -375,7 +377,16 @@ type Handler = (store: Store, body: unknown, id: string, query: URLSearchParams)
 /** Each endpoint's work, on what the stand-in keeps. */
 const handlers: Record<Endpoint, Handler> = {
   'offer_requests.create': (store, body) => createOfferRequest(store, body),
-  'offers.get': (store, _body, id) => [200, heldOffer(store, id).offer],
+  'offers.get': (store, _body, id, query) => {
+    const { offer } = heldOffer(store, id);
+    // Duffel lists an offer's services only when asked (`return_available_services=true`).
+    const services = query.get('return_available_services') === 'true' ? standInBags(offer) : [];
+    return [200, { ...offer, available_services: services }];
+  },
+  'seat_maps.list': (store, _body, _id, query) => [
+    200,
+    standInSeatMaps(heldOffer(store, query.get('offer_id') ?? '').offer),
+  ],
   'orders.create': (store, body) => createOrder(store, body),
   'orders.get': (store, _body, id) => [200, knownOrder(store, id)],
   'orders.list': (store, _body, _id, query) => listOrders(store, query),
@@ -575,6 +586,7 @@ function routeOf(method: string, path: string): { endpoint: Endpoint; id: string
     ['POST', /^\/air\/order_cancellations$/, 'order_cancellations.create'],
     ['POST', /^\/air\/order_cancellations\/([\w-]+)\/actions\/confirm$/, 'order_cancellations.confirm'],
     ['POST', /^\/air\/payments$/, 'payments.create'],
+    ['GET', /^\/air\/seat_maps$/, 'seat_maps.list'],
   ];
   for (const [m, pattern, endpoint] of table) {
     const match = m === method ? pattern.exec(path) : null;

@@ -1,5 +1,5 @@
 import type {} from '@duffel/api';
-import type { Offer, Order } from '@duffel/api/types';
+import type { Offer, Order, SeatMap } from '@duffel/api/types';
 import type { Session } from '../../auth/session.ts';
 import { isoSeconds } from '../../clock.ts';
 import { type ApiError, PriceChangedError, SoldOutError } from '../../errors.ts';
@@ -38,6 +38,7 @@ import {
 import { matchPassengers } from './passengers.ts';
 import { rankFlights } from './ranking.ts';
 import { orderFieldPath, refusalError, searchFieldPath } from './refusals.ts';
+import { duffelServices } from './services.ts';
 
 interface DuffelDeps {
   readonly keys: { readonly offer: Uint8Array };
@@ -207,7 +208,22 @@ function duffelOffer(
       order: (request) => order(request, 'instant'),
       orderOnHold: (request) => order(request, 'hold'),
     },
+    services: () => offerServices(send, quote),
   };
+}
+
+/** The offer's bags (return_available_services) and its seat maps, read together (services.ts). */
+async function offerServices(send: DuffelSend, quote: Quote) {
+  const id = encodeURIComponent(quote.duffelOfferId);
+  const [offer, maps] = await Promise.all([
+    send<Offer>({
+      method: 'GET',
+      path: `/air/offers/${id}?return_available_services=true`,
+      repeatable: true,
+    }),
+    send<SeatMap[]>({ method: 'GET', path: `/air/seat_maps?offer_id=${id}`, repeatable: true }),
+  ]);
+  return duffelServices(offer.data, maps.data, quote.travelClass);
 }
 
 /** The offer as Duffel holds it now, as our Flight, with the price change against the quote if any. */

@@ -16,7 +16,7 @@ import type { OfferFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { TRY_AGAIN } from '../../db/retry.ts';
 import { slotted, type TransactItem, transact, unslotted } from '../../db/transaction.ts';
-import { IdempotencyInProgressError, OfferExpiredError } from '../../errors.ts';
+import { IdempotencyInProgressError, OfferExpiredError, ValidationError } from '../../errors.ts';
 import type { RecordSlot, RemoteOrdering, RemoteSupplier, SupplierOffer, SupplierOrder } from '../port.ts';
 
 /**
@@ -175,6 +175,8 @@ function settledFrom(
   };
 }
 
+const NO_EXTRAS = { path: 'services', message: 'this supplier’s orders take no bags or seats yet' };
+
 /** Create's flow: PENDING first, one order call, then settled (order.ts). */
 export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): OfferFlow => ({
   open: (flightId) => {
@@ -182,7 +184,13 @@ export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): Of
     return (
       offer && {
         ...offer,
-        book: (deps, record, lock) => orderRemotely(deps, { record, offer, ordering: offer.ordering, lock }),
+        book: (deps, record, lock) => {
+          // The order does not carry bags or seats yet (docs/decisions.md, "Bags and seats"): refused
+          // before anything is written or ordered, never booked without what the Booking would list.
+          if (record.services?.length || record.passengers.some((p) => p.seats?.length))
+            throw new ValidationError([NO_EXTRAS]);
+          return orderRemotely(deps, { record, offer, ordering: offer.ordering, lock });
+        },
       }
     );
   },
