@@ -1,4 +1,5 @@
-import type { Offer, OfferAvailableService, SeatMap } from '@duffel/api/types';
+import type { Offer, OfferAvailableService, Order, SeatMap } from '@duffel/api/types';
+import { decimalAmount, minorUnits } from '#shared/money.ts';
 import { duffelId } from './duffel-stand-in-data.ts';
 
 /**
@@ -71,4 +72,71 @@ export function standInSeatMaps(offer: Offer): SeatMap[] {
       ],
     })),
   );
+}
+
+/** One service of an order, as Duffel lists it. */
+type OrderService = Order['services'][number];
+
+/**
+ * The services an order asks for (`services: [{id, quantity}]`), checked against the offer's bags and
+ * seats as Duffel does: an unknown id or too many of one is a 422 `validation_error`.
+ */
+export function orderedServices(
+  offer: Offer,
+  asked: readonly { id: string; quantity: number }[],
+): OrderService[] {
+  const seats = standInSeatMaps(offer).flatMap((map) =>
+    map.cabins.flatMap((c) =>
+      c.rows.flatMap((r) =>
+        r.sections.flatMap((s) =>
+          s.elements.flatMap((e) =>
+            e.type === 'seat'
+              ? e.available_services.map((service) => ({
+                  service,
+                  segment: map.segment_id,
+                  designator: e.designator,
+                }))
+              : [],
+          ),
+        ),
+      ),
+    ),
+  );
+  const bags = standInBags(offer);
+  return asked.map(({ id, quantity }, i) => {
+    const bag = bags.find((b) => b.id === id);
+    const seat = seats.find((s) => s.service.id === id);
+    const max = bag ? bag.maximum_quantity : 1;
+    if ((!bag && !seat) || !Number.isInteger(quantity) || quantity < 1 || quantity > max)
+      throw new ServiceRefusal(`services[${i}]`);
+    const each =
+      minorUnits(bag ? bag.total_amount : (seat?.service.total_amount ?? '0'), offer.total_currency) ?? 0;
+    return {
+      id,
+      type: bag ? 'baggage' : 'seat',
+      quantity,
+      total_amount: decimalAmount(each * quantity, offer.total_currency),
+      total_currency: offer.total_currency,
+      passenger_ids: bag ? bag.passenger_ids : [seat?.service.passenger_id ?? ''],
+      segment_ids: bag ? bag.segment_ids : [seat?.segment ?? ''],
+      metadata: bag ? bag.metadata : { designator: seat?.designator ?? '', disclosures: [], name: null },
+    } as OrderService;
+  });
+}
+
+/** The offer as priced with `services`: its total and base grow by what they cost. */
+export function withServices(offer: Offer, services: readonly OrderService[]): Offer {
+  const extra = services.reduce((sum, s) => sum + (minorUnits(s.total_amount, s.total_currency) ?? 0), 0);
+  const add = (amount: string) =>
+    decimalAmount((minorUnits(amount, offer.total_currency) ?? 0) + extra, offer.total_currency);
+  return { ...offer, total_amount: add(offer.total_amount), base_amount: add(offer.base_amount) };
+}
+
+/** An order asking for a service the offer does not sell (the stand-in answers it as Duffel's 422). */
+export class ServiceRefusal extends Error {
+  readonly field: string;
+  constructor(field: string) {
+    super('The service is not available.');
+    this.field = field;
+  }
 }

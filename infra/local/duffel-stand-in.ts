@@ -27,7 +27,13 @@ import type {
 } from '@duffel/api/types';
 import { minorUnits } from '#shared/money.ts';
 import { cancellationFor, duffelId, offersFor, orderFrom } from './duffel-stand-in-data.ts';
-import { standInBags, standInSeatMaps } from './duffel-stand-in-services.ts';
+import {
+  orderedServices,
+  ServiceRefusal,
+  standInBags,
+  standInSeatMaps,
+  withServices,
+} from './duffel-stand-in-services.ts';
 
 type Endpoint =
   | 'offer_requests.create'
@@ -454,15 +460,29 @@ function createOrder(store: Store, body: unknown): [number, unknown] {
       'type',
     );
   }
-  if (!hold) checkBalancePayment(request.payments, held.offer);
-  const order = orderFrom(held.offer, passengers, {
+  // Bags and seats ordered with it (`services`), priced as the offer's services list them.
+  const bought = servicesOf(held.offer, request.services ?? []);
+  const priced = bought.length > 0 ? withServices(held.offer, bought) : held.offer;
+  if (!hold) checkBalancePayment(request.payments, priced);
+  const made = orderFrom(priced, passengers, {
     metadata: request.metadata ?? {},
     held: hold,
     now: store.now(),
   });
+  const order = bought.length > 0 ? { ...made, services: bought } : made;
   held.orderId = order.id;
   store.orders.set(order.id, order);
   return [201, order];
+}
+
+/** The order's services, or Duffel's 422 for one the offer does not sell. */
+function servicesOf(offer: Offer, asked: readonly { id: string; quantity: number }[]) {
+  try {
+    return orderedServices(offer, asked);
+  } catch (error) {
+    if (!(error instanceof ServiceRefusal)) throw error;
+    throw refuse(422, 'validation_error', 'invalid_service', 'The service is not available.', error.field);
+  }
 }
 
 /** An instant order's payment: from the balance, exactly the offer's total. */

@@ -57,6 +57,10 @@ export interface OrderRequest {
   readonly bookingId: string;
   readonly passengers: readonly OrderPassenger[];
   readonly contact: { readonly email: string; readonly phone: string };
+  /** With bags or seats (docs/API.md §4.10): what is paid, minor units, and what they are. */
+  readonly total?: number;
+  readonly services?: readonly { readonly id: string; readonly quantity: number }[];
+  readonly seats?: readonly { passengerIndex: number; segmentIndex: number; designator: string }[];
 }
 
 /** A supplier's order, as far as a booking cares. */

@@ -16,7 +16,7 @@ import type { OfferFlow } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { TRY_AGAIN } from '../../db/retry.ts';
 import { slotted, type TransactItem, transact, unslotted } from '../../db/transaction.ts';
-import { IdempotencyInProgressError, OfferExpiredError, ValidationError } from '../../errors.ts';
+import { IdempotencyInProgressError, OfferExpiredError } from '../../errors.ts';
 import type { RecordSlot, RemoteOrdering, RemoteSupplier, SupplierOffer, SupplierOrder } from '../port.ts';
 
 /**
@@ -65,7 +65,12 @@ async function orderRemotely(
     },
   });
 
-  const request = { bookingId: pending.booking_id, passengers: pending.passengers, contact: pending.contact };
+  const request = {
+    bookingId: pending.booking_id,
+    passengers: pending.passengers,
+    contact: pending.contact,
+    ...extrasOrdered(pending),
+  };
   const outcome = await (holdUntil ? ordering.orderOnHold(request) : ordering.order(request));
   if (outcome.kind === 'unknown') return bookingView(await shownPending(deps, pending));
   if (outcome.kind === 'refused') {
@@ -175,7 +180,14 @@ function settledFrom(
   };
 }
 
-const NO_EXTRAS = { path: 'services', message: 'this supplier’s orders take no bags or seats yet' };
+/** The bags and seats a booking orders with its flights (docs/API.md §4.10), and what it pays in all. */
+function extrasOrdered(record: BookingRecord) {
+  const seats = record.passengers.flatMap((p, passengerIndex) =>
+    (p.seats ?? []).map((s) => ({ passengerIndex, segmentIndex: s.segment_index, designator: s.designator })),
+  );
+  const services = (record.services ?? []).map((s) => ({ id: s.id, quantity: s.quantity }));
+  return seats.length + services.length > 0 ? { total: record.total, services, seats } : {};
+}
 
 /** Create's flow: PENDING first, one order call, then settled (order.ts). */
 export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): OfferFlow => ({
@@ -184,13 +196,7 @@ export const remoteOfferFlow = (supplier: Pick<RemoteSupplier, 'openOffer'>): Of
     return (
       offer && {
         ...offer,
-        book: (deps, record, lock) => {
-          // The order does not carry bags or seats yet (docs/decisions.md, "Bags and seats"): refused
-          // before anything is written or ordered, never booked without what the Booking would list.
-          if (record.services?.length || record.passengers.some((p) => p.seats?.length))
-            throw new ValidationError([NO_EXTRAS]);
-          return orderRemotely(deps, { record, offer, ordering: offer.ordering, lock });
-        },
+        book: (deps, record, lock) => orderRemotely(deps, { record, offer, ordering: offer.ordering, lock }),
       }
     );
   },

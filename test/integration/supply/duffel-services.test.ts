@@ -76,20 +76,54 @@ describe('duffel mode: offer services', () => {
     expect(asked.filter((l) => /^GET \/air\/seat_maps\?offer_id=off_\w+$/.test(l))).toHaveLength(1);
   });
 
-  it('refuses bags or seats at create in duffel mode (400, no order), until orders carry them', async () => {
+  it('books a bag and a seat as services on the Duffel order, paid with the fare', async () => {
+    const offer = await offerFor();
+    const { bags } = (await duffel.services(session, { flight_id: offer.id })).body.data;
+
+    const answer = await duffel.book(session, {
+      ...bookingBody(offer),
+      services: [{ id: bags[0].id, quantity: 2 }],
+      seats: [{ segment_index: 0, passenger_index: 0, designator: '12C' }],
+      total_price: Math.round((offer.total_price + 2 * 35 + 12) * 100) / 100,
+    });
+
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const booking = answer.body.data;
+    expect(booking.services).toMatchObject([{ id: bags[0].id, quantity: 2, price: { amount: 35 } }]);
+    expect(booking.passengers[0].seats).toMatchObject([{ segment_index: 0, designator: '12C' }]);
+    const [order] = [...duffel.standIn.orders.values()].filter(
+      (o) => o.metadata.booking_id === booking.booking_id,
+    );
+    expect(order?.services.map((s) => [s.type, s.quantity, s.total_amount])).toEqual([
+      ['baggage', 2, '70.00'],
+      ['seat', 1, '12.00'],
+    ]);
+    expect(order?.total_amount).toBe((offer.total_price + 82).toFixed(2));
+    const sent: Json = duffel.standIn.requests.findLast(
+      (r) => r.method === 'POST' && r.path === '/air/orders',
+    );
+    expect(sent.body.data.metadata.booking_id).toBe(booking.booking_id);
+    expect(sent.body.data.services).toEqual([
+      { id: bags[0].id, quantity: 2 },
+      { id: expect.stringMatching(/^ase_seat_.*_12C_/), quantity: 1 },
+    ]);
+  });
+
+  it('returns 409 SEAT_UNAVAILABLE, ordering nothing, when Duffel no longer sells the seat', async () => {
     const offer = await offerFor();
     const before = duffel.standIn.orders.size;
 
     const answer = await duffel.book(session, {
       ...bookingBody(offer),
-      seats: [{ segment_index: 0, passenger_index: 0, designator: '12C' }],
-      total_price: Math.round((offer.total_price + 12) * 100) / 100,
+      seats: [{ segment_index: 0, passenger_index: 0, designator: '10A' }],
+      total_price: offer.total_price,
     });
 
-    expect(answer.status).toBe(400);
-    expect(answer.body.error.details).toEqual([
-      { path: 'services', message: 'this supplier’s orders take no bags or seats yet' },
-    ]);
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toMatchObject({
+      code: 'SEAT_UNAVAILABLE',
+      details: [{ path: 'seats.0.designator' }],
+    });
     expect(duffel.standIn.orders.size).toBe(before);
   });
 });
