@@ -13,13 +13,15 @@ import {
 } from '#test/helpers/bookings.ts';
 import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as services } from '#test/helpers/routes/flights/services.ts';
+import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import type { TestSession } from '#test/helpers/session.ts';
 
 let session: TestSession;
 let date: string;
+let advance: (ms: number) => void;
 
 beforeEach(async () => {
-  ({ date, session } = await startBookingTest());
+  ({ advance, date, session } = await startBookingTest());
 });
 
 const offerFor = async (body: Record<string, unknown> = {}) =>
@@ -148,6 +150,20 @@ describe('fn: booking create with bags and seats', () => {
       expect(item?.sold_Y).toBe(0);
       expect(item?.[TAKEN_SEATS]).toBeUndefined();
     }
+  });
+
+  it('gives a hold’s seats back when it expires (the sweep)', async () => {
+    const offer = await offerFor({ adults: 1 });
+    const seats = [{ segment_index: 0, passenger_index: 0, designator: '21D' }];
+    const held = await book(session, { ...withExtras(offer, { seats }, 20), hold: true });
+    expect(held.body.data.status).toBe('HELD');
+
+    advance(25 * 3_600_000);
+    expect((await sweep()).expired).toBeGreaterThanOrEqual(1);
+
+    const item = await inventoryItem(flightNumberOf(offer), date);
+    expect(item?.sold_Y).toBe(0);
+    expect(item?.[TAKEN_SEATS]).toBeUndefined();
   });
 
   it('sells each of the last 8 seats once when 100 bookings race for them', {
