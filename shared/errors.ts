@@ -186,6 +186,14 @@ export class SoldOutError extends fixedError(
   'Not enough seats are left on this flight for the passengers.',
 ) {}
 
+/** A chosen seat was taken, or a bag sold out, between the seat map and the booking (docs/API.md §4.10). */
+export class SeatUnavailableError extends ApiError {
+  readonly code = 'SEAT_UNAVAILABLE' as const;
+  constructor(details: ErrorDetail[]) {
+    super('A chosen seat or service is no longer available; nothing was booked. See details.', { details });
+  }
+}
+
 export class NotCancellableError extends fixedError(
   'NOT_CANCELLABLE',
   'The booking can no longer be cancelled: its first flight has departed.',

@@ -176,6 +176,16 @@ export const routes = [
     grants: ['signing-key', 'send-notice'],
   },
   {
+    // The bags and seat maps of an offer (docs/API.md §4.10): the offer's marker and the flight-dates'
+    // chosen seats are read; a remote supplier is asked; nothing is written.
+    id: 'offer-services',
+    path: '/api/flights/offer/services',
+    entry: 'functions/flights/services.ts',
+    auth: true,
+    table: ['GetItem', 'BatchGetItem'],
+    grants: ['signing-key', 'supplier'],
+  },
+  {
     id: 'agency-agents-list',
     path: '/api/agency/agents/list',
     entry: 'functions/agency/agents-list.ts',

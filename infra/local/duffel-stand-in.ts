@@ -56,6 +56,14 @@ function repriced(totalAmount: string, currency: string) {
   };
 }
 
+import {
+  orderedServices,
+  ServiceRefusal,
+  standInBags,
+  standInSeatMaps,
+  withServices,
+} from './duffel-stand-in-services.ts';
+
 type Endpoint =
   | 'offer_requests.create'
   | 'offers.get'
@@ -69,7 +77,8 @@ type Endpoint =
   | 'order_change_requests.get'
   | 'order_changes.create'
   | 'order_changes.get'
-  | 'order_changes.confirm';
+  | 'order_changes.confirm'
+  | 'seat_maps.list';
 
 /** What can go wrong at Duffel, injected for the next call(s) of an endpoint. */
 type Fault =
@@ -421,7 +430,16 @@ type Handler = (store: Store, body: unknown, id: string, query: URLSearchParams)
 /** Each endpoint's work, on what the stand-in keeps. */
 const handlers: Record<Endpoint, Handler> = {
   'offer_requests.create': (store, body) => createOfferRequest(store, body),
-  'offers.get': (store, _body, id) => [200, heldOffer(store, id).offer],
+  'offers.get': (store, _body, id, query) => {
+    const { offer } = heldOffer(store, id);
+    // Duffel lists an offer's services only when asked (`return_available_services=true`).
+    const services = query.get('return_available_services') === 'true' ? standInBags(offer) : [];
+    return [200, { ...offer, available_services: services }];
+  },
+  'seat_maps.list': (store, _body, _id, query) => [
+    200,
+    standInSeatMaps(heldOffer(store, query.get('offer_id') ?? '').offer),
+  ],
   'orders.create': (store, body) => createOrder(store, body),
   'orders.get': (store, _body, id) => [200, knownOrder(store, id)],
   'orders.list': (store, _body, _id, query) => listOrders(store, query),
@@ -509,15 +527,29 @@ function createOrder(store: Store, body: unknown): [number, unknown] {
       'type',
     );
   }
-  if (!hold) checkBalancePayment(request.payments, held.offer);
-  const order = orderFrom(held.offer, passengers, {
+  // Bags and seats ordered with it (`services`), priced as the offer's services list them.
+  const bought = servicesOf(held.offer, request.services ?? []);
+  const priced = bought.length > 0 ? withServices(held.offer, bought) : held.offer;
+  if (!hold) checkBalancePayment(request.payments, priced);
+  const made = orderFrom(priced, passengers, {
     metadata: request.metadata ?? {},
     held: hold,
     now: store.now(),
   });
+  const order = bought.length > 0 ? { ...made, services: bought } : made;
   held.orderId = order.id;
   store.orders.set(order.id, order);
   return [201, order];
+}
+
+/** The order's services, or Duffel's 422 for one the offer does not sell. */
+function servicesOf(offer: Offer, asked: readonly { id: string; quantity: number }[]) {
+  try {
+    return orderedServices(offer, asked);
+  } catch (error) {
+    if (!(error instanceof ServiceRefusal)) throw error;
+    throw refuse(422, 'validation_error', 'invalid_service', 'The service is not available.', error.field);
+  }
 }
 
 /** An instant order's payment: from the balance, exactly the offer's total. */
@@ -658,6 +690,7 @@ function routeOf(method: string, path: string): { endpoint: Endpoint; id: string
     ['POST', /^\/air\/order_changes$/, 'order_changes.create'],
     ['GET', /^\/air\/order_changes\/([\w-]+)$/, 'order_changes.get'],
     ['POST', /^\/air\/order_changes\/([\w-]+)\/actions\/confirm$/, 'order_changes.confirm'],
+    ['GET', /^\/air\/seat_maps$/, 'seat_maps.list'],
   ];
   for (const [m, pattern, endpoint] of table) {
     const match = m === method ? pattern.exec(path) : null;

@@ -24,6 +24,9 @@ const consoleBundling: BuildOptions = {
   minify: true,
   sourcemap: false,
   entryNames: '[name]-[hash]',
+  // Code loaded only when opened (the seat maps: web/src/seats/hook.tsx) goes to chunks of its own.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   jsx: 'automatic',
   jsxImportSource: 'preact',
   legalComments: 'none',
@@ -84,9 +87,14 @@ export async function buildConsole(outdir: string): Promise<ConsoleBuild> {
   const outputs = Object.keys(result.metafile?.outputs ?? {}).map((file) =>
     relative(outdir, join(root, file)),
   );
-  // The boot script first: module scripts run in the page's order, each once it has arrived.
+  // Only the entries are on the page (the chunks split off, the seat maps, load when the page asks),
+  // the boot script first: module scripts run in the page's order, each once it has arrived.
+  const entryPoints = ['boot.ts', 'main.tsx'].map((name) => relative(root, join(webDir, 'src', name)));
+  const entries = Object.entries(result.metafile?.outputs ?? {})
+    .filter(([, output]) => output.entryPoint !== undefined && entryPoints.includes(output.entryPoint))
+    .map(([file]) => relative(outdir, join(root, file)));
   const scripts = outputs
-    .filter((file) => file.endsWith('.js'))
+    .filter((file) => file.endsWith('.js') && entries.includes(file))
     .sort((a, b) => Number(b.startsWith('assets/boot-')) - Number(a.startsWith('assets/boot-')));
   const styles = outputs.filter((file) => file.endsWith('.css'));
   // The icon by its own hash, so that browsers stop asking for /favicon.ico (a 404 in every console).

@@ -26,6 +26,7 @@ import {
   type StoredOutcome,
 } from './entity/idempotency-item.ts';
 import { newBookingId } from './entity/ids.ts';
+import { boughtExtras, checkedExtras, choseExtras } from './extras.ts';
 import { flightMismatches } from './flight-mismatch.ts';
 import type { BookableOffer, OfferDeps } from './flow.ts';
 import { holdDeadline } from './holds.ts';
@@ -113,7 +114,10 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   if (now >= offer.expiresAt * 1000) throw new OfferExpiredError();
   const quoted = await requote(deps, offer, body.flight_id);
   if (!quoted) throw new FlightNotFoundError();
-  const mismatches = flightMismatches(body, quoted.flight);
+  // With bags or seats chosen, total_price includes them: it is checked against the offer and theirs below.
+  const withExtras = choseExtras(body);
+  const sent = withExtras ? { ...body, total_price: quoted.flight.total_price } : body;
+  const mismatches = flightMismatches(sent, quoted.flight);
   if (mismatches.length > 0 || quoted.change) {
     // 410 comes before 409 (docs/API.md §4.2): a booked offer is gone whatever the details say. Read only
     // when something differs, so a good request still books with the fewest calls.
@@ -126,12 +130,13 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
   // remote supplier's hold order ends at the earlier of its deadline and this one (supply/remote/order.ts).
   if (body.hold && quoted.holdable === false) throw new HoldNotAvailableError(INSTANT_PAYMENT);
   const heldUntil = body.hold ? holdDeadline(quoted.departsAt, now, deps.config.HOLD_MINUTES) : undefined;
+  const extras = withExtras ? await checkedExtras(offer, body, quoted.flight) : undefined;
   const record: BookingRecord = {
     booking_id: newBookingId(now),
     pnr: null,
     status: heldUntil === undefined ? 'CONFIRMED' : 'HELD',
     ...(heldUntil !== undefined && { payment_required_by: isoSeconds(heldUntil) }),
-    total: offer.total,
+    total: offer.total + (extras?.cost ?? 0),
     currency: offer.currency,
     created_at: isoSeconds(now),
     updated_at: isoSeconds(now),
@@ -145,11 +150,11 @@ async function book(context: BookingContext, lock: IdempotencyLock | undefined):
     seats: 0,
     segments: [],
     flight: quoted.flight,
-    passengers: body.passengers,
+    ...boughtExtras(extras, body.passengers, offer.currency),
     contact: body.contact,
   };
   // In the table, one transaction with the seats; with a remote supplier, PENDING first (flow.ts).
-  return answered(await offer.book(deps, record, lock), false);
+  return answered(await offer.book(deps, record, lock, extras?.seats), false);
 }
 
 /**

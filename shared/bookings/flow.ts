@@ -1,5 +1,5 @@
 import type { Logger } from '../log.ts';
-import type { BookingSupplier, OrdersSupplier, SupplierOffer } from '../supply/port.ts';
+import type { BookingSupplier, ChosenSeat, OrdersSupplier, SupplierOffer } from '../supply/port.ts';
 import type { BookingDeps } from './entity/booking.ts';
 import type { BookingRecord, BookingView } from './entity/booking-item.ts';
 import type { IdempotencyLock } from './entity/idempotency-item.ts';
@@ -20,7 +20,12 @@ export interface BookableOffer extends SupplierOffer {
    * Orders `record` (CONFIRMED or HELD as it would be made, its seats filled in here) and answers the
    * booking made, with `lock`'s answer stored in the same write. Throws what the order met.
    */
-  book(deps: OfferDeps, record: BookingRecord, lock: IdempotencyLock | undefined): Promise<BookingView>;
+  book(
+    deps: OfferDeps,
+    record: BookingRecord,
+    lock: IdempotencyLock | undefined,
+    seats?: readonly ChosenSeat[],
+  ): Promise<BookingView>;
 }
 
 /** Create's flow: opens offers this flow can book. */

@@ -15,12 +15,15 @@ export const inTableOfferFlow = (supplier: Pick<InTableSupplier, 'openOffer'>): 
     const { holding } = offer.ordering;
     return {
       ...offer,
-      book: async (deps, record, lock) => {
+      book: async (deps, record, lock, seats = []) => {
         const made = (pnr: string) => ({
           ...record,
           pnr,
           seats: holding.seats,
-          segments: [...holding.segments],
+          segments: holding.segments.map((segment, i) => {
+            const chosen = seats.filter((s) => s.segmentIndex === i).map((s) => s.designator);
+            return chosen.length > 0 ? { ...segment, seats: chosen } : { ...segment };
+          }),
         });
         const pnr = await offer.ordering.reserve((candidate) => {
           const booked = made(candidate);
@@ -28,7 +31,7 @@ export const inTableOfferFlow = (supplier: Pick<InTableSupplier, 'openOffer'>): 
             status: 201,
             data: bookingView(booked),
           });
-        });
+        }, seats);
         return bookingView(made(pnr));
       },
     };

@@ -3,6 +3,7 @@ import { IDENTIFIER_FORMS, normalizeIdentifier } from '../auth/identifier.ts';
 import { isCalendarDate } from '../flights/local-time.ts';
 import '../zod-locale.ts';
 import { GENDERS, PAX_TYPES, type PaxType, TITLES } from './entity/passenger-fields.ts';
+import { extrasFields } from './extras.ts';
 
 /**
  * Latin letters, accented ones included, with spaces, hyphens and apostrophes; at least one letter.
@@ -167,6 +168,7 @@ export const createBookingRequest = () =>
         }),
       ),
     ),
+    ...extrasFields(),
     contact: z.object({
       email: z.pipe(
         z.string().check(z.meta(IDENTIFIER_FORMS.EMAIL)),

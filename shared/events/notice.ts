@@ -81,11 +81,35 @@ function lines(booking: BookingView, agencyName: string, headline: string, deadl
         : [],
     ),
     'Passengers:',
-    ...booking.passengers.map((p) => `  ${p.first_name} ${p.last_name} (${p.pax_type.toLowerCase()})`),
+    ...booking.passengers.map(
+      (p) => `  ${p.first_name} ${p.last_name} (${p.pax_type.toLowerCase()})${seatsText(p)}`,
+    ),
+    ...bagLines(booking),
     '',
     `Total price: ${money(booking.total_price, booking.currency)}`,
     '',
     `Questions about this booking? Contact ${agencyName} and quote ${booking.pnr}.`,
+  ];
+}
+
+/** A passenger's chosen seats (docs/API.md §4.10), segment by segment: `, seats 16A (flight 1)`. */
+const seatsText = (p: BookingView['passengers'][number]) =>
+  p.seats?.length
+    ? `, seat${p.seats.length > 1 ? 's' : ''} ${p.seats.map((s) => `${s.designator} (flight ${s.segment_index + 1})`).join(', ')}`
+    : '';
+
+/** The bags bought, one line each: how many, for whom, on which journey. */
+function bagLines(booking: BookingView): string[] {
+  const bags = booking.services ?? [];
+  if (bags.length === 0) return [];
+  return [
+    '',
+    'Checked bags:',
+    ...bags.map((bag) => {
+      const p = booking.passengers[bag.passenger_index];
+      const who = p ? `${p.first_name} ${p.last_name}` : `passenger ${bag.passenger_index + 1}`;
+      return `  ${bag.quantity} x ${bag.weight_kg} kg, ${who}, journey ${bag.journey_index + 1}`;
+    }),
   ];
 }
 

@@ -25,6 +25,7 @@ import {
   PayloadTooLargeError,
   PriceChangedError,
   RateLimitedError,
+  SeatUnavailableError,
   ServiceUnavailableError,
   SoldOutError,
   SupplierRejectedError,
@@ -128,6 +129,8 @@ const exampleErrors: Record<ErrorCode, () => ApiError> = {
   SOLD_OUT: () => new SoldOutError(),
   CONDITIONS_CHANGED: () =>
     new ConditionsChangedError({ flight: { ...flight, id: 'off_2Wq8Ns5Kd1Xz7Lr4Vb9Mc0Pj3Hf6Gt' } }),
+  SEAT_UNAVAILABLE: () =>
+    new SeatUnavailableError([{ path: 'seats.0.designator', message: 'Seat 12A is no longer available' }]),
   NOT_CANCELLABLE: () => new NotCancellableError(),
   NOT_CHANGEABLE: () => new NotChangeableError('The fare of this journey does not allow changes.'),
   IDEMPOTENCY_IN_PROGRESS: () => new IdempotencyInProgressError(),

@@ -18,6 +18,7 @@ import { consoleOperations } from './console-operations.ts';
 import { booking, flight, pendingBooking, roundTripFlight, signedInAgent } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, EmptyData, Flight, SendOtpData, success, VerifyOtpData } from './responses.ts';
+import { servicesOperations } from './services-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
 import { workspaceOperations } from './workspace-operations.ts';
 
@@ -39,6 +40,7 @@ export const operations: Record<RouteId, Operation> = {
   ...changeOperations,
   ...consoleOperations,
   ...workspaceOperations,
+  ...servicesOperations,
   'send-otp': {
     summary: 'Send a sign-in code',
     description:
@@ -183,6 +185,7 @@ export const operations: Record<RouteId, Operation> = {
       'PRICE_CHANGED',
       'CONDITIONS_CHANGED',
       'SOLD_OUT',
+      'SEAT_UNAVAILABLE',
       'IDEMPOTENCY_IN_PROGRESS',
       'OFFER_EXPIRED',
       'HOLD_NOT_AVAILABLE',

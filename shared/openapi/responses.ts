@@ -204,7 +204,36 @@ export const Booking = z.object({
   created_by: z.optional(Actor).check(z.describe('The agent who booked (id and name at the time)')),
   cancelled_by: z.optional(Actor).check(z.describe('The agent who cancelled')),
   flight: Flight,
-  passengers: z.array(passenger()),
+  passengers: z.array(
+    z.extend(passenger(), {
+      seats: z
+        .optional(
+          z.array(
+            z.object({
+              segment_index: z.int(),
+              designator: z.string(),
+              price: z.object({ amount: Money, currency: z.string() }),
+            }),
+          ),
+        )
+        .check(z.describe('The seats chosen for the passenger at create, per segment, with what each cost')),
+    }),
+  ),
+  services: z
+    .optional(
+      z.array(
+        z.object({
+          id: z.string().check(z.describe('The bag’s id in offer/services')),
+          journey_index: z.int().check(z.describe('The journey it travels on (0: the first)')),
+          passenger_index: z.int().check(z.describe('Whose bag: the place in passengers[]')),
+          kind: z.literal('checked'),
+          weight_kg: z.number(),
+          quantity: z.int().check(z.describe('How many of this bag were bought')),
+          price: z.object({ amount: Money, currency: z.string() }).check(z.describe('Per bag')),
+        }),
+      ),
+    )
+    .check(z.describe('The bags bought at create (offer/services); absent when none')),
   contact: z.object({ email: z.string(), phone: z.string() }),
   supplier: z
     .optional(z.object({ name: z.string(), order_id: z.optional(z.string()) }))

@@ -1,17 +1,19 @@
 import { TRY_AGAIN } from '../db/retry.ts';
 import { slotted, transact } from '../db/transaction.ts';
-import { IdempotencyInProgressError, OfferExpiredError } from '../errors.ts';
+import { IdempotencyInProgressError, OfferExpiredError, SeatUnavailableError } from '../errors.ts';
 import { conditionsSeal, shownConditions } from '../flights/fare-conditions.ts';
 import { bucketLimits, seatsFor } from '../flights/fares.ts';
 import { quotedFlights, quotedFlightView } from '../flights/flight-view.ts';
-import { takeSeatsUpdate } from '../flights/inventory-item.ts';
+import { flightDateKey, readTakenSeats, takeSeatsUpdate } from '../flights/inventory-item.ts';
 import { type OpenedOffer, openOffer } from '../flights/offers.ts';
 import { segmentPrice } from '../flights/pricing.ts';
 import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
 import { newPnr } from './network-pnr.ts';
 import { conditionsMoved, reprice } from './network-reprice.ts';
+import { networkServices } from './network-services.ts';
 import {
+  type ChosenSeat,
   type InTableOrdering,
   type InTableSupplier,
   offerFacts,
@@ -73,8 +75,9 @@ function networkOffer(
           paid: segmentPrice(flights[i] as ScheduledFlight, quote.travelClass, s.bucket, quote.passengers),
         })),
       },
-      reserve: (records) => reserveSeats(deps, quote, flights, seats, records),
+      reserve: (records, chosen = []) => reserveSeats(deps, { quote, flights, seats, chosen }, records),
     },
+    services: () => networkServices(deps, quote, flights),
   };
 }
 
@@ -83,20 +86,23 @@ function networkOffer(
  * writes. A race this booking can win on another try (a PNR taken meanwhile, a conflict, seats that
  * came back) is tried again with a fresh PNR (db/retry.ts).
  */
-function reserveSeats(
-  deps: SearchDeps,
-  quote: OpenedOffer,
-  flights: ScheduledFlight[],
-  seats: number,
-  records: RecordWrites,
-): Promise<string> {
+function reserveSeats(deps: SearchDeps, order: SeatOrder, records: RecordWrites): Promise<string> {
+  const { quote, flights, seats, chosen } = order;
   let pnr = '';
   const transaction = () => {
     pnr = newPnr();
     const takeSeats = flights.map((flight, i) => {
       const capacity = flight.leg.aircraft.seats[quote.travelClass] ?? 0;
       const limit = bucketLimits(quote.travelClass, capacity)[quote.segments[i]?.bucket ?? 0] ?? 0;
-      const update = takeSeatsUpdate(deps.tableName, flight, quote.travelClass, seats, limit - seats);
+      const designators = chosen.filter((s) => s.segmentIndex === i).map((s) => s.designator);
+      const update = takeSeatsUpdate(
+        deps.tableName,
+        flight,
+        quote.travelClass,
+        seats,
+        limit - seats,
+        designators,
+      );
       return ['seats', { Update: update }] as const;
     });
     return slotted<Slot>([...takeSeats, ...records(pnr)]);
@@ -108,6 +114,7 @@ function reserveSeats(
       if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
       const seatsGone = failed.conditionFailed('seats');
       if (seatsGone) {
+        await throwIfSeatsTaken(deps, order);
         const repriced = await reprice(deps, deps.clock.now(), quote, flights);
         if (repriced) throw repriced;
       }
@@ -120,4 +127,26 @@ function reserveSeats(
       return TRY_AGAIN;
     },
   });
+}
+
+/** What one booking takes: the quote's seats on its flights, and the seats chosen among them. */
+interface SeatOrder {
+  readonly quote: OpenedOffer;
+  readonly flights: ScheduledFlight[];
+  readonly seats: number;
+  readonly chosen: readonly ChosenSeat[];
+}
+
+/** After the seats' condition failed: SEAT_UNAVAILABLE when a chosen seat is now taken (read again). */
+async function throwIfSeatsTaken(deps: SearchDeps, order: SeatOrder): Promise<void> {
+  if (order.chosen.length === 0) return;
+  const taken = await readTakenSeats(deps, order.flights);
+  const gone = order.chosen.filter((seat) => {
+    const flight = order.flights[seat.segmentIndex];
+    return flight && taken.get(flightDateKey(flight))?.has(seat.designator);
+  });
+  if (gone.length > 0)
+    throw new SeatUnavailableError(
+      gone.map((seat) => ({ path: seat.path, message: `Seat ${seat.designator} is no longer available` })),
+    );
 }

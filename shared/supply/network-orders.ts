@@ -20,6 +20,7 @@ export function networkOrders(
             { flightNumber: segment.flight_number, date: segment.date },
             booking.travel_class,
             booking.seats,
+            segment.seats,
           ),
         })),
     },

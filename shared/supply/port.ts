@@ -1,11 +1,13 @@
 import type { Session } from '../auth/session.ts';
 import type { TransactItem } from '../db/transaction.ts';
 import type { ApiError } from '../errors.ts';
+import type { BagOffer } from '../flights/bags.ts';
 import type { TravelClass } from '../flights/cabins.ts';
 import type { PassengerCounts } from '../flights/fares.ts';
 import type { FlightView } from '../flights/flight-view.ts';
 import type { LocalDate } from '../flights/local-time.ts';
 import type { SearchInput } from '../flights/search-request.ts';
+import type { MapCabin } from '../flights/seat-maps.ts';
 
 /**
  * The FlightSupplier port: where flights come from (docs/API.md §4.5). `bookings/` talks to this and
@@ -58,6 +60,10 @@ export interface OrderRequest {
   readonly bookingId: string;
   readonly passengers: readonly OrderPassenger[];
   readonly contact: { readonly email: string; readonly phone: string };
+  /** With bags or seats (docs/API.md §4.10): what is paid, minor units, and what they are. */
+  readonly total?: number;
+  readonly services?: readonly { readonly id: string; readonly quantity: number }[];
+  readonly seats?: readonly { passengerIndex: number; segmentIndex: number; designator: string }[];
 }
 
 /** A supplier's order, as far as a booking cares. */
@@ -160,7 +166,14 @@ export interface InTableOrdering {
    * Throws OFFER_EXPIRED (offer slot), IDEMPOTENCY_IN_PROGRESS (idempotency slot), SOLD_OUT or
    * PRICE_CHANGED (seats gone), 503 after bounded retries.
    */
-  reserve(records: RecordWrites): Promise<string>;
+  reserve(records: RecordWrites, seats?: readonly ChosenSeat[]): Promise<string>;
+}
+
+/** A seat chosen at create: its segment, designator and the request field that chose it. */
+export interface ChosenSeat {
+  readonly segmentIndex: number;
+  readonly designator: string;
+  readonly path: string;
 }
 
 /** The remote way: one order call, instant (paid from balance for exactly the quote) or on hold. */
@@ -190,6 +203,14 @@ export interface SupplierOffer<O extends Ordering = Ordering> {
   /** The offer as quoted now. Undefined when the id names flights that no longer exist. */
   requote(flightId: string): Promise<Requote | undefined>;
   readonly ordering: O;
+  /** Bags and seat maps sold with the offer now (docs/API.md §4.10); absent: the supplier sells none. */
+  services?(): Promise<OfferServices>;
+}
+
+/** What an offer sells beside its seats (docs/API.md §4.10): money in minor units of the offer's currency. */
+export interface OfferServices {
+  readonly bags: readonly BagOffer[];
+  readonly seatMaps: readonly { readonly segmentIndex: number; readonly cabins: readonly MapCabin[] }[];
 }
 
 /** A booking as the supplier side sees it, for settling and cancelling. */
@@ -198,7 +219,12 @@ export interface SuppliedBooking {
   readonly agency_id: string;
   readonly seats: number;
   readonly travel_class: TravelClass;
-  readonly segments?: readonly { flight_number: string; date: string; bucket: number }[];
+  readonly segments?: readonly {
+    flight_number: string;
+    date: string;
+    bucket: number;
+    seats?: readonly string[] | undefined;
+  }[];
   readonly supplier?: { readonly name: string; readonly order_id?: string };
   readonly passengers: readonly { last_name: string; first_name: string }[];
 }

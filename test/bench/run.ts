@@ -8,7 +8,7 @@
  * touched. Alone, a benchmark runs in a fresher process than in the full run (README, Benchmarks).
  * Names: cold-start (P1), cold-refusal (P1b: cold start to a 401), size (P2), warm-overhead (P3), calls (P4), scale (P5), contention (P6),
  * throughput (P7), memory (memory sizing), airports (airport search lookups), console (the console's
- * budgets in Chromium), multi-city (6-journey search against one-way), change-search (change-search against a search of the same journeys). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0 (P1 without
+ * budgets in Chromium), multi-city (6-journey search against one-way), change-search (change-search against a search of the same journeys), services (offer/services against one-way search), seat-map (a 777's seat map painted in Chromium). Knobs: BENCH_COLD_RUNS (P1 rounds, 15), BENCH_CACHEGRIND=0 (P1 without
  * cachegrind), BENCH_COLD_ROWS (P1 and memory: only these rows, comma-separated), SCALE_SAMPLES (P5
  * searches per table, 1000), BENCH_HTTP_SECONDS (P7 seconds per run, 8), BENCH_MEMORY_RUNS (cold starts
  * per function and size, 6), BENCH_MEMORY_WARM (warm requests after each, 5), BENCH_CONSOLE_RUNS
@@ -37,6 +37,8 @@ const benchmarks: readonly { name: string; load: () => Promise<(bench: Bench) =>
   { name: 'console', load: async () => (await import('./console.ts')).consoleBudgets },
   { name: 'multi-city', load: async () => (await import('./multi-city.ts')).multiCity },
   { name: 'change-search', load: async () => (await import('./change-search.ts')).changeSearch },
+  { name: 'services', load: async () => (await import('./services.ts')).offerServices },
+  { name: 'seat-map', load: async () => (await import('./seat-map.ts')).seatMap },
 ];
 
 const usage = `usage: npm run bench [-- --only NAME[,NAME…]]; names: ${benchmarks.map((b) => b.name).join(', ')}`;

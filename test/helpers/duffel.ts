@@ -7,6 +7,7 @@ import { createHandler as createBooking } from '../../functions/bookings/create.
 import { createHandler as createGet } from '../../functions/bookings/get.ts';
 import { createHandler as createRefundQuote } from '../../functions/bookings/refund-quote.ts';
 import { createHandler as createSearch } from '../../functions/flights/search.ts';
+import { createHandler as createServices } from '../../functions/flights/services.ts';
 import {
   type DuffelStandIn,
   type StandInOptions,
@@ -57,6 +58,7 @@ export async function duffelMode(options: StandInOptions = {}, settings: Record<
     cancel: call(createCancel(ctx), '/api/flights/booking/cancel'),
     confirm: call(createConfirm(ctx), '/api/flights/booking/confirm'),
     refundQuote: call(createRefundQuote(ctx), '/api/flights/booking/refund-quote'),
+    services: call(createServices(ctx), '/api/flights/offer/services'),
     sweep: () => ctx.orderFlow.sweepPending(ctx),
     /** The sweep's part that settles supplier calls left unanswered (cancellations, payments). */
     settleCalls: () => ctx.orderFlow.settleLeftCalls(ctx),

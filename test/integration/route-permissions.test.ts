@@ -42,6 +42,7 @@ import { handler as note } from '#test/helpers/routes/bookings/note.ts';
 import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
 import { handler as resend } from '#test/helpers/routes/bookings/resend.ts';
 import { handler as search } from '#test/helpers/routes/flights/search.ts';
+import { handler as offerServices } from '#test/helpers/routes/flights/services.ts';
 import { handler as sweep } from '#test/helpers/routes/jobs/sweep.ts';
 import { signIn } from '#test/helpers/session.ts';
 import { testContext as context } from '#test/helpers/test-context.ts';
@@ -112,6 +113,7 @@ describe('route table grants', () => {
     await as('search', search, { ...query, max_connections: 1 }, auth);
     const trips: Json[] = (await as('search', search, { ...query, return_date: '2026-12-09' }, auth)).body
       .data;
+    await as('offer-services', offerServices, { flight_id: offers[0].id }, auth);
 
     const booked = await as('booking-create', create, bookingBody(offers[0]), {
       ...auth,

@@ -28,6 +28,7 @@ const ENTRY_POINTS: Record<string, string> = {
   // A compile-time assertion: its type arguments fail the type-check when a view drifts from its
   // schema; exported so it is not an unused local.
   'shared/openapi/responses.ts:ViewsMatchSchemas': 'a compile-time check',
+  'shared/openapi/services-operations.ts:ServicesViewMatchesSchema': 'a compile-time check',
 };
 
 /**
@@ -66,6 +67,7 @@ const TEST_SEAMS: Record<string, string> = {
   'shared/events/delivery-item.ts:deliveryKey': 'an item key',
   'shared/flights/inventory-item.ts:inventoryKey': 'an item key',
   'shared/flights/inventory-item.ts:soldAttribute': 'an item attribute',
+  'shared/flights/inventory-item.ts:TAKEN_SEATS': 'an item attribute',
   // An event's id, derived from its booking's id and version as an item key is from its fields: tests
   // predict the ids of the events a change sends.
   'shared/events/booking-event.ts:eventId': 'the event id rule',

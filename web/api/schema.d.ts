@@ -364,6 +364,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flights/offer/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bags and seats for an offer
+         * @description The checked bags (per passenger and journey, with a price per bag and the most one passenger may buy) and a seat map per segment (every cabin; only the offer’s cabin is for sale; infants get no seat). Send the chosen ones to booking/create as services and seats, with total_price including them. The same offer checks as create: 404 FLIGHT_NOT_FOUND, 410 OFFER_EXPIRED (expired or booked). Built-in network: the cabin layout of the aircraft type, the seats sold on that flight-date, bag and seat prices by route length and cabin (docs/flights.md).
+         */
+        post: operations["offerServices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agency/agents/list": {
         parameters: {
             query?: never;
@@ -818,6 +838,17 @@ export interface components {
             passengers: components["schemas"]["Passenger"][];
             /** @description Hold the seats instead of confirming at once: the booking is HELD until payment_required_by, then confirmed with booking/confirm or released */
             hold?: boolean;
+            /** @description Bags from offer/services: each id at most once, quantity within its max_quantity */
+            services?: {
+                id: string;
+                quantity: number;
+            }[];
+            /** @description Seats from offer/services: one per passenger with a seat and segment at most */
+            seats?: {
+                segment_index: number;
+                passenger_index: number;
+                designator: string;
+            }[];
             contact: {
                 /** @description E-mail address, at most 254 characters; surrounding white space is trimmed and the address lower-cased */
                 email: string;
@@ -928,6 +959,10 @@ export interface components {
             booking_id: string;
             /** @description Where to send it instead of the booking’s contact e-mail */
             email?: string;
+        };
+        OfferServicesRequest: {
+            /** @description The id of an offer from search */
+            flight_id: string;
         };
         AgencyAgentsListRequest: {
             /** @default 50 */
@@ -1238,7 +1273,53 @@ export interface components {
                 name: string;
             };
             flight: components["schemas"]["Flight"];
-            passengers: components["schemas"]["BookedPassenger"][];
+            passengers: {
+                /** @enum {string} */
+                title: "mr" | "mrs" | "ms" | "miss" | "dr";
+                /** @description 1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe */
+                first_name: string;
+                /** @description 1-35 characters (Unicode code points after NFC): Latin letters, space, hyphen, apostrophe */
+                last_name: string;
+                /** @enum {string} */
+                pax_type: "ADULT" | "CHILD" | "INFANT";
+                /** @enum {string} */
+                gender: "m" | "f" | "x";
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD, a real calendar date in the past; the age on the first departure date must fit pax_type (ADULT 12+, CHILD 2-11, INFANT under 2)
+                 */
+                born_on: string;
+                /** @description The seats chosen for the passenger at create, per segment, with what each cost */
+                seats?: {
+                    segment_index: number;
+                    designator: string;
+                    price: {
+                        /** @description Major currency units, at most 2 decimals */
+                        amount: number;
+                        currency: string;
+                    };
+                }[];
+            }[];
+            /** @description The bags bought at create (offer/services); absent when none */
+            services?: {
+                /** @description The bag’s id in offer/services */
+                id: string;
+                /** @description The journey it travels on (0: the first) */
+                journey_index: number;
+                /** @description Whose bag: the place in passengers[] */
+                passenger_index: number;
+                /** @constant */
+                kind: "checked";
+                weight_kg: number;
+                /** @description How many of this bag were bought */
+                quantity: number;
+                /** @description Per bag */
+                price: {
+                    /** @description Major currency units, at most 2 decimals */
+                    amount: number;
+                    currency: string;
+                };
+            }[];
             contact: {
                 email: string;
                 phone: string;
@@ -1649,6 +1730,58 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Booking"];
+        };
+        OfferServicesResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                bags: {
+                    /** @description Send it in create’s services[].id */
+                    id: string;
+                    journey_index: number;
+                    /** @description The passenger’s place in create’s passengers[] */
+                    passenger_index: number;
+                    /** @constant */
+                    kind: "checked";
+                    weight_kg: number;
+                    /** @description Per bag */
+                    price: {
+                        /** @description Major currency units, at most 2 decimals */
+                        amount: number;
+                        currency: string;
+                    };
+                    /** @description Most of this bag one passenger may buy for the journey */
+                    max_quantity: number;
+                }[];
+                seat_maps: {
+                    segment_index: number;
+                    cabins: {
+                        /** @enum {string} */
+                        cabin: "ECONOMY" | "PREMIUM_ECONOMY" | "BUSINESS" | "FIRST";
+                        rows: {
+                            number: number;
+                            /** @description The groups of elements between aisles, left to right */
+                            sections: ({
+                                /** @constant */
+                                type: "seat";
+                                /** @description Row number and letter: 12A */
+                                designator: string;
+                                available: boolean;
+                                /** @description For one passenger on this segment; 0 when included; null when the seat is not for sale */
+                                price: {
+                                    /** @description Major currency units, at most 2 decimals */
+                                    amount: number;
+                                    currency: string;
+                                } | null;
+                                features: ("window" | "aisle" | "exit_row" | "extra_legroom")[];
+                            } | {
+                                /** @enum {string} */
+                                type: "empty" | "exit" | "lavatory" | "galley";
+                            })[][];
+                        }[];
+                    }[];
+                }[];
+            };
         };
         AgencyAgentsListResponse: {
             /** @constant */
@@ -3330,7 +3463,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, CONDITIONS_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
+            /** @description FLIGHT_MISMATCH, PRICE_CHANGED, CONDITIONS_CHANGED, SOLD_OUT, SEAT_UNAVAILABLE, IDEMPOTENCY_IN_PROGRESS, HOLD_NOT_AVAILABLE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3341,7 +3474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "CONDITIONS_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
+                            code?: "FLIGHT_MISMATCH" | "PRICE_CHANGED" | "CONDITIONS_CHANGED" | "SOLD_OUT" | "SEAT_UNAVAILABLE" | "IDEMPOTENCY_IN_PROGRESS" | "HOLD_NOT_AVAILABLE";
                         };
                     };
                 };
@@ -6260,6 +6393,840 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "LIMIT_REACHED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    offerServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "flight_id": "off_3q8Zk1vYtR9mX2pQe7WcL0aB5nHs4uJd"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfferServicesRequest"];
+            };
+        };
+        responses: {
+            /** @description Bags and seats for an offer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "bags": [
+                     *           {
+                     *             "id": "bag_0_0",
+                     *             "journey_index": 0,
+                     *             "passenger_index": 0,
+                     *             "kind": "checked",
+                     *             "weight_kg": 23,
+                     *             "price": {
+                     *               "amount": 60,
+                     *               "currency": "EUR"
+                     *             },
+                     *             "max_quantity": 3
+                     *           }
+                     *         ],
+                     *         "seat_maps": [
+                     *           {
+                     *             "segment_index": 0,
+                     *             "cabins": [
+                     *               {
+                     *                 "cabin": "FIRST",
+                     *                 "rows": [
+                     *                   {
+                     *                     "number": 1,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "1A",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window",
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "1D",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "1G",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "1K",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window",
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   },
+                     *                   {
+                     *                     "number": 2,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "2A",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window",
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "2D",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "2G",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "2K",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window",
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "cabin": "BUSINESS",
+                     *                 "rows": [
+                     *                   {
+                     *                     "number": 3,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "3A",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "3C",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "3E",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "3F",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "3H",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "3K",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   },
+                     *                   {
+                     *                     "number": 4,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "4A",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "4C",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "4E",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "4F",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "4H",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "4K",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "cabin": "PREMIUM_ECONOMY",
+                     *                 "rows": [
+                     *                   {
+                     *                     "number": 10,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "10A",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "10C",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "10D",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "10E",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "10F",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "10H",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "10K",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   },
+                     *                   {
+                     *                     "number": 11,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "11A",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "11C",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "11D",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "11E",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": []
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "11F",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "11H",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "11K",
+                     *                           "available": false,
+                     *                           "price": null,
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "cabin": "ECONOMY",
+                     *                 "rows": [
+                     *                   {
+                     *                     "number": 15,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15A",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "window",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15B",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15C",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15D",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15E",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15F",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15H",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15J",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "15K",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 50,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "window",
+                     *                             "extra_legroom"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   },
+                     *                   {
+                     *                     "number": 16,
+                     *                     "sections": [
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16A",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16B",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": []
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16C",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16D",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16E",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": []
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16F",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         }
+                     *                       ],
+                     *                       [
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16H",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "aisle"
+                     *                           ]
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16J",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": []
+                     *                         },
+                     *                         {
+                     *                           "type": "seat",
+                     *                           "designator": "16K",
+                     *                           "available": true,
+                     *                           "price": {
+                     *                             "amount": 20,
+                     *                             "currency": "EUR"
+                     *                           },
+                     *                           "features": [
+                     *                             "window"
+                     *                           ]
+                     *                         }
+                     *                       ]
+                     *                     ]
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OfferServicesResponse"];
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
+                        };
+                    };
+                };
+            };
+            /** @description FLIGHT_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FLIGHT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description OFFER_EXPIRED */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "OFFER_EXPIRED";
                         };
                     };
                 };

@@ -81,6 +81,22 @@ const Passenger = () =>
     pax_type: z.enum(PAX_TYPES),
     gender: z.enum(GENDERS),
     born_on: z.string(),
+    /** The seats chosen for the passenger (docs/API.md §4.10), per segment. */
+    seats: z.optional(z.array(z.object({ segment_index: z.int(), designator: z.string(), price: Money() }))),
+  });
+
+const Money = () => z.object({ amount: z.number(), currency: z.string() });
+
+/** The bags bought with the booking (docs/API.md §4.10); `price` per bag. */
+const BoughtService = () =>
+  z.object({
+    id: z.string(),
+    journey_index: z.int(),
+    passenger_index: z.int(),
+    kind: z.literal('checked'),
+    weight_kg: z.number(),
+    quantity: z.int(),
+    price: Money(),
   });
 
 /** One change of a booking's flights: the changed journeys' segments before and after, and what it cost. */
@@ -113,6 +129,7 @@ const answered = () => ({
   cancelled_by: z.optional(Actor()),
   flight: Flight(),
   passengers: z.array(Passenger()),
+  services: z.optional(z.array(BoughtService())),
   contact: z.object({ email: z.string(), phone: z.string() }),
   /** A hold's deadline (HELD, and EXPIRED once it passed): confirm before it (docs/API.md §4.4). */
   payment_required_by: z.optional(z.string()),
@@ -168,6 +185,8 @@ const BookingItem = itemSchema(() =>
         bucket: z.number(),
         /** What the party paid for the segment, cents (absent on bookings stored before it was kept). */
         paid: z.optional(z.number()),
+        /** The seats chosen on the flight-date, given back with the others. */
+        seats: z.optional(z.array(z.string())),
       }),
     ),
   }),

@@ -90,6 +90,7 @@ export function bookingView(record: BookingRecord): BookingView {
     ...(record.cancelled_by && { cancelled_by: record.cancelled_by }),
     flight: soldFlight(record.flight),
     passengers: record.passengers,
+    ...(record.services && { services: record.services }),
     contact: record.contact,
     ...(record.supplier && { supplier: record.supplier }),
     ...(record.refund !== undefined && { refund: record.refund }),

@@ -1,8 +1,14 @@
 import type {} from '@duffel/api';
-import type { Offer, Order } from '@duffel/api/types';
+import type { Offer, Order, SeatMap } from '@duffel/api/types';
 import type { Session } from '../../auth/session.ts';
 import { isoSeconds } from '../../clock.ts';
-import { type ApiError, ConditionsChangedError, PriceChangedError, SoldOutError } from '../../errors.ts';
+import {
+  type ApiError,
+  ConditionsChangedError,
+  PriceChangedError,
+  SeatUnavailableError,
+  SoldOutError,
+} from '../../errors.ts';
 import type { FlightView } from '../../flights/flight-view.ts';
 import type { SearchInput } from '../../flights/search-request.ts';
 import type { Logger } from '../../log.ts';
@@ -38,6 +44,7 @@ import {
 import { matchPassengers } from './passengers.ts';
 import { rankFlights } from './ranking.ts';
 import { orderFieldPath, refusalError, searchFieldPath } from './refusals.ts';
+import { duffelServices } from './services.ts';
 
 interface DuffelDeps {
   readonly keys: { readonly offer: Uint8Array };
@@ -207,7 +214,59 @@ function duffelOffer(
       order: (request) => order(request, 'instant'),
       orderOnHold: (request) => order(request, 'hold'),
     },
+    services: () => offerServices(send, quote),
   };
+}
+
+/**
+ * The order's `services`: the bags by their Duffel ids, and each seat as the seat service Duffel sells
+ * that passenger on that segment (the seat maps read again); a seat no longer sold is SEAT_UNAVAILABLE.
+ */
+async function orderedServices(
+  send: DuffelSend,
+  quote: Quote,
+  offer: Offer,
+  request: OrderRequest,
+  matched: { passengers: { id: string }[]; ourIndex: number[] },
+): Promise<{ services: { id: string; quantity: number }[] } | { error: ApiError }> {
+  const services = [...(request.services ?? [])];
+  const seats = request.seats ?? [];
+  if (seats.length === 0) return { services };
+  const id = encodeURIComponent(quote.duffelOfferId);
+  const maps = (
+    await send<SeatMap[]>({ method: 'GET', path: `/air/seat_maps?offer_id=${id}`, repeatable: true })
+  ).data;
+  const segments = offer.slices.flatMap((slice) => slice.segments.map((s) => s.id));
+  const gone: { path: string; message: string }[] = [];
+  seats.forEach((seat, i) => {
+    const passengerId = matched.passengers[matched.ourIndex.indexOf(seat.passengerIndex)]?.id;
+    const map = maps.find((m) => m.segment_id === segments[seat.segmentIndex]);
+    const element = map?.cabins
+      .flatMap((c) => c.rows.flatMap((r) => r.sections.flatMap((s) => s.elements)))
+      .find((e) => e.type === 'seat' && e.designator === seat.designator);
+    const service =
+      element?.type === 'seat'
+        ? element.available_services.find((s) => s.passenger_id === passengerId)
+        : undefined;
+    if (service) services.push({ id: service.id, quantity: 1 });
+    else
+      gone.push({ path: `seats.${i}.designator`, message: `Seat ${seat.designator} is no longer available` });
+  });
+  return gone.length > 0 ? { error: new SeatUnavailableError(gone) } : { services };
+}
+
+/** The offer's bags (return_available_services) and its seat maps, read together (services.ts). */
+async function offerServices(send: DuffelSend, quote: Quote) {
+  const id = encodeURIComponent(quote.duffelOfferId);
+  const [offer, maps] = await Promise.all([
+    send<Offer>({
+      method: 'GET',
+      path: `/air/offers/${id}?return_available_services=true`,
+      repeatable: true,
+    }),
+    send<SeatMap[]>({ method: 'GET', path: `/air/seat_maps?offer_id=${id}`, repeatable: true }),
+  ]);
+  return duffelServices(offer.data, maps.data, quote.travelClass);
 }
 
 /** The offer as Duffel holds it now, as our Flight, with the price change against the quote if any. */
@@ -258,6 +317,13 @@ async function placeOrder(
 ): Promise<OrderOutcome> {
   const matched = matchPassengers(offer.passengers, request);
   if ('error' in matched) return { kind: 'refused', error: matched.error };
+  // Read before any order is made: whatever goes wrong here, no order exists.
+  const extras = await orderedServices(send, quote, offer, request, matched).catch((error: unknown) => {
+    if (error instanceof DuffelNoAnswer) return { error: supplierUnavailable(error) };
+    if (error instanceof DuffelRefusal) return { error: refusalError(error, () => undefined, deps.log) };
+    throw error;
+  });
+  if ('error' in extras) return { kind: 'refused', error: extras.error };
   try {
     const answer = await send<Order>({
       method: 'POST',
@@ -266,8 +332,14 @@ async function placeOrder(
         type,
         selected_offers: [quote.duffelOfferId],
         passengers: matched.passengers,
+        ...(extras.services.length > 0 && { services: extras.services }),
         ...(type === 'instant' && {
-          payments: [{ type: 'balance', ...moneyOf({ amount: quote.total, currency: quote.currency }) }],
+          payments: [
+            {
+              type: 'balance',
+              ...moneyOf({ amount: request.total ?? quote.total, currency: quote.currency }),
+            },
+          ],
         }),
         metadata: { booking_id: request.bookingId },
       },

@@ -65,7 +65,12 @@ async function orderRemotely(
     },
   });
 
-  const request = { bookingId: pending.booking_id, passengers: pending.passengers, contact: pending.contact };
+  const request = {
+    bookingId: pending.booking_id,
+    passengers: pending.passengers,
+    contact: pending.contact,
+    ...extrasOrdered(pending),
+  };
   const outcome = await (holdUntil ? ordering.orderOnHold(request) : ordering.order(request));
   if (outcome.kind === 'unknown') return bookingView(await shownPending(deps, pending));
   if (outcome.kind === 'refused') {
@@ -173,6 +178,15 @@ function settledFrom(
     settled,
     items: settleWrites(deps.tableName, pending, settled, supplier, answered),
   };
+}
+
+/** The bags and seats a booking orders with its flights (docs/API.md §4.10), and what it pays in all. */
+function extrasOrdered(record: BookingRecord) {
+  const seats = record.passengers.flatMap((p, passengerIndex) =>
+    (p.seats ?? []).map((s) => ({ passengerIndex, segmentIndex: s.segment_index, designator: s.designator })),
+  );
+  const services = (record.services ?? []).map((s) => ({ id: s.id, quantity: s.quantity }));
+  return seats.length + services.length > 0 ? { total: record.total, services, seats } : {};
 }
 
 /** Create's flow: PENDING first, one order call, then settled (order.ts). */

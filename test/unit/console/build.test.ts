@@ -17,14 +17,14 @@ describe('the console build', () => {
   it('writes the page and hashed assets, and lists each with its content type', () => {
     expect(build.files[0]).toMatchObject({ path: 'index.html', contentType: 'text/html; charset=utf-8' });
     const assets = build.files.slice(1);
-    expect(assets.map((file) => file.contentType).sort()).toEqual([
+    expect([...new Set(assets.map((file) => file.contentType))].sort()).toEqual([
       'image/svg+xml',
       'text/css; charset=utf-8',
       'text/javascript; charset=utf-8',
       'text/javascript; charset=utf-8',
     ]);
     for (const file of assets) {
-      expect(file.path).toMatch(/^assets\/(boot|main|icon)-[A-Z0-9]{8}\.(js|css|svg)$/);
+      expect(file.path).toMatch(/^assets\/(boot|main|icon|panel|chunk)-[A-Z0-9]{8}\.(js|css|svg)$/);
       expect(readFileSync(join(build.outdir, file.path)).length).toBe(file.bytes);
     }
   });
@@ -32,9 +32,11 @@ describe('the console build', () => {
   it('has no inline script or style in the page: it loads exactly the built assets from this origin', () => {
     const loaded = [...page.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
 
+    // Split-off chunks (the seat maps and the code they share with the page) are imported, not listed.
     expect(loaded.sort()).toEqual(
       build.files
         .slice(1)
+        .filter((file) => !/^assets\/(panel|chunk)-/.test(file.path))
         .map((file) => `/${file.path}`)
         .sort(),
     );
@@ -61,6 +63,19 @@ describe('the console build', () => {
       .reduce((sum, file) => sum + gzipSync(readFileSync(join(build.outdir, file.path))).length, 0);
 
     expect(gzipped).toBeLessThan(50 * 1024);
+  });
+
+  it('loads the seat maps only when opened: their code is a chunk of its own that the page only imports dynamically', () => {
+    const panel = build.files.find((file) => /^assets\/panel-/.test(file.path));
+    const main = build.files.find((file) => /^assets\/main-.*\.js$/.test(file.path));
+    if (!panel || !main) throw new Error('no seat-map chunk or no main script');
+    const mainCode = readFileSync(join(build.outdir, main.path), 'utf8');
+    const panelName = panel.path.slice('assets/'.length);
+
+    expect(page).not.toContain(panelName);
+    expect(mainCode).toMatch(new RegExp(`import\\(["']\\./${panelName.replace('.', '\\.')}["']\\)`));
+    expect(mainCode).not.toMatch(new RegExp(`from\\s*["']\\./${panelName.replace('.', '\\.')}["']`));
+    expect(readFileSync(join(build.outdir, panel.path), 'utf8')).toContain('Seat map, ');
   });
 
   it('is reused by npm start while the sources are the same, and rebuilt when they are not', async () => {

@@ -40,6 +40,39 @@ describe('traveller notices', () => {
     expect(notice?.html).toContain('<h1>Your booking is confirmed</h1>');
   });
 
+  it('lists each passenger’s seats and the bags bought', () => {
+    const [first] = booking.passengers;
+    if (!first) throw new Error('example has no passenger');
+    const withExtras = {
+      ...booking,
+      passengers: [
+        {
+          ...first,
+          seats: [{ segment_index: 0, designator: '16A', price: { amount: 20, currency: 'EUR' } }],
+        },
+      ],
+      services: [
+        {
+          id: 'bag_0_0',
+          journey_index: 0,
+          passenger_index: 0,
+          kind: 'checked' as const,
+          weight_kg: 23,
+          quantity: 2,
+          price: { amount: 60, currency: 'EUR' },
+        },
+      ],
+    } as BookingView;
+
+    const notice = renderNotice({ ...event('booking.confirmed'), booking: withExtras }, 'Acme');
+
+    expect(notice?.text).toContain(`${first.first_name} ${first.last_name} (adult), seat 16A (flight 1)`);
+    expect(notice?.text).toContain(
+      `Checked bags:\n  2 x 23 kg, ${first.first_name} ${first.last_name}, journey 1`,
+    );
+    expect(renderNotice(event('booking.confirmed'), 'Acme')?.text).not.toContain('Checked bags');
+  });
+
   it('lists every journey of a multi-city booking, each segment of each', () => {
     const journey = (n: number, origin: string, destination: string) => ({
       ...booking.flight.outbound,

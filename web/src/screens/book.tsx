@@ -12,6 +12,8 @@ import {
   slicesOf,
 } from '../offers.ts';
 import { normalisePhone } from '../phone.ts';
+import { chosenExtras } from '../seats/choice.ts';
+import { BagsAndSeats } from '../seats/hook.tsx';
 import { readStored, useDraft } from '../storage.ts';
 import { localTime } from '../time.ts';
 import { BookingFailure, PriceChangeNotice, useBooking } from './book-outcome.tsx';
@@ -118,6 +120,7 @@ function BookForm(props: {
           />
         ))}
         <ContactFields draft={draft} errors={errors} onChange={setDraft} />
+        <BagsAndSeats offer={offer} />
         <BookButtons
           pending={pending}
           expired={expired}
@@ -193,6 +196,7 @@ function bookingRequest(
     passengers: passengers.map((p, index) => ({ ...p, born_on: p.born_on.trim(), pax_type: types[index] })),
     contact: { email: draft.email.trim(), phone: normalisePhone(draft.phone) },
     ...(hold && { hold: true }),
+    ...chosenExtras(flight),
   } as Schemas['BookingCreateRequest'];
 }
 

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, newAgency, shared, signedInPage } from './harness.ts';
+import { amountText, bookingByPnr, button, named, readyToBook, shownPnr, tabTo } from './steps.ts';
+
+const server = shared();
+
+describe('browser: bags and seats', () => {
+  it('picks a window seat and a bag with the keyboard alone, the total following, and books them', async () => {
+    const admin = await newAgency(server);
+    const { page } = await signedInPage(server, admin);
+    await page.goto(`${server.url}/search`);
+    await readyToBook(page);
+    const shownTotal = Number(
+      ((await page.getByRole('region', { name: 'Chosen offer' }).textContent()) ?? '')
+        .match(/€([\d,]+\.\d\d)/)?.[1]
+        ?.replace(',', ''),
+    );
+
+    await tabTo(page, button(page, 'Choose bags and seats'));
+    await page.keyboard.press('Enter');
+    const map = page.getByRole('group', { name: named('Seat map, Flight 1') });
+    await map.waitFor();
+    await expectAccessible(page, 'seat map');
+
+    const bag = page.getByLabel(/^Passenger 1 \(adult\), .*: 23 kg bags, €60\.00 each$/);
+    await tabTo(page, bag);
+    await page.keyboard.press('ArrowDown');
+    // One tab stop for the whole map; the arrows move between open seats.
+    await tabTo(page, map.getByRole('button').and(page.locator('[tabindex="0"]')));
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    // The first open seat is the bulkhead's window (extra legroom); the row behind it is a standard one.
+    await page.keyboard.press('ArrowDown');
+    const focused = page.locator(':focus');
+    const name = (await focused.getAttribute('aria-label')) ?? '';
+    expect(name).toMatch(/^Seat \d+A, window, €20\.00$/);
+    await page.keyboard.press('Enter');
+
+    await expect.poll(() => focused.getAttribute('aria-pressed')).toBe('true');
+    const designator = /^Seat (\d+A)/.exec(name)?.[1];
+    await page.getByText(`Passenger 1: ${designator}, €20.00`).waitFor();
+    await page
+      .getByText(amountText(shownTotal + 80))
+      .first()
+      .waitFor();
+    await expect.poll(() => map.getByRole('button', { disabled: true }).count()).toBeGreaterThan(0);
+
+    await tabTo(page, button(page, 'Book'));
+    await page.keyboard.press('Enter');
+    const pnr = await shownPnr(page);
+
+    expect(await bookingByPnr(server, admin, pnr)).toMatchObject({
+      total_price: Math.round((shownTotal + 80) * 100) / 100,
+      services: [{ id: 'bag_0_0', quantity: 1, price: { amount: 60, currency: 'EUR' } }],
+      passengers: [{ seats: [{ segment_index: 0, designator, price: { amount: 20, currency: 'EUR' } }] }],
+    });
+  });
+});
