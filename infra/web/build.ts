@@ -9,14 +9,11 @@ const root = join(import.meta.dirname, '..', '..');
 const webDir = join(root, 'web');
 
 /**
- * How the console is bundled, beside the functions' settings (infra/bundling.ts): two entries (the
- * tiny boot script and the console), minified,
- * hashed file names (so the assets can be cached for a year), Preact's JSX, browsers of the last years.
- * No source map ships: the console is served to browsers that have no use for our sources.
+ * How the console is bundled, beside the functions' settings (infra/bundling.ts): minified, hashed
+ * file names (so the assets can be cached for a year), Preact's JSX, browsers of the last years. No
+ * source map ships: the console is served to browsers that have no use for our sources.
  */
 const consoleBundling: BuildOptions = {
-  // boot.ts: the page's first script, which starts the session check while main's bundle loads.
-  entryPoints: [join(webDir, 'src', 'boot.ts'), join(webDir, 'src', 'main.tsx')],
   bundle: true,
   format: 'esm',
   target: ['chrome120', 'firefox120', 'safari17'],
@@ -24,9 +21,6 @@ const consoleBundling: BuildOptions = {
   minify: true,
   sourcemap: false,
   entryNames: '[name]-[hash]',
-  // Code loaded only when opened (the seat maps: web/src/seats/hook.tsx) goes to chunks of its own.
-  splitting: true,
-  chunkNames: '[name]-[hash]',
   jsx: 'automatic',
   jsxImportSource: 'preact',
   legalComments: 'none',
@@ -35,6 +29,22 @@ const consoleBundling: BuildOptions = {
   // of the service, so the build hands it over.
   define: { CONSOLE_SCREENS: JSON.stringify(CONSOLE_SCREENS) },
 };
+
+/**
+ * Two builds. boot.ts, the page's first script, which starts the session check while main's bundle
+ * loads: whole, in one file (split, it would wait for the chunks it shares with the console). The
+ * console itself, main.tsx: code loaded only when opened (the seat maps: web/src/seats/hook.tsx) goes
+ * to chunks of its own.
+ */
+const consoleBuilds: BuildOptions[] = [
+  { ...consoleBundling, entryPoints: [join(webDir, 'src', 'boot.ts')] },
+  {
+    ...consoleBundling,
+    entryPoints: [join(webDir, 'src', 'main.tsx')],
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+  },
+];
 
 interface ConsoleBuildFile {
   /** The path under the build folder: `index.html` or `assets/<name>-<hash>.<ext>`. */
@@ -77,24 +87,19 @@ export async function buildConsole(outdir: string): Promise<ConsoleBuild> {
   await rm(outdir, { recursive: true, force: true });
   const assetsDir = join(outdir, 'assets');
   await mkdir(assetsDir, { recursive: true });
-  const result = await build({
-    ...consoleBundling,
-    outdir: assetsDir,
-    metafile: true,
-    logLevel: 'silent',
-    absWorkingDir: root,
-  });
-  const outputs = Object.keys(result.metafile?.outputs ?? {}).map((file) =>
-    relative(outdir, join(root, file)),
+  const results = await Promise.all(
+    consoleBuilds.map((options) =>
+      build({ ...options, outdir: assetsDir, metafile: true, logLevel: 'silent', absWorkingDir: root }),
+    ),
   );
+  const written = results.flatMap((result) => Object.entries(result.metafile?.outputs ?? {}));
+  const outputs = written.map(([file]) => relative(outdir, join(root, file)));
   // Only the entries are on the page (the chunks split off, the seat maps, load when the page asks),
   // the boot script first: module scripts run in the page's order, each once it has arrived.
-  const entryPoints = ['boot.ts', 'main.tsx'].map((name) => relative(root, join(webDir, 'src', name)));
-  const entries = Object.entries(result.metafile?.outputs ?? {})
-    .filter(([, output]) => output.entryPoint !== undefined && entryPoints.includes(output.entryPoint))
-    .map(([file]) => relative(outdir, join(root, file)));
-  const scripts = outputs
-    .filter((file) => file.endsWith('.js') && entries.includes(file))
+  const pageEntries = consoleBuilds.flatMap((options) => options.entryPoints as string[]);
+  const scripts = written
+    .filter(([, output]) => pageEntries.some((entry) => output.entryPoint === relative(root, entry)))
+    .map(([file]) => relative(outdir, join(root, file)))
     .sort((a, b) => Number(b.startsWith('assets/boot-')) - Number(a.startsWith('assets/boot-')));
   const styles = outputs.filter((file) => file.endsWith('.css'));
   // The icon by its own hash, so that browsers stop asking for /favicon.ico (a 404 in every console).
@@ -126,7 +131,7 @@ export async function currentConsoleBuild(outdir: string): Promise<{ outdir: str
 
 /** A hash of every file under web/, the lock file, this file and the bundling settings. */
 async function consoleSourceHash(): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify(consoleBundling));
+  const hash = createHash('sha256').update(JSON.stringify(consoleBuilds));
   const files = (await readdir(webDir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))

@@ -21,7 +21,6 @@ describe('the console build', () => {
       'image/svg+xml',
       'text/css; charset=utf-8',
       'text/javascript; charset=utf-8',
-      'text/javascript; charset=utf-8',
     ]);
     for (const file of assets) {
       expect(file.path).toMatch(/^assets\/(boot|main|icon|panel|chunk)-[A-Z0-9]{8}\.(js|css|svg)$/);

@@ -94,7 +94,7 @@ function BookForm(props: {
   useZones(useMemo(() => airportsOf([offer]), [offer]));
   const [expired, setExpired] = useState(() => Date.parse(offer.expires_at) <= Date.now());
   const holdMs = useMemo(() => holdLength(offer, Date.now()), [offer]);
-  const { failure, priceChange, pending } = booking;
+  const { pending } = booking;
   return (
     <main id="main">
       <h1 tabIndex={-1}>Book</h1>
@@ -128,6 +128,22 @@ function BookForm(props: {
           onHold={() => send(true)}
         />
       </form>
+      <Outcome booking={booking} errors={errors} />
+    </main>
+  );
+}
+
+/** The booking under way, a price that moved, or why it was refused. */
+function Outcome({
+  booking,
+  errors,
+}: {
+  booking: ReturnType<typeof useBooking>;
+  errors: Map<string, string>;
+}) {
+  const { failure, priceChange, pending } = booking;
+  return (
+    <>
       <Progress pending={pending} label="Booking…" />
       {priceChange && (
         <PriceChangeNotice
@@ -138,7 +154,7 @@ function BookForm(props: {
         />
       )}
       {failure && !priceChange && <BookingFailure failure={failure} errors={errors} />}
-    </main>
+    </>
   );
 }
 
