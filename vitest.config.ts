@@ -90,6 +90,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // One `npm start` with the default settings, shared by the files that need nothing else
+          // (test/helpers/shared-server.ts); the others start their own in beforeAll.
+          globalSetup: ['test/e2e/global-setup.ts'],
           // Sized by a loaded run (two busy loops beside npm start): the agents CLI's six runs in
           // local-runtime took 25 s at load 20-30, 8-10 s quiet; 60 s keeps them under half at load 4.
           testTimeout: 60_000,

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assertMatchesContract } from '#test/helpers/contract.ts';
-import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
 import { runReadmeBlock } from '#test/helpers/readme.ts';
+import { ownAdmin, sharedServer } from '#test/helpers/shared-server.ts';
 
-let server: LocalServer;
+// The shared server: the walkthrough's ADMIN is one of an agency of its own in place of the demo agent
+// (whose codes are throttled per identifier), so the agency's agents are hers and her colleague's alone.
+const server = sharedServer();
+let admin: string;
 
-// Its own server: the README walkthrough signs the same demo agent in, and codes are throttled per identifier.
 beforeAll(async () => {
-  server = await startLocalServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
+  ({ identifier: admin } = await ownAdmin(server, 'agency-walkthrough'));
 });
 
 describe('e2e: README agency administration', () => {
   it('an ADMIN adds a colleague who signs in at once, then deactivates her and her session ends', async () => {
-    const stdout = await runReadmeBlock('agency', server);
+    const stdout = await runReadmeBlock('agency', server, {}, admin);
 
     const answers = stdout
       .trim()
@@ -42,7 +40,7 @@ describe('e2e: README agency administration', () => {
         a.active,
       ]),
     ).toEqual([
-      ['agent@example.com', 'ADMIN', true],
+      [admin, 'ADMIN', true],
       ['grace@example.com', 'AGENT', false],
     ]);
     for (const [path, body] of calls) {

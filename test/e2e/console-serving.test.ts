@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONSOLE_CSP, consolePageHeaders } from '#test/helpers/console-headers.ts';
-import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+import { sharedServer } from '#test/helpers/shared-server.ts';
 
-let server: LocalServer;
-beforeAll(async () => {
-  server = await startLocalServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = sharedServer();
 
 describe('e2e: npm start serves the agent console', () => {
   it('answers / and every screen address with the page and its strict headers', async () => {

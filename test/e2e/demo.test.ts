@@ -1,18 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsCli, type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+import { describe, expect, it } from 'vitest';
+import { agentsCli } from '#test/helpers/local-server.ts';
+import { sharedServer } from '#test/helpers/shared-server.ts';
 
 const run = promisify(execFile);
-let server: LocalServer;
-
-beforeAll(async () => {
-  server = await startLocalServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// The shared server: no other file signs the demo agent in there (test/helpers/shared-server.ts).
+const server = sharedServer();
 
 describe('e2e: npm run demo', () => {
   it('signs in, searches a return journey, books it, finds it by PNR, cancels it, holds and confirms another, books and cancels a multi-city trip, and signs out', async () => {

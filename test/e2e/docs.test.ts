@@ -1,16 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+import { describe, expect, it } from 'vitest';
+import { sharedServer } from '#test/helpers/shared-server.ts';
 
-let server: LocalServer;
-beforeAll(async () => {
-  server = await startLocalServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = sharedServer();
 
 describe('e2e: API documentation', () => {
   it('serves the committed OpenAPI document at /openapi.json', async () => {

@@ -3,19 +3,23 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_FILE } from '#shared/notify/outbox-sender.ts';
-import { agentsCli, type LocalServer, startLocalServer } from '#test/helpers/local-server.ts';
+import { agentsCli } from '#test/helpers/local-server.ts';
+import { ownAdmin, sharedServer } from '#test/helpers/shared-server.ts';
 import { type Receiver, startReceiver } from '#test/helpers/webhook-receiver.ts';
 
 const run = promisify(execFile);
-let server: LocalServer;
+// The shared server, with agents of an agency of its own: its webhooks and sign-ins meet no other file's.
+const server = sharedServer();
+const AGENCY = 'smoke-agency';
+let admin: string;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startLocalServer(), startReceiver()]);
+  [{ identifier: admin }, receiver] = await Promise.all([ownAdmin(server, AGENCY), startReceiver()]);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), receiver?.close()]);
+  await receiver?.close();
 });
 
 /** `npm run smoke -- …` against the local server, reading codes from its outbox. */
@@ -45,7 +49,7 @@ async function smoke(...args: string[]) {
 
 describe('e2e: npm run smoke against npm start', () => {
   it('signs in, searches, books, cancels at the quoted refund, holds and confirms, and proves the events functions ran', async () => {
-    const result = await smoke('--identifier', 'agent@example.com');
+    const result = await smoke('--identifier', admin);
 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -77,7 +81,7 @@ describe('e2e: npm run smoke against npm start', () => {
       '--name',
       'Ops',
       '--agency',
-      'demo-agency',
+      AGENCY,
       '--role',
       'ADMIN',
     );
@@ -90,14 +94,14 @@ describe('e2e: npm run smoke against npm start', () => {
   });
 
   it('stops at the first failure with a clear message and exit code 1', async () => {
-    await agentsCli(server.dataDir, 'add', 'clerk@example.com', '--name', 'Clerk', '--agency', 'demo-agency');
+    await agentsCli(server.dataDir, 'add', 'clerk@example.com', '--name', 'Clerk', '--agency', AGENCY);
 
-    const unknown = await smoke('--identifier', 'nobody@example.com');
+    const unknown = await smoke('--identifier', `nobody@${AGENCY}.example.com`);
     const clerk = await smoke('--identifier', 'clerk@example.com');
 
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(
-      'Smoke test FAILED at sign-in: no code for nobody@example.com arrived in',
+      `Smoke test FAILED at sign-in: no code for nobody@${AGENCY}.example.com arrived in`,
     );
     expect(clerk.code).toBe(1);
     expect(clerk.stderr).toContain(

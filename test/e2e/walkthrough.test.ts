@@ -1,22 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '#test/helpers/api.ts';
 import { assertMatchesContract } from '#test/helpers/contract.ts';
-import { type LocalServer, post, startLocalServer } from '#test/helpers/local-server.ts';
+import { post } from '#test/helpers/local-server.ts';
 import { readmeBlockRun, runReadmeBlock } from '#test/helpers/readme.ts';
+import { ownAdmin, sharedServer } from '#test/helpers/shared-server.ts';
 
-let server: LocalServer;
+// The shared server: the walkthrough signs in an agent of an agency of its own in place of the demo
+// agent, whose codes are throttled per identifier (demo.test.ts signs it in there).
+const server = sharedServer();
+const AGENCY = 'readme-walkthrough';
+let agent: string;
 
 beforeAll(async () => {
-  server = await startLocalServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
+  ({ identifier: agent } = await ownAdmin(server, AGENCY));
 });
 
 describe('e2e: README walkthrough', () => {
   it('signs in with a code from the outbox, searches flights, and is refused after logout', async () => {
-    const stdout = await runReadmeBlock('walkthrough', server);
+    const stdout = await runReadmeBlock('walkthrough', server, {}, agent);
 
     const lines = stdout.trim().split('\n');
     const answers = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
@@ -59,14 +60,14 @@ describe('e2e: README walkthrough', () => {
     });
     expect(sent).toEqual({ success: true, data: { expires_in: 300, resend_after: 30 } });
     expect(verified.success).toBe(true);
-    expect(verified.data.agent).toMatchObject({ identifier: 'agent@example.com', agency_id: 'demo-agency' });
+    expect(verified.data.agent).toMatchObject({ identifier: agent, agency_id: AGENCY });
     expect(loggedOut).toEqual({ success: true, data: {} });
     expect(refused.error.code).toBe('UNAUTHORIZED');
   });
 
   it('stops at the first error and shows it: run again at once, its code request is refused (429)', async () => {
-    // The test above asked for the demo agent's code moments ago: one code per identifier per 30 s.
-    const { code, stdout, stderr } = await readmeBlockRun('walkthrough', server);
+    // The test above asked for the agent's code moments ago: one code per identifier per 30 s.
+    const { code, stdout, stderr } = await readmeBlockRun('walkthrough', server, {}, agent);
 
     expect(code).not.toBe(0);
     expect(stdout).toBe('');
@@ -155,6 +156,7 @@ describe('e2e: contract errors over HTTP', () => {
     for (const line of logLines) {
       expect(line).not.toMatch(/\b\d{6}\b/);
       expect(line).not.toMatch(/eyJ[A-Za-z0-9_-]+\./);
+      expect(line).not.toContain(agent);
       expect(line).not.toContain('agent@example.com');
       expect(line).not.toContain('flight-booking"');
     }

@@ -35,6 +35,15 @@ export async function send(
   return { status: response.status, headers: response.headers, text: responseText, body };
 }
 
+/** The ADMIN whose session the fuzzer uses, and its agency. */
+export interface FuzzAdmin {
+  identifier: string;
+  agencyId: string;
+}
+
+/** The dev server's demo agent (infra/local/bootstrap.ts): an ADMIN of demo-agency. */
+const DEMO_ADMIN: FuzzAdmin = { identifier: 'agent@example.com', agencyId: 'demo-agency' };
+
 const DAY = 86_400_000;
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const sample = <T>(arbitrary: fc.Arbitrary<T>, seed: number): T => {
@@ -121,20 +130,21 @@ export class LiveState {
   }
 
   /**
-   * The demo agent's session for everything, and `extraAgents` more agents (registered with the agents
-   * CLI) whose sessions logout may revoke. Then two bookings and a cursor for get, list and cancel.
+   * `admin`'s session for everything (the demo agent unless given), and `extraAgents` more agents of its
+   * agency (registered with the agents CLI) whose sessions logout may revoke. Then two bookings and a
+   * cursor for get, list and cancel.
    */
-  async prepare(extraAgents: number): Promise<void> {
+  async prepare(extraAgents: number, admin: FuzzAdmin = DEMO_ADMIN): Promise<void> {
     const run = `${this.seed >>> 0}-${Date.now().toString(36)}`;
     const extra = Array.from({ length: extraAgents }, (_, i) => `fuzz-logout-${run}-${i}@example.com`);
     const registered = await Promise.all(
       extra.map((identifier) =>
-        agentsCli(this.dataDir, 'add', identifier, '--name', 'Fuzz Logout', '--agency', 'demo-agency').then(
+        agentsCli(this.dataDir, 'add', identifier, '--name', 'Fuzz Logout', '--agency', admin.agencyId).then(
           (r) => (r.code === 0 ? identifier : undefined),
         ),
       ),
     );
-    this.token = await this.signIn('agent@example.com');
+    this.token = await this.signIn(admin.identifier);
     for (let i = 0; i < 3; i++) {
       const added = await this.call(
         'agencyAgentsCreate',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { exempt, type Operation, ServedDocument } from './document.ts';
 import { type Schema, validArbitrary } from './json-schema.ts';
-import { type Answer, LiveState, send } from './live.ts';
+import { type Answer, type FuzzAdmin, LiveState, send } from './live.ts';
 import {
   documentEnumValues,
   type Mutation,
@@ -22,6 +22,8 @@ export interface FuzzOptions {
   concurrency?: number;
   /** Agents whose sessions logout may revoke (each costs a CLI run at start). */
   logoutSessions?: number;
+  /** The ADMIN whose session the cases use, and its agency: the demo agent unless given. */
+  admin?: FuzzAdmin;
 }
 
 export interface Finding {
@@ -201,7 +203,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const live = new LiveState(url, options.dataDir, document, seed, (op, request, text, answer) =>
     check(-1, op, request, text, answer, undefined, document.requestErrors(op, parse(text)).length === 0),
   );
-  await live.prepare(options.logoutSessions ?? 3);
+  await live.prepare(options.logoutSessions ?? 3, options.admin);
 
   const operations = document.operations;
   const pickOperation = fc.constantFrom(

@@ -18,17 +18,23 @@ export function readmeBlock(name: string): string {
   return section[1];
 }
 
+/** The demo agent, as the README's blocks sign it in. */
+const DEMO_AGENT = 'agent@example.com';
+
 /**
  * Runs README block `name` with a plain bash, as a reader pasting it would (no options of ours: the
- * block's own `set -euo pipefail` decides where it stops), against `server` (plus `env`).
+ * block's own `set -euo pipefail` decides where it stops), against `server` (plus `env`). With `agent`,
+ * the block signs that agent in wherever it signs in the demo agent: on a server other files share
+ * (test/helpers/shared-server.ts), whose demo agent's codes are throttled per identifier.
  */
 export async function readmeBlockRun(
   name: string,
-  server: LocalServer,
+  server: Pick<LocalServer, 'url' | 'dataDir'>,
   env: Record<string, string> = {},
+  agent = DEMO_AGENT,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('bash', ['-c', readmeBlock(name)], {
+    const { stdout, stderr } = await run('bash', ['-c', readmeBlock(name).replaceAll(DEMO_AGENT, agent)], {
       env: { ...process.env, API: server.url, DATA_DIR: server.dataDir, ...env },
     });
     return { code: 0, stdout, stderr };
@@ -41,10 +47,11 @@ export async function readmeBlockRun(
 /** Runs README block `name` as readmeBlockRun does; its stdout, or a failure showing its stderr. */
 export async function runReadmeBlock(
   name: string,
-  server: LocalServer,
+  server: Pick<LocalServer, 'url' | 'dataDir'>,
   env: Record<string, string> = {},
+  agent = DEMO_AGENT,
 ): Promise<string> {
-  const result = await readmeBlockRun(name, server, env);
+  const result = await readmeBlockRun(name, server, env, agent);
   if (result.code !== 0) throw new Error(`README block ${name} exited ${result.code}: ${result.stderr}`);
   return result.stdout;
 }
