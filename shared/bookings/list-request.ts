@@ -37,7 +37,9 @@ export const listFilterFields = () => ({
     departureDay('Only bookings whose first departure is on or after this date (local at its airport)'),
   ),
   departure_to: z.optional(
-    departureDay('Only bookings whose first departure is on or before this date (local at its airport)'),
+    departureDay(
+      'Only bookings whose first departure is on or before this date (local at its airport); on or after departure_from',
+    ),
   ),
   created_by: z.optional(
     z.literal('me').check(z.meta({ description: 'Only the bookings the calling agent made' })),

@@ -276,6 +276,8 @@ export const EXEMPTIONS: readonly Exemption[] = [
     detail: /^url$/,
     prose: /resolve to public addresses only/i,
   },
+  // departure_to "on or after departure_from": a rule across two fields.
+  { operation: 'bookingList', detail: /^departure_to$/, prose: /on or after departure_from/i },
   // "A meta.next_cursor this API returned, exactly as returned": only the service knows what it issued.
   ...['bookingList', 'agencyAgentsList'].map((operation) => ({
     operation,

@@ -228,7 +228,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         const body = { ...(generated() as object), identifier: live.identifier(caseSeed, 'EMAIL') };
         return { request: { body, headers: json }, liveCredential: true };
       }
-      case 'logout': {
+      // Both end the session they are sent with: never the fuzzer's own.
+      case 'logout':
+      case 'refresh': {
         const { token, valid } = live.logoutToken();
         return { request: { body: {}, headers: { ...json, ...live.auth(token) } }, liveCredential: valid };
       }

@@ -878,7 +878,7 @@ export interface components {
             departure_from?: string;
             /**
              * Format: date
-             * @description Only bookings whose first departure is on or before this date (local at its airport)
+             * @description Only bookings whose first departure is on or before this date (local at its airport); on or after departure_from
              */
             departure_to?: string;
             /**
