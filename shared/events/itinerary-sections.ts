@@ -15,14 +15,14 @@ import { zoneName } from './zone-name.ts';
 export type TravellerBooking = Omit<BookingView, 'notes'>;
 
 /** What an itinerary is told for: its headline, the agency, and a hold's deadline where one applies. */
-export interface ItineraryContext {
+interface ItineraryContext {
   readonly headline: string;
   readonly agencyName: string;
   readonly deadline?: string | undefined;
 }
 
 /** One part of the itinerary: a title (none for the opening lines) and its lines. */
-export interface Section {
+interface Section {
   readonly title?: string;
   readonly lines: readonly string[];
 }
@@ -36,7 +36,7 @@ const maybe = (amount: number | null) => (amount === null ? '–' : amount.toFix
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 /** `2026-12-01 13:30 GMT local time (2026-12-01 13:30 UTC)`: the airport's wall clock, named, then UTC. */
-export function when(iso: string, airportCode: string): string {
+function when(iso: string, airportCode: string): string {
   const at = Date.parse(iso);
   const zone = findAirport(airportCode)?.timeZone;
   if (!zone) return utc(iso);
@@ -59,7 +59,7 @@ const reference: SectionOf = (booking, { headline, agencyName, deadline }) => [
 type Condition = FareConditionsView['refund_before_departure'];
 
 /** `allowed, penalty 50.00 EUR` / `not allowed` / `not stated by the airline`. */
-export function conditionText(condition: Condition): string {
+function conditionText(condition: Condition): string {
   if (!condition) return 'not stated by the airline';
   if (!condition.allowed) return 'not allowed';
   return condition.penalty && condition.penalty.amount > 0
@@ -96,7 +96,7 @@ function labelledJourneys(flight: TravellerBooking['flight']): [string, Journey]
 }
 
 /** `adult: 1 carry-on, 1 checked; child: 1 carry-on, 0 checked`, or not stated. */
-export function baggageText(baggage: Journey['baggage']): string {
+function baggageText(baggage: Journey['baggage']): string {
   if (!baggage || baggage.length === 0) return 'not stated by the airline';
   return baggage
     .map((row) => `${row.pax_type.toLowerCase()}: ${row.carry_on} carry-on, ${row.checked} checked`)
@@ -140,10 +140,7 @@ const passengers: SectionOf = (booking) => [
 const PAX_NAMES = { ADULT: ['adult', 'adults'], CHILD: ['child', 'children'], INFANT: ['infant', 'infants'] };
 
 /** `2 adults: base 300.00, taxes 50.00, total 350.00 EUR` (`–` where the supplier gives none). */
-export function priceRowText(
-  row: TravellerBooking['flight']['price_breakdown'][number],
-  currency: string,
-): string {
+function priceRowText(row: TravellerBooking['flight']['price_breakdown'][number], currency: string): string {
   const [one, many] = PAX_NAMES[row.pax_type];
   const who = `${row.count} ${row.count === 1 ? one : many}`;
   return `${who}: base ${maybe(row.base)}, taxes ${maybe(row.taxes)}, total ${maybe(row.total)} ${currency}`;
@@ -160,7 +157,7 @@ const price: SectionOf = (booking) => [
 ];
 
 /** Where a cancellation's money goes, in words (docs/API.md §4.3, `refund_to`). */
-export const REFUND_TO_WORDS: Record<RefundTo, string> = {
+const REFUND_TO_WORDS: Record<RefundTo, string> = {
   balance: 'to your travel agency’s account',
   card: 'to the card that paid',
   voucher: 'as a voucher',
@@ -170,7 +167,7 @@ export const REFUND_TO_WORDS: Record<RefundTo, string> = {
 };
 
 /** `Airline credit ABC123: 100.00 EUR, expires 2027-06-01 00:00 UTC` (code to follow while not issued). */
-export function creditText(credit: NonNullable<TravellerBooking['airline_credits']>[number]): string {
+function creditText(credit: NonNullable<TravellerBooking['airline_credits']>[number]): string {
   const code = credit.code ?? '(code to follow)';
   const expiry = credit.expires_at ? `, expires ${utc(credit.expires_at)}` : ', no expiry stated';
   return `Airline credit ${code}: ${money(credit.amount, credit.currency)}${expiry}`;

@@ -202,4 +202,27 @@ describe('fn: renderNotice and renderItinerary', () => {
     expect(itinerary.text).toContain('Fare: Economy Light');
     expect(notice?.text).toContain('Bags included per passenger: adult: 1 carry-on, 0 checked');
   });
+
+  it('tell a cancelled booking’s traveller the refund as stated, unknown included', () => {
+    const cancelled = {
+      ...(booking as BookingView),
+      status: 'CANCELLED' as const,
+      refund: null,
+      refund_to: 'card' as const,
+      airline_credits: [],
+    };
+    const notice = renderNotice(
+      {
+        id: eventId(booking.booking_id, { version: 2, status: 'CANCELLED' }),
+        type: 'booking.cancelled',
+        occurredAt: booking.updated_at,
+        agencyId: 'acme',
+        booking: cancelled,
+      },
+      'Acme',
+    );
+    expect(notice?.text).toContain(
+      'Cancellation:\n  Refund: not yet known\n  Refunded to the card that paid',
+    );
+  });
 });
