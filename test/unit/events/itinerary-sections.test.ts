@@ -184,19 +184,22 @@ describe('fn: renderItineraryFor', () => {
   });
 });
 
+/** The traveller's notice of `type` for `view`, from Acme. */
+const noticeOf = (type: 'booking.confirmed' | 'booking.cancelled', view: BookingView) =>
+  renderNotice(
+    {
+      id: eventId(view.booking_id, { version: view.version, status: view.status }),
+      type,
+      occurredAt: view.updated_at,
+      agencyId: 'acme',
+      booking: view,
+    },
+    'Acme',
+  );
+
 describe('fn: renderNotice and renderItinerary', () => {
   it('tell the same itinerary from one builder: only the headline and a hold’s deadline differ', () => {
-    const view = { ...(booking as BookingView), notes: [] };
-    const notice = renderNotice(
-      {
-        id: eventId(booking.booking_id, { version: 1, status: 'CONFIRMED' }),
-        type: 'booking.confirmed',
-        occurredAt: booking.updated_at,
-        agencyId: 'acme',
-        booking: view,
-      },
-      'Acme',
-    );
+    const notice = noticeOf('booking.confirmed', { ...(booking as BookingView), notes: [] });
     const itinerary = renderItinerary(booking, 'Acme');
     expect(notice?.text.replace('Your booking is confirmed', 'Your itinerary')).toBe(itinerary.text);
     expect(itinerary.text).toContain('Fare: Economy Light');
@@ -204,23 +207,13 @@ describe('fn: renderNotice and renderItinerary', () => {
   });
 
   it('tell a cancelled booking’s traveller the refund as stated, unknown included', () => {
-    const cancelled = {
+    const notice = noticeOf('booking.cancelled', {
       ...(booking as BookingView),
-      status: 'CANCELLED' as const,
+      status: 'CANCELLED',
       refund: null,
-      refund_to: 'card' as const,
+      refund_to: 'card',
       airline_credits: [],
-    };
-    const notice = renderNotice(
-      {
-        id: eventId(booking.booking_id, { version: 2, status: 'CANCELLED' }),
-        type: 'booking.cancelled',
-        occurredAt: booking.updated_at,
-        agencyId: 'acme',
-        booking: cancelled,
-      },
-      'Acme',
-    );
+    });
     expect(notice?.text).toContain(
       'Cancellation:\n  Refund: not yet known\n  Refunded to the card that paid',
     );
