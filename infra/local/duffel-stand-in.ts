@@ -271,7 +271,10 @@ function standInApi(url: string, store: Store, traffic: Traffic, close: () => Pr
   };
 }
 
-/** The `/_stand-in/` switches over HTTP, for `npm run duffel-stand-in`: faults, reprices, withdrawals. */
+/**
+ * The `/_stand-in/` switches over HTTP, for `npm run duffel-stand-in`: faults, reprices, withdrawals,
+ * and an order's cancellation terms (`{"order_id", "terms"}`, as {@link DuffelStandIn.cancellationTerms}).
+ */
 function control(api: DuffelStandIn, traffic: Traffic, path: string, body: unknown, res: ServerResponse) {
   const input = (body ?? {}) as {
     endpoint?: Endpoint;
@@ -280,6 +283,7 @@ function control(api: DuffelStandIn, traffic: Traffic, path: string, body: unkno
     offer_id?: string;
     order_id?: string;
     total_amount?: string;
+    terms?: CancellationTerms;
   };
   if (path === '/_stand-in/faults' && input.endpoint && input.fault) {
     traffic.faults.set(input.endpoint, { fault: input.fault, times: input.times ?? 1 });
@@ -289,6 +293,8 @@ function control(api: DuffelStandIn, traffic: Traffic, path: string, body: unkno
     api.repriceOrder(input.order_id, input.total_amount);
   } else if (path === '/_stand-in/offers/withdraw' && input.offer_id) {
     api.withdraw(input.offer_id);
+  } else if (path === '/_stand-in/orders/cancellation-terms' && input.order_id && input.terms) {
+    api.cancellationTerms(input.order_id, input.terms);
   } else {
     res.writeHead(400).end();
     return;

@@ -1,7 +1,6 @@
 import type { BookingView } from '../bookings/entity/booking-item.ts';
-import { findAirport } from '../flights/airports.ts';
-import { localDateAt, localTimeAt } from '../flights/local-time.ts';
 import type { BookingEvent, EventType } from './booking-event.ts';
+import { renderItineraryFor, type TravellerBooking } from './itinerary-sections.ts';
 
 /**
  * The traveller's e-mail about one event (docs/API.md §4.6): subject, text and HTML bodies. An
@@ -37,93 +36,8 @@ const HEADLINES: Record<EventType, string> = {
   'booking.changed': 'Your flights have changed: here is your new itinerary',
 };
 
-/** `2026-12-01 13:30 local (13:30 UTC)`: the airport's wall clock, then UTC. */
-function when(iso: string, airportCode: string): string {
-  const at = Date.parse(iso);
-  const utc = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-  const zone = findAirport(airportCode)?.timeZone;
-  return zone ? `${localDateAt(zone, at)} ${localTimeAt(zone, at)} local time (${utc})` : utc;
-}
-
-/** `412.40 EUR`. */
-const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
-
-function lines(booking: BookingView, agencyName: string, headline: string, deadline?: string): string[] {
-  const { outbound, inbound, slices } = booking.flight;
-  // Every journey of a multi-city trip, numbered; a one-way or return trip as before.
-  const directions =
-    !inbound && slices && slices.length > 1
-      ? slices.map((slice, i) => [`Journey ${i + 1}`, slice] as const)
-      : ([
-          ['Outbound', outbound],
-          ['Return', inbound],
-        ] as const);
-  return [
-    `${headline}.`,
-    '',
-    `Booking reference (PNR): ${booking.pnr}`,
-    `Booked through: ${agencyName}`,
-    ...(deadline
-      ? [`Pay by: ${deadline.slice(0, 10)} ${deadline.slice(11, 16)} UTC, or the seats are released`]
-      : []),
-    '',
-    ...directions.flatMap(([label, direction]) =>
-      direction
-        ? [
-            `${label}:`,
-            ...direction.segments.flatMap((s) => [
-              `  ${s.flight_number} (${s.carrier_name}) ${s.origin} to ${s.destination}`,
-              `    departs ${when(s.departure_at, s.origin)}`,
-              `    arrives ${when(s.arrival_at, s.destination)}`,
-            ]),
-            '',
-          ]
-        : [],
-    ),
-    'Passengers:',
-    ...booking.passengers.map(
-      (p) => `  ${p.first_name} ${p.last_name} (${p.pax_type.toLowerCase()})${seatsText(p)}`,
-    ),
-    ...bagLines(booking),
-    '',
-    `Total price: ${money(booking.total_price, booking.currency)}`,
-    '',
-    `Questions about this booking? Contact ${agencyName} and quote ${booking.pnr}.`,
-  ];
-}
-
-/** A passenger's chosen seats (docs/API.md §4.10), segment by segment: `, seats 16A (flight 1)`. */
-const seatsText = (p: BookingView['passengers'][number]) =>
-  p.seats?.length
-    ? `, seat${p.seats.length > 1 ? 's' : ''} ${p.seats.map((s) => `${s.designator} (flight ${s.segment_index + 1})`).join(', ')}`
-    : '';
-
-/** The bags bought, one line each: how many, for whom, on which journey. */
-function bagLines(booking: BookingView): string[] {
-  const bags = booking.services ?? [];
-  if (bags.length === 0) return [];
-  return [
-    '',
-    'Checked bags:',
-    ...bags.map((bag) => {
-      const p = booking.passengers[bag.passenger_index];
-      const who = p ? `${p.first_name} ${p.last_name}` : `passenger ${bag.passenger_index + 1}`;
-      return `  ${bag.quantity} x ${bag.weight_kg} kg, ${who}, journey ${bag.journey_index + 1}`;
-    }),
-  ];
-}
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The HTML body of an e-mail whose text is `text` (its first two lines, headline and blank, left out). */
-const htmlOf = (headline: string, text: readonly string[]) =>
-  [
-    '<!doctype html><html><body style="font-family:sans-serif">',
-    `<h1>${escapeHtml(headline)}</h1>`,
-    '<pre style="font-family:inherit">',
-    escapeHtml(text.slice(2).join('\n')),
-    '</pre></body></html>',
-  ].join('\n');
+/** The traveller's view of a booking: the agency's notes left out. */
+const travellerView = ({ notes: _, ...view }: BookingView): TravellerBooking => view;
 
 /**
  * The notice for `event`, or undefined for an event travellers do not hear about. Every value from the
@@ -133,67 +47,34 @@ export function renderNotice(event: BookingEvent, agencyName: string): Notice | 
   if (!NOTICE_TYPES.includes(event.type)) return undefined;
   const { booking } = event;
   const headline = HEADLINES[event.type];
-  const text = lines(
-    booking,
-    agencyName,
+  const deadline = event.type === 'booking.held' ? event.paymentRequiredBy : undefined;
+  const { subject, text, html } = renderItineraryFor(travellerView(booking), {
     headline,
-    event.type === 'booking.held' ? event.paymentRequiredBy : undefined,
-  );
-  const html = htmlOf(headline, text);
+    agencyName,
+    deadline,
+  });
   return {
     eventId: event.id,
     type: event.type,
     to: booking.contact.email,
     bookingId: booking.booking_id,
     pnr: booking.pnr,
-    subject: `${headline}: ${booking.pnr ?? booking.booking_id} (${agencyName})`,
-    text: text.join('\n'),
+    subject,
+    text,
     html,
   };
 }
 
-/** `allowed, penalty 50.00 EUR` / `not allowed` / `not stated`. */
-function conditionText(
-  condition: { allowed: boolean; penalty: { amount: number; currency: string } | null } | null,
-) {
-  if (!condition) return 'not stated by the airline';
-  if (!condition.allowed) return 'not allowed';
-  return condition.penalty && condition.penalty.amount > 0
-    ? `allowed, penalty ${money(condition.penalty.amount, condition.penalty.currency)}`
-    : 'allowed, free of charge';
-}
-
 /**
  * The itinerary as the confirmation e-mail tells it (booking/itinerary, booking/resend; docs/API.md
- * §4.3): the same lines (PNR, every segment in local and UTC time, passengers, price, the deadline of
- * a hold), its status, and the fare conditions it was sold with. `booking` is the traveller's view:
- * the agency's notes are never in it. Every value is escaped in the HTML body.
+ * §4.3), a hold's deadline included. `booking` is the traveller's view: the agency's notes are never in it.
  */
 export function renderItinerary(
-  booking: Omit<BookingView, 'notes'>,
+  booking: TravellerBooking,
   agencyName: string,
 ): { subject: string; text: string; html: string } {
-  const headline = 'Your itinerary';
-  const { refund_before_departure: refund, change_before_departure: change } = booking.flight.conditions;
-  const text = [
-    ...lines(
-      booking,
-      agencyName,
-      headline,
-      booking.status === 'HELD' ? booking.payment_required_by : undefined,
-    ).slice(0, -1),
-    `Status: ${booking.status.toLowerCase()}`,
-    'Fare conditions:',
-    `  Refund before departure: ${conditionText(refund)}`,
-    `  Change before departure: ${conditionText(change)}`,
-    '',
-    `Questions about this booking? Contact ${agencyName} and quote ${booking.pnr ?? booking.booking_id}.`,
-  ];
-  return {
-    subject: `${headline}: ${booking.pnr ?? booking.booking_id} (${agencyName})`,
-    text: text.join('\n'),
-    html: htmlOf(headline, text),
-  };
+  const deadline = booking.status === 'HELD' ? booking.payment_required_by : undefined;
+  return renderItineraryFor(booking, { headline: 'Your itinerary', agencyName, deadline });
 }
 
 /**

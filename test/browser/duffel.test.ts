@@ -26,6 +26,16 @@ afterAll(async () => {
   await standIn?.stop();
 });
 
+/** The airline's terms for cancelling `orderId` from now on, through the stand-in's switch. */
+async function cancellationTerms(orderId: string, terms: Record<string, unknown>) {
+  const answer = await fetch(`${standIn.url}/_stand-in/orders/cancellation-terms`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ order_id: orderId, terms }),
+  });
+  expect(answer.status).toBe(204);
+}
+
 describe('browser: selling from Duffel (the stand-in)', () => {
   it('searches, books and cancels with the supplier’s refund', async () => {
     const admin = await newAgency(server);
@@ -38,14 +48,33 @@ describe('browser: selling from Duffel (the stand-in)', () => {
     await openBooking(page, server, admin, pnr);
     await showsStatus(page, 'CONFIRMED');
     await expectAccessible(page, 'duffel booking');
+
+    // The airline does not state the refund yet: said so, and the agent can still cancel (not here).
+    const orderId = (await bookingByPnr(server, admin, pnr)).supplier.order_id;
+    await cancellationTerms(orderId, { refund_amount: null, refund_currency: null, refund_to: null });
     await button(page, 'Cancel booking').click();
-    await button(page.getByRole('dialog'), 'Cancel and refund').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('The airline has not stated the refund yet').waitFor();
+    await expect(button(dialog, 'Cancel and refund').isEnabled()).resolves.toBe(true);
+    await button(dialog, 'Keep booking').click();
+
+    // Refunded as airline credits: where the money goes, and each credit with its code.
+    await cancellationTerms(orderId, { refund_to: 'airline_credits' });
+    await button(page, 'Cancel booking').click();
+    await dialog.getByText('The refund is given as airline credits.').waitFor();
+    await dialog
+      .getByText(/Airline credit: .*, code \w+/)
+      .first()
+      .waitFor();
+    await expectAccessible(page, 'duffel cancel dialog');
+    await button(dialog, 'Cancel and refund').click();
     await showsStatus(page, 'CANCELLED');
 
     expect(await bookingByPnr(server, admin, pnr)).toMatchObject({
       status: 'CANCELLED',
       supplier: { name: 'duffel' },
       refund: { currency: 'GBP' },
+      refund_to: 'airline_credits',
     });
     expect(errors).toEqual([]);
   });

@@ -38,7 +38,13 @@ export interface RefundQuote {
   penalty_unknown?: true;
   /** `null` when the supplier states no expiry. */
   expires_at: string | null;
+  /** Where the money goes, as the supplier says; `null` when it names no destination. */
+  refund_to: RefundQuoteData['refund_to'];
+  /** The airline credits a cancel gives, each with its code (`null` until the airline issues it). */
+  airline_credits: RefundQuoteData['airline_credits'];
 }
+
+type RefundQuoteData = Schemas['BookingRefundQuoteResponse']['data'];
 
 const money = (m: Money) => formatMoney(m.amount, m.currency);
 
@@ -46,7 +52,7 @@ const money = (m: Money) => formatMoney(m.amount, m.currency);
 export function refundSentence(quote: RefundQuote): string {
   const { refund, penalty } = quote;
   if (refund === null)
-    return 'The airline has not said what it will refund. Cancelling accepts the refund it gives, shown on the booking once known. The seats go back on sale.';
+    return 'The airline has not stated the refund yet. You can still cancel: the booking takes the refund the airline gives, shown on it once known. The seats go back on sale.';
   if (refund.amount <= 0) return 'This fare gives no refund. The seats go back on sale.';
   const kept = quote.penalty_unknown
     ? ' (what the fare keeps is not stated in this currency)'
@@ -54,6 +60,35 @@ export function refundSentence(quote: RefundQuote): string {
       ? ` (the fare keeps ${money(penalty)})`
       : '';
   return `Refund: ${money(refund)}${kept}. The seats go back on sale.`;
+}
+
+/** Where a cancel's money goes (`refund_to`), in the agent's words. */
+const REFUND_DESTINATIONS: Record<NonNullable<RefundQuote['refund_to']>, string> = {
+  balance: 'The refund goes to your agency’s account with the service (balance).',
+  card: 'The refund goes back to the card that paid.',
+  voucher: 'The refund is given as a voucher.',
+  airline_credits: 'The refund is given as airline credits.',
+  arc_bsp_cash: 'The refund is paid in cash through the ARC/BSP settlement.',
+  awaiting_payment: 'Nothing was paid yet, so nothing goes back.',
+};
+
+/** Where the quote says the money goes; said plainly when the airline names no destination. */
+export function refundDestination(quote: Pick<RefundQuote, 'refund_to'>): string {
+  return quote.refund_to
+    ? REFUND_DESTINATIONS[quote.refund_to]
+    : 'The airline has not said where the refund goes.';
+}
+
+/**
+ * One line per airline credit a cancel gives: its code (or that it is to follow), its value, and its
+ * expiry on the agent's clock (or that none is stated).
+ */
+export function airlineCreditLines(quote: Pick<RefundQuote, 'airline_credits'>): string[] {
+  return quote.airline_credits.map((credit) => {
+    const code = credit.code ? `code ${credit.code}` : 'code to follow from the airline';
+    const expiry = credit.expires_at ? `expires ${agentTime(credit.expires_at)}` : 'no expiry stated';
+    return `Airline credit: ${money(credit)}, ${code}, ${expiry}.`;
+  });
 }
 
 /** `REFUND_CHANGED`'s details: the refund the cancel expected, and the one it would give now. */

@@ -13,8 +13,17 @@ vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit)
 afterAll(() => vi.unstubAllGlobals());
 
 // Imported once fetch is stubbed.
-const { cancelBooking, firstDeparture, isStatus, listBookings, normalPnr, refundSentence, routeOf } =
-  await import('../../../web/src/bookings.ts');
+const {
+  airlineCreditLines,
+  cancelBooking,
+  firstDeparture,
+  isStatus,
+  listBookings,
+  normalPnr,
+  refundDestination,
+  refundSentence,
+  routeOf,
+} = await import('../../../web/src/bookings.ts');
 type Booking = Parameters<typeof routeOf>[0];
 
 const journey = (...legs: [string, string, string][]) => ({
@@ -99,7 +108,8 @@ describe('console: a refund quote in words', () => {
 
   it('never says an unknown refund (null) as no refund, and cancels without an expected refund', async () => {
     const said = refundSentence(quote({ refund: null, penalty_unknown: true }));
-    expect(said).toContain('has not said what it will refund');
+    expect(said).toContain('The airline has not stated the refund yet');
+    expect(said).toContain('You can still cancel');
     expect(said).not.toContain('no refund');
     await cancelBooking('bkg_1', null);
     expect(sent.at(-1)).toEqual({ url: '/api/flights/booking/cancel', body: { booking_id: 'bkg_1' } });
@@ -114,5 +124,34 @@ describe('console: a refund quote in words', () => {
     expect(refundSentence(quote({ refund: { amount: 0, currency: 'GBP' } }))).toContain('no refund');
     await cancelBooking('bkg_1', refund);
     expect(sent.at(-1)?.body).toEqual({ booking_id: 'bkg_1', refund });
+  });
+
+  it('says where the money goes, and when the airline does not say', () => {
+    expect(refundDestination(quote({ refund_to: 'balance' }))).toContain('your agency’s account');
+    expect(refundDestination(quote({ refund_to: 'card' }))).toContain('card that paid');
+    expect(refundDestination(quote({ refund_to: 'voucher' }))).toContain('voucher');
+    expect(refundDestination(quote({ refund_to: 'airline_credits' }))).toContain('airline credits');
+    expect(refundDestination(quote({ refund_to: 'arc_bsp_cash' }))).toContain('ARC/BSP');
+    expect(refundDestination(quote({ refund_to: 'awaiting_payment' }))).toContain('Nothing was paid');
+    expect(refundDestination(quote({ refund_to: null }))).toBe(
+      'The airline has not said where the refund goes.',
+    );
+  });
+
+  it('lists each airline credit with its code, value and expiry, or says what is not stated', () => {
+    const lines = airlineCreditLines(
+      quote({
+        airline_credits: [
+          { code: 'BA1X2Y', amount: 100, currency: 'GBP', expires_at: '2027-06-01T12:00:00Z' },
+          { code: null, amount: 20.5, currency: 'GBP', expires_at: null },
+        ],
+      }),
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Airline credit: .*100\.00, code BA1X2Y, expires .*2027 \d{2}:\d{2} [A-Z]/);
+    expect(lines[1]).toMatch(
+      /^Airline credit: .*20\.50, code to follow from the airline, no expiry stated\.$/,
+    );
+    expect(airlineCreditLines(quote({ airline_credits: [] }))).toEqual([]);
   });
 });

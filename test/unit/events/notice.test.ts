@@ -29,9 +29,11 @@ describe('traveller notices', () => {
     expect(notice?.text).toContain(`${segment?.flight_number} (${segment?.carrier_name}) LHR to JFK`);
     // December: London is on UTC, New York five hours behind.
     const departs = `${segment?.departure_at.slice(0, 10)} ${segment?.departure_at.slice(11, 16)}`;
-    expect(notice?.text).toContain(`departs ${departs} local time (${departs} UTC)`);
-    expect(notice?.text).toMatch(/arrives 2026-12-01 \d{2}:\d{2} local time \(2026-12-01 \d{2}:\d{2} UTC\)/);
-    const arrival = /arrives 2026-12-01 (\d{2}):\d{2} local time \(2026-12-01 (\d{2}):\d{2} UTC\)/.exec(
+    expect(notice?.text).toContain(`departs ${departs} GMT local time (${departs} UTC)`);
+    expect(notice?.text).toMatch(
+      /arrives 2026-12-01 \d{2}:\d{2} EST local time \(2026-12-01 \d{2}:\d{2} UTC\)/,
+    );
+    const arrival = /arrives 2026-12-01 (\d{2}):\d{2} EST local time \(2026-12-01 (\d{2}):\d{2} UTC\)/.exec(
       notice?.text ?? '',
     );
     expect(Number(arrival?.[2]) - Number(arrival?.[1])).toBe(5);

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
+  airlineCreditLines,
   type Booking,
   cancelBooking,
   type RefundChanged,
   type RefundQuote,
+  refundDestination,
   refundQuote,
   refundSentence,
 } from '../bookings.ts';
@@ -59,6 +61,23 @@ function useCancel(props: {
   return { quote, changed, pending, failure, fetchQuote, cancel };
 }
 
+/** Where the quote's money goes, and the airline credits it gives, each with its code. */
+function RefundWhere({ quote }: { quote: RefundQuote }) {
+  const credits = airlineCreditLines(quote);
+  return (
+    <>
+      <p class="refund-to">{refundDestination(quote)}</p>
+      {credits.length > 0 && (
+        <ul class="airline-credits">
+          {credits.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 /**
  * Cancel, in a modal dialog: first the refund a cancel now would give (the quote), then the cancel at
  * exactly that refund. If the refund changed meanwhile (`REFUND_CHANGED`), nothing was cancelled and
@@ -92,11 +111,14 @@ export function CancelDialog(props: {
     >
       <h2 id="cancel-title">{held ? 'Cancel this hold?' : 'Cancel this booking?'}</h2>
       {quote && (
-        <p aria-live="polite">
-          {held
-            ? 'Nothing was paid for the hold, so there is nothing to refund. Its seats go back on sale.'
-            : refundSentence(quote)}
-        </p>
+        <div aria-live="polite">
+          <p>
+            {held
+              ? 'Nothing was paid for the hold, so there is nothing to refund. Its seats go back on sale.'
+              : refundSentence(quote)}
+          </p>
+          {!held && <RefundWhere quote={quote} />}
+        </div>
       )}
       {changed && (
         <p class="notice" role="status">
