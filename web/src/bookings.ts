@@ -1,12 +1,10 @@
-import type { paths } from '../api/schema.d.ts';
-import { client, type Outcome, postUntyped, type Schemas, settle } from './api.ts';
+import { client, type Outcome, type Schemas, settle } from './api.ts';
 import { formatMoney, type Offer, slicesOf } from './offers.ts';
-import { formatDay, localTime } from './time.ts';
 
 /**
- * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). The
- * status filter, the refund quote and cancel at a refund are in the contract ahead of openapi.json:
- * those calls go untyped, with their shapes written here from the contract.
+ * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). Every
+ * call goes through the typed client, its shapes from the generated schema; only the `details` of a
+ * refusal (PRICE_CHANGED, REFUND_CHANGED), which the schema leaves open, are written here.
  */
 export type Booking = Schemas['Booking'];
 export type BookingStatus = Booking['status'];
@@ -29,16 +27,7 @@ interface Money {
 }
 
 /** What a cancel now would give back (`POST /api/flights/booking/refund-quote`). */
-export interface RefundQuote {
-  booking_id: string;
-  /** `null` when the supplier does not know it yet (never 0 for unknown). */
-  refund: Money | null;
-  penalty: Money | null;
-  /** Present when the penalty cannot be stated (refund unknown, or in another currency). */
-  penalty_unknown?: true;
-  /** `null` when the supplier states no expiry. */
-  expires_at: string | null;
-}
+export type RefundQuote = Schemas['BookingRefundQuoteResponse']['data'];
 
 const money = (m: Money) => formatMoney(m.amount, m.currency);
 
@@ -84,10 +73,6 @@ export interface ListFilters {
   sort?: 'created' | 'deadline';
 }
 
-type ListPage = NonNullable<
-  paths['/api/flights/booking/list']['post']['responses']['200']['content']['application/json']
->;
-
 /**
  * One page of the agency's bookings that pass `filters`; `meta.partial` when the service's read
  * budget cut the page short (more may match: follow `next_cursor`). Only the filters given are sent.
@@ -95,15 +80,20 @@ type ListPage = NonNullable<
 export function listBookings(
   page: { cursor?: string } & ListFilters,
   limit = 20,
-): Promise<Outcome<ListPage>> {
+): Promise<Outcome<Schemas['BookingListResponse']>> {
   const { cursor, status, sort, ...filters } = page;
-  return postUntyped('/api/flights/booking/list', {
+  const given = Object.fromEntries(
+    Object.entries(filters).filter(([, value]) => value !== undefined && value !== ''),
+  ) as Omit<ListFilters, 'status' | 'sort'>;
+  // `limit` and `sort` have defaults: the generated type asks for them, the service does not.
+  const body = {
     limit,
     ...(cursor && { cursor }),
     ...(status && { status: [status] }),
-    ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== '')),
+    ...given,
     ...(sort === 'deadline' && { sort }),
-  });
+  } as Schemas['BookingListRequest'];
+  return settle(client.POST('/api/flights/booking/list', { body }));
 }
 
 /** Adds the agency's note to a booking: answers the Booking with its notes. */
@@ -122,15 +112,6 @@ export const resendItinerary = (bookingId: string, email?: string) =>
     }),
   );
 
-/** The agent's own time zone (the browser's), for deadlines and "booked at". */
-const agentZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-/** An instant on the agent's clock, with the zone's name: `Sat, 28 Nov 2026 14:00 GMT`. */
-export function agentTime(iso: string): string {
-  const at = localTime(iso, agentZone());
-  return `${formatDay(at.date)} ${at.time} ${at.zoneLabel}`;
-}
-
 /** A date typed as `YYYY-MM-DD`, or empty: what the date filters take, whatever the browser's locale. */
 export const isIsoDate = (text: string) => text === '' || /^\d{4}-\d{2}-\d{2}$/.test(text);
 
@@ -146,7 +127,7 @@ export function getBooking(
 }
 
 export function refundQuote(bookingId: string): Promise<Outcome<{ data: RefundQuote }>> {
-  return postUntyped('/api/flights/booking/refund-quote', { booking_id: bookingId });
+  return settle(client.POST('/api/flights/booking/refund-quote', { body: { booking_id: bookingId } }));
 }
 
 /**
@@ -154,7 +135,11 @@ export function refundQuote(bookingId: string): Promise<Outcome<{ data: RefundQu
  * A quote whose refund is unknown (`null`) cancels without one: the supplier's refund is taken as it comes.
  */
 export function cancelBooking(bookingId: string, refund: Money | null): Promise<Outcome<{ data: Booking }>> {
-  return postUntyped('/api/flights/booking/cancel', { booking_id: bookingId, ...(refund && { refund }) });
+  return settle(
+    client.POST('/api/flights/booking/cancel', {
+      body: { booking_id: bookingId, ...(refund && { refund }) },
+    }),
+  );
 }
 
 /** Confirms a hold at `price`; `idempotencyKey` is one per attempt, so a double click confirms once. */
