@@ -1,5 +1,5 @@
 import { client, type Outcome, type Schemas, settle } from './api.ts';
-import { formatMoney, type Offer, slicesOf } from './offers.ts';
+import { formatMoney, slicesOf } from './offers.ts';
 
 /**
  * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). Every
@@ -21,13 +21,10 @@ export const STATUSES: readonly BookingStatus[] = [
 export const isStatus = (value: string | null): value is BookingStatus =>
   STATUSES.includes(value as BookingStatus);
 
-interface Money {
-  amount: number;
-  currency: string;
-}
-
 /** What a cancel now would give back (`POST /api/flights/booking/refund-quote`). */
 export type RefundQuote = Schemas['BookingRefundQuoteResponse']['data'];
+/** An amount in a currency, as the refund quote says it. */
+type Money = NonNullable<RefundQuote['refund']>;
 
 const money = (m: Money) => formatMoney(m.amount, m.currency);
 
@@ -64,14 +61,9 @@ export interface PriceChanged {
  * name or the contact e-mail), first-departure dates, the agent's own bookings, a status, and the
  * order (`deadline`: the holds, soonest deadline first).
  */
-export interface ListFilters {
-  q?: string;
-  departure_from?: string;
-  departure_to?: string;
-  created_by?: 'me';
-  status?: BookingStatus;
-  sort?: 'created' | 'deadline';
-}
+export type ListFilters = Partial<
+  Pick<Schemas['BookingListRequest'], 'q' | 'departure_from' | 'departure_to' | 'created_by' | 'sort'>
+> & { status?: BookingStatus };
 
 /**
  * One page of the agency's bookings that pass `filters`; `meta.partial` when the service's read
@@ -123,7 +115,7 @@ export function getBooking(
   by: { booking_id: string } | { pnr: string },
 ): Promise<Outcome<{ data: Booking }>> {
   const body = 'pnr' in by ? { pnr: normalPnr(by.pnr) } : by;
-  return settle(client.POST('/api/flights/booking/get', { body: body as { booking_id: string } }));
+  return settle(client.POST('/api/flights/booking/get', { body }));
 }
 
 export function refundQuote(bookingId: string): Promise<Outcome<{ data: RefundQuote }>> {
@@ -157,7 +149,7 @@ export function confirmBooking(
 }
 
 /** The booking's journeys (one-way, return or multi-city), as search gave them. */
-export const journeysOf = (booking: Booking) => slicesOf(booking.flight as Offer);
+export const journeysOf = (booking: Booking) => slicesOf(booking.flight);
 
 /** The first departure (UTC): no cancel from then on. */
 export function firstDeparture(booking: Booking): string | undefined {

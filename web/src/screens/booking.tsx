@@ -13,7 +13,7 @@ import {
   resendItinerary,
 } from '../bookings.ts';
 import { Countdown, ErrorNotice, Link, Progress, useNow } from '../components.tsx';
-import { formatMoney, journeyName, type Offer } from '../offers.ts';
+import { formatMoney, journeyName } from '../offers.ts';
 import { yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
 import { StatusBadge } from './bookings.tsx';
@@ -151,7 +151,7 @@ function JourneysSection({
     <section aria-labelledby="journeys-title">
       <h2 id="journeys-title">Flights</h2>
       {journeys.map((journey, index) => (
-        <SliceView key={index} slice={journey} name={journeyName(booking.flight as Offer, index)} />
+        <SliceView key={index} slice={journey} name={journeyName(booking.flight, index)} />
       ))}
       <p class="meta">
         {booking.flight.travel_class.replace('_', ' ').toLowerCase()} · {conditionsSentence(booking)}
@@ -218,7 +218,7 @@ function statusSentence(booking: Booking): string {
 
 /** The fare's conditions when the booking carries them (the fare conditions it was sold with). */
 function conditionsSentence(booking: Booking): string {
-  const { conditions } = booking.flight as { conditions?: Record<string, { allowed: boolean } | null> };
+  const { conditions } = booking.flight;
   const refund = conditions?.refund_before_departure;
   const change = conditions?.change_before_departure;
   if (!refund && !change) return 'fare conditions as sold';
