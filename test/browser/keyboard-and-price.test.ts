@@ -13,6 +13,7 @@ import {
   shownPnr,
   tabAndType,
   tabTo,
+  typeTraveller,
 } from './steps.ts';
 
 const server = shared();
@@ -116,14 +117,15 @@ describe.concurrent('browser: price changes and the keyboard', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/book');
 
-    const block = page.getByRole('group', { name: named('Passenger 1') });
-    await tabAndType(page, field(block, 'Title'), 'Dr');
-    await tabAndType(page, field(block, 'First name'), 'Alan');
-    await tabAndType(page, field(block, 'Last name'), 'Turing');
-    await tabAndType(page, field(block, 'Gender'), 'M');
-    await tabAndType(page, field(block, 'Date of birth'), '1980-06-23');
-    await tabAndType(page, field(page, 'Contact e-mail'), 'alan@example.com');
-    await tabAndType(page, field(page, 'Contact phone'), '+44 (0)7700 900-789');
+    await typeTraveller(page, {
+      title: 'Dr',
+      first: 'Alan',
+      last: 'Turing',
+      gender: 'M',
+      born: '1980-06-23',
+      email: 'alan@example.com',
+      phone: '+44 (0)7700 900-789',
+    });
     await tabTo(page, button(page, 'Book'));
     await page.keyboard.press('Enter');
     const pnr = await shownPnr(page);

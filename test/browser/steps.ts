@@ -190,6 +190,29 @@ export async function tabAndType(page: Page, target: Locator, text: string): Pro
   await page.keyboard.type(text);
 }
 
+/** What the book form's first passenger and its contact are typed as, field by field. */
+export interface TypedTraveller {
+  title: string;
+  first: string;
+  last: string;
+  gender: string;
+  born: string;
+  email: string;
+  phone: string;
+}
+
+/** Types the first passenger and the contact on Book with the keyboard alone (Tab, then the text). */
+export async function typeTraveller(page: Page, who: TypedTraveller): Promise<void> {
+  const block = page.getByRole('group', { name: named('Passenger 1') });
+  await tabAndType(page, field(block, 'Title'), who.title);
+  await tabAndType(page, field(block, 'First name'), who.first);
+  await tabAndType(page, field(block, 'Last name'), who.last);
+  await tabAndType(page, field(block, 'Gender'), who.gender);
+  await tabAndType(page, field(block, 'Date of birth'), who.born);
+  await tabAndType(page, field(page, 'Contact e-mail'), who.email);
+  await tabAndType(page, field(page, 'Contact phone'), who.phone);
+}
+
 /** Opens the booking screen (`/bookings/<id>`) of the booking with `pnr`. */
 export async function openBooking(page: Page, server: Served, who: SignedIn, pnr: string) {
   const booking = await bookingByPnr(server, who, pnr);

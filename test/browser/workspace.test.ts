@@ -108,7 +108,7 @@ describe('browser: the bookings workspace, by keyboard', () => {
     expect(await rows.nth(0).textContent()).toContain(soon.pnr);
     expect(await rows.nth(1).textContent()).toContain(later.pnr);
     expect(await rows.nth(0).locator('td.deadline').textContent()).toMatch(
-      /\d{2}:\d{2} [A-Z][A-Za-z0-9+:-]*$/,
+      /\d{2}:\d{2} [A-Z][A-Za-z0-9+:-]* \(your time\)$/,
     );
     await expectAccessible(page, 'holds');
 

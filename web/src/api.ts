@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from '../api/schema.d.ts';
-import { address, BASE } from './base.ts';
+import { BASE } from './base.ts';
 
 /**
  * The typed client (types generated from openapi.json: `npm run openapi`). Same origin, below the
@@ -74,28 +74,6 @@ export async function settle<T>(
   const failure = failureOf(response, result.error);
   if (failure.status === 401 && failure.code === 'UNAUTHORIZED' && !options.quiet) sessionEnded();
   return { ok: false, failure };
-}
-
-/**
- * A POST of a body the generated types do not have yet (a route or field newer than openapi.json).
- * Same envelope, same handling as {@link settle}.
- */
-export function postUntyped<T>(
-  path: string,
-  body: unknown,
-  options: { quiet?: boolean; signal?: AbortSignal } = {},
-): Promise<Outcome<T>> {
-  const call = fetch(address(path), {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-    ...(options.signal && { signal: options.signal }),
-  }).then(async (response) => {
-    const parsed: unknown = await response.json().catch(() => undefined);
-    return response.ok ? { data: parsed as T, response } : { error: parsed, response };
-  });
-  return settle(call, options);
 }
 
 /** The error codes of a VALIDATION_ERROR by field path (`passengers.0.born_on` → its message). */

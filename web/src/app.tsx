@@ -1,8 +1,9 @@
+import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.ts';
 import { appPath } from './base.ts';
 import { Boundary, Link } from './components.tsx';
-import { currentAddress, navigate, type Place, safeNext, usePlace } from './router.ts';
+import { currentAddress, navigate, type Place, safeNext, screenAt, usePlace } from './router.ts';
 import { AgentsScreen } from './screens/agents.tsx';
 import { BookScreen } from './screens/book.tsx';
 import { BookingScreen } from './screens/booking.tsx';
@@ -13,18 +14,26 @@ import { WebhooksScreen } from './screens/webhooks.tsx';
 import { type Agent, currentAgent, isAdmin, onSignedOutElsewhere, sessionEnded, signOut } from './session.ts';
 import { noSessionCookie } from './session-check.ts';
 
+/**
+ * What each screen of the one list (`CONSOLE_SCREENS`, read through router.ts) shows a signed-in agent;
+ * `param` is the screen's `{parameter}`, decoded.
+ */
+const VIEWS: Record<string, (place: Place, agent: Agent, param: string) => JSX.Element> = {
+  '/search': (place) => <SearchScreen place={place} />,
+  '/book': () => <BookScreen />,
+  '/bookings': (place) => <BookingsScreen place={place} />,
+  '/bookings/{booking_id}': (_place, _agent, bookingId) => <BookingScreen bookingId={bookingId} />,
+  '/agency/agents': (_place, agent) => <AgentsScreen agent={agent} />,
+  '/agency/webhooks': () => <WebhooksScreen />,
+};
+
 /** The screen for a signed-in agent at `place` (docs/console.md, Screens and addresses). */
 function screenFor(place: Place, agent: Agent) {
-  const { path } = place;
-  if (path === '/search') return <SearchScreen place={place} />;
-  if (path === '/book') return <BookScreen />;
-  if (path === '/bookings') return <BookingsScreen place={place} />;
-  const booking = /^\/bookings\/([^/]+)$/.exec(path);
-  if (booking?.[1]) return <BookingScreen bookingId={decodeURIComponent(booking[1])} />;
-  if (path.startsWith('/agency/') && !isAdmin(agent)) return <NotAllowed />;
-  if (path === '/agency/agents') return <AgentsScreen agent={agent} />;
-  if (path === '/agency/webhooks') return <WebhooksScreen />;
-  return <NotFound />;
+  const at = screenAt(place.path);
+  const view = at && VIEWS[at.screen.path];
+  if (!at || !view) return <NotFound />;
+  if (at.screen.who === 'ADMIN' && !isAdmin(agent)) return <NotAllowed />;
+  return view(place, agent, at.params[0] ?? '');
 }
 
 /**

@@ -1,12 +1,11 @@
-import type { paths } from '../api/schema.d.ts';
-import { client, type Outcome, postUntyped, type Schemas, settle } from './api.ts';
-import { formatMoney, type Offer, slicesOf } from './offers.ts';
-import { formatDay, localTime } from './time.ts';
+import { client, type Outcome, type Schemas, settle } from './api.ts';
+import { formatMoney, slicesOf } from './offers.ts';
+import { yourTime } from './time.ts';
 
 /**
- * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). The
- * status filter, the refund quote and cancel at a refund are in the contract ahead of openapi.json:
- * those calls go untyped, with their shapes written here from the contract.
+ * The agency's bookings as the bookings and booking screens use them (docs/API.md §4.3, §4.4). Every
+ * call goes through the typed client, its shapes from the generated schema; only the `details` of a
+ * refusal (PRICE_CHANGED, REFUND_CHANGED), which the schema leaves open, are written here.
  */
 export type Booking = Schemas['Booking'];
 export type BookingStatus = Booking['status'];
@@ -23,28 +22,10 @@ export const STATUSES: readonly BookingStatus[] = [
 export const isStatus = (value: string | null): value is BookingStatus =>
   STATUSES.includes(value as BookingStatus);
 
-interface Money {
-  amount: number;
-  currency: string;
-}
-
 /** What a cancel now would give back (`POST /api/flights/booking/refund-quote`). */
-export interface RefundQuote {
-  booking_id: string;
-  /** `null` when the supplier does not know it yet (never 0 for unknown). */
-  refund: Money | null;
-  penalty: Money | null;
-  /** Present when the penalty cannot be stated (refund unknown, or in another currency). */
-  penalty_unknown?: true;
-  /** `null` when the supplier states no expiry. */
-  expires_at: string | null;
-  /** Where the money goes, as the supplier says; `null` when it names no destination. */
-  refund_to: RefundQuoteData['refund_to'];
-  /** The airline credits a cancel gives, each with its code (`null` until the airline issues it). */
-  airline_credits: RefundQuoteData['airline_credits'];
-}
-
-type RefundQuoteData = Schemas['BookingRefundQuoteResponse']['data'];
+export type RefundQuote = Schemas['BookingRefundQuoteResponse']['data'];
+/** An amount in a currency, as the refund quote says it. */
+type Money = NonNullable<RefundQuote['refund']>;
 
 const money = (m: Money) => formatMoney(m.amount, m.currency);
 
@@ -86,7 +67,7 @@ export function refundDestination(quote: Pick<RefundQuote, 'refund_to'>): string
 export function airlineCreditLines(quote: Pick<RefundQuote, 'airline_credits'>): string[] {
   return quote.airline_credits.map((credit) => {
     const code = credit.code ? `code ${credit.code}` : 'code to follow from the airline';
-    const expiry = credit.expires_at ? `expires ${agentTime(credit.expires_at)}` : 'no expiry stated';
+    const expiry = credit.expires_at ? `expires ${yourTime(credit.expires_at)}` : 'no expiry stated';
     return `Airline credit: ${money(credit)}, ${code}, ${expiry}.`;
   });
 }
@@ -110,18 +91,9 @@ export interface PriceChanged {
  * name or the contact e-mail), first-departure dates, the agent's own bookings, a status, and the
  * order (`deadline`: the holds, soonest deadline first).
  */
-export interface ListFilters {
-  q?: string;
-  departure_from?: string;
-  departure_to?: string;
-  created_by?: 'me';
-  status?: BookingStatus;
-  sort?: 'created' | 'deadline';
-}
-
-type ListPage = NonNullable<
-  paths['/api/flights/booking/list']['post']['responses']['200']['content']['application/json']
->;
+export type ListFilters = Partial<
+  Pick<Schemas['BookingListRequest'], 'q' | 'departure_from' | 'departure_to' | 'created_by' | 'sort'>
+> & { status?: BookingStatus };
 
 /**
  * One page of the agency's bookings that pass `filters`; `meta.partial` when the service's read
@@ -130,15 +102,20 @@ type ListPage = NonNullable<
 export function listBookings(
   page: { cursor?: string } & ListFilters,
   limit = 20,
-): Promise<Outcome<ListPage>> {
+): Promise<Outcome<Schemas['BookingListResponse']>> {
   const { cursor, status, sort, ...filters } = page;
-  return postUntyped('/api/flights/booking/list', {
+  const given = Object.fromEntries(
+    Object.entries(filters).filter(([, value]) => value !== undefined && value !== ''),
+  ) as Omit<ListFilters, 'status' | 'sort'>;
+  // `limit` and `sort` have defaults: the generated type asks for them, the service does not.
+  const body = {
     limit,
     ...(cursor && { cursor }),
     ...(status && { status: [status] }),
-    ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== '')),
+    ...given,
     ...(sort === 'deadline' && { sort }),
-  });
+  } as Schemas['BookingListRequest'];
+  return settle(client.POST('/api/flights/booking/list', { body }));
 }
 
 /** Adds the agency's note to a booking: answers the Booking with its notes. */
@@ -157,15 +134,6 @@ export const resendItinerary = (bookingId: string, email?: string) =>
     }),
   );
 
-/** The agent's own time zone (the browser's), for deadlines and "booked at". */
-const agentZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-/** An instant on the agent's clock, with the zone's name: `Sat, 28 Nov 2026 14:00 GMT`. */
-export function agentTime(iso: string): string {
-  const at = localTime(iso, agentZone());
-  return `${formatDay(at.date)} ${at.time} ${at.zoneLabel}`;
-}
-
 /** A date typed as `YYYY-MM-DD`, or empty: what the date filters take, whatever the browser's locale. */
 export const isIsoDate = (text: string) => text === '' || /^\d{4}-\d{2}-\d{2}$/.test(text);
 
@@ -177,11 +145,11 @@ export function getBooking(
   by: { booking_id: string } | { pnr: string },
 ): Promise<Outcome<{ data: Booking }>> {
   const body = 'pnr' in by ? { pnr: normalPnr(by.pnr) } : by;
-  return settle(client.POST('/api/flights/booking/get', { body: body as { booking_id: string } }));
+  return settle(client.POST('/api/flights/booking/get', { body }));
 }
 
 export function refundQuote(bookingId: string): Promise<Outcome<{ data: RefundQuote }>> {
-  return postUntyped('/api/flights/booking/refund-quote', { booking_id: bookingId });
+  return settle(client.POST('/api/flights/booking/refund-quote', { body: { booking_id: bookingId } }));
 }
 
 /**
@@ -189,7 +157,11 @@ export function refundQuote(bookingId: string): Promise<Outcome<{ data: RefundQu
  * A quote whose refund is unknown (`null`) cancels without one: the supplier's refund is taken as it comes.
  */
 export function cancelBooking(bookingId: string, refund: Money | null): Promise<Outcome<{ data: Booking }>> {
-  return postUntyped('/api/flights/booking/cancel', { booking_id: bookingId, ...(refund && { refund }) });
+  return settle(
+    client.POST('/api/flights/booking/cancel', {
+      body: { booking_id: bookingId, ...(refund && { refund }) },
+    }),
+  );
 }
 
 /** Confirms a hold at `price`; `idempotencyKey` is one per attempt, so a double click confirms once. */
@@ -207,7 +179,7 @@ export function confirmBooking(
 }
 
 /** The booking's journeys (one-way, return or multi-city), as search gave them. */
-export const journeysOf = (booking: Booking) => slicesOf(booking.flight as Offer);
+export const journeysOf = (booking: Booking) => slicesOf(booking.flight);
 
 /** The first departure (UTC): no cancel from then on. */
 export function firstDeparture(booking: Booking): string | undefined {

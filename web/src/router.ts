@@ -50,6 +50,30 @@ export function usePlace(): Place {
  */
 declare const CONSOLE_SCREENS: readonly { path: string; who: 'anyone' | 'AGENT' | 'ADMIN' }[];
 
+type Screen = (typeof CONSOLE_SCREENS)[number];
+
+/** A screen's path as a pattern: a `{parameter}` is one segment, captured. */
+const patternOf = (screen: Screen) => new RegExp(`^${screen.path.replace(/\{[a-z_]+\}/g, '([^/]+)')}$`);
+const PATTERNS = CONSOLE_SCREENS.map((screen) => ({ screen, pattern: patternOf(screen) }));
+
+/**
+ * The screen of the one list at the app path `path` (`/bookings/bkg_1`), with its parameters' values
+ * in order, decoded (`['bkg_1']`); undefined for an address that is no screen. A broken percent
+ * escape is no screen either.
+ */
+export function screenAt(path: string): { screen: Screen; params: string[] } | undefined {
+  for (const { screen, pattern } of PATTERNS) {
+    const found = pattern.exec(path);
+    if (!found) continue;
+    try {
+      return { screen, params: found.slice(1).map((value) => decodeURIComponent(value)) };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The console's screens a return address may name: those of a signed-in agent, from the one list
  * (`CONSOLE_SCREENS`, docs/console.md, Screens and addresses); a `{parameter}` is one segment.

@@ -1,11 +1,19 @@
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-/** Every request the console's booking calls send, answered 200 with an empty page. */
+/**
+ * Every request the console's booking calls send, answered 200 with an empty page. The typed client
+ * builds its Request from the page-relative address (`/api/…`) as a browser would; outside one, the
+ * stubbed Request resolves it against the console's origin.
+ */
 const sent: { url: string; body: unknown }[] = [];
-vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
-  const request =
-    input instanceof Request ? input : new Request(String(new URL(String(input), 'http://console')), init);
-  sent.push({ url: new URL(request.url, 'http://console').pathname, body: await request.json() });
+class PageRequest extends Request {
+  constructor(input: string | URL | Request, init?: RequestInit) {
+    super(typeof input === 'string' ? new URL(input, 'http://console') : input, init);
+  }
+}
+vi.stubGlobal('Request', PageRequest);
+vi.stubGlobal('fetch', async (request: Request) => {
+  sent.push({ url: new URL(request.url).pathname, body: await request.json() });
   return new Response(JSON.stringify({ success: true, data: [], meta: { next_cursor: null } }), {
     headers: { 'Content-Type': 'application/json' },
   });

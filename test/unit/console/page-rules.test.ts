@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_SCREENS } from '../../../shared/console/screens.ts';
 import { attemptFor, type Failure, fieldErrors, validationSummary } from '../../../web/src/api.ts';
-import { safeNext } from '../../../web/src/router.ts';
+import { safeNext, screenAt } from '../../../web/src/router.ts';
 import { codeDigits } from '../../../web/src/session.ts';
 
 const validation = (details: unknown): Failure => ({
@@ -38,6 +38,15 @@ describe('console page rules', () => {
     expect(signedIn.length).toBeGreaterThan(5);
     expect(safeNext('/sign-in')).toBe('/search');
     expect(safeNext('/')).toBe('/search');
+  });
+
+  it('finds each address’s screen in the one list, with its parameter decoded, and no screen elsewhere', () => {
+    for (const screen of CONSOLE_SCREENS)
+      expect(screenAt(screen.path.replace('{booking_id}', 'bkg_1'))?.screen).toEqual(screen);
+    expect(screenAt('/bookings/bkg%201')?.params).toEqual(['bkg 1']);
+    expect(screenAt('/agency/agents')?.screen.who).toBe('ADMIN');
+    for (const none of ['/nowhere', '/bookings/a/b', '/bookings/%E0%A4%A', '/agency/other', '/search/'])
+      expect(screenAt(none)).toBeUndefined();
   });
 
   it('reads a crafted next as the browser would, and goes to search for anything but a known screen', () => {

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useZones } from '../airports.ts';
-import type { Failure } from '../api.ts';
+import type { Failure, Schemas } from '../api.ts';
 import {
   addNote,
-  agentTime,
   type Booking,
   confirmBooking,
   firstDeparture,
@@ -14,7 +13,8 @@ import {
   resendItinerary,
 } from '../bookings.ts';
 import { Countdown, ErrorNotice, Link, Progress, useNow } from '../components.tsx';
-import { formatMoney, journeyName, type Offer } from '../offers.ts';
+import { formatMoney, journeyName } from '../offers.ts';
+import { yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
 import { StatusBadge } from './bookings.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
@@ -151,7 +151,7 @@ function JourneysSection({
     <section aria-labelledby="journeys-title">
       <h2 id="journeys-title">Flights</h2>
       {journeys.map((journey, index) => (
-        <SliceView key={index} slice={journey} name={journeyName(booking.flight as Offer, index)} />
+        <SliceView key={index} slice={journey} name={journeyName(booking.flight, index)} />
       ))}
       <p class="meta">
         {booking.flight.travel_class.replace('_', ' ').toLowerCase()} · {conditionsSentence(booking)}
@@ -187,10 +187,10 @@ function PriceSection({ booking }: { booking: Booking }) {
       <p class="money">{formatMoney(booking.total_price, booking.currency)}</p>
       {booking.refund && <p>Refunded: {formatMoney(booking.refund.amount, booking.refund.currency)}</p>}
       <p class="meta">
-        Booked {agentTime(booking.created_at)}
+        Booked {yourTime(booking.created_at)}
         {booking.created_by && ` by ${booking.created_by.name}`}
         {booking.cancelled_at &&
-          ` · cancelled ${agentTime(booking.cancelled_at)}${
+          ` · cancelled ${yourTime(booking.cancelled_at)}${
             booking.cancelled_by ? ` by ${booking.cancelled_by.name}` : ''
           }`}
         {booking.supplier?.order_id && ` · supplier order ${booking.supplier.order_id}`}
@@ -218,7 +218,7 @@ function statusSentence(booking: Booking): string {
 
 /** The fare's conditions when the booking carries them (the fare conditions it was sold with). */
 function conditionsSentence(booking: Booking): string {
-  const { conditions } = booking.flight as { conditions?: Record<string, { allowed: boolean } | null> };
+  const { conditions } = booking.flight;
   const refund = conditions?.refund_before_departure;
   const change = conditions?.change_before_departure;
   if (!refund && !change) return 'fare conditions as sold';
@@ -285,7 +285,7 @@ function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; on
       )}
       {!lapsed && (
         <button type="button" onClick={confirm} disabled={pending}>
-          Confirm{changed ? ` at ${formatMoney(price.total_price, price.currency)}` : ''}
+          Confirm {formatMoney(price.total_price, price.currency)}
         </button>
       )}
       <Progress pending={pending} label="Confirming…" />
@@ -298,13 +298,13 @@ function HoldPanel(props: { booking: Booking; onChange: (b: Booking) => void; on
 function HoldDeadline({ deadline, onLapsed }: { deadline: string; onLapsed: () => void }) {
   return (
     <p>
-      Confirm by {agentTime(deadline)} (your time):{' '}
+      Confirm by {yourTime(deadline)}:{' '}
       <Countdown until={deadline} expired="the deadline has passed" onExpired={onLapsed} /> left.
     </p>
   );
 }
 
-type Itinerary = { subject: string; text: string; html: string };
+type Itinerary = Schemas['BookingItineraryResponse']['data'];
 
 /** Print itinerary (a print view of what the confirmation e-mail says) and Resend itinerary. */
 function ItineraryActions(props: {
@@ -316,28 +316,41 @@ function ItineraryActions(props: {
   const printing = useCall();
   const resending = useCall();
   const [sentTo, setSentTo] = useState<string>();
+  // The contact's address unless the agent types another (the traveller asked for it elsewhere).
+  const [to, setTo] = useState(booking.contact.email);
   const print = async () => {
     const outcome = await printing.run(() => itineraryOf(booking.booking_id));
     if (outcome?.ok) onPrint(outcome.body.data);
   };
-  const resend = async () => {
+  const resend = async (event: Event) => {
+    event.preventDefault();
     setSentTo(undefined);
-    const outcome = await resending.run(() => resendItinerary(booking.booking_id));
+    const address = to.trim() === '' ? booking.contact.email : to.trim();
+    const other = address === booking.contact.email ? undefined : address;
+    const outcome = await resending.run(() => resendItinerary(booking.booking_id, other));
     if (!outcome?.ok) return;
     onChange(outcome.body.data);
-    setSentTo(booking.contact.email);
+    setSentTo(address);
   };
   return (
     <section aria-labelledby="itinerary-title" class="itinerary-actions">
       <h2 id="itinerary-title">Itinerary</h2>
-      <div class="inline-form">
-        <button type="button" class="secondary" onClick={print} disabled={printing.pending}>
-          Print itinerary
-        </button>
-        <button type="button" class="secondary" onClick={resend} disabled={resending.pending}>
+      <button type="button" class="secondary" onClick={print} disabled={printing.pending}>
+        Print itinerary
+      </button>
+      <form class="inline-form" onSubmit={resend}>
+        <label for="resend-to">Send itinerary to</label>
+        <input
+          id="resend-to"
+          type="email"
+          autocomplete="off"
+          value={to}
+          onInput={(event) => setTo(event.currentTarget.value)}
+        />
+        <button type="submit" class="secondary" disabled={resending.pending}>
           Resend itinerary
         </button>
-      </div>
+      </form>
       <p role="status" class="notice-live">
         {sentTo ? `Itinerary sent to ${sentTo}.` : ''}
       </p>
@@ -399,7 +412,7 @@ function NotesSection({ booking, onChange }: { booking: Booking; onChange: (b: B
             <li key={note.id}>
               <p class="note-text">{note.text}</p>
               <p class="meta">
-                {note.created_by.name}, <time dateTime={note.created_at}>{agentTime(note.created_at)}</time>
+                {note.created_by.name}, <time dateTime={note.created_at}>{yourTime(note.created_at)}</time>
               </p>
             </li>
           ))}

@@ -3,7 +3,6 @@ import { useEffect, useState } from 'preact/hooks';
 import { useZones, zoneOf } from '../airports.ts';
 import type { Failure } from '../api.ts';
 import {
-  agentTime,
   type Booking,
   type BookingStatus,
   getBooking,
@@ -19,7 +18,7 @@ import {
 import { ErrorNotice, Link, Progress } from '../components.tsx';
 import { formatMoney } from '../offers.ts';
 import { navigate, type Place } from '../router.ts';
-import { formatDay, localTime } from '../time.ts';
+import { formatDay, localTime, yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
 import './manage.css';
 
@@ -345,7 +344,7 @@ function BookingTable({ bookings, holds }: { bookings: Booking[]; holds: boolean
             {holds && (
               <td data-label="Pay by" class="deadline">
                 {booking.payment_required_by && (
-                  <time dateTime={booking.payment_required_by}>{agentTime(booking.payment_required_by)}</time>
+                  <time dateTime={booking.payment_required_by}>{yourTime(booking.payment_required_by)}</time>
                 )}
               </td>
             )}

@@ -1,8 +1,9 @@
 import { useRef, useState } from 'preact/hooks';
 import { client, type Outcome, type Schemas, settle } from '../api.ts';
 import { type Booking, firstDeparture, journeysOf } from '../bookings.ts';
-import { ErrorNotice, Progress, useNow } from '../components.tsx';
+import { ErrorNotice, ISO_DATE_INPUT, Progress, useNow } from '../components.tsx';
 import { formatMoney, journeyName, type Offer } from '../offers.ts';
+import { yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
 import { SliceView } from './results.tsx';
 
@@ -89,8 +90,8 @@ function ChangesHistory({ booking }: { booking: Booking }) {
       <ol>
         {changes.map((change, index) => (
           <li key={index}>
-            {new Date(change.at).toLocaleString('en-GB')} by {change.by.name}: {flights(change.from)} →{' '}
-            {flights(change.to)} · {totalSentence(change.change_total)}
+            {yourTime(change.at)} by {change.by.name}: {flights(change.from)} → {flights(change.to)} ·{' '}
+            {totalSentence(change.change_total)}
           </li>
         ))}
       </ol>
@@ -129,7 +130,7 @@ function JourneyPicker(props: {
               <label>
                 New date for {name}{' '}
                 <input
-                  type="date"
+                  {...ISO_DATE_INPUT}
                   value={date}
                   onInput={(event) => onPick({ ...picked, [index]: event.currentTarget.value })}
                 />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, type Failure, fieldErrors, settle } from '../api.ts';
 import { Countdown, ErrorNotice, Progress } from '../components.tsx';
+import { identifierOf } from '../phone.ts';
 import { type Agent, codeDigits, signedIn } from '../session.ts';
 
 /** What each sign-in refusal means for the agent, said plainly (docs/console.md, Sign-in). */
@@ -8,9 +9,6 @@ const PLAIN: Record<string, string> = {
   INVALID_CODE: 'That code is not right, or it has expired. Check it, or ask for a new one.',
   TOO_MANY_ATTEMPTS: 'Too many wrong codes: this code no longer works. Ask for a new one.',
 };
-
-/** `+` then digits is a phone number (E.164), anything else an e-mail address. */
-const typeOf = (identifier: string) => (identifier.trim().startsWith('+') ? 'PHONE' : 'EMAIL');
 
 /** Asking for a code (a throttled ask still offers the code field), then verifying it. */
 function useSignIn(onSignedIn: (agent: Agent) => void, endedAs: string | undefined) {
@@ -28,7 +26,8 @@ function useSignIn(onSignedIn: (agent: Agent) => void, endedAs: string | undefin
     setFailure(undefined);
     const outcome = await settle(
       client.POST('/api/auth/send-otp', {
-        body: { identifier: identifier.trim(), type: typeOf(identifier) },
+        // A phone typed with spaces, dots, dashes or brackets goes as E.164 (docs/console.md, Forgiving input).
+        body: identifierOf(identifier),
       }),
       { quiet: true },
     );
@@ -54,7 +53,7 @@ function useSignIn(onSignedIn: (agent: Agent) => void, endedAs: string | undefin
     // cookie_only: the answer carries no token at all; the session is the HttpOnly cookie alone.
     const outcome = await settle(
       client.POST('/api/auth/verify-otp', {
-        body: { identifier: identifier.trim(), code, cookie_only: true },
+        body: { identifier: identifierOf(identifier).identifier, code, cookie_only: true },
       }),
       { quiet: true },
     );

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Failure, postUntyped } from '../api.ts';
+import { client, type Failure, settle } from '../api.ts';
 import { ErrorNotice, Progress } from '../components.tsx';
 import { formatMoney, journeyName, type Offer, passengerTypes, slicesOf } from '../offers.ts';
 import { setExtrasChoice } from './choice.ts';
@@ -20,7 +20,7 @@ export function ExtrasPanel({ offer }: { offer: Offer }) {
   const [bags, setBags] = useState<Record<string, number>>({});
   const [seats, setSeats] = useState<SeatChoice[]>([]);
   useEffect(() => {
-    void postUntyped<{ data: Services }>('/api/flights/offer/services', { flight_id: offer.id }).then((o) =>
+    void settle(client.POST('/api/flights/offer/services', { body: { flight_id: offer.id } })).then((o) =>
       o.ok ? setServices(o.body.data) : setFailure(o.failure),
     );
   }, [offer.id]);
