@@ -27,6 +27,7 @@ import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import '../zod-locale.ts';
+import { changedRecord } from './change-record.ts';
 import { changeableTrip, changeTerms } from './change-rules.ts';
 import { notFound } from './change-search.ts';
 import { bookingView } from './entity/booking.ts';
@@ -177,20 +178,9 @@ async function change(
   const to = quote.changed.flatMap((j) => offer.flight.slices[j]?.segments ?? []);
   const by = { id: request.session.agentId, name: request.session.agentName };
   const entry = { at, by, from, to, change_total: offer.change_total };
-  const segments = quote.segments.map((s) => ({
-    flight_number: s.flightNumber,
-    date: s.date,
-    bucket: s.bucket,
-  }));
+  const kept = changedRecord(record, quote, flights, { travelClass: record.travel_class });
   const departsAt = flights[0]?.departureAt ?? record.departs_at;
-  const changed = {
-    at,
-    flight: offer.flight,
-    segments,
-    total: quote.total,
-    departs_at: departsAt,
-    change: entry,
-  };
+  const changed = { at, flight: offer.flight, ...kept, departs_at: departsAt, change: entry };
   const view = bookingView({
     ...record,
     ...changed,
@@ -229,13 +219,20 @@ async function lostToAnotherWrite(deps: SearchDeps, record: BookingRecord): Prom
   return new OfferExpiredError();
 }
 
-/** The old seats of the changed journeys back, the new ones taken in their quoted buckets. */
+/**
+ * The old seats of the changed journeys back (the seats chosen on them too), the new ones taken in
+ * their quoted buckets.
+ */
 function changeSeats(deps: SearchDeps, { record, quote, trip, flights }: Checked) {
   const seats = seatsFor(trip.passengers);
+  const starts = trip.journeys.map((_, j) =>
+    trip.journeys.slice(0, j).reduce((n, journey) => n + journey.segments.length, 0),
+  );
   const back = quote.changed.flatMap((j) =>
-    (trip.journeys[j]?.segments ?? []).map((f) => ({
-      Update: returnSeatsUpdate(deps.tableName, f, record.travel_class, record.seats),
-    })),
+    (trip.journeys[j]?.segments ?? []).map((f, i) => {
+      const chosen = record.segments[(starts[j] ?? 0) + i]?.seats;
+      return { Update: returnSeatsUpdate(deps.tableName, f, record.travel_class, record.seats, chosen) };
+    }),
   );
   const kept = new Set(trip.journeys.flatMap((j, i) => (quote.changed.includes(i) ? [] : j.segments)));
   const taken = flights.flatMap((flight, i) => {

@@ -5,7 +5,8 @@ import {
   type ChangedTrip,
   type ChangeTerms,
   changeCost,
-  soldPrice,
+  changedPaid,
+  keptItinerary,
 } from './change-offers.ts';
 import { CURRENCY } from './fares.ts';
 import {
@@ -155,14 +156,11 @@ export async function requoteChange(
   const { slices } = splitJourney(flights, quote);
   const changedFlights = quote.changed.flatMap((j) => slices[j] ?? []);
   const sold = await readSoldSeats(deps, changedFlights, trip.travelClass);
-  let at = 0;
   const itineraries: PricedItinerary[] = [];
   for (const [j, segments] of slices.entries()) {
-    const buckets = quote.segments.slice(at, at + segments.length).map((s) => s.bucket);
-    at += segments.length;
-    if (!quote.changed.includes(j)) {
-      const total = soldPrice({ segments, buckets }, trip.travelClass, trip.passengers);
-      itineraries.push({ segments, buckets, total, seatsLeft: Number.POSITIVE_INFINITY });
+    const kept = trip.journeys[j];
+    if (!quote.changed.includes(j) && kept) {
+      itineraries.push(keptItinerary(kept));
       continue;
     }
     const priced = priceItinerary(segments, trip.travelClass, trip.passengers, sold);
@@ -171,11 +169,7 @@ export async function requoteChange(
   }
   const journey = combined(itineraries, trip.multiCity);
   if (journey.buckets.every((b, i) => b === quote.segments[i]?.bucket)) return 'same';
-  const soldAt = quote.changed.reduce(
-    (n, j) =>
-      n + soldPrice(trip.journeys[j] ?? { segments: [], buckets: [] }, trip.travelClass, trip.passengers),
-    0,
-  );
+  const soldAt = changedPaid(trip, quote.changed);
   const newPrice = quote.changed.reduce((n, j) => n + (itineraries[j]?.total ?? 0), 0);
   return { journey, cost: changeCost(terms, soldAt, newPrice) };
 }
