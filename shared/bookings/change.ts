@@ -5,6 +5,7 @@ import { TRY_AGAIN } from '../db/retry.ts';
 import { slotted, transact } from '../db/transaction.ts';
 import {
   ChangePriceChangedError,
+  ConditionsChangedError,
   IdempotencyInProgressError,
   NotChangeableError,
   NotFoundError,
@@ -13,10 +14,12 @@ import {
 } from '../errors.ts';
 import type { BookedTrip, ChangeTerms } from '../flights/change-offers.ts';
 import {
+  type ChangeOfferView,
   type ChangeQuote,
   changeFlights,
   changeOfferView,
-  changeQuote,
+  conditionsMovedSince,
+  freshQuote,
   openChange,
   requoteChange,
   sealChange,
@@ -130,29 +133,45 @@ async function check(deps: SearchDeps, { body, session }: ChangeRequest): Promis
   const { amount } = body.change_total;
   const sent =
     Math.sign(amount) * (minorUnits(String(Math.abs(amount)), body.change_total.currency) ?? Number.NaN);
+  const checked = { record, trip, quote, terms, flights };
   if (body.change_total.currency !== record.currency || sent !== quote.changeTotal)
-    throw await priceChanged(deps, { record, trip, quote, terms, flights }, body.change_total.amount);
-  return { record, trip, quote, terms, flights };
+    throw await priceChanged(deps, checked, body.change_total.amount);
+  if (conditionsMovedSince(quote, changeOfferView(body.change_offer_id, quote, trip, flights)))
+    throw await conditionsChanged(deps, checked);
+  return checked;
+}
+
+/** The change as it is offered now: a fresh ChangeOffer, or SOLD_OUT when it no longer seats the party. */
+async function offeredNow(deps: SearchDeps, checked: Checked): Promise<ChangeOfferView | Error> {
+  const { quote, trip, terms } = checked;
+  const requoted = await requoteChange(deps, quote, trip, terms);
+  if (requoted === 'sold-out') return new SoldOutError();
+  const fresh = freshQuote(quote, requoted, deps.clock.now(), trip, checked.flights);
+  const flights = changeFlights(fresh) ?? checked.flights;
+  return changeOfferView(sealChange(deps.keys.offer, fresh), fresh, trip, flights);
+}
+
+/**
+ * The conditions moved since change-search: the price comes first, as at create (a moved price is 409
+ * PRICE_CHANGED), else 409 CONDITIONS_CHANGED with the fresh ChangeOffer (`flight` and `change_offer`).
+ */
+async function conditionsChanged(deps: SearchDeps, checked: Checked): Promise<Error> {
+  const offer = await offeredNow(deps, checked);
+  if (offer instanceof Error) return offer;
+  if (offer.change_total.amount !== toMajor(checked.quote.changeTotal, checked.record.currency))
+    return priceChanged(deps, checked, toMajor(checked.quote.changeTotal, checked.record.currency), offer);
+  return new ConditionsChangedError({ flight: offer.flight, change_offer: offer });
 }
 
 /** 409 PRICE_CHANGED with the change as it is offered now (SOLD_OUT when it no longer seats the party). */
-async function priceChanged(deps: SearchDeps, checked: Checked, previous: number): Promise<Error> {
-  const { quote, trip, terms } = checked;
-  const now = deps.clock.now();
-  const requoted = await requoteChange(deps, quote, trip, terms);
-  if (requoted === 'sold-out') return new SoldOutError();
-  const booking = {
-    agencyId: quote.agencyId,
-    bookingId: quote.bookingId,
-    version: quote.version,
-    changed: quote.changed,
-  };
-  const fresh =
-    requoted === 'same'
-      ? { ...quote, expiresAt: Math.floor(now / 1000) + 20 * 60 }
-      : changeQuote(booking, requoted, now);
-  const flights = changeFlights(fresh) ?? checked.flights;
-  const offer = changeOfferView(sealChange(deps.keys.offer, fresh), fresh, trip, flights);
+async function priceChanged(
+  deps: SearchDeps,
+  checked: Checked,
+  previous: number,
+  now?: ChangeOfferView,
+): Promise<Error> {
+  const offer = now ?? (await offeredNow(deps, checked));
+  if (offer instanceof Error) return offer;
   return new ChangePriceChangedError({
     previous_total_price: previous,
     total_price: offer.change_total.amount,
