@@ -58,7 +58,10 @@ export function changedRecord(
 }
 
 /** Each passenger's seats on the segments kept, at their new place (`moved`: old index → new). */
-function keptSeats(passengers: BookingRecord['passengers'], moved: ReadonlyMap<number, number>) {
+function keptSeats(
+  passengers: BookingRecord['passengers'],
+  moved: ReadonlyMap<number, number>,
+): BookingRecord['passengers'] {
   return passengers.map((passenger) => {
     if (!passenger.seats) return passenger;
     const { seats, ...rest } = passenger;
