@@ -234,6 +234,26 @@ export const Booking = z.object({
       ),
     )
     .check(z.describe('The bags bought at create (offer/services); absent when none')),
+  price_breakdown: z
+    .optional(
+      z.array(
+        z.object({
+          pax_type: PaxType,
+          count: z.int().check(z.minimum(1)),
+          base: StatedMoney,
+          taxes: StatedMoney,
+          total: StatedMoney,
+          service: z
+            .optional(z.enum(['bags', 'seats']))
+            .check(z.describe('Present on the lines of bags and seats; absent on the fare’s own rows')),
+        }),
+      ),
+    )
+    .check(
+      z.describe(
+        'With bags or seats only: flight.price_breakdown’s rows (the fare), then one line per service and passenger type (count: how many bags or seats; base and total what they cost; taxes 0); the totals sum to total_price to the cent. Absent without bags or seats: flight.price_breakdown is then the whole price',
+      ),
+    ),
   contact: z.object({ email: z.string(), phone: z.string() }),
   supplier: z
     .optional(z.object({ name: z.string(), order_id: z.optional(z.string()) }))

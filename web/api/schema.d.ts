@@ -1320,6 +1320,23 @@ export interface components {
                     currency: string;
                 };
             }[];
+            /** @description With bags or seats only: flight.price_breakdown’s rows (the fare), then one line per service and passenger type (count: how many bags or seats; base and total what they cost; taxes 0); the totals sum to total_price to the cent. Absent without bags or seats: flight.price_breakdown is then the whole price */
+            price_breakdown?: {
+                /** @enum {string} */
+                pax_type: "ADULT" | "CHILD" | "INFANT";
+                count: number;
+                /** @description Major units; null where the supplier does not state it */
+                base: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                taxes: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                total: number | null;
+                /**
+                 * @description Present on the lines of bags and seats; absent on the fare’s own rows
+                 * @enum {string}
+                 */
+                service?: "bags" | "seats";
+            }[];
             contact: {
                 email: string;
                 phone: string;
