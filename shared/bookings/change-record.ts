@@ -47,12 +47,12 @@ export function changedRecord(
   const kept = journeyExtras(record, oldLengths, record.currency).filter(
     (_, j) => !quote.changed.includes(j),
   );
+  const bags = (record.services ?? []).filter((bag) => !quote.changed.includes(bag.journey_index));
   return {
     segments,
     passengers: keptSeats(record.passengers, moved),
-    ...(record.services && {
-      services: record.services.filter((bag) => !quote.changed.includes(bag.journey_index)),
-    }),
+    // Absent when none is left, as on a booking that bought none.
+    ...(bags.length > 0 && { services: bags }),
     total: quote.total + kept.reduce((n, cents) => n + cents, 0),
   };
 }

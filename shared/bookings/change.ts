@@ -200,8 +200,10 @@ async function change(
   const kept = changedRecord(record, quote, flights, { travelClass: record.travel_class });
   const departsAt = flights[0]?.departureAt ?? record.departs_at;
   const changed = { at, flight: offer.flight, ...kept, departs_at: departsAt, change: entry };
+  // The bags the change leaves are `changed.services` (none left: none).
+  const { services: _, ...unchanged } = record;
   const view = bookingView({
-    ...record,
+    ...unchanged,
     ...changed,
     updated_at: at,
     version: changeStamp(record).version + 1,

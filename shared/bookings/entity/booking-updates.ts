@@ -248,7 +248,7 @@ export function changeFlightsUpdate(
     total: number;
     departs_at: number;
     change: unknown;
-    /** The passengers without the seats of the journeys changed, and the bags kept (when it has any). */
+    /** The passengers without the seats of the journeys changed, and the bags kept (none left: removed). */
     passengers: unknown[];
     services?: unknown[] | undefined;
   },
@@ -256,7 +256,7 @@ export function changeFlightsUpdate(
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
-    UpdateExpression: `SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change), #passengers = :passengers${changed.services ? ', #services = :services' : ''}`,
+    UpdateExpression: `SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change), #passengers = :passengers${changed.services ? ', #services = :services' : ' REMOVE #services'}`,
     ConditionExpression:
       '#status = :confirmed AND (version = :version OR (attribute_not_exists(version) AND :version = :one))',
     ExpressionAttributeNames: {
@@ -266,7 +266,7 @@ export function changeFlightsUpdate(
       '#segments': 'segments',
       '#changes': 'changes',
       '#passengers': 'passengers',
-      ...(changed.services && { '#services': 'services' }),
+      '#services': 'services',
     },
     ExpressionAttributeValues: {
       ':flight': changed.flight,
