@@ -156,7 +156,7 @@ export class PriceChangedError extends ApiError {
  */
 export class ConditionsChangedError extends ApiError {
   readonly code = 'CONDITIONS_CHANGED' as const;
-  constructor(details: { flight: unknown }) {
+  constructor(details: { flight: unknown; change_offer?: unknown }) {
     super("The fare's conditions have changed since search; the flight is offered with its new conditions.", {
       details,
     });

@@ -4,6 +4,7 @@ import type { ConditionView, FareConditionsView } from '../flights/fare-conditio
 import { minorUnits } from '../money.ts';
 import type { BookingRecord } from './entity/booking-item.ts';
 import { soldFlight } from './entity/stored-flight.ts';
+import { journeyExtras } from './extras.ts';
 
 /**
  * What a change of a booking may do (docs/API.md §4.9, docs/bookings.md "Changes"): which journeys may
@@ -78,10 +79,12 @@ export function changeableTrip(record: BookingRecord, indices: readonly number[]
     throw new NotChangeableError(`A ${record.status} booking cannot be changed.`);
   if (record.supplier) throw new NotChangeableError('Changes of this supplier’s bookings are not available.');
   const flight = soldFlight(record.flight);
-  const journeys = bookedJourneys(
-    record.segments,
-    flight.slices.map((slice) => slice.segments.length),
-  );
+  const lengths = flight.slices.map((slice) => slice.segments.length);
+  const journeys = bookedJourneys(record.segments, lengths, {
+    travelClass: record.travel_class,
+    passengers: flight.passengers,
+    extras: journeyExtras(record, lengths, record.currency),
+  });
   if (!journeys) throw new NotChangeableError('A flight of this booking is no longer in the schedule.');
   for (const index of indices) {
     const first = journeys[index]?.segments[0];

@@ -134,7 +134,7 @@ export function searchBookingChanges(deps: SearchDeps) {
       changed: indices,
     };
     return found.map((changed) => {
-      const quote = changeQuote(booking, changed, now);
+      const quote = changeQuote(booking, changed, now, trip);
       return changeOfferView(sealChange(deps.keys.offer, quote), quote, trip, changed.journey.slices.flat());
     });
   };

@@ -5,6 +5,7 @@ import { TRY_AGAIN } from '../db/retry.ts';
 import { slotted, transact } from '../db/transaction.ts';
 import {
   ChangePriceChangedError,
+  ConditionsChangedError,
   IdempotencyInProgressError,
   NotChangeableError,
   NotFoundError,
@@ -13,10 +14,12 @@ import {
 } from '../errors.ts';
 import type { BookedTrip, ChangeTerms } from '../flights/change-offers.ts';
 import {
+  type ChangeOfferView,
   type ChangeQuote,
   changeFlights,
   changeOfferView,
-  changeQuote,
+  conditionsMovedSince,
+  freshQuote,
   openChange,
   requoteChange,
   sealChange,
@@ -27,6 +30,7 @@ import type { ScheduledFlight } from '../flights/schedule.ts';
 import type { SearchDeps } from '../flights/search.ts';
 import { minorUnits, toMajor } from '../money.ts';
 import '../zod-locale.ts';
+import { changedRecord } from './change-record.ts';
 import { changeableTrip, changeTerms } from './change-rules.ts';
 import { notFound } from './change-search.ts';
 import { bookingView } from './entity/booking.ts';
@@ -129,29 +133,45 @@ async function check(deps: SearchDeps, { body, session }: ChangeRequest): Promis
   const { amount } = body.change_total;
   const sent =
     Math.sign(amount) * (minorUnits(String(Math.abs(amount)), body.change_total.currency) ?? Number.NaN);
+  const checked = { record, trip, quote, terms, flights };
   if (body.change_total.currency !== record.currency || sent !== quote.changeTotal)
-    throw await priceChanged(deps, { record, trip, quote, terms, flights }, body.change_total.amount);
-  return { record, trip, quote, terms, flights };
+    throw await priceChanged(deps, checked, body.change_total.amount);
+  if (conditionsMovedSince(quote, changeOfferView(body.change_offer_id, quote, trip, flights)))
+    throw await conditionsChanged(deps, checked);
+  return checked;
+}
+
+/** The change as it is offered now: a fresh ChangeOffer, or SOLD_OUT when it no longer seats the party. */
+async function offeredNow(deps: SearchDeps, checked: Checked): Promise<ChangeOfferView | Error> {
+  const { quote, trip, terms } = checked;
+  const requoted = await requoteChange(deps, quote, trip, terms);
+  if (requoted === 'sold-out') return new SoldOutError();
+  const fresh = freshQuote(quote, requoted, deps.clock.now(), trip, checked.flights);
+  const flights = changeFlights(fresh) ?? checked.flights;
+  return changeOfferView(sealChange(deps.keys.offer, fresh), fresh, trip, flights);
+}
+
+/**
+ * The conditions moved since change-search: the price comes first, as at create (a moved price is 409
+ * PRICE_CHANGED), else 409 CONDITIONS_CHANGED with the fresh ChangeOffer (`flight` and `change_offer`).
+ */
+async function conditionsChanged(deps: SearchDeps, checked: Checked): Promise<Error> {
+  const offer = await offeredNow(deps, checked);
+  if (offer instanceof Error) return offer;
+  if (offer.change_total.amount !== toMajor(checked.quote.changeTotal, checked.record.currency))
+    return priceChanged(deps, checked, toMajor(checked.quote.changeTotal, checked.record.currency), offer);
+  return new ConditionsChangedError({ flight: offer.flight, change_offer: offer });
 }
 
 /** 409 PRICE_CHANGED with the change as it is offered now (SOLD_OUT when it no longer seats the party). */
-async function priceChanged(deps: SearchDeps, checked: Checked, previous: number): Promise<Error> {
-  const { quote, trip, terms } = checked;
-  const now = deps.clock.now();
-  const requoted = await requoteChange(deps, quote, trip, terms);
-  if (requoted === 'sold-out') return new SoldOutError();
-  const booking = {
-    agencyId: quote.agencyId,
-    bookingId: quote.bookingId,
-    version: quote.version,
-    changed: quote.changed,
-  };
-  const fresh =
-    requoted === 'same'
-      ? { ...quote, expiresAt: Math.floor(now / 1000) + 20 * 60 }
-      : changeQuote(booking, requoted, now);
-  const flights = changeFlights(fresh) ?? checked.flights;
-  const offer = changeOfferView(sealChange(deps.keys.offer, fresh), fresh, trip, flights);
+async function priceChanged(
+  deps: SearchDeps,
+  checked: Checked,
+  previous: number,
+  now?: ChangeOfferView,
+): Promise<Error> {
+  const offer = now ?? (await offeredNow(deps, checked));
+  if (offer instanceof Error) return offer;
   return new ChangePriceChangedError({
     previous_total_price: previous,
     total_price: offer.change_total.amount,
@@ -177,22 +197,13 @@ async function change(
   const to = quote.changed.flatMap((j) => offer.flight.slices[j]?.segments ?? []);
   const by = { id: request.session.agentId, name: request.session.agentName };
   const entry = { at, by, from, to, change_total: offer.change_total };
-  const segments = quote.segments.map((s) => ({
-    flight_number: s.flightNumber,
-    date: s.date,
-    bucket: s.bucket,
-  }));
+  const kept = changedRecord(record, quote, flights, { travelClass: record.travel_class });
   const departsAt = flights[0]?.departureAt ?? record.departs_at;
-  const changed = {
-    at,
-    flight: offer.flight,
-    segments,
-    total: quote.total,
-    departs_at: departsAt,
-    change: entry,
-  };
+  const changed = { at, flight: offer.flight, ...kept, departs_at: departsAt, change: entry };
+  // The bags the change leaves are `changed.services` (none left: none).
+  const { services: _, ...unchanged } = record;
   const view = bookingView({
-    ...record,
+    ...unchanged,
     ...changed,
     updated_at: at,
     version: changeStamp(record).version + 1,
@@ -229,13 +240,20 @@ async function lostToAnotherWrite(deps: SearchDeps, record: BookingRecord): Prom
   return new OfferExpiredError();
 }
 
-/** The old seats of the changed journeys back, the new ones taken in their quoted buckets. */
+/**
+ * The old seats of the changed journeys back (the seats chosen on them too), the new ones taken in
+ * their quoted buckets.
+ */
 function changeSeats(deps: SearchDeps, { record, quote, trip, flights }: Checked) {
   const seats = seatsFor(trip.passengers);
+  const starts = trip.journeys.map((_, j) =>
+    trip.journeys.slice(0, j).reduce((n, journey) => n + journey.segments.length, 0),
+  );
   const back = quote.changed.flatMap((j) =>
-    (trip.journeys[j]?.segments ?? []).map((f) => ({
-      Update: returnSeatsUpdate(deps.tableName, f, record.travel_class, record.seats),
-    })),
+    (trip.journeys[j]?.segments ?? []).map((f, i) => {
+      const chosen = record.segments[(starts[j] ?? 0) + i]?.seats;
+      return { Update: returnSeatsUpdate(deps.tableName, f, record.travel_class, record.seats, chosen) };
+    }),
   );
   const kept = new Set(trip.journeys.flatMap((j, i) => (quote.changed.includes(i) ? [] : j.segments)));
   const taken = flights.flatMap((flight, i) => {

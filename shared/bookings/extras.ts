@@ -235,3 +235,33 @@ export function boughtExtras<P extends object>(
     }),
   };
 }
+
+/** A booking's extras as stored: its bags (each with its journey) and its passengers' seats (each with its segment). */
+interface StoredExtras {
+  readonly services?:
+    | readonly { journey_index: number; quantity: number; price: { amount: number } }[]
+    | undefined;
+  readonly passengers: readonly {
+    seats?: readonly { segment_index: number; price: { amount: number } }[] | undefined;
+  }[];
+}
+
+/**
+ * What a booking's bags and seats cost journey by journey (minor units of `currency`), `lengths` being
+ * each journey's number of segments: a bag counts in its `journey_index`, a seat in the journey of its
+ * segment. A cancel refunds them with their journey's fare, a change gives back those of the journeys
+ * changed (docs/decisions.md, "Bags and seats").
+ */
+export function journeyExtras(booking: StoredExtras, lengths: readonly number[], currency: string): number[] {
+  const cents = (amount: number) => minorUnits(String(amount), currency) ?? 0;
+  const starts = lengths.map((_, j) => lengths.slice(0, j).reduce((n, l) => n + l, 0));
+  const journeyOf = (segment: number) => starts.findLastIndex((start) => start <= segment);
+  const costs = lengths.map(() => 0);
+  const add = (j: number, amount: number) => {
+    if (j >= 0 && j < costs.length) costs[j] = (costs[j] ?? 0) + amount;
+  };
+  for (const bag of booking.services ?? []) add(bag.journey_index, bag.quantity * cents(bag.price.amount));
+  for (const passenger of booking.passengers)
+    for (const seat of passenger.seats ?? []) add(journeyOf(seat.segment_index), cents(seat.price.amount));
+  return costs;
+}

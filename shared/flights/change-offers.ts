@@ -1,10 +1,10 @@
 import type { TravelClass } from './cabins.ts';
-import { baseFare, fareBuckets, type PassengerCounts, partyFare } from './fares.ts';
+import type { PassengerCounts } from './fares.ts';
 import { combined, type PricedItinerary, type PricedJourney } from './flight-view.ts';
 import { type FlightDate, flightDateKey, readSoldSeats } from './inventory-item.ts';
 import { findItineraries, MIN_LEAD_MINUTES } from './itineraries.ts';
 import type { LocalDate } from './local-time.ts';
-import { priceItinerary } from './pricing.ts';
+import { priceItinerary, segmentPrice } from './pricing.ts';
 import { selectForPricing } from './ranking.ts';
 import { bestCombinations } from './round-trips.ts';
 import { type ScheduledFlight, scheduledFlight } from './schedule.ts';
@@ -17,18 +17,26 @@ import type { SortOrder } from './search-request.ts';
  * the journeys kept stay as booked, one itinerary each, so the combinations walked are those of the
  * changed journeys only ({@link bestCombinations}, never the product of every journey).
  *
- * The price rule, in minor units: `fare_difference` = what the new journeys cost at today's buckets
- * less what the changed journeys were sold at (their booked buckets); where that is negative, it is
+ * The price rule, in minor units: `fare_difference` = what the new journeys cost at today's buckets,
+ * departure taxes included (as search prices them), less what the changed journeys were paid
+ * (`segments[].paid`, taxes included; a booking stored before segments kept their price: its buckets
+ * priced as pricing.ts prices them) and for the bags and seats bought on them, which the change gives
+ * back (docs/decisions.md, "Changes and bags and seats"); where that is negative, it is
  * given back only when every changed journey's fare allows a refund, otherwise it is 0 (the rest of a
  * non-refundable fare is not paid back). `change_total` = `penalty` (each changed journey's change
  * penalty as sold) + `fare_difference`. Both rise with the new journeys' price, so search's PRICE order
  * (by the trip's new total) is also the order by `change_total`.
  */
 
-/** One journey of a booked trip: its flights and the buckets it was sold in. */
+/**
+ * One journey of a booked trip: its flights, the buckets it was sold in, what the party paid for its
+ * fare and what for the bags and seats bought on it (cents).
+ */
 interface BookedJourney {
   readonly segments: readonly ScheduledFlight[];
   readonly buckets: readonly number[];
+  readonly paid: number;
+  readonly extras: number;
 }
 
 /** A booked trip on the network, as a change reads it. */
@@ -68,22 +76,15 @@ export function changeCost(terms: ChangeTerms, soldAt: number, newPrice: number)
   return { penalty: terms.penalty, fareDifference, changeTotal: terms.penalty + fareDifference };
 }
 
-/** What a party paid for a journey in the buckets it was sold in (cents): as pricing.ts priced it. */
-export function soldPrice(journey: BookedJourney, travelClass: TravelClass, pax: PassengerCounts): number {
-  let total = 0;
-  journey.segments.forEach((flight, i) => {
-    const capacity = flight.leg.aircraft.seats[travelClass] ?? 0;
-    const base = baseFare(flight.leg.distanceKm, travelClass, flight.carrier.code);
-    const bucket = fareBuckets(travelClass, capacity, base)[journey.buckets[i] ?? 0];
-    total += partyFare(bucket?.fare ?? 0, pax);
-  });
-  return total;
-}
-
-/** The booked journeys of a trip from its stored segments, split by its journeys' lengths; undefined if a flight is gone. */
+/**
+ * The booked journeys of a trip from its stored segments, split by its journeys' lengths, each with
+ * what it was paid (a segment without `paid`: its bucket priced today, taxes included) and its
+ * `extras` (cents per journey); undefined if a flight is gone.
+ */
 export function bookedJourneys(
-  segments: readonly { flight_number: string; date: string; bucket: number }[],
+  segments: readonly { flight_number: string; date: string; bucket: number; paid?: number | undefined }[],
   lengths: readonly number[],
+  sale: { travelClass: TravelClass; passengers: PassengerCounts; extras: readonly number[] },
 ): BookedJourney[] | undefined {
   const journeys: BookedJourney[] = [];
   let at = 0;
@@ -91,7 +92,18 @@ export function bookedJourneys(
     const stored = segments.slice(at, at + length);
     const flights = stored.map((s) => scheduledFlight(s.flight_number, s.date));
     if (stored.length !== length || !flights.every((f) => f !== undefined)) return undefined;
-    journeys.push({ segments: flights as ScheduledFlight[], buckets: stored.map((s) => s.bucket) });
+    const paid = stored.reduce(
+      (sum, s, i) =>
+        sum +
+        (s.paid ?? segmentPrice(flights[i] as ScheduledFlight, sale.travelClass, s.bucket, sale.passengers)),
+      0,
+    );
+    journeys.push({
+      segments: flights as ScheduledFlight[],
+      buckets: stored.map((s) => s.bucket),
+      paid,
+      extras: sale.extras[journeys.length] ?? 0,
+    });
     at += length;
   }
   return journeys;
@@ -103,15 +115,17 @@ export interface ChangedTrip {
   readonly cost: ChangeCost;
 }
 
-/** A kept journey as a column of one: its price as sold, and no limit on seats (it holds its own). */
-const keptColumn = (journey: BookedJourney, trip: BookedTrip): PricedItinerary[] => [
-  {
-    segments: journey.segments,
-    buckets: journey.buckets,
-    total: soldPrice(journey, trip.travelClass, trip.passengers),
-    seatsLeft: Number.POSITIVE_INFINITY,
-  },
-];
+/** A kept journey as a column of one: what it was paid, and no limit on seats (it holds its own). */
+export const keptItinerary = (journey: BookedJourney): PricedItinerary => ({
+  segments: journey.segments,
+  buckets: journey.buckets,
+  total: journey.paid,
+  seatsLeft: Number.POSITIVE_INFINITY,
+});
+
+/** What the changed journeys `indices` of `trip` were paid, their bags and seats included, cents. */
+export const changedPaid = (trip: BookedTrip, indices: readonly number[]) =>
+  indices.reduce((n, j) => n + (trip.journeys[j]?.paid ?? 0) + (trip.journeys[j]?.extras ?? 0), 0);
 
 /** Flight-dates a changed journey may use: none of the journey's own (moving to the same flight is no change). */
 const avoiding = (journey: BookedJourney | undefined) => {
@@ -154,8 +168,11 @@ export async function searchChanges(
         .filter((p): p is PricedItinerary => p !== undefined),
     ]),
   );
-  const columns = trip.journeys.map((journey, j) => changed.get(j) ?? keptColumn(journey, trip));
-  const soldAt = request.changes.reduce((n, c) => n + changedSoldPrice(trip, c.index), 0);
+  const columns = trip.journeys.map((journey, j) => changed.get(j) ?? [keptItinerary(journey)]);
+  const soldAt = changedPaid(
+    trip,
+    request.changes.map((c) => c.index),
+  );
   return bestCombinations(columns, request.sort, request.limit).combinations.map((itineraries) => {
     const newPrice = request.changes.reduce((n, c) => n + (itineraries[c.index]?.total ?? 0), 0);
     return {
@@ -164,11 +181,6 @@ export async function searchChanges(
     };
   });
 }
-
-const changedSoldPrice = (trip: BookedTrip, index: number) => {
-  const journey = trip.journeys[index];
-  return journey ? soldPrice(journey, trip.travelClass, trip.passengers) : 0;
-};
 
 /** Each flight-date once. */
 function uniqueFlightDates(flightDates: readonly FlightDate[]): FlightDate[] {

@@ -5,8 +5,10 @@ import {
   type ChangedTrip,
   type ChangeTerms,
   changeCost,
-  soldPrice,
+  changedPaid,
+  keptItinerary,
 } from './change-offers.ts';
+import { conditionsSeal, shownConditions } from './fare-conditions.ts';
 import { CURRENCY } from './fares.ts';
 import {
   combined,
@@ -14,6 +16,7 @@ import {
   flightView,
   journeyStarts,
   MAX_SEATS_SHOWN,
+  offerConditions,
   type PricedItinerary,
   splitJourney,
 } from './flight-view.ts';
@@ -48,6 +51,11 @@ export interface ChangeQuote {
   readonly fareDifference: number;
   readonly changeTotal: number;
   readonly seatsShown: number;
+  /**
+   * The seal of the conditions the change offer showed (fare-conditions.ts), as a search offer's: a
+   * change whose new trip's conditions moved since is 409 CONDITIONS_CHANGED (docs/API.md §2).
+   */
+  readonly conditions?: string;
 }
 
 /** Compact wire form inside the sealed id (`v: 'c1'`: never opens as a search offer, nor one as this). */
@@ -70,11 +78,12 @@ export function openChange(key: Uint8Array, id: string): ChangeQuote | undefined
   return { ...rest, agencyId: a };
 }
 
-/** The quote of `trip` for `booking`, good for 20 minutes from `now`. */
+/** The quote of `trip` for `booking`, good for 20 minutes from `now`, the conditions it shows sealed in. */
 export function changeQuote(
   booking: { agencyId: string; bookingId: string; version: number; changed: readonly number[] },
   trip: ChangedTrip,
   now: number,
+  sale: Pick<BookedTrip, 'travelClass' | 'passengers'>,
 ): ChangeQuote {
   const { journey, cost } = trip;
   const flights = journey.slices.flat();
@@ -90,8 +99,47 @@ export function changeQuote(
     total: journey.total,
     ...cost,
     seatsShown: Math.min(MAX_SEATS_SHOWN, journey.seatsLeft),
+    conditions: conditionsSeal(offerConditions(sale.travelClass, journey, sale.passengers)),
   };
 }
+
+/**
+ * The quote to offer again after a requote ({@link requoteChange}): the trip at its new price, or, the
+ * same, the quote itself from `now` on — both sealing the conditions as they are today.
+ */
+export function freshQuote(
+  quote: ChangeQuote,
+  requoted: 'same' | ChangedTrip,
+  now: number,
+  trip: BookedTrip,
+  flights: readonly ScheduledFlight[],
+): ChangeQuote {
+  const { agencyId, bookingId, version, changed } = quote;
+  const cost = {
+    penalty: quote.penalty,
+    fareDifference: quote.fareDifference,
+    changeTotal: quote.changeTotal,
+  };
+  const same = {
+    journey: {
+      ...splitJourney(flights, quote),
+      buckets: quote.segments.map((s) => s.bucket),
+      total: quote.total,
+      seatsLeft: quote.seatsShown,
+    },
+    cost,
+  };
+  return changeQuote(
+    { agencyId, bookingId, version, changed },
+    requoted === 'same' ? same : requoted,
+    now,
+    trip,
+  );
+}
+
+/** Whether the conditions `offer` shows are no longer those its quote sealed (CONDITIONS_CHANGED). */
+export const conditionsMovedSince = (quote: ChangeQuote, offer: ChangeOfferView) =>
+  quote.conditions !== undefined && quote.conditions !== conditionsSeal(shownConditions(offer.flight));
 
 /** The ChangeOffer resource of docs/API.md §4.9. */
 export interface ChangeOfferView {
@@ -155,14 +203,11 @@ export async function requoteChange(
   const { slices } = splitJourney(flights, quote);
   const changedFlights = quote.changed.flatMap((j) => slices[j] ?? []);
   const sold = await readSoldSeats(deps, changedFlights, trip.travelClass);
-  let at = 0;
   const itineraries: PricedItinerary[] = [];
   for (const [j, segments] of slices.entries()) {
-    const buckets = quote.segments.slice(at, at + segments.length).map((s) => s.bucket);
-    at += segments.length;
-    if (!quote.changed.includes(j)) {
-      const total = soldPrice({ segments, buckets }, trip.travelClass, trip.passengers);
-      itineraries.push({ segments, buckets, total, seatsLeft: Number.POSITIVE_INFINITY });
+    const kept = trip.journeys[j];
+    if (!quote.changed.includes(j) && kept) {
+      itineraries.push(keptItinerary(kept));
       continue;
     }
     const priced = priceItinerary(segments, trip.travelClass, trip.passengers, sold);
@@ -171,11 +216,7 @@ export async function requoteChange(
   }
   const journey = combined(itineraries, trip.multiCity);
   if (journey.buckets.every((b, i) => b === quote.segments[i]?.bucket)) return 'same';
-  const soldAt = quote.changed.reduce(
-    (n, j) =>
-      n + soldPrice(trip.journeys[j] ?? { segments: [], buckets: [] }, trip.travelClass, trip.passengers),
-    0,
-  );
+  const soldAt = changedPaid(trip, quote.changed);
   const newPrice = quote.changed.reduce((n, j) => n + (itineraries[j]?.total ?? 0), 0);
   return { journey, cost: changeCost(terms, soldAt, newPrice) };
 }

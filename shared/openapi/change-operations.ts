@@ -72,7 +72,7 @@ export const changeOperations = {
   'booking-change': {
     summary: 'Change a booking’s flights',
     description:
-      'Makes a change offer of booking/change-search at exactly its `change_total`: the old seats of the changed journeys go back and the new ones are taken in one transaction, the booking’s `version` grows by one and `changes` records it. A moved total is 409 PRICE_CHANGED with the fresh ChangeOffer in `details.change_offer`; an expired offer, or one for a booking that changed since, 410 OFFER_EXPIRED; no seat left, 409 SOLD_OUT. With an Idempotency-Key a retry answers the same change once.',
+      'Makes a change offer of booking/change-search at exactly its `change_total`: the old seats of the changed journeys go back and the new ones are taken in one transaction, the booking’s `version` grows by one and `changes` records it. A moved total is 409 PRICE_CHANGED with the fresh ChangeOffer in `details.change_offer`; an expired offer, or one for a booking that changed since, 410 OFFER_EXPIRED; no seat left, 409 SOLD_OUT. With an Idempotency-Key a retry answers the same change once. The new journeys’ conditions are sealed in the change offer: conditions moved since change-search (the price the same) are 409 CONDITIONS_CHANGED with the fresh ChangeOffer in `details.change_offer` and its Flight in `details.flight`. The new segments keep what they cost (fare and taxes) for a later refund journey by journey; the bags and seats of the changed journeys are given back (their value counts in the fare difference) and not carried over: choose them again.',
     tag: 'Bookings',
     request: changeBookingRequest(),
     requestExample: {
@@ -110,6 +110,7 @@ export const changeOperations = {
       'SOLD_OUT',
       'OFFER_EXPIRED',
       'IDEMPOTENCY_IN_PROGRESS',
+      'CONDITIONS_CHANGED',
       'IDEMPOTENCY_KEY_REUSED',
     ],
   },

@@ -55,6 +55,15 @@ const StatedMoney = z
   .nullable(Money)
   .check(z.describe('Major units; null where the supplier does not state it'));
 
+/** One row of a `price_breakdown`: a passenger type's fare, base and taxes (a Booking's lines add `service`). */
+const PriceRow = z.object({
+  pax_type: PaxType,
+  count: z.int().check(z.minimum(1)),
+  base: StatedMoney,
+  taxes: StatedMoney,
+  total: StatedMoney,
+});
+
 const Direction = z.object({
   duration_minutes: z.int(),
   stops: z.int().check(z.minimum(0), z.maximum(1)),
@@ -116,15 +125,7 @@ export const Flight = z.object({
       ),
     ),
   price_breakdown: z
-    .array(
-      z.object({
-        pax_type: PaxType,
-        count: z.int().check(z.minimum(1)),
-        base: StatedMoney,
-        taxes: StatedMoney,
-        total: StatedMoney,
-      }),
-    )
+    .array(PriceRow)
     .check(
       z.describe(
         'The price per passenger type present (all passengers of the type together): base fare, taxes and total; the totals sum to total_price to the cent. Built-in network: departure taxes per airport (docs/flights.md), infants pay taxes only. Duffel: its base_amount and tax_amount; a party of several types has every amount null (Duffel does not split by passenger)',
@@ -234,6 +235,21 @@ export const Booking = z.object({
       ),
     )
     .check(z.describe('The bags bought at create (offer/services); absent when none')),
+  price_breakdown: z
+    .optional(
+      z.array(
+        z.extend(PriceRow, {
+          service: z
+            .optional(z.enum(['bags', 'seats']))
+            .check(z.describe('Present on the lines of bags and seats; absent on the fare’s own rows')),
+        }),
+      ),
+    )
+    .check(
+      z.describe(
+        'With bags or seats only: flight.price_breakdown’s rows (the fare), then one line per service and passenger type (count: how many bags or seats; base and total what they cost; taxes 0); the totals sum to total_price to the cent. Absent without bags or seats: flight.price_breakdown is then the whole price',
+      ),
+    ),
   contact: z.object({ email: z.string(), phone: z.string() }),
   supplier: z
     .optional(z.object({ name: z.string(), order_id: z.optional(z.string()) }))

@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Change a booking’s flights
-         * @description Makes a change offer of booking/change-search at exactly its `change_total`: the old seats of the changed journeys go back and the new ones are taken in one transaction, the booking’s `version` grows by one and `changes` records it. A moved total is 409 PRICE_CHANGED with the fresh ChangeOffer in `details.change_offer`; an expired offer, or one for a booking that changed since, 410 OFFER_EXPIRED; no seat left, 409 SOLD_OUT. With an Idempotency-Key a retry answers the same change once.
+         * @description Makes a change offer of booking/change-search at exactly its `change_total`: the old seats of the changed journeys go back and the new ones are taken in one transaction, the booking’s `version` grows by one and `changes` records it. A moved total is 409 PRICE_CHANGED with the fresh ChangeOffer in `details.change_offer`; an expired offer, or one for a booking that changed since, 410 OFFER_EXPIRED; no seat left, 409 SOLD_OUT. With an Idempotency-Key a retry answers the same change once. The new journeys’ conditions are sealed in the change offer: conditions moved since change-search (the price the same) are 409 CONDITIONS_CHANGED with the fresh ChangeOffer in `details.change_offer` and its Flight in `details.flight`. The new segments keep what they cost (fare and taxes) for a later refund journey by journey; the bags and seats of the changed journeys are given back (their value counts in the fare difference) and not carried over: choose them again.
          */
         post: operations["bookingChange"];
         delete?: never;
@@ -1319,6 +1319,23 @@ export interface components {
                     amount: number;
                     currency: string;
                 };
+            }[];
+            /** @description With bags or seats only: flight.price_breakdown’s rows (the fare), then one line per service and passenger type (count: how many bags or seats; base and total what they cost; taxes 0); the totals sum to total_price to the cent. Absent without bags or seats: flight.price_breakdown is then the whole price */
+            price_breakdown?: {
+                /** @enum {string} */
+                pax_type: "ADULT" | "CHILD" | "INFANT";
+                count: number;
+                /** @description Major units; null where the supplier does not state it */
+                base: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                taxes: number | null;
+                /** @description Major units; null where the supplier does not state it */
+                total: number | null;
+                /**
+                 * @description Present on the lines of bags and seats; absent on the fare’s own rows
+                 * @enum {string}
+                 */
+                service?: "bags" | "seats";
             }[];
             contact: {
                 email: string;
@@ -5559,7 +5576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description NOT_CHANGEABLE, PRICE_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS */
+            /** @description NOT_CHANGEABLE, PRICE_CHANGED, SOLD_OUT, IDEMPOTENCY_IN_PROGRESS, CONDITIONS_CHANGED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5570,7 +5587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "NOT_CHANGEABLE" | "PRICE_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS";
+                            code?: "NOT_CHANGEABLE" | "PRICE_CHANGED" | "SOLD_OUT" | "IDEMPOTENCY_IN_PROGRESS" | "CONDITIONS_CHANGED";
                         };
                     };
                 };

@@ -99,6 +99,17 @@ const BoughtService = () =>
     price: Money(),
   });
 
+/** A row of a Booking's `price_breakdown`: a Flight's row, or (`service`) its bags' or seats' for a passenger type. */
+const ExtrasPriceRow = () =>
+  z.object({
+    pax_type: z.enum(PAX_TYPES),
+    count: z.number(),
+    base: z.nullable(z.number()),
+    taxes: z.nullable(z.number()),
+    total: z.nullable(z.number()),
+    service: z.optional(z.enum(['bags', 'seats'])),
+  });
+
 /** One change of a booking's flights: the changed journeys' segments before and after, and what it cost. */
 const Change = () =>
   z.object({
@@ -130,6 +141,8 @@ const answered = () => ({
   flight: Flight(),
   passengers: z.array(Passenger()),
   services: z.optional(z.array(BoughtService())),
+  /** With bags or seats: the Flight's rows and theirs, summing to total_price (docs/API.md §4.10). */
+  price_breakdown: z.optional(z.array(ExtrasPriceRow())),
   contact: z.object({ email: z.string(), phone: z.string() }),
   /** A hold's deadline (HELD, and EXPIRED once it passed): confirm before it (docs/API.md §4.4). */
   payment_required_by: z.optional(z.string()),

@@ -248,13 +248,15 @@ export function changeFlightsUpdate(
     total: number;
     departs_at: number;
     change: unknown;
+    /** The passengers without the seats of the journeys changed, and the bags kept (none left: removed). */
+    passengers: unknown[];
+    services?: unknown[] | undefined;
   },
 ) {
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
-    UpdateExpression:
-      'SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change)',
+    UpdateExpression: `SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change), #passengers = :passengers${changed.services ? ', #services = :services' : ' REMOVE #services'}`,
     ConditionExpression:
       '#status = :confirmed AND (version = :version OR (attribute_not_exists(version) AND :version = :one))',
     ExpressionAttributeNames: {
@@ -263,6 +265,8 @@ export function changeFlightsUpdate(
       '#flight': 'flight',
       '#segments': 'segments',
       '#changes': 'changes',
+      '#passengers': 'passengers',
+      '#services': 'services',
     },
     ExpressionAttributeValues: {
       ':flight': changed.flight,
@@ -273,6 +277,8 @@ export function changeFlightsUpdate(
       ':next': booking.version + 1,
       ':none': [],
       ':change': [changed.change],
+      ':passengers': changed.passengers,
+      ...(changed.services && { ':services': changed.services }),
       ':confirmed': 'CONFIRMED',
       ':version': booking.version,
       ':one': 1,

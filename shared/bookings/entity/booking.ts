@@ -1,6 +1,7 @@
 import { type Clock, isoSeconds } from '../../clock.ts';
 import type { TableHandle } from '../../db/client.ts';
-import { toMajor } from '../../money.ts';
+import type { PaxType } from '../../flights/fares.ts';
+import { minorUnits, toMajor } from '../../money.ts';
 import type { Refunded, SupplierName } from '../../supply/port.ts';
 import {
   type BookingRecord,
@@ -76,6 +77,45 @@ export function expiredRecord(record: BookingRecord): BookingRecord {
   };
 }
 
+/**
+ * A booking's `price_breakdown` with bags or seats (docs/API.md §4.10, docs/decisions.md "Changes and
+ * what a fare includes, bags and seats"): the Flight's rows (the fare per passenger type), then one row
+ * per service (`bags`, `seats`) and passenger type bought for: `count` the bags or seats, `base` and
+ * `total` what they cost, `taxes` 0 — so the rows sum to the Booking's `total_price` to the cent.
+ * Nothing without bags or seats: the Flight's own breakdown is then the whole price.
+ */
+function extrasBreakdown(record: BookingRecord): { price_breakdown?: BookingView['price_breakdown'] } {
+  const lines = new Map<
+    string,
+    { pax_type: PaxType; service: 'bags' | 'seats'; count: number; cents: number }
+  >();
+  const add = (passenger: number, service: 'bags' | 'seats', count: number, amount: number) => {
+    const paxType = record.passengers[passenger]?.pax_type ?? 'ADULT';
+    const key = `${service}/${paxType}`;
+    const line = lines.get(key) ?? { pax_type: paxType, service, count: 0, cents: 0 };
+    line.count += count;
+    line.cents += count * (minorUnits(String(amount), record.currency) ?? 0);
+    lines.set(key, line);
+  };
+  for (const bag of record.services ?? []) add(bag.passenger_index, 'bags', bag.quantity, bag.price.amount);
+  record.passengers.forEach((passenger, i) => {
+    for (const seat of passenger.seats ?? []) add(i, 'seats', 1, seat.price.amount);
+  });
+  if (lines.size === 0) return {};
+  const rows = [...lines.values()].map(({ cents, ...line }) => {
+    const amount = toMajor(cents, record.currency);
+    return {
+      pax_type: line.pax_type,
+      count: line.count,
+      base: amount,
+      taxes: 0,
+      total: amount,
+      service: line.service,
+    };
+  });
+  return { price_breakdown: [...soldFlight(record.flight).price_breakdown, ...rows] };
+}
+
 /** The Booking resource of docs/API.md §4.2 for a stored booking, exactly as stored. */
 export function bookingView(record: BookingRecord): BookingView {
   return {
@@ -91,6 +131,7 @@ export function bookingView(record: BookingRecord): BookingView {
     flight: soldFlight(record.flight),
     passengers: record.passengers,
     ...(record.services && { services: record.services }),
+    ...extrasBreakdown(record),
     contact: record.contact,
     ...(record.supplier && { supplier: record.supplier }),
     ...(record.refund !== undefined && { refund: record.refund }),

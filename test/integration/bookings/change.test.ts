@@ -1,10 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openChange, sealChange } from '#shared/flights/change-quote.ts';
+import { TAKEN_SEATS } from '#shared/flights/inventory-item.ts';
 import { addDays } from '#shared/flights/local-time.ts';
 import { scheduledFlight } from '#shared/flights/schedule.ts';
 import { invoke } from '#test/helpers/api.ts';
 import {
+  agencyBookings,
   book,
   bookingBody,
+  inventoryItem,
   type Json,
   searchOffers,
   seatsSold,
@@ -15,6 +19,8 @@ import { handler as cancel } from '#test/helpers/routes/bookings/cancel.ts';
 import { handler as change } from '#test/helpers/routes/bookings/change.ts';
 import { handler as changeSearch } from '#test/helpers/routes/bookings/change-search.ts';
 import { handler as get } from '#test/helpers/routes/bookings/get.ts';
+import { handler as refundQuote } from '#test/helpers/routes/bookings/refund-quote.ts';
+import { handler as services } from '#test/helpers/routes/flights/services.ts';
 import { signIn, type TestSession } from '#test/helpers/session.ts';
 import { testContext } from '#test/helpers/test-context.ts';
 
@@ -267,5 +273,108 @@ describe('races: changes onto the last seat', () => {
     expect(await seatsSold(target, next)).toBe(capacity);
     // Two booked on the first day; the winner's seat went back.
     expect(await seatsSold(flightOf(first), date)).toBe(SOLD + 2 - 1);
+  });
+});
+
+describe('changes and what a fare includes', () => {
+  const servicesOf = async (offer: Json) =>
+    (await invoke(services, { headers: session.headers, body: { flight_id: offer.id } })).body.data;
+  const storedBooking = async (booking: Json) =>
+    (await agencyBookings(session.agent.agency_id)).find((b) => b.booking_id === booking.booking_id);
+  /** A change offer onto the flight of the cheapest one on `day`, once `sold` of its seats are gone. */
+  async function changeOfferAt(booking: Json, index: number, day: string, sold: number): Promise<Json> {
+    const journeys = [{ index, departure_date: day }];
+    const target = (await searchChanges(booking, journeys)).body.data[0].flight.slices[index].segments[0];
+    await sellSeats(target.flight_number, day, sold);
+    const offers: Json[] = (await searchChanges(booking, journeys, session, 100)).body.data;
+    return offers.find((o) => o.flight.slices[index].segments[0].flight_number === target.flight_number);
+  }
+
+  it('stores what the new journey was paid, so a later refund counts journey by journey', async () => {
+    const back = addDays(date, 7);
+    const first = (await searchOffers(session, { departure_date: date, return_date: back }))[0];
+    await sellSeats(first.outbound.segments[0].flight_number, date, SOLD);
+    const offer = (await searchOffers(session, { departure_date: date, return_date: back }))[0];
+    const booking = (await book(session, bookingBody(offer))).body.data;
+    // The way out is refundable at a penalty, the way back (its cheapest bucket) not at all.
+    expect(booking.flight.outbound.conditions.refund_before_departure.allowed).toBe(true);
+    expect(booking.flight.inbound.conditions.refund_before_departure.allowed).toBe(false);
+    const inboundPaid = (await storedBooking(booking))?.segments[1].paid;
+    // A day later, still before the way back.
+    const change = await changeOfferAt(booking, 0, addDays(date, 1), SOLD);
+
+    const changed = (await changeTo(booking, change)).body.data;
+    const quote = await call(refundQuote, 'refund-quote', { booking_id: booking.booking_id });
+
+    const stored = await storedBooking(booking);
+    const paid = stored?.segments.map((s: Json) => s.paid);
+    expect(paid[1]).toBe(inboundPaid);
+    expect(paid[0] + paid[1]).toBe(Math.round(changed.total_price * 100));
+    const rows = changed.flight.price_breakdown.reduce((n: number, r: Json) => n + r.total * 100, 0);
+    expect(Math.round(rows)).toBe(Math.round(changed.total_price * 100));
+    const outbound = changed.flight.outbound.conditions.refund_before_departure;
+    expect(outbound.allowed).toBe(true);
+    expect(quote.body.data.refund).toEqual({
+      amount: (paid[0] - Math.round(outbound.penalty.amount * 100)) / 100,
+      currency: 'EUR',
+    });
+  });
+
+  it('gives back the seats and bags of the journey changed: the seat is free again, the fare difference counts them', async () => {
+    const first = (await searchOffers(session, { departure_date: date }))[0];
+    await sellSeats(first.outbound.segments[0].flight_number, date, SOLD);
+    const offer = (await searchOffers(session, { departure_date: date }))[0];
+    const [bag] = (await servicesOf(offer)).bags;
+    const extras = {
+      services: [{ id: bag.id, quantity: 1 }],
+      seats: [{ segment_index: 0, passenger_index: 0, designator: '16A' }],
+    };
+    const total = Math.round((offer.total_price + bag.price.amount + 20) * 100) / 100;
+    const made = await book(session, { ...bookingBody(offer), ...extras, total_price: total });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const booking = made.body.data;
+    const [change] = (await searchChanges(booking, [{ index: 0, departure_date: addDays(date, 60) }])).body
+      .data;
+
+    const changed = await changeTo(booking, change);
+
+    // What the changed journey was paid counts its bag and its seat (the fare allows money back).
+    const difference = Math.round((change.flight.total_price - booking.total_price) * 100) / 100;
+    expect(change.fare_difference.amount).toBe(difference);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.data.services).toBeUndefined();
+    expect(changed.body.data.price_breakdown).toBeUndefined();
+    expect(changed.body.data.passengers[0].seats).toBeUndefined();
+    expect(changed.body.data.total_price).toBe(change.flight.total_price);
+    const item = await inventoryItem(flightOf(booking), date);
+    expect(item?.sold_Y).toBe(SOLD);
+    expect(item?.[TAKEN_SEATS]).toBeUndefined();
+    expect((await call(get, 'get', { booking_id: booking.booking_id })).body.data).toEqual(changed.body.data);
+  });
+
+  it('returns 409 CONDITIONS_CHANGED with a fresh change offer when the conditions moved since, changing nothing', async () => {
+    const booking = await bookOne();
+    const [offer] = (await searchChanges(booking, [{ index: 0, departure_date: addDays(date, 60) }])).body
+      .data;
+    const quote = openChange(testContext.keys.offer, offer.id);
+    if (!quote) throw new Error('not a change offer');
+    // As if change-search had shown other conditions (sealed under an older conditions table).
+    const stale = {
+      ...offer,
+      id: sealChange(testContext.keys.offer, { ...quote, conditions: 'AAAAAAAAAAAAAAAA' }),
+    };
+
+    const moved = await changeTo(booking, stale);
+    const unchanged = (await call(get, 'get', { booking_id: booking.booking_id })).body.data;
+    const fresh = moved.body.error?.details?.change_offer;
+    const again = await changeTo(booking, fresh);
+
+    expect(moved.status).toBe(409);
+    expect(moved.body.error.code).toBe('CONDITIONS_CHANGED');
+    expect(moved.body.error.details.flight).toEqual(fresh.flight);
+    expect(fresh.id).not.toBe(stale.id);
+    expect(fresh.change_total).toEqual(offer.change_total);
+    expect(unchanged).toEqual(booking);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
   });
 });

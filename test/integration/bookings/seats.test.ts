@@ -73,6 +73,14 @@ describe('fn: booking create with bags and seats', () => {
     ]);
     const item = await inventoryItem(flightNumberOf(offer), date);
     expect(item).toMatchObject({ sold_Y: 2, [TAKEN_SEATS]: new Set(['16A']) });
+    // The price breakdown gains their lines: the fare's rows, then the bags' and the seats'.
+    expect(booking.price_breakdown).toEqual([
+      ...offer.price_breakdown,
+      { pax_type: 'ADULT', count: 2, base: 120, taxes: 0, total: 120, service: 'bags' },
+      { pax_type: 'ADULT', count: 1, base: 20, taxes: 0, total: 20, service: 'seats' },
+    ]);
+    const rows = booking.price_breakdown.reduce((n: number, row: Json) => n + Math.round(row.total * 100), 0);
+    expect(rows).toBe(Math.round(booking.total_price * 100));
   });
 
   it('returns 409 PRICE_CHANGED when total_price leaves out what the bags and seats cost', async () => {

@@ -11,18 +11,21 @@ import { booking as example } from '#shared/openapi/examples.ts';
 
 /**
  * The network's refund journey by journey (docs/API.md §4.3), held to brute force over random trips:
- * 1–6 journeys of 1–2 segments in any bucket of any cabin, any party, any price per segment.
+ * 1–6 journeys of 1–2 segments in any bucket of any cabin, any party, any price per segment, some
+ * segments with a seat or a bag bought on them (docs/API.md §4.10: they follow their journey's fare).
  */
 interface Trip {
   travelClass: TravelClass;
   pax: PassengerCounts;
-  /** Per journey, per segment: its bucket and what the party paid for it (cents). */
-  journeys: { bucket: number; paid: number }[][];
+  /** Per journey, per segment: its bucket, what the party paid for it, and for a seat and a bag on it (cents). */
+  journeys: { bucket: number; paid: number; seat?: number; bag?: number }[][];
 }
 
 const segment = fc.record({
   bucket: fc.integer({ min: 0, max: 5 }),
   paid: fc.integer({ min: 0, max: 500_000 }),
+  seat: fc.constantFrom(0, 0, 1500),
+  bag: fc.constantFrom(0, 0, 4500),
 });
 const trips: fc.Arbitrary<Trip> = fc.record({
   travelClass: fc.constantFrom(...TRAVEL_CLASSES),
@@ -50,26 +53,56 @@ function soldAs(trip: Trip): BookingRecord {
     ),
     conditions: conditions.journeys[i],
   }));
-  const segments = trip.journeys.flat().map((s) => ({ flight_number: 'BA117', date: '2027-01-01', ...s }));
+  const segments = trip.journeys
+    .flat()
+    .map(({ bucket, paid }) => ({ flight_number: 'BA117', date: '2027-01-01', bucket, paid }));
+  const money = (cents: number) => ({ amount: cents / 100, currency: 'EUR' });
+  const services = trip.journeys.flatMap((j, journey) =>
+    j.flatMap((s, i) =>
+      s.bag
+        ? [
+            {
+              id: `bag_${journey}_${i}`,
+              journey_index: journey,
+              passenger_index: 0,
+              kind: 'checked' as const,
+              weight_kg: 23,
+              quantity: 1,
+              price: money(s.bag),
+            },
+          ]
+        : [],
+    ),
+  );
+  const seats = trip.journeys
+    .flat()
+    .flatMap((s, i) => (s.seat ? [{ segment_index: i, designator: `${i + 1}A`, price: money(s.seat) }] : []));
+  const extras = trip.journeys.flat().reduce((sum, s) => sum + (s.seat ?? 0) + (s.bag ?? 0), 0);
   return {
     ...(example as unknown as BookingRecord),
+    services,
+    passengers: [{ ...example.passengers[0], seats }],
     status: 'CONFIRMED',
     departs_at: Date.UTC(2027, 0, 1),
-    total: segments.reduce((sum, s) => sum + s.paid, 0),
+    total: segments.reduce((sum, s) => sum + s.paid, extras),
     currency: 'EUR',
     flight: { ...example.flight, outbound: slices[0], slices, conditions: conditions.trip },
     segments,
   } as BookingRecord;
 }
 
-/** Brute force, from the table itself: a journey refunds its price less its worst segment's penalty per seat. */
+/**
+ * Brute force, from the table itself: a journey refunds its price (its bags and seats included) less its
+ * worst segment's penalty per seat.
+ */
 function expected(trip: Trip): number {
   let refund = 0;
   for (const journey of trip.journeys) {
     const rows = journey.map((s) => bucketConditions(trip.travelClass, s.bucket).refund);
     if (rows.some((cents) => cents === NOT_ALLOWED)) continue;
     const penalty = Math.max(...rows.map((cents) => (cents ?? 0) * seatsFor(trip.pax)));
-    refund += Math.max(0, journey.reduce((sum, s) => sum + s.paid, 0) - penalty);
+    const price = journey.reduce((sum, s) => sum + s.paid + (s.seat ?? 0) + (s.bag ?? 0), 0);
+    refund += Math.max(0, price - penalty);
   }
   return refund;
 }

@@ -5,13 +5,12 @@ import {
   changeCost,
   type JourneyChange,
   searchChanges,
-  soldPrice,
 } from '#shared/flights/change-offers.ts';
 import type { PricedItinerary } from '#shared/flights/flight-view.ts';
 import { flightDateKey } from '#shared/flights/inventory-item.ts';
 import { findItineraries, MIN_LEAD_MINUTES } from '#shared/flights/itineraries.ts';
 import { addDays } from '#shared/flights/local-time.ts';
-import { priceItinerary } from '#shared/flights/pricing.ts';
+import { priceItinerary, segmentPrice } from '#shared/flights/pricing.ts';
 import type { SearchDeps } from '#shared/flights/search.ts';
 
 const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
@@ -36,8 +35,17 @@ function tableOf(sold: ReadonlyMap<string, number>): SearchDeps {
   };
 }
 
-/** A booked trip: each journey's first itinerary on its day, sold in bucket `bucket`. */
-function booked(journeys: { from: string; to: string; date: string }[], bucket: number): BookedTrip {
+/**
+ * A booked trip: each journey's first itinerary on its day, sold in bucket `bucket`, paid its price
+ * there (taxes included) plus `paidShift` cents (a fare sold under another table: the rule counts what
+ * was paid, not today's price of the bucket), with `extras` cents of bags and seats on each journey.
+ */
+function booked(
+  journeys: { from: string; to: string; date: string }[],
+  bucket: number,
+  paidShift = 0,
+  extras = 0,
+): BookedTrip {
   const options = { maxConnections: 0 as const, earliestDeparture: 0 };
   return {
     travelClass: 'ECONOMY',
@@ -46,7 +54,8 @@ function booked(journeys: { from: string; to: string; date: string }[], bucket: 
     journeys: journeys.map((j) => {
       const [segments] = findItineraries(j.from, j.to, j.date, options);
       if (!segments) throw new Error(`no flight ${j.from}-${j.to} on ${j.date}`);
-      return { segments, buckets: segments.map(() => bucket) };
+      const paid = segments.reduce((n, f) => n + segmentPrice(f, 'ECONOMY', bucket, one), paidShift);
+      return { segments, buckets: segments.map(() => bucket), paid, extras };
     }),
   };
 }
@@ -65,7 +74,8 @@ function cheapestByBruteForce(
   const options = { maxConnections: 1 as const, earliestDeparture: NOW + MIN_LEAD_MINUTES * 60_000 };
   const columns: PricedItinerary[][] = trip.journeys.map((journey, j) => {
     const change = changes.find((c) => c.index === j);
-    if (!change) return [{ segments: journey.segments, buckets: journey.buckets, total: 0, seatsLeft: 9 }];
+    if (!change)
+      return [{ segments: journey.segments, buckets: journey.buckets, total: journey.paid, seatsLeft: 9 }];
     const own = new Set(journey.segments.map(flightDateKey));
     return findItineraries(change.origin, change.destination, change.date, options)
       .filter((it) => !it.some((f) => own.has(flightDateKey(f))))
@@ -73,7 +83,7 @@ function cheapestByBruteForce(
       .filter((p): p is PricedItinerary => p !== undefined);
   });
   const soldAt = changes.reduce(
-    (n, c) => n + soldPrice(trip.journeys[c.index] ?? { segments: [], buckets: [] }, 'ECONOMY', one),
+    (n, c) => n + (trip.journeys[c.index]?.paid ?? 0) + (trip.journeys[c.index]?.extras ?? 0),
     0,
   );
   let best: number | undefined;
@@ -129,10 +139,12 @@ describe('searchChanges', () => {
       penalty: fc.constantFrom(0, 2500, 15_000),
       moneyBack: fc.boolean(),
       soldSeed: fc.integer({ min: 0, max: 1000 }),
+      paidShift: fc.integer({ min: -5000, max: 5000 }),
+      extras: fc.constantFrom(0, 0, 1500, 4200),
     });
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const trip = booked(TRIP, s.bucket);
+        const trip = booked(TRIP, s.bucket, s.paidShift, s.extras);
         const changes = s.changed.map((index) => {
           const j = TRIP[index] ?? { from: '', to: '', date: '' };
           return { index, origin: j.from, destination: j.to, date: addDays(j.date, s.shifts[index] ?? 0) };
