@@ -137,7 +137,8 @@ export const routes = [
     entry: 'functions/bookings/change-search.ts',
     auth: true,
     table: ['GetItem', 'BatchGetItem'],
-    grants: ['signing-key'],
+    // supplier: a remote supplier's change offers are asked of it (docs/API.md §4.9).
+    grants: ['signing-key', 'supplier'],
   },
   {
     // One transaction: the booking, the seats back and taken, the Idempotency-Key's answer.

@@ -249,6 +249,33 @@ interface InTableOrders extends SeatsBack {
   readonly kind: 'in-table';
 }
 
+/** A journey to change at a remote supplier (docs/API.md §4.9): its index in the order's slices, where and when now. */
+export interface ChangeAsked {
+  readonly index: number;
+  readonly origin: string;
+  readonly destination: string;
+  readonly date: string;
+}
+
+/**
+ * A remote supplier's offer to change an order, in minor units of `currency`: the new journeys by the
+ * index of the journey each replaces, and what the supplier states of its cost (null where it states
+ * nothing: never read as 0).
+ */
+export interface SupplierChangeOffer {
+  /** The supplier's own id of the offer. */
+  readonly id: string;
+  readonly journeys: readonly { readonly index: number; readonly journey: FlightView['outbound'] }[];
+  readonly currency: string;
+  readonly changeTotal: number;
+  readonly penalty: number | null;
+  /** The order's new total less its total now; null where the supplier states no new total. */
+  readonly fareDifference: number | null;
+  readonly refundTo: RefundTo | null;
+  /** ISO 8601 UTC, as the supplier states it. */
+  readonly expiresAt: string;
+}
+
 /** A remote supplier's orders: each is an outside call. */
 export interface RemoteOrders extends SeatsBack {
   readonly kind: 'remote';
@@ -265,6 +292,15 @@ export interface RemoteOrders extends SeatsBack {
   findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
   /** The order as the supplier holds it now: a hold's current price, paid or not. */
   readOrder(orderId: string): Promise<SupplierOrder>;
+  /**
+   * The supplier's offers of changing `asked` journeys of the order (docs/API.md §4.9), in `cabin`: asked
+   * for (repeatable, nothing changes). Refusals: 409 NOT_CHANGEABLE, never the supplier's words.
+   */
+  searchChanges(
+    orderId: string,
+    asked: readonly ChangeAsked[],
+    cabin: TravelClass,
+  ): Promise<SupplierChangeOffer[]>;
   /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
   pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
 }

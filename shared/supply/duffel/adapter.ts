@@ -24,6 +24,7 @@ import {
   type RemoteSupplier,
   type SupplierOffer,
 } from '../port.ts';
+import { searchOrderChanges } from './changes.ts';
 import {
   DuffelNoAnswer,
   DuffelRefusal,
@@ -136,6 +137,7 @@ function remoteOrders(log: Logger, send: DuffelSend, fail: Fail): RemoteOrders {
     findOrder: (booking) => findOrder(send, booking, fail),
     readOrder: (orderId) => readOrder(send, orderId, fail),
     pay: (orderId, amount) => payOrder(log, send, orderId, amount),
+    searchChanges: (orderId, asked, cabin) => searchOrderChanges(send, log, { orderId, asked, cabin }),
   };
 }
 

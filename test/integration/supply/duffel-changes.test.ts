@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { bookingBody, type Json } from '#test/helpers/bookings.ts';
+import { duffelMode, freshEachTest } from '#test/helpers/duffel.ts';
+import { testContext } from '#test/helpers/test-context.ts';
+
+/**
+ * Changes of a Duffel booking (docs/API.md §4.9) through the stand-in: an order change request removing
+ * the booked slice and adding the new one, its offers answered as ChangeOffers — Duffel's totals, its
+ * null penalty as null, money back with its `refund_to`, an offer that states no total left out.
+ */
+const duffel = await duffelMode();
+const { standIn } = duffel;
+const state = freshEachTest(standIn, 'dchange');
+
+const booked = async () => {
+  const found = await duffel.search(state.session, {
+    origin: 'LHR',
+    destination: 'JFK',
+    departure_date: `2027-03-${String(state.day).padStart(2, '0')}`,
+  });
+  expect(found.status).toBe(200);
+  const made = await duffel.book(state.session, bookingBody((found.body.data as Json[])[0]));
+  expect(made.status).toBe(201);
+  return made.body.data;
+};
+const changeSearch = (booking: Json) =>
+  duffel.changeSearch(state.session, {
+    booking_id: booking.booking_id,
+    journeys: [{ index: 0, departure_date: '2027-04-20' }],
+  });
+/** The stand-in's order made for `booking` (our booking id in its metadata). */
+const orderOf = (booking: Json) =>
+  [...standIn.orders.values()].find((o) => (o.metadata as Json)?.booking_id === booking.booking_id);
+const changeRequests = () => standIn.requests.filter((r) => r.path === '/air/order_change_requests');
+
+describe('Duffel change search', () => {
+  it('answers Duffel’s change offers as ChangeOffers with the whole trip as it would be', async () => {
+    const booking = await booked();
+    const order = orderOf(booking);
+    let captured: Json;
+    standIn.reshape('order_change_requests.create', (data) => {
+      captured = data;
+      return data;
+    });
+    const answer = await changeSearch(booking);
+
+    expect(answer.status).toBe(200);
+    const offers = answer.body.data as Json[];
+    expect(offers.length).toBeGreaterThan(0);
+    const sent = changeRequests().at(-1)?.body as Json;
+    expect(sent.data.slices.remove).toEqual([{ slice_id: order?.slices[0]?.id }]);
+    expect(sent.data.slices.add).toEqual([
+      { origin: 'LHR', destination: 'JFK', departure_date: '2027-04-20', cabin_class: 'economy' },
+    ]);
+    for (const offer of offers) {
+      expect(offer.flight.slices[0].segments[0].departure_at.slice(0, 10)).toBe('2027-04-20');
+      expect(offer.flight.id).toBe(offer.id);
+      expect(offer.change_total.currency).toBe(booking.currency);
+      expect(Date.parse(offer.expires_at)).toBeLessThanOrEqual(testContext.clock.now() + 20 * 60_000);
+    }
+    const totals = offers.map((o) => o.change_total.amount);
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    // Each ChangeOffer states what Duffel's offer does: its total, its penalty (null where none), the new total less the old.
+    const minor = (amount: string | null) => (amount === null ? null : Math.round(Number(amount) * 100));
+    const toMinor = (money: Json | null) => (money === null ? null : Math.round(money.amount * 100));
+    for (const offer of offers) {
+      const theirs = (captured.order_change_offers as Json[]).filter(
+        (o) => minor(o.change_total_amount) === toMinor(offer.change_total),
+      );
+      expect(theirs.length).toBeGreaterThan(0);
+      const [duffelOffer] = theirs;
+      expect(toMinor(offer.penalty)).toBe(minor(duffelOffer.penalty_amount));
+      expect(toMinor(offer.fare_difference)).toBe(
+        (minor(duffelOffer.new_total_amount) ?? 0) - (minor(order?.total_amount ?? null) ?? 0),
+      );
+      expect(offer.flight.total_price).toBeCloseTo(booking.total_price + offer.fare_difference.amount, 2);
+    }
+  });
+
+  it('answers a null penalty and fare difference where Duffel states none, and leaves out an offer without a total', async () => {
+    const booking = await booked();
+    standIn.reshape('order_change_requests.create', (data) => ({
+      ...data,
+      order_change_offers: data.order_change_offers.map((offer: Json, i: number) => ({
+        ...offer,
+        penalty_amount: null,
+        penalty_currency: null,
+        new_total_amount: null,
+        ...(i === 0 && { change_total_amount: null }),
+      })),
+    }));
+    const answer = await changeSearch(booking);
+
+    expect(answer.status).toBe(200);
+    const offers = answer.body.data as Json[];
+    expect(offers.length).toBeGreaterThan(0);
+    for (const offer of offers) {
+      expect(offer.penalty).toBeNull();
+      expect(offer.fare_difference).toBeNull();
+      expect(typeof offer.change_total.amount).toBe('number');
+    }
+  });
+
+  it('answers money back with Duffel’s refund_to', async () => {
+    const booking = await booked();
+    standIn.reshape('order_change_requests.create', (data) => ({
+      ...data,
+      order_change_offers: data.order_change_offers.map((offer: Json) => ({
+        ...offer,
+        change_total_amount: '-25.50',
+        refund_to: 'voucher',
+      })),
+    }));
+    const answer = await changeSearch(booking);
+
+    expect(answer.status).toBe(200);
+    const [offer] = answer.body.data as Json[];
+    expect(offer.change_total).toEqual({ amount: -25.5, currency: booking.currency });
+    expect(offer.refund_to).toBe('voucher');
+  });
+
+  it('answers 409 NOT_CHANGEABLE when Duffel refuses the change', async () => {
+    const booking = await booked();
+    const order = orderOf(booking) as Json;
+    standIn.orders.set(order.id, {
+      ...order,
+      slices: order.slices.map((s: Json) => ({
+        ...s,
+        conditions: { ...s.conditions, change_before_departure: { allowed: false } },
+      })),
+    });
+    const answer = await changeSearch(booking);
+
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('NOT_CHANGEABLE');
+  });
+});
