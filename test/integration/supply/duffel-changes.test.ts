@@ -134,4 +134,79 @@ describe('Duffel change search', () => {
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('NOT_CHANGEABLE');
   });
+
+  it('answers null where Duffel states the penalty or the new total in another currency, and no refund_to it does not name', async () => {
+    const booking = await booked();
+    standIn.reshape('order_change_requests.create', (data) => ({
+      ...data,
+      order_change_offers: data.order_change_offers.map((offer: Json) => ({
+        ...offer,
+        change_total_amount: '-10.00',
+        penalty_currency: 'USD',
+        new_total_currency: 'USD',
+        refund_to: 'original_form_of_payment',
+      })),
+    }));
+    const answer = await changeSearch(booking);
+
+    expect(answer.status).toBe(200);
+    const offers = answer.body.data as Json[];
+    expect(offers.length).toBeGreaterThan(0);
+    for (const offer of offers) {
+      expect(offer.change_total).toEqual({ amount: -10, currency: booking.currency });
+      expect(offer.penalty).toBeNull();
+      expect(offer.fare_difference).toBeNull();
+      expect(offer).not.toHaveProperty('refund_to');
+    }
+  });
+
+  it('leaves out an offer whose new slice our Flight cannot carry', async () => {
+    const booking = await booked();
+    let stated = 0;
+    standIn.reshape('order_change_requests.create', (data) => {
+      stated = data.order_change_offers.length;
+      const [first, ...rest] = data.order_change_offers;
+      const unnamed = (slice: Json) => ({
+        ...slice,
+        segments: slice.segments.map((segment: Json) => ({
+          ...segment,
+          marketing_carrier_flight_number: null,
+        })),
+      });
+      return {
+        ...data,
+        order_change_offers: [
+          { ...first, slices: { ...first.slices, add: first.slices.add.map(unnamed) } },
+          ...rest,
+        ],
+      };
+    });
+    const answer = await changeSearch(booking);
+
+    expect(answer.status).toBe(200);
+    expect(stated).toBeGreaterThan(1);
+    expect(answer.body.data).toHaveLength(stated - 1);
+  });
+
+  it('answers 400 for a journey the booking does not have, asking Duffel nothing', async () => {
+    const booking = await booked();
+    const before = changeRequests().length;
+    const answer = await duffel.changeSearch(state.session, {
+      booking_id: booking.booking_id,
+      journeys: [{ index: 1, departure_date: '2027-04-20' }],
+    });
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details).toEqual([{ path: 'journeys.0.index', message: 'must be below 1' }]);
+    expect(changeRequests().length).toBe(before);
+  });
+
+  it('answers 503 when Duffel gives no answer to the change request', async () => {
+    const booking = await booked();
+    standIn.fail('order_change_requests.create', { kind: 'status', status: 503 }, 5);
+    const answer = await changeSearch(booking);
+
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
+  });
 });
