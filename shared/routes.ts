@@ -146,8 +146,9 @@ export const routes = [
     path: '/api/flights/booking/change',
     entry: 'functions/bookings/change.ts',
     auth: true,
+    // UpdateItem also claims a remote change's call; supplier: a remote supplier's change is made there.
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    grants: ['signing-key'],
+    grants: ['signing-key', 'supplier'],
   },
   {
     id: 'booking-note',

@@ -148,6 +148,18 @@ export type ChangeDeps = FlowDeps & { readonly keys: { readonly offer: Uint8Arra
 interface SupplierChanges {
   /** The ChangeOffers of `request` for the CONFIRMED `record` of `agencyId`'s agent. */
   search(deps: ChangeDeps, record: BookingRecord, request: ChangeSearch): Promise<SupplierChangeOfferView[]>;
+  /** Makes the change `request` names, exactly once across the supplier call; `lock`'s answer stored with it. */
+  change(deps: ChangeDeps, request: ChangeOrder, lock: IdempotencyLock | undefined): Promise<BookingView>;
+}
+
+/** A change as the route hands it to a supplier's own changes: the request checked by schema, and who asks. */
+export interface ChangeOrder {
+  readonly body: {
+    readonly booking_id: string;
+    readonly change_offer_id: string;
+    readonly change_total: { readonly amount: number; readonly currency: string };
+  };
+  readonly session: { readonly agencyId: string; readonly agentId: string; readonly agentName: string };
 }
 
 /** A ChangeOffer (docs/API.md §4.9) as a supplier's own changes answer it: what it does not state is null. */

@@ -276,6 +276,24 @@ export interface SupplierChangeOffer {
   readonly expiresAt: string;
 }
 
+/** A pending change of an order at a remote supplier: its id, whether confirmed, and its total (minor units). */
+export interface SupplierChange {
+  readonly id: string;
+  readonly confirmed: boolean;
+  readonly changeTotal: number;
+  readonly currency: string;
+}
+
+/**
+ * The outcome of confirming a change: confirmed; refused with the error to answer (nothing changed); or
+ * no answer to trust (a timeout, a 5xx after sending, "already confirmed"): read the change to find out,
+ * never confirm again.
+ */
+export type ChangeOutcome =
+  | { readonly kind: 'confirmed' }
+  | { readonly kind: 'refused'; readonly error: ApiError }
+  | { readonly kind: 'unknown' };
+
 /** A remote supplier's orders: each is an outside call. */
 export interface RemoteOrders extends SeatsBack {
   readonly kind: 'remote';
@@ -301,6 +319,16 @@ export interface RemoteOrders extends SeatsBack {
     asked: readonly ChangeAsked[],
     cabin: TravelClass,
   ): Promise<SupplierChangeOffer[]>;
+  /** A pending change of the order from the supplier's change offer `offerId`: it changes nothing yet. */
+  createChange(offerId: string): Promise<SupplierChange>;
+  /** Confirms a pending change once, paid from the balance when it costs something: no retry. */
+  confirmChange(change: SupplierChange): Promise<ChangeOutcome>;
+  /** The change as the supplier holds it now: how a lost confirm is settled. */
+  readChange(changeId: string): Promise<SupplierChange>;
+  /** The order's journeys and total now (after a change), minor units. */
+  readJourneys(
+    orderId: string,
+  ): Promise<{ journeys: FlightView['outbound'][]; total: number; currency: string }>;
   /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
   pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
 }

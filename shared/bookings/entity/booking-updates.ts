@@ -254,7 +254,7 @@ export function changeFlightsUpdate(
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
     UpdateExpression:
-      'SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change)',
+      'SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change) REMOVE change_call',
     ConditionExpression:
       '#status = :confirmed AND (version = :version OR (attribute_not_exists(version) AND :version = :one))',
     ExpressionAttributeNames: {

@@ -24,7 +24,13 @@ import {
   type RemoteSupplier,
   type SupplierOffer,
 } from '../port.ts';
-import { searchOrderChanges } from './changes.ts';
+import {
+  confirmOrderChange,
+  createOrderChange,
+  readOrderChange,
+  readOrderJourneys,
+  searchOrderChanges,
+} from './changes.ts';
 import {
   DuffelNoAnswer,
   DuffelRefusal,
@@ -138,6 +144,10 @@ function remoteOrders(log: Logger, send: DuffelSend, fail: Fail): RemoteOrders {
     readOrder: (orderId) => readOrder(send, orderId, fail),
     pay: (orderId, amount) => payOrder(log, send, orderId, amount),
     searchChanges: (orderId, asked, cabin) => searchOrderChanges(send, log, { orderId, asked, cabin }),
+    createChange: (offerId) => createOrderChange(send, log, offerId),
+    confirmChange: (change) => confirmOrderChange(send, log, change),
+    readChange: (changeId) => readOrderChange(send, log, changeId),
+    readJourneys: (orderId) => readOrderJourneys(send, log, orderId),
   };
 }
 

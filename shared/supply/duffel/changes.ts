@@ -1,10 +1,23 @@
 import type {} from '@duffel/api';
-import type { OfferSlice, Order, OrderChangeOffers, OrderChangeRequestResponse } from '@duffel/api/types';
-import { NotChangeableError } from '../../errors.ts';
+import type {
+  OfferSlice,
+  Order,
+  OrderChange,
+  OrderChangeOffers,
+  OrderChangeRequestResponse,
+} from '@duffel/api/types';
+import { type ApiError, NotChangeableError, OfferExpiredError } from '../../errors.ts';
 import type { TravelClass } from '../../flights/cabins.ts';
 import type { Logger } from '../../log.ts';
-import { minorUnits } from '../../money.ts';
-import { type ChangeAsked, REFUND_DESTINATIONS, type RefundTo, type SupplierChangeOffer } from '../port.ts';
+import { decimalAmount, minorUnits } from '../../money.ts';
+import {
+  type ChangeAsked,
+  type ChangeOutcome,
+  REFUND_DESTINATIONS,
+  type RefundTo,
+  type SupplierChange,
+  type SupplierChangeOffer,
+} from '../port.ts';
 import { DuffelNoAnswer, DuffelRefusal, type DuffelSend, supplierUnavailable } from './client.ts';
 import { CABINS, direction } from './mapping.ts';
 import { refusalError } from './refusals.ts';
@@ -120,6 +133,98 @@ export async function searchOrderChanges(
     return (answer.data.order_change_offers ?? [])
       .map((offer) => changeOfferFrom(offer, total, indices))
       .filter((o): o is SupplierChangeOffer => o !== undefined);
+  } catch (error) {
+    throw changeFailure(error, log);
+  }
+}
+
+/** Duffel's order change as ours. */
+const supplierChange = (change: OrderChange): SupplierChange => ({
+  id: change.id,
+  confirmed: Boolean(change.confirmed_at),
+  changeTotal: signedMinor(change.change_total_amount ?? '', change.change_total_currency) ?? Number.NaN,
+  currency: change.change_total_currency,
+});
+
+/** A pending order change from Duffel's change offer (nothing changes until it is confirmed: repeatable). */
+export async function createOrderChange(
+  send: DuffelSend,
+  log: Logger,
+  offerId: string,
+): Promise<SupplierChange> {
+  try {
+    const answer = await send<OrderChange>({
+      method: 'POST',
+      path: '/air/order_changes',
+      body: { selected_order_change_offer: offerId },
+      repeatable: true,
+    });
+    return supplierChange(answer.data);
+  } catch (error) {
+    if (error instanceof DuffelRefusal && error.has('offer_no_longer_available'))
+      throw new OfferExpiredError();
+    throw changeFailure(error, log);
+  }
+}
+
+/** The order change as Duffel holds it now (a read). */
+export async function readOrderChange(
+  send: DuffelSend,
+  log: Logger,
+  changeId: string,
+): Promise<SupplierChange> {
+  try {
+    const path = `/air/order_changes/${encodeURIComponent(changeId)}`;
+    return supplierChange((await send<OrderChange>({ method: 'GET', path, repeatable: true })).data);
+  } catch (error) {
+    throw changeFailure(error, log);
+  }
+}
+
+/**
+ * Confirms a pending change once, paying exactly its total from the balance when it costs something.
+ * An answer lost after sending, or "already confirmed", is `unknown`: the change itself says.
+ */
+export async function confirmOrderChange(
+  send: DuffelSend,
+  log: Logger,
+  change: SupplierChange,
+): Promise<ChangeOutcome> {
+  const pays = change.changeTotal > 0;
+  try {
+    await send<OrderChange>({
+      method: 'POST',
+      path: `/air/order_changes/${encodeURIComponent(change.id)}/actions/confirm`,
+      body: pays ? { payment: { type: 'balance', ...moneyOf(change) } } : {},
+      repeatable: false,
+    });
+    return { kind: 'confirmed' };
+  } catch (error) {
+    if (error instanceof DuffelRefusal && error.has('already_confirmed')) return { kind: 'unknown' };
+    if (error instanceof DuffelRefusal && error.has('order_change_expired'))
+      return { kind: 'refused', error: new OfferExpiredError() };
+    if (error instanceof DuffelNoAnswer && error.sent) return { kind: 'unknown' };
+    return { kind: 'refused', error: changeFailure(error, log) as ApiError };
+  }
+}
+
+const moneyOf = (change: SupplierChange) => ({
+  amount: decimalAmount(change.changeTotal, change.currency),
+  currency: change.currency,
+});
+
+/** The order's journeys and total now, read after a change. */
+export async function readOrderJourneys(send: DuffelSend, log: Logger, orderId: string) {
+  try {
+    const path = `/air/orders/${encodeURIComponent(orderId)}`;
+    const order = (await send<Order>({ method: 'GET', path, repeatable: true })).data;
+    const journeys = order.slices.map((slice) => direction(slice as unknown as OfferSlice, []));
+    if (journeys.some((j) => j === undefined)) throw new DuffelNoAnswer('unreadable order', true);
+    return {
+      journeys: journeys as NonNullable<(typeof journeys)[0]>[],
+      total: minorUnits(order.total_amount, order.total_currency) ?? 0,
+      currency: order.total_currency,
+    };
   } catch (error) {
     throw changeFailure(error, log);
   }

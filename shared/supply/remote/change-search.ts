@@ -1,12 +1,12 @@
 import { type BookingRecord, changeStamp } from '../../bookings/entity/booking-item.ts';
 import { soldFlight } from '../../bookings/entity/stored-flight.ts';
-import type { ChangeDeps, ChangeFlow, ChangeSearch, SupplierChangeOfferView } from '../../bookings/flow.ts';
+import type { ChangeDeps, ChangeSearch, SupplierChangeOfferView } from '../../bookings/flow.ts';
 import { isoSeconds } from '../../clock.ts';
 import { NotChangeableError, ValidationError } from '../../errors.ts';
 import { findAirport } from '../../flights/airports.ts';
 import type { FlightView } from '../../flights/flight-view.ts';
 import { daysBetween, localDateAt } from '../../flights/local-time.ts';
-import { OFFER_TTL_SECONDS, sealPayload } from '../../flights/offers.ts';
+import { OFFER_TTL_SECONDS, openPayload, sealPayload } from '../../flights/offers.ts';
 import { toMajor } from '../../money.ts';
 import type { ChangeAsked, RemoteOrders, SupplierChangeOffer } from '../port.ts';
 
@@ -18,8 +18,8 @@ import type { ChangeAsked, RemoteOrders, SupplierChangeOffer } from '../port.ts'
  * offer expires first). What the supplier does not state is null (`penalty`, `fare_difference`).
  */
 
-/** What a remote change offer's id seals. */
-interface SealedChange {
+/** What a remote change offer's id seals: agency, booking, version, expiry, the supplier's offer, total, journeys asked. */
+export interface SealedChange {
   v: 'rc1';
   a: string;
   b: string;
@@ -29,6 +29,13 @@ interface SealedChange {
   t: number;
   u: string;
   c: number[];
+  j: ChangeAsked[];
+}
+
+/** A remote change offer id opened; undefined when this service did not issue it as one. */
+export function openRemoteChange(key: Uint8Array, id: string): SealedChange | undefined {
+  const sealed = openPayload(key, id)?.payload as SealedChange | undefined;
+  return sealed?.v === 'rc1' ? sealed : undefined;
 }
 
 /** The journeys asked, checked: each one of the trip's (400), not departed (409), not before today (400). */
@@ -80,6 +87,7 @@ function changeOfferView(
   deps: ChangeDeps,
   record: BookingRecord,
   offer: SupplierChangeOffer,
+  asked: ChangeAsked[],
 ): SupplierChangeOfferView {
   const now = deps.clock.now();
   const ours = Math.floor(now / 1000) + OFFER_TTL_SECONDS;
@@ -94,6 +102,7 @@ function changeOfferView(
     t: offer.changeTotal,
     u: offer.currency,
     c: offer.journeys.map((j) => j.index),
+    j: asked,
   };
   const id = sealPayload(deps.keys.offer, sealed);
   const money = (minor: number) => ({ amount: toMajor(minor, offer.currency), currency: offer.currency });
@@ -110,22 +119,31 @@ function changeOfferView(
   };
 }
 
-/** Change's part of the remote flow: the supplier's own changes. */
-export const remoteChanging = (orders: RemoteOrders): ChangeFlow => ({
-  changes: {
-    async search(deps, record, request) {
-      if (record.status !== 'CONFIRMED')
-        throw new NotChangeableError(`A ${record.status} booking cannot be changed.`);
-      const orderId = record.supplier?.order_id;
-      if (!orderId) throw new NotChangeableError('The booking has no supplier order to change.');
-      const flight = soldFlight(record.flight) as FlightView;
-      const asked = askedJourneys(request, flight, deps.clock.now());
-      const offers = await orders.searchChanges(orderId, asked, record.travel_class);
-      return offers
-        .filter((offer) => offer.currency === record.currency)
-        .sort((a, b) => a.changeTotal - b.changeTotal)
-        .slice(0, request.limit)
-        .map((offer) => changeOfferView(deps, record, offer));
-    },
-  },
-});
+/** The ChangeOffers of `asked` journeys of `record`'s order, cheapest first. */
+export async function remoteChangeOffers(
+  orders: RemoteOrders,
+  deps: ChangeDeps,
+  record: BookingRecord,
+  asked: ChangeAsked[],
+): Promise<SupplierChangeOfferView[]> {
+  const orderId = record.supplier?.order_id;
+  if (!orderId) throw new NotChangeableError('The booking has no supplier order to change.');
+  const offers = await orders.searchChanges(orderId, asked, record.travel_class);
+  return offers
+    .filter((offer) => offer.currency === record.currency)
+    .sort((a, b) => a.changeTotal - b.changeTotal)
+    .map((offer) => changeOfferView(deps, record, offer, asked));
+}
+
+/** Change search's part of the remote flow: the journeys asked checked, then the supplier's offers. */
+export async function searchRemoteChanges(
+  orders: RemoteOrders,
+  deps: ChangeDeps,
+  record: BookingRecord,
+  request: ChangeSearch,
+): Promise<SupplierChangeOfferView[]> {
+  if (record.status !== 'CONFIRMED')
+    throw new NotChangeableError(`A ${record.status} booking cannot be changed.`);
+  const asked = askedJourneys(request, soldFlight(record.flight) as FlightView, deps.clock.now());
+  return (await remoteChangeOffers(orders, deps, record, asked)).slice(0, request.limit);
+}

@@ -210,3 +210,109 @@ describe('Duffel change search', () => {
     expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
   });
 });
+
+describe('Duffel change', () => {
+  const confirms = () =>
+    standIn.requests.filter((r) => /^\/air\/order_changes\/[\w-]+\/actions\/confirm$/.test(r.path));
+  const changeOf = (booking: Json, offer: Json, headers: Record<string, string> = {}) =>
+    duffel.change(
+      state.session,
+      { booking_id: booking.booking_id, change_offer_id: offer.id, change_total: offer.change_total },
+      headers,
+    );
+  const firstChangeOffer = async (booking: Json) => {
+    const answer = await changeSearch(booking);
+    expect(answer.status).toBe(200);
+    return (answer.body.data as Json[])[0];
+  };
+
+  it('changes the order once and answers the booking with the new flight, changes[] and version + 1', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    const before = confirms().length;
+    const answer = await changeOf(booking, offer);
+
+    expect(answer.status).toBe(200);
+    const changed = answer.body.data;
+    expect(changed.version).toBe(booking.version + 1);
+    expect(changed.flight.slices[0].segments[0].departure_at.slice(0, 10)).toBe('2027-04-20');
+    expect(changed.changes).toHaveLength(1);
+    expect(changed.changes[0].change_total).toEqual(offer.change_total);
+    expect(changed.changes[0].from.length).toBeGreaterThan(0);
+    expect(changed.changes[0].to[0].departure_at.slice(0, 10)).toBe('2027-04-20');
+    expect(confirms().length).toBe(before + 1);
+    const order = orderOf(booking) as Json;
+    expect(order.slices[0].segments[0].departing_at.slice(0, 10)).toBe('2027-04-20');
+    expect((await duffel.get(state.session, { booking_id: booking.booking_id })).body.data.version).toBe(
+      booking.version + 1,
+    );
+  });
+
+  it('answers the same booking to a replay of the Idempotency-Key, confirming nothing again', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    const key = { 'Idempotency-Key': `change-${state.day}-${Math.random().toString(36).slice(2)}` };
+    const first = await changeOf(booking, offer, key);
+    const before = confirms().length;
+    const again = await changeOf(booking, offer, key);
+
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    expect(confirms().length).toBe(before);
+  });
+
+  it('settles a lost confirm by reading the change: confirmed once, never sent again', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    const before = confirms().length;
+    standIn.fail('order_changes.confirm', { kind: 'timeout-after' });
+    const answer = await changeOf(booking, offer);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.version).toBe(booking.version + 1);
+    expect(confirms().length).toBe(before + 1);
+    expect(standIn.requests.some((r) => r.method === 'GET' && r.path.startsWith('/air/order_changes/'))).toBe(
+      true,
+    );
+  });
+
+  it('settles a confirm lost to a 5xx whose change Duffel does not show yet on the next request, by reading', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    const before = confirms().length;
+    standIn.fail('order_changes.confirm', { kind: 'error-after', status: 502 });
+    standIn.fail('order_changes.get', { kind: 'status', status: 503 }, 3);
+    const lost = await changeOf(booking, offer);
+    expect(lost.status).toBe(503);
+    standIn.clearFaults();
+    const again = await changeOf(booking, offer);
+
+    expect(again.status).toBe(200);
+    expect(again.body.data.version).toBe(booking.version + 1);
+    expect(confirms().length).toBe(before + 1);
+  });
+
+  it('answers 409 PRICE_CHANGED with a fresh ChangeOffer for a total other than the offer’s', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    const answer = await changeOf(booking, {
+      ...offer,
+      change_total: { ...offer.change_total, amount: offer.change_total.amount + 1 },
+    });
+
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('PRICE_CHANGED');
+    expect(answer.body.error.details.change_offer.id).toEqual(expect.any(String));
+  });
+
+  it('answers 410 OFFER_EXPIRED after the offer’s 20 minutes', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    state.advance(21 * 60_000);
+    const answer = await changeOf(booking, offer);
+
+    expect(answer.status).toBe(410);
+    expect(answer.body.error.code).toBe('OFFER_EXPIRED');
+  });
+});

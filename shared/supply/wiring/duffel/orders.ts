@@ -33,7 +33,7 @@ export const sweeping: SupplierWiring['sweeping'] = async (ctx, config) => {
 };
 
 export const changing: SupplierWiring['changing'] = async (ctx, config) => {
-  const { remoteChanging } = await import('../../remote/change-search.ts');
+  const { remoteChanging } = await import('../../remote/change.ts');
   const supplier = await duffelSupplier(ctx, config);
   return { supplier, orderFlow: remoteChanging(supplier.orders) };
 };
