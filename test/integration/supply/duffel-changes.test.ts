@@ -315,4 +315,38 @@ describe('Duffel change', () => {
     expect(answer.status).toBe(410);
     expect(answer.body.error.code).toBe('OFFER_EXPIRED');
   });
+
+  it('changes a fare whose penalty Duffel does not state: penalty null, the change made', async () => {
+    const booking = await booked();
+    const order = orderOf(booking) as Json;
+    standIn.orders.set(order.id, {
+      ...order,
+      slices: order.slices.map((s: Json) => ({
+        ...s,
+        conditions: { ...s.conditions, change_before_departure: null },
+      })),
+    });
+    const offer = await firstChangeOffer(booking);
+    expect(offer.penalty).toBeNull();
+    const answer = await changeOf(booking, offer);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.changes[0].change_total).toEqual(offer.change_total);
+  });
+
+  it('gives money back: a negative total confirmed without a payment, refund_to as Duffel states it', async () => {
+    const booking = await booked();
+    const order = orderOf(booking) as Json;
+    // The order worth far more than any new flight: Duffel's change total is money back.
+    standIn.orders.set(order.id, { ...order, total_amount: '9000.00' });
+    const offer = await firstChangeOffer(booking);
+    expect(offer.change_total.amount).toBeLessThan(0);
+    expect(offer.refund_to).toBe('balance');
+    const answer = await changeOf(booking, offer);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.changes[0].change_total).toEqual(offer.change_total);
+    const confirm = confirms().at(-1) as Json;
+    expect(confirm.body.data).not.toHaveProperty('payment');
+  });
 });
