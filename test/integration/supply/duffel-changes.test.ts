@@ -31,6 +31,17 @@ const changeSearch = (booking: Json) =>
 /** The stand-in's order made for `booking` (our booking id in its metadata). */
 const orderOf = (booking: Json) =>
   [...standIn.orders.values()].find((o) => (o.metadata as Json)?.booking_id === booking.booking_id);
+/** The airline states `condition` for changing every slice of `booking`'s order. */
+const changeCondition = (booking: Json, condition: Json) => {
+  const order = orderOf(booking) as Json;
+  standIn.orders.set(order.id, {
+    ...order,
+    slices: order.slices.map((s: Json) => ({
+      ...s,
+      conditions: { ...s.conditions, change_before_departure: condition },
+    })),
+  });
+};
 const changeRequests = () => standIn.requests.filter((r) => r.path === '/air/order_change_requests');
 
 describe('Duffel change search', () => {
@@ -121,14 +132,7 @@ describe('Duffel change search', () => {
 
   it('answers 409 NOT_CHANGEABLE when Duffel refuses the change', async () => {
     const booking = await booked();
-    const order = orderOf(booking) as Json;
-    standIn.orders.set(order.id, {
-      ...order,
-      slices: order.slices.map((s: Json) => ({
-        ...s,
-        conditions: { ...s.conditions, change_before_departure: { allowed: false } },
-      })),
-    });
+    changeCondition(booking, { allowed: false });
     const answer = await changeSearch(booking);
 
     expect(answer.status).toBe(409);
@@ -318,14 +322,7 @@ describe('Duffel change', () => {
 
   it('changes a fare whose penalty Duffel does not state: penalty null, the change made', async () => {
     const booking = await booked();
-    const order = orderOf(booking) as Json;
-    standIn.orders.set(order.id, {
-      ...order,
-      slices: order.slices.map((s: Json) => ({
-        ...s,
-        conditions: { ...s.conditions, change_before_departure: null },
-      })),
-    });
+    changeCondition(booking, null);
     const offer = await firstChangeOffer(booking);
     expect(offer.penalty).toBeNull();
     const answer = await changeOf(booking, offer);
