@@ -107,6 +107,8 @@ export interface LeftCallsResult {
   cancelled: number;
   /** Payments the supplier took whose hold is now CONFIRMED. */
   confirmed: number;
+  /** Changes the supplier confirmed whose booking now has them (supply/remote/change.ts). */
+  changed: number;
   /** Calls that changed nothing at the supplier: cleared, the booking as it was. */
   cleared: number;
   /** The supplier did not answer: the next run asks again. */

@@ -114,7 +114,7 @@ export async function releaseCall(
 export async function clearLeftCall(
   store: TableHandle,
   bookingId: string,
-  left: { attribute: 'hold_call' | 'cancel_call'; started_at: string },
+  left: { attribute: 'hold_call' | 'cancel_call' | 'change_call'; started_at: string },
 ): Promise<boolean> {
   const held = left.attribute === 'hold_call';
   try {
@@ -125,7 +125,7 @@ export async function clearLeftCall(
         UpdateExpression: `REMOVE ${left.attribute}`,
         ConditionExpression: held
           ? '#status = :held AND hold_call.started_at = :started'
-          : 'cancel_call.started_at = :started',
+          : `${left.attribute}.started_at = :started`,
         ...(held && { ExpressionAttributeNames: { '#status': 'status' } }),
         ExpressionAttributeValues: { ':started': left.started_at, ...(held && { ':held': 'HELD' }) },
       }),
@@ -161,6 +161,7 @@ export async function claimChangeCall(
   store: TableHandle,
   booking: { booking_id: string; version: number },
   now: number,
+  by: Actor,
 ): Promise<string | undefined> {
   const id = newClaim();
   try {
@@ -173,7 +174,7 @@ export async function claimChangeCall(
           '#status = :confirmed AND (version = :version OR (attribute_not_exists(version) AND :version = :one)) AND (attribute_not_exists(change_call.id) OR change_call.started_at < :stale)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
-          ':call': { id, started_at: isoSeconds(now) },
+          ':call': { id, started_at: isoSeconds(now), by },
           ':confirmed': 'CONFIRMED',
           ':version': booking.version,
           ':one': 1,

@@ -1,5 +1,10 @@
 import { bookingView, CALL_LEASE_MS } from '../../bookings/entity/booking.ts';
-import { claimChangeCall, noteChangeId, releaseChangeCall } from '../../bookings/entity/booking-calls.ts';
+import {
+  claimChangeCall,
+  clearLeftCall,
+  noteChangeId,
+  releaseChangeCall,
+} from '../../bookings/entity/booking-calls.ts';
 import { changeWrites } from '../../bookings/entity/booking-ends.ts';
 import {
   type BookingRecord,
@@ -7,6 +12,7 @@ import {
   changeStamp,
   findBooking,
 } from '../../bookings/entity/booking-item.ts';
+import { listCall } from '../../bookings/entity/call-item.ts';
 import type { IdempotencyLock } from '../../bookings/entity/idempotency-item.ts';
 import { soldFlight } from '../../bookings/entity/stored-flight.ts';
 import type { ChangeDeps, ChangeFlow, ChangeOrder } from '../../bookings/flow.ts';
@@ -42,6 +48,14 @@ import {
  */
 
 type Deps = ChangeDeps;
+/** What storing a change needs: the table and the clock (the sweep has no offer key). */
+type StoreDeps = Pick<ChangeDeps, 'db' | 'tableName' | 'clock'>;
+type Actor = { id: string; name: string };
+
+const byOf = (request: ChangeOrder): Actor => ({
+  id: request.session.agentId,
+  name: request.session.agentName,
+});
 
 /** Change's part of the remote flow: the supplier's own changes, searched (change-search.ts) and made here. */
 export const remoteChanging = (orders: RemoteOrders): ChangeFlow => ({
@@ -87,7 +101,7 @@ async function changeRemotely(
   lock: IdempotencyLock | undefined,
 ): Promise<BookingView> {
   const { record, sealed } = await checked(deps, request);
-  const settled = await settleLeftChange(orders, deps, record, request, lock);
+  const settled = await readLeftChange(orders, deps, record, request, lock);
   if (settled) return settled;
   const now = deps.clock.now();
   if (now >= sealed.x * 1000 || changeStamp(record).version !== sealed.r) throw new OfferExpiredError();
@@ -95,7 +109,9 @@ async function changeRemotely(
   if (total.currency !== sealed.u || sentTotal(total) !== sealed.t)
     throw await priceChanged(orders, deps, record, sealed);
   const booking = { booking_id: record.booking_id, version: sealed.r };
-  const claim = await claimChangeCall(deps, booking, now);
+  // Listed first, so that the sweep finds a call whose request dies after claiming (left-calls.ts).
+  await listCall(deps, { booking_id: record.booking_id, started_at: isoSeconds(now) });
+  const claim = await claimChangeCall(deps, booking, now, byOf(request));
   if (!claim) throw new ServiceUnavailableError(2);
   const release = () => releaseChangeCall(deps, record.booking_id, claim).catch(() => undefined);
   let change: SupplierChange;
@@ -118,7 +134,7 @@ async function changeRemotely(
   // No answer to trust: the change says whether it was confirmed; the claim stays until it does.
   if (outcome.kind === 'unknown' && !(await orders.readChange(change.id)).confirmed)
     throw new ServiceUnavailableError(5);
-  return storeChanged(orders, deps, { record, change, request, lock });
+  return storeChanged(orders, deps, { record, change, by: byOf(request), lock });
 }
 
 /**
@@ -126,7 +142,7 @@ async function changeRemotely(
  * Confirmed: stored now, and this request answers the booking changed. Not confirmed: a live claim is
  * 503 (its request is still at it); a stale one changed nothing and is released. Undefined: go on.
  */
-async function settleLeftChange(
+async function readLeftChange(
   orders: RemoteOrders,
   deps: Deps,
   record: BookingRecord,
@@ -136,7 +152,7 @@ async function settleLeftChange(
   const left = record.change_call;
   if (!left?.change_id) return undefined;
   const change = await orders.readChange(left.change_id);
-  if (change.confirmed) return storeChanged(orders, deps, { record, change, request, lock });
+  if (change.confirmed) return storeChanged(orders, deps, { record, change, by: byOf(request), lock });
   if (Date.parse(left.started_at) > deps.clock.now() - CALL_LEASE_MS) throw new ServiceUnavailableError(5);
   if (left.id) await releaseChangeCall(deps, record.booking_id, left.id).catch(() => undefined);
   return undefined;
@@ -147,11 +163,11 @@ const keyOf = (s: { flight_number: string; departure_at: string }) => `${s.fligh
 
 /** The trip as the order now is, and the `changes[]` entry: the segments gone and the segments new. */
 function changedTrip(
-  deps: Deps,
-  made: { record: BookingRecord; change: SupplierChange; request: ChangeOrder },
+  deps: StoreDeps,
+  made: { record: BookingRecord; change: SupplierChange; by: Actor },
   order: Awaited<ReturnType<RemoteOrders['readJourneys']>>,
 ) {
-  const { record, change, request } = made;
+  const { record, change, by } = made;
   const old = soldFlight(record.flight) as FlightView;
   const journeys = order.journeys;
   const flight: FlightView = {
@@ -166,7 +182,7 @@ function changedTrip(
   const at = isoSeconds(deps.clock.now());
   const entry = {
     at,
-    by: { id: request.session.agentId, name: request.session.agentName },
+    by,
     from: old.slices.flatMap((s) => s.segments).filter((s) => !after.has(keyOf(s))),
     to: journeys.flatMap((s) => s.segments).filter((s) => !before.has(keyOf(s))),
     change_total: { amount: toMajor(change.changeTotal, change.currency), currency: change.currency },
@@ -185,13 +201,8 @@ function changedTrip(
 /** The booking as the confirmed change made it: the order's journeys and total, version + 1, `changes[]`. */
 async function storeChanged(
   orders: RemoteOrders,
-  deps: Deps,
-  made: {
-    record: BookingRecord;
-    change: SupplierChange;
-    request: ChangeOrder;
-    lock: IdempotencyLock | undefined;
-  },
+  deps: StoreDeps,
+  made: { record: BookingRecord; change: SupplierChange; by: Actor; lock: IdempotencyLock | undefined },
 ): Promise<BookingView> {
   const { record, lock } = made;
   const changed = changedTrip(deps, made, await orders.readJourneys(record.supplier?.order_id ?? ''));
@@ -218,9 +229,30 @@ async function storeChanged(
 }
 
 /** The booking changed meanwhile (another request stored this change first): answered as it is now. */
-async function alreadyStored(deps: Deps, record: BookingRecord): Promise<Error> {
+async function alreadyStored(deps: StoreDeps, record: BookingRecord): Promise<Error> {
   const now = await findBooking(deps, record.booking_id, record.agency_id);
   if (now?.status !== 'CONFIRMED')
     return new NotChangeableError(`A ${now?.status ?? 'deleted'} booking cannot be changed.`);
   return new OfferExpiredError();
+}
+
+/**
+ * The sweep's part (left-calls.ts): a change call whose lease passed. Its change confirmed at the
+ * supplier → stored on the booking, for the agent who asked; otherwise (never made, or not confirmed)
+ * the call is cleared and the booking stays as it was. Never confirmed here.
+ */
+export async function settleLeftChange(
+  deps: StoreDeps,
+  orders: RemoteOrders,
+  record: BookingRecord,
+): Promise<'changed' | 'cleared'> {
+  const call = record.change_call;
+  if (!call) return 'cleared';
+  const change = call.change_id ? await orders.readChange(call.change_id) : undefined;
+  if (change?.confirmed) {
+    await storeChanged(orders, deps, { record, change, by: call.by, lock: undefined });
+    return 'changed';
+  }
+  await clearLeftCall(deps, record.booking_id, { attribute: 'change_call', started_at: call.started_at });
+  return 'cleared';
 }

@@ -346,4 +346,37 @@ describe('Duffel change', () => {
     const confirm = confirms().at(-1) as Json;
     expect(confirm.body.data).not.toHaveProperty('payment');
   });
+
+  it('lets the sweep settle a lost confirm after the call’s lease, by reading the change', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    const before = confirms().length;
+    standIn.fail('order_changes.confirm', { kind: 'error-after', status: 502 });
+    standIn.fail('order_changes.get', { kind: 'status', status: 503 }, 3);
+    expect((await changeOf(booking, offer)).status).toBe(503);
+    standIn.clearFaults();
+    state.advance(2 * 60_000);
+    const settled = await duffel.settleCalls();
+
+    expect(settled.changed).toBe(1);
+    const now = (await duffel.get(state.session, { booking_id: booking.booking_id })).body.data;
+    expect(now.version).toBe(booking.version + 1);
+    expect(now.changes[0].change_total).toEqual(offer.change_total);
+    expect(confirms().length).toBe(before + 1);
+  });
+
+  it('lets the sweep clear a change call whose change was never confirmed, the booking as it was', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    standIn.fail('order_changes.confirm', { kind: 'timeout-before' });
+    expect((await changeOf(booking, offer)).status).toBe(503);
+    state.advance(2 * 60_000);
+    const settled = await duffel.settleCalls();
+
+    expect(settled.cleared).toBe(1);
+    const now = (await duffel.get(state.session, { booking_id: booking.booking_id })).body.data;
+    expect(now.version).toBe(booking.version);
+    const fresh = await firstChangeOffer(booking);
+    expect((await changeOf(booking, fresh)).status).toBe(200);
+  });
 });
