@@ -379,4 +379,19 @@ describe('Duffel change', () => {
     const fresh = await firstChangeOffer(booking);
     expect((await changeOf(booking, fresh)).status).toBe(200);
   });
+
+  it('answers 409 PRICE_CHANGED, confirming nothing, when Duffel’s order change states another total', async () => {
+    const booking = await booked();
+    const offer = await firstChangeOffer(booking);
+    const before = confirms().length;
+    standIn.reshape('order_changes.create', (data) => ({ ...data, change_total_amount: '999.99' }));
+    const answer = await changeOf(booking, offer);
+
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('PRICE_CHANGED');
+    expect(answer.body.error.details.previous_total_price).toBe(offer.change_total.amount);
+    expect(confirms().length).toBe(before);
+    const now = (await duffel.get(state.session, { booking_id: booking.booking_id })).body.data;
+    expect(now.version).toBe(booking.version);
+  });
 });
