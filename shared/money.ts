@@ -56,6 +56,8 @@ export function minorUnits(amount: string, currency: string): number | undefined
 
 /** Minor units as the decimal string suppliers take (`41240` EUR → `"412.40"`). */
 export function decimalAmount(minor: number, currency: string): string {
+  // A negative amount (money back) as Duffel writes one: the sign, then the amount.
+  if (minor < 0) return `-${decimalAmount(-minor, currency)}`;
   const exponent = currencyExponent(currency) ?? 2;
   if (exponent === 0) return String(minor);
   return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;

@@ -11,6 +11,7 @@ import type { Ordering } from './supply/wiring/parts.ts';
  */
 export {
   cancelling as cancelFlow,
+  changing as changeFlow,
   confirming as confirmFlow,
   quoting as quoteFlow,
   sweeping as sweepFlow,

@@ -137,7 +137,8 @@ export const routes = [
     entry: 'functions/bookings/change-search.ts',
     auth: true,
     table: ['GetItem', 'BatchGetItem'],
-    grants: ['signing-key'],
+    // supplier: a remote supplier's change offers are asked of it (docs/API.md §4.9).
+    grants: ['signing-key', 'supplier'],
   },
   {
     // One transaction: the booking, the seats back and taken, the Idempotency-Key's answer.
@@ -145,8 +146,9 @@ export const routes = [
     path: '/api/flights/booking/change',
     entry: 'functions/bookings/change.ts',
     auth: true,
+    // UpdateItem also claims a remote change's call; supplier: a remote supplier's change is made there.
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    grants: ['signing-key'],
+    grants: ['signing-key', 'supplier'],
   },
   {
     id: 'booking-note',

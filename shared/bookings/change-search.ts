@@ -12,6 +12,7 @@ import '../zod-locale.ts';
 import { changeableTrip, changeTerms } from './change-rules.ts';
 import { changeStamp, findBooking } from './entity/booking-item.ts';
 import { BookingId } from './entity/ids.ts';
+import type { ChangeFlow, OrderDeps, SupplierChangeOfferView } from './flow.ts';
 
 /** Dates reach this many days ahead at most, as search's (docs/API.md §4.1). */
 const MAX_DAYS_AHEAD = 330;
@@ -113,10 +114,15 @@ function journeyChanges(body: ChangeSearchInput, trip: BookedTrip, now: number):
  * asked for moved, best first as search sorts by price, each a ChangeOffer sealed for 20 minutes and
  * bound to the booking's version.
  */
-export function searchBookingChanges(deps: SearchDeps) {
-  return async (body: ChangeSearchInput, session: Session): Promise<ChangeOfferView[]> => {
+export function searchBookingChanges(deps: SearchDeps & OrderDeps<ChangeFlow>) {
+  return async (
+    body: ChangeSearchInput,
+    session: Session,
+  ): Promise<ChangeOfferView[] | SupplierChangeOfferView[]> => {
     const record = await findBooking(deps, body.booking_id, session.agencyId);
     if (!record) throw notFound();
+    // A supplier's own changes (docs/API.md §4.9), given by the stage's flow; none: the in-table ones below.
+    if (deps.orderFlow.changes) return deps.orderFlow.changes.search(deps, record, body);
     const now = deps.clock.now();
     const indices = body.journeys.map((j) => j.index);
     const trip = changeableTrip(

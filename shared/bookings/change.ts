@@ -44,6 +44,7 @@ import {
 } from './entity/booking-item.ts';
 import { type IdempotencyLock, idempotently, ReplayedError } from './entity/idempotency-item.ts';
 import { BookingId } from './entity/ids.ts';
+import type { ChangeFlow, OrderDeps } from './flow.ts';
 import { currency } from './request.ts';
 
 /** A change's total: may be negative (money back), at most 2 decimals. */
@@ -86,7 +87,7 @@ interface ChangeRequest {
  * the booking's new flights at the version quoted, the old seats of the changed journeys back, the new
  * ones taken in the quoted buckets, and the Idempotency-Key's answer.
  */
-export function changeBooking(deps: SearchDeps) {
+export function changeBooking(deps: SearchDeps & OrderDeps<ChangeFlow>) {
   return async (request: ChangeRequest): Promise<{ booking: BookingView; replayed: boolean }> => {
     const { body, session } = request;
     const now = deps.clock.now();
@@ -94,7 +95,10 @@ export function changeBooking(deps: SearchDeps) {
       deps,
       { agentId: session.agentId, key: request.idempotencyKey, body, now },
       async (lock): Promise<{ booking: BookingView; replayed: boolean }> => ({
-        booking: await change(deps, request, lock),
+        // A supplier's own changes (docs/API.md §4.9), given by the stage's flow; none: the in-table one below.
+        booking: deps.orderFlow.changes
+          ? await deps.orderFlow.changes.change(deps, request, lock)
+          : await change(deps, request, lock),
         replayed: false,
       }),
       async (outcome) => {

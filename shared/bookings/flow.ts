@@ -1,5 +1,6 @@
+import type { FlightView } from '../flights/flight-view.ts';
 import type { Logger } from '../log.ts';
-import type { BookingSupplier, ChosenSeat, OrdersSupplier, SupplierOffer } from '../supply/port.ts';
+import type { BookingSupplier, ChosenSeat, OrdersSupplier, RefundTo, SupplierOffer } from '../supply/port.ts';
 import type { BookingDeps } from './entity/booking.ts';
 import type { BookingRecord, BookingView } from './entity/booking-item.ts';
 import type { IdempotencyLock } from './entity/idempotency-item.ts';
@@ -106,6 +107,8 @@ export interface LeftCallsResult {
   cancelled: number;
   /** Payments the supplier took whose hold is now CONFIRMED. */
   confirmed: number;
+  /** Changes the supplier confirmed whose booking now has them (supply/remote/change.ts). */
+  changed: number;
   /** Calls that changed nothing at the supplier: cleared, the booking as it was. */
   cleared: number;
   /** The supplier did not answer: the next run asks again. */
@@ -128,3 +131,54 @@ export type SweepFlow = Pick<OrderFlow, 'endLateHold' | 'holdCall' | 'sweepPendi
 
 /** The dependencies of a function after create, with its part `F` of the flow. */
 export type OrderDeps<F = Pick<OrderFlow, 'endLateHold'>> = FlowDeps & { readonly orderFlow: F };
+
+/** A change search as the route hands it to a supplier's own changes: the journeys asked, checked by schema. */
+export interface ChangeSearch {
+  readonly journeys: readonly {
+    readonly index: number;
+    readonly departure_date: string;
+    readonly origin?: string | undefined;
+    readonly destination?: string | undefined;
+  }[];
+  readonly limit: number;
+}
+
+/** What a supplier's own changes are given: the flow's, and the key change offers are sealed with. */
+export type ChangeDeps = FlowDeps & { readonly keys: { readonly offer: Uint8Array } };
+
+/** A supplier's own changes (docs/API.md §4.9): a remote supplier's, supply/remote/change-search.ts. */
+interface SupplierChanges {
+  /** The ChangeOffers of `request` for the CONFIRMED `record` of `agencyId`'s agent. */
+  search(deps: ChangeDeps, record: BookingRecord, request: ChangeSearch): Promise<SupplierChangeOfferView[]>;
+  /** Makes the change `request` names, exactly once across the supplier call; `lock`'s answer stored with it. */
+  change(deps: ChangeDeps, request: ChangeOrder, lock: IdempotencyLock | undefined): Promise<BookingView>;
+}
+
+/** A change as the route hands it to a supplier's own changes: the request checked by schema, and who asks. */
+export interface ChangeOrder {
+  readonly body: {
+    readonly booking_id: string;
+    readonly change_offer_id: string;
+    readonly change_total: { readonly amount: number; readonly currency: string };
+  };
+  readonly session: { readonly agencyId: string; readonly agentId: string; readonly agentName: string };
+}
+
+/** A ChangeOffer (docs/API.md §4.9) as a supplier's own changes answer it: what it does not state is null. */
+export interface SupplierChangeOfferView {
+  id: string;
+  flight: FlightView;
+  change_total: { amount: number; currency: string };
+  penalty: { amount: number; currency: string } | null;
+  fare_difference: { amount: number; currency: string } | null;
+  refund_to?: RefundTo;
+  expires_at: string;
+}
+
+/**
+ * Change's part of the flow: the supplier's own changes, or none, when the booking's changes are the
+ * in-table ones of bookings/change-search.ts and change.ts (the built-in network).
+ */
+export interface ChangeFlow {
+  readonly changes?: SupplierChanges;
+}

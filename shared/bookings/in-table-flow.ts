@@ -76,5 +76,5 @@ export const inTableLapsing: Pick<OrderFlow, 'endLateHold' | 'holdCall'> = {
 /** The sweep's part: nothing is ever PENDING and no call is ever left (the seats were taken in the booking's transaction). */
 export const inTableSweeping: Pick<OrderFlow, 'sweepPending' | 'settleLeftCalls'> = {
   sweepPending: async () => ({ confirmed: 0, held: 0, failed: 0, waiting: 0 }),
-  settleLeftCalls: async () => ({ cancelled: 0, confirmed: 0, cleared: 0, waiting: 0 }),
+  settleLeftCalls: async () => ({ cancelled: 0, confirmed: 0, changed: 0, cleared: 0, waiting: 0 }),
 };

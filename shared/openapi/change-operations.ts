@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { changeBookingRequest } from '../bookings/change.ts';
 import { changeSearchRequest } from '../bookings/change-search.ts';
 import type { ChangeOfferView } from '../flights/change-quote.ts';
+import { REFUND_DESTINATIONS } from '../supply/port.ts';
 import { booking, flight } from './examples.ts';
 import type { Operation } from './operation.ts';
 import { Booking, Flight, success } from './responses.ts';
@@ -23,14 +24,24 @@ const ChangeOffer = z.object({
   change_total: Amount.check(
     z.describe('penalty + fare_difference: what the change costs; negative is money back'),
   ),
-  penalty: Amount.check(z.describe('The change penalty of the changed journeys’ fares, as sold')),
-  fare_difference: Amount.check(
-    z.describe(
-      'The new journeys at today’s fares less the changed ones as sold; below 0 only where every changed journey’s fare allows a refund',
+  penalty: z
+    .nullable(Amount)
+    .check(
+      z.describe(
+        'The change penalty of the changed journeys’ fares, as sold; null where an external supplier states none',
+      ),
     ),
-  ),
+  fare_difference: z
+    .nullable(Amount)
+    .check(
+      z.describe(
+        'The new journeys at today’s fares less the changed ones as sold; below 0 only where every changed journey’s fare allows a refund. From an external supplier: its new total less the booking’s, null where it states no new total',
+      ),
+    ),
   refund_to: z.optional(
-    z.literal('balance').check(z.describe('Where money back goes, when change_total is negative')),
+    z
+      .enum(REFUND_DESTINATIONS)
+      .check(z.describe('Where money back goes, when change_total is negative (as the supplier states it)')),
   ),
   expires_at: z.iso.datetime(),
 });

@@ -249,6 +249,51 @@ interface InTableOrders extends SeatsBack {
   readonly kind: 'in-table';
 }
 
+/** A journey to change at a remote supplier (docs/API.md §4.9): its index in the order's slices, where and when now. */
+export interface ChangeAsked {
+  readonly index: number;
+  readonly origin: string;
+  readonly destination: string;
+  readonly date: string;
+}
+
+/**
+ * A remote supplier's offer to change an order, in minor units of `currency`: the new journeys by the
+ * index of the journey each replaces, and what the supplier states of its cost (null where it states
+ * nothing: never read as 0).
+ */
+export interface SupplierChangeOffer {
+  /** The supplier's own id of the offer. */
+  readonly id: string;
+  readonly journeys: readonly { readonly index: number; readonly journey: FlightView['outbound'] }[];
+  readonly currency: string;
+  readonly changeTotal: number;
+  readonly penalty: number | null;
+  /** The order's new total less its total now; null where the supplier states no new total. */
+  readonly fareDifference: number | null;
+  readonly refundTo: RefundTo | null;
+  /** ISO 8601 UTC, as the supplier states it. */
+  readonly expiresAt: string;
+}
+
+/** A pending change of an order at a remote supplier: its id, whether confirmed, and its total (minor units). */
+export interface SupplierChange {
+  readonly id: string;
+  readonly confirmed: boolean;
+  readonly changeTotal: number;
+  readonly currency: string;
+}
+
+/**
+ * The outcome of confirming a change: confirmed; refused with the error to answer (nothing changed); or
+ * no answer to trust (a timeout, a 5xx after sending, "already confirmed"): read the change to find out,
+ * never confirm again.
+ */
+export type ChangeOutcome =
+  | { readonly kind: 'confirmed' }
+  | { readonly kind: 'refused'; readonly error: ApiError }
+  | { readonly kind: 'unknown' };
+
 /** A remote supplier's orders: each is an outside call. */
 export interface RemoteOrders extends SeatsBack {
   readonly kind: 'remote';
@@ -265,6 +310,25 @@ export interface RemoteOrders extends SeatsBack {
   findOrder(booking: SuppliedBooking): Promise<SupplierOrder | undefined>;
   /** The order as the supplier holds it now: a hold's current price, paid or not. */
   readOrder(orderId: string): Promise<SupplierOrder>;
+  /**
+   * The supplier's offers of changing `asked` journeys of the order (docs/API.md §4.9), in `cabin`: asked
+   * for (repeatable, nothing changes). Refusals: 409 NOT_CHANGEABLE, never the supplier's words.
+   */
+  searchChanges(
+    orderId: string,
+    asked: readonly ChangeAsked[],
+    cabin: TravelClass,
+  ): Promise<SupplierChangeOffer[]>;
+  /** A pending change of the order from the supplier's change offer `offerId`: it changes nothing yet. */
+  createChange(offerId: string): Promise<SupplierChange>;
+  /** Confirms a pending change once, paid from the balance when it costs something: no retry. */
+  confirmChange(change: SupplierChange): Promise<ChangeOutcome>;
+  /** The change as the supplier holds it now: how a lost confirm is settled. */
+  readChange(changeId: string): Promise<SupplierChange>;
+  /** The order's journeys and total now (after a change), minor units. */
+  readJourneys(
+    orderId: string,
+  ): Promise<{ journeys: FlightView['outbound'][]; total: number; currency: string }>;
   /** Pays a held order for exactly `amount` (holds, docs/API.md §4.4), once: no retry. */
   pay(orderId: string, amount: Refund): Promise<PaymentOutcome>;
 }

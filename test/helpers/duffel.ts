@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeEach } from 'vitest';
 import { expireLateHolds } from '#shared/bookings/holds.ts';
 import { readSupplierConfig } from '#shared/supply/supplier-config.ts';
 import { createHandler as createCancel } from '../../functions/bookings/cancel.ts';
+import { createHandler as createChange } from '../../functions/bookings/change.ts';
+import { createHandler as createChangeSearch } from '../../functions/bookings/change-search.ts';
 import { createHandler as createConfirm } from '../../functions/bookings/confirm.ts';
 import { createHandler as createBooking } from '../../functions/bookings/create.ts';
 import { createHandler as createGet } from '../../functions/bookings/get.ts';
@@ -59,6 +61,8 @@ export async function duffelMode(options: StandInOptions = {}, settings: Record<
     confirm: call(createConfirm(ctx), '/api/flights/booking/confirm'),
     refundQuote: call(createRefundQuote(ctx), '/api/flights/booking/refund-quote'),
     services: call(createServices(ctx), '/api/flights/offer/services'),
+    changeSearch: call(createChangeSearch(ctx), '/api/flights/booking/change-search'),
+    change: call(createChange(ctx), '/api/flights/booking/change'),
     sweep: () => ctx.orderFlow.sweepPending(ctx),
     /** The sweep's part that settles supplier calls left unanswered (cancellations, payments). */
     settleCalls: () => ctx.orderFlow.settleLeftCalls(ctx),

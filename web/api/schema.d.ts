@@ -1701,23 +1701,23 @@ export interface components {
                     amount: number;
                     currency: string;
                 };
-                /** @description The change penalty of the changed journeys’ fares, as sold */
+                /** @description The change penalty of the changed journeys’ fares, as sold; null where an external supplier states none */
                 penalty: {
                     /** @description Major currency units, at most 2 decimals */
                     amount: number;
                     currency: string;
-                };
-                /** @description The new journeys at today’s fares less the changed ones as sold; below 0 only where every changed journey’s fare allows a refund */
+                } | null;
+                /** @description The new journeys at today’s fares less the changed ones as sold; below 0 only where every changed journey’s fare allows a refund. From an external supplier: its new total less the booking’s, null where it states no new total */
                 fare_difference: {
                     /** @description Major currency units, at most 2 decimals */
                     amount: number;
                     currency: string;
-                };
+                } | null;
                 /**
-                 * @description Where money back goes, when change_total is negative
-                 * @constant
+                 * @description Where money back goes, when change_total is negative (as the supplier states it)
+                 * @enum {string}
                  */
-                refund_to?: "balance";
+                refund_to?: "balance" | "card" | "voucher" | "airline_credits" | "arc_bsp_cash" | "awaiting_payment";
                 /** Format: date-time */
                 expires_at: string;
             }[];

@@ -114,7 +114,7 @@ export async function releaseCall(
 export async function clearLeftCall(
   store: TableHandle,
   bookingId: string,
-  left: { attribute: 'hold_call' | 'cancel_call'; started_at: string },
+  left: { attribute: 'hold_call' | 'cancel_call' | 'change_call'; started_at: string },
 ): Promise<boolean> {
   const held = left.attribute === 'hold_call';
   try {
@@ -125,7 +125,7 @@ export async function clearLeftCall(
         UpdateExpression: `REMOVE ${left.attribute}`,
         ConditionExpression: held
           ? '#status = :held AND hold_call.started_at = :started'
-          : 'cancel_call.started_at = :started',
+          : `${left.attribute}.started_at = :started`,
         ...(held && { ExpressionAttributeNames: { '#status': 'status' } }),
         ExpressionAttributeValues: { ':started': left.started_at, ...(held && { ':held': 'HELD' }) },
       }),
@@ -151,4 +151,66 @@ export async function shownPending(deps: TableHandle, record: BookingRecord): Pr
     if (!isConditionFailed(error)) throw error;
     return (await readBooking(deps, record.booking_id)) ?? record;
   }
+}
+
+/**
+ * Claims a CONFIRMED booking at `version` for one remote change (supply/remote/change.ts); undefined when
+ * it is no longer that booking or another change call is live.
+ */
+export async function claimChangeCall(
+  store: TableHandle,
+  booking: { booking_id: string; version: number },
+  now: number,
+  by: Actor,
+): Promise<string | undefined> {
+  const id = newClaim();
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: bookingKey(booking.booking_id),
+        UpdateExpression: 'SET change_call = :call',
+        ConditionExpression:
+          '#status = :confirmed AND (version = :version OR (attribute_not_exists(version) AND :version = :one)) AND (attribute_not_exists(change_call.id) OR change_call.started_at < :stale)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':call': { id, started_at: isoSeconds(now), by },
+          ':confirmed': 'CONFIRMED',
+          ':version': booking.version,
+          ':one': 1,
+          ':stale': isoSeconds(now - CALL_LEASE_MS),
+        },
+      }),
+    );
+    return id;
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Notes the supplier's change id on the claim `claim`: what a lost confirm is settled by reading. */
+export async function noteChangeId(store: TableHandle, bookingId: string, claim: string, changeId: string) {
+  await store.db.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: bookingKey(bookingId),
+      UpdateExpression: 'SET change_call.change_id = :change',
+      ConditionExpression: 'change_call.id = :claim',
+      ExpressionAttributeValues: { ':claim': claim, ':change': changeId },
+    }),
+  );
+}
+
+/** Ends a change claim that changed nothing at the supplier, while it is still `claim`. */
+export async function releaseChangeCall(store: TableHandle, bookingId: string, claim: string) {
+  await store.db.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: bookingKey(bookingId),
+      UpdateExpression: 'REMOVE change_call',
+      ConditionExpression: 'change_call.id = :claim',
+      ExpressionAttributeValues: { ':claim': claim },
+    }),
+  );
 }

@@ -188,6 +188,15 @@ const BookingItem = itemSchema(() =>
      * id while a request holds it; `started_at` and who asked, left behind when its outcome is unknown.
      */
     cancel_call: z.optional(z.object({ id: z.optional(z.string()), started_at: z.string(), by: Actor() })),
+    /** A remote change under way (supply/remote/change.ts): its claim and, once made, the supplier's change id. */
+    change_call: z.optional(
+      z.object({
+        id: z.optional(z.string()),
+        started_at: z.string(),
+        by: Actor(),
+        change_id: z.optional(z.string()),
+      }),
+    ),
     /** When the itinerary was e-mailed again (booking/resend), for its hourly limit; absent until the first. */
     resent_at: z.optional(z.array(z.string())),
     /** Where the seats were taken, for returning them on cancel (in-table suppliers; empty otherwise). */

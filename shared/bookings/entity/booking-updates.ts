@@ -256,7 +256,7 @@ export function changeFlightsUpdate(
   return {
     TableName: tableName,
     Key: bookingKey(booking.booking_id),
-    UpdateExpression: `SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change), #passengers = :passengers${changed.services ? ', #services = :services' : ' REMOVE #services'}`,
+    UpdateExpression: `SET #flight = :flight, #segments = :segments, #total = :total, departs_at = :departs, updated_at = :at, version = :next, #changes = list_append(if_not_exists(#changes, :none), :change), #passengers = :passengers${changed.services ? ', #services = :services REMOVE change_call' : ' REMOVE #services, change_call'}`,
     ConditionExpression:
       '#status = :confirmed AND (version = :version OR (attribute_not_exists(version) AND :version = :one))',
     ExpressionAttributeNames: {

@@ -25,6 +25,13 @@ import {
   type SupplierOffer,
 } from '../port.ts';
 import {
+  confirmOrderChange,
+  createOrderChange,
+  readOrderChange,
+  readOrderJourneys,
+  searchOrderChanges,
+} from './changes.ts';
+import {
   DuffelNoAnswer,
   DuffelRefusal,
   type DuffelSend,
@@ -136,6 +143,11 @@ function remoteOrders(log: Logger, send: DuffelSend, fail: Fail): RemoteOrders {
     findOrder: (booking) => findOrder(send, booking, fail),
     readOrder: (orderId) => readOrder(send, orderId, fail),
     pay: (orderId, amount) => payOrder(log, send, orderId, amount),
+    searchChanges: (orderId, asked, cabin) => searchOrderChanges(send, log, { orderId, asked, cabin }),
+    createChange: (offerId) => createOrderChange(send, log, offerId),
+    confirmChange: (change) => confirmOrderChange(send, log, change),
+    readChange: (changeId) => readOrderChange(send, log, changeId),
+    readJourneys: (orderId) => readOrderJourneys(send, log, orderId),
   };
 }
 

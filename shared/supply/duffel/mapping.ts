@@ -32,7 +32,7 @@ import { duffelBaggage, duffelFareBrand, duffelPriceBreakdown } from './fare-det
  * stop in a direction, a 3-decimal currency, an airport without a zone) is left out of the results.
  */
 
-const CABINS: Record<TravelClass, CabinClass> = {
+export const CABINS: Record<TravelClass, CabinClass> = {
   ECONOMY: 'economy',
   PREMIUM_ECONOMY: 'premium_economy',
   BUSINESS: 'business',
@@ -82,7 +82,10 @@ export function utcInstant(local: string, zone: string): number | undefined {
   }
 }
 
-function direction(slice: OfferSlice, passengers: readonly OfferPassenger[]): DirectionView | undefined {
+export function direction(
+  slice: OfferSlice,
+  passengers: readonly OfferPassenger[],
+): DirectionView | undefined {
   if (slice.segments.length < 1 || slice.segments.length > 2) return undefined;
   const segments = [];
   for (const segment of slice.segments) {

@@ -6,6 +6,7 @@ import type { LeftCallsResult } from '../../bookings/flow.ts';
 import type { Logger } from '../../log.ts';
 import { NOTHING_STATED, type RemoteOrders } from '../port.ts';
 import { settleCancelled } from './cancel.ts';
+import { settleLeftChange } from './change.ts';
 import { confirmPaid } from './hold.ts';
 
 /** Calls a sweep settles at most, so one run stays well inside its function's timeout. */
@@ -19,7 +20,7 @@ const isLive = (call: { id?: string | undefined; started_at: string } | undefine
  * The sweep's part for calls to a remote supplier that changed a booking but whose answer was lost, or
  * whose function died (docs/API.md §4.5): once a call's lease has passed, its order is read and the
  * booking settled to what the supplier did — a cancelled order's booking CANCELLED, a paid hold
- * CONFIRMED — or the call cleared when the supplier did nothing. Never by calling the supplier again.
+ * CONFIRMED, a confirmed change stored on its booking — or the call cleared when the supplier did nothing. Never by calling the supplier again.
  * Run every minute, so a booking is settled within 2–3 minutes of its call. A late hold's call is left to
  * the hold expiry (holds.ts), which asks the same question.
  */
@@ -27,11 +28,12 @@ export async function settleLeftCalls(
   deps: BookingDeps & { log: Logger },
   orders: RemoteOrders,
 ): Promise<LeftCallsResult> {
-  const result: LeftCallsResult = { cancelled: 0, confirmed: 0, cleared: 0, waiting: 0 };
+  const result: LeftCallsResult = { cancelled: 0, confirmed: 0, changed: 0, cleared: 0, waiting: 0 };
   const now = deps.clock.now();
   for (const listed of await listCallsStartedBefore(deps, now - CALL_LEASE_MS, SWEEP_BATCH)) {
     const record = await readBooking(deps, listed.booking_id);
-    const call = record?.status === 'CONFIRMED' ? record.cancel_call : record?.hold_call;
+    const changing = record?.status === 'CONFIRMED' && !record.cancel_call ? record.change_call : undefined;
+    const call = changing ?? (record?.status === 'CONFIRMED' ? record.cancel_call : record?.hold_call);
     if (!record || !call || !(record.status === 'CONFIRMED' || record.status === 'HELD')) {
       // Settled by its request, or it never claimed (another call was under way): only the listing remains.
       await unlistCall(deps, listed);
@@ -39,8 +41,9 @@ export async function settleLeftCalls(
     }
     if (isLive(call, now) || isPastDeadline(record, now)) continue;
     try {
-      const outcome =
-        record.status === 'CONFIRMED'
+      const outcome = changing
+        ? await settleLeftChange(deps, orders, record)
+        : record.status === 'CONFIRMED'
           ? (await settleLeftCancel(deps, orders, record, listed))
             ? 'cancelled'
             : 'cleared'

@@ -33,6 +33,7 @@ export const confirming = picked('confirming');
 export const cancelling = picked('cancelling');
 export const quoting = picked('quoting');
 export const sweeping = picked('sweeping');
+export const changing = picked('changing');
 
 export const sellableAirports: SupplierWiring['sellableAirports'] = (name) =>
   wirings[name ?? readSupplierName()].sellableAirports();

@@ -1,4 +1,11 @@
-import type { CancelFlow, ConfirmFlow, OfferFlow, QuoteFlow, SweepFlow } from '../../bookings/flow.ts';
+import type {
+  CancelFlow,
+  ChangeFlow,
+  ConfirmFlow,
+  OfferFlow,
+  QuoteFlow,
+  SweepFlow,
+} from '../../bookings/flow.ts';
 import type { AppContext } from '../../context.ts';
 import type { SellableAirport } from '../../flights/airport-search.ts';
 import type { BookingSupplier, OrdersSupplier, SearchingSupplier } from '../port.ts';
@@ -34,6 +41,7 @@ export interface SupplierWiring {
   cancelling: Part<Ordering<CancelFlow>>;
   quoting: Part<Ordering<QuoteFlow>>;
   sweeping: Part<Ordering<SweepFlow>>;
+  changing: Part<Ordering<ChangeFlow>>;
   /** The airports the supplier sells, from data bundled with the function (no supplier is called). */
   sellableAirports: (name?: SupplierConfig['SUPPLIER']) => Promise<SellableAirport[]>;
 }

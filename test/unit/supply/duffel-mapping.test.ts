@@ -171,6 +171,8 @@ describe('money', () => {
     expect(decimalAmount(41240, 'EUR')).toBe('412.40');
     expect(decimalAmount(7, 'GBP')).toBe('0.07');
     expect(decimalAmount(9800, 'JPY')).toBe('9800');
+    expect(decimalAmount(-2550, 'EUR')).toBe('-25.50');
+    expect(decimalAmount(-7, 'GBP')).toBe('-0.07');
     expect(toMajor(41240, 'EUR')).toBe(412.4);
     expect(toMajor(9800, 'JPY')).toBe(9800);
   });

@@ -12,6 +12,8 @@ type ChangeOffer = Schemas['BookingChangeSearchResponse']['data'][number];
 type Money = { amount: number; currency: string };
 
 const money = (m: Money) => formatMoney(m.amount, m.currency);
+/** A penalty or fare difference an external supplier may leave unstated (null). */
+const stated = (m: Money | null) => (m ? money(m) : 'not stated');
 /** Money back is said as such, never as a negative price. */
 const totalSentence = (total: Money) =>
   total.amount < 0 ? `Money back: ${money({ ...total, amount: -total.amount })}` : `To pay: ${money(total)}`;
@@ -159,7 +161,7 @@ function OfferChoice(props: {
         {index + 1}: {totalSentence(offer.change_total)}
       </label>
       <p class="meta">
-        Penalty {money(offer.penalty)} · fare difference {money(offer.fare_difference)}
+        Penalty {stated(offer.penalty)} · fare difference {stated(offer.fare_difference)}
       </p>
       {(offer.flight as Offer).slices?.map((slice, j) => (
         <SliceView key={j} slice={slice} name={journeyName(booking.flight as Offer, j)} />

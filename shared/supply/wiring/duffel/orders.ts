@@ -31,3 +31,9 @@ export const sweeping: SupplierWiring['sweeping'] = async (ctx, config) => {
   const supplier = await duffelSupplier(ctx, config);
   return { supplier, orderFlow: { ...remoteLapsing(supplier.orders), ...remoteSweeping(supplier.orders) } };
 };
+
+export const changing: SupplierWiring['changing'] = async (ctx, config) => {
+  const { remoteChanging } = await import('../../remote/change.ts');
+  const supplier = await duffelSupplier(ctx, config);
+  return { supplier, orderFlow: remoteChanging(supplier.orders) };
+};

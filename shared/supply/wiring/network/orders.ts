@@ -34,3 +34,9 @@ export const sweeping: SupplierWiring['sweeping'] = async (ctx) => ({
   supplier: await orders(ctx),
   orderFlow: { ...inTableLapsing, ...inTableSweeping },
 });
+
+/** Changes on the network are the in-table ones of bookings/change-search.ts and change.ts: no supplier's own. */
+export const changing: SupplierWiring['changing'] = async (ctx) => ({
+  supplier: await orders(ctx),
+  orderFlow: {},
+});
