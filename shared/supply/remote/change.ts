@@ -195,7 +195,8 @@ function changedTrip(
     total: order.total,
     departs_at: first ? Date.parse(first) : record.departs_at,
     change: entry,
-    // Seats and bags chosen on Duffel are the airline's after a change: the booking stops listing them
+    // Seats and bags chosen on Duffel are the airline's after a change: the booking stops listing them,
+    // services too (no `services` here)
     // (docs/decisions.md, "Changes from Duffel").
     passengers: record.passengers.map(({ seats: _, ...passenger }) => passenger),
   };
