@@ -69,6 +69,12 @@ describe('browser: selling from Duffel (the stand-in)', () => {
     await expectAccessible(page, 'duffel cancel dialog');
     await button(dialog, 'Cancel and refund').click();
     await showsStatus(page, 'CANCELLED');
+    // The cancelled booking says the refund as stated: where it went and the credits.
+    await page.getByText('The refund is given as airline credits.').waitFor();
+    await page
+      .getByText(/^Airline credit: .*, code \w+/)
+      .first()
+      .waitFor();
 
     expect(await bookingByPnr(server, admin, pnr)).toMatchObject({
       status: 'CANCELLED',

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { expectAccessible, newAgency, shared, signedInPage } from './harness.ts';
-import { amountText, bookingByPnr, button, named, readyToBook, shownPnr, tabTo } from './steps.ts';
+import {
+  amountText,
+  bookingByPnr,
+  button,
+  named,
+  openBooking,
+  readyToBook,
+  shownPnr,
+  tabTo,
+} from './steps.ts';
 
 const server = shared();
 
@@ -54,5 +63,23 @@ describe('browser: bags and seats', () => {
       services: [{ id: 'bag_0_0', quantity: 1, price: { amount: 60, currency: 'EUR' } }],
       passengers: [{ seats: [{ segment_index: 0, designator, price: { amount: 20, currency: 'EUR' } }] }],
     });
+
+    // The booking says what was sold: the seat and the bag with the passenger, their breakdown lines, on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openBooking(page, server, admin, pnr);
+    const bought = page.getByRole('list', { name: /^Seats and bags of / });
+    await bought.getByText(new RegExp(`^Seat ${designator} on \\w+ \\w{3}–\\w{3}, €20\\.00$`)).waitFor();
+    await bought.getByText('1 checked bag of 23 kg, Outbound, €60.00 each').waitFor();
+    await page
+      .getByRole('list', { name: 'Outbound conditions' })
+      .getByText(/refundable/i)
+      .waitFor();
+    const breakdown = page.getByRole('listitem');
+    await breakdown.filter({ hasText: /^1 bag for adults: €60\.00$/ }).waitFor();
+    await breakdown.filter({ hasText: /^1 seat for adults: €20\.00$/ }).waitFor();
+    await breakdown.filter({ hasText: /^1 adult: €.+ fare \+ €.+ taxes = €/ }).waitFor();
+    await expectAccessible(page, 'booking with a seat and a bag at 390 px');
+    const sideways = () => document.documentElement.scrollWidth > document.documentElement.clientWidth;
+    expect(await page.evaluate(sideways)).toBe(false);
   });
 });

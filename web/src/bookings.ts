@@ -72,6 +72,23 @@ export function airlineCreditLines(quote: Pick<RefundQuote, 'airline_credits'>):
   });
 }
 
+/**
+ * What a cancelled booking says it gave back, as stated (docs/API.md §4.3): the refund, or that the
+ * airline has not stated it (never 0 for unknown); where it goes; each airline credit. Nothing for a
+ * booking that was not cancelled.
+ */
+export function refundLines(booking: Booking): string[] {
+  if (booking.refund === undefined) return [];
+  const { refund } = booking;
+  return [
+    refund === null
+      ? 'Refund: not stated by the airline yet; shown here once known.'
+      : `Refunded: ${money(refund)}`,
+    ...(booking.refund_to === undefined ? [] : [refundDestination({ refund_to: booking.refund_to })]),
+    ...airlineCreditLines({ airline_credits: booking.airline_credits ?? [] }),
+  ];
+}
+
 /** `REFUND_CHANGED`'s details: the refund the cancel expected, and the one it would give now. */
 export interface RefundChanged {
   previous_refund: Money;

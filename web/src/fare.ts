@@ -1,4 +1,12 @@
-import { type Baggage, type Conditions, formatMoney, type PriceLine } from './offers.ts';
+import type { Schemas } from './api.ts';
+import {
+  type Baggage,
+  type Conditions,
+  formatMoney,
+  journeyName,
+  type PriceLine,
+  slicesOf,
+} from './offers.ts';
 
 /**
  * What a fare includes, said plainly (docs/console.md, What is being sold): conditions with their fees,
@@ -41,11 +49,32 @@ const PAX_PLURAL: Record<PriceLine['pax_type'], [string, string]> = {
 const paxCount = (type: PriceLine['pax_type'], count: number): string =>
   `${count} ${PAX_PLURAL[type][count === 1 ? 0 : 1]}`;
 
-/** One row of the price breakdown as text: who, base, taxes (`–` where the supplier does not split), total. */
-export function priceRow(line: PriceLine, currency: string) {
+type Booking = Schemas['Booking'];
+/** A row of a Booking's own breakdown: the fare's rows, then the bags' and seats' (`service`). */
+type BookedPriceLine = NonNullable<Booking['price_breakdown']>[number];
+
+const SERVICE_NOUNS: Record<NonNullable<BookedPriceLine['service']>, [string, string]> = {
+  bags: ['bag', 'bags'],
+  seats: ['seat', 'seats'],
+};
+
+/** Who a row is for: `2 adults`; a service's row counts its bags or seats: `1 bag for adults`. */
+function rowWho(line: PriceLine | BookedPriceLine): string {
+  const service = 'service' in line ? line.service : undefined;
+  if (!service) return paxCount(line.pax_type, line.count);
+  const noun = SERVICE_NOUNS[service][line.count === 1 ? 0 : 1];
+  return `${line.count} ${noun} for ${PAX_PLURAL[line.pax_type][1]}`;
+}
+
+/**
+ * One row of the price breakdown as text: who, base, taxes (`–` where the supplier does not split),
+ * total, and whether it is a bag or seat row (said as its total alone: it has no fare or taxes).
+ */
+export function priceRow(line: PriceLine | BookedPriceLine, currency: string) {
   const money = (amount: number | null) => (amount === null ? '–' : formatMoney(amount, currency));
   return {
-    who: paxCount(line.pax_type, line.count),
+    service: 'service' in line && line.service !== undefined,
+    who: rowWho(line),
     base: money(line.base),
     taxes: money(line.taxes),
     total: money(line.total),
@@ -73,4 +102,31 @@ export function holdLengthText(ms: number): string {
   const rest = minutes % 60;
   const h = `${hours} hour${hours === 1 ? '' : 's'}`;
   return rest === 0 ? h : `${h} ${rest} minute${rest === 1 ? '' : 's'}`;
+}
+
+/** A segment of the booked flight by its place in the whole trip: `BA117 LHR–JFK`. */
+function segmentLabel(flight: Booking['flight'], index: number): string {
+  const segment = slicesOf(flight).flatMap((slice) => slice.segments)[index];
+  return segment
+    ? `${segment.flight_number} ${segment.origin}–${segment.destination}`
+    : `flight ${index + 1}`;
+}
+
+/**
+ * What a passenger of a booking has beyond the fare (docs/API.md §4.10): each seat with its flight and
+ * price (`Seat 12A on BA117 LHR–JFK, €20.00`), each bag bought with its journey and price per bag
+ * (`1 checked bag of 23 kg, Outbound, €60.00 each`).
+ */
+export function extrasLines(booking: Booking, passengerIndex: number): string[] {
+  const seats = (booking.passengers[passengerIndex]?.seats ?? []).map(
+    (seat) =>
+      `Seat ${seat.designator} on ${segmentLabel(booking.flight, seat.segment_index)}, ${formatMoney(seat.price.amount, seat.price.currency)}`,
+  );
+  const bags = (booking.services ?? [])
+    .filter((bag) => bag.passenger_index === passengerIndex)
+    .map(
+      (bag) =>
+        `${bag.quantity} checked bag${bag.quantity === 1 ? '' : 's'} of ${bag.weight_kg} kg, ${journeyName(booking.flight, bag.journey_index)}, ${formatMoney(bag.price.amount, bag.price.currency)} each`,
+    );
+  return [...seats, ...bags];
 }

@@ -29,6 +29,7 @@ const {
   listBookings,
   normalPnr,
   refundDestination,
+  refundLines,
   refundSentence,
   routeOf,
 } = await import('../../../web/src/bookings.ts');
@@ -161,5 +162,37 @@ describe('console: a refund quote in words', () => {
       /^Airline credit: .*20\.50, code to follow from the airline, no expiry stated\.$/,
     );
     expect(airlineCreditLines(quote({ airline_credits: [] }))).toEqual([]);
+  });
+});
+
+describe('fn: refundLines', () => {
+  const cancelled = (fields: Record<string, unknown>) =>
+    ({ status: 'CANCELLED', ...fields }) as unknown as Booking;
+
+  it('says an unknown refund (null) as unknown, never as 0, and where it goes when the airline does not say', () => {
+    const lines = refundLines(cancelled({ refund: null, refund_to: null, airline_credits: [] }));
+    expect(lines).toEqual([
+      'Refund: not stated by the airline yet; shown here once known.',
+      'The airline has not said where the refund goes.',
+    ]);
+  });
+
+  it('says the refund given, where it went and each airline credit', () => {
+    const lines = refundLines(
+      cancelled({
+        refund: { amount: 80, currency: 'GBP' },
+        refund_to: 'airline_credits',
+        airline_credits: [{ code: 'BA1X2Y', amount: 80, currency: 'GBP', expires_at: null }],
+      }),
+    );
+    expect(lines).toEqual([
+      'Refunded: £80.00',
+      'The refund is given as airline credits.',
+      'Airline credit: £80.00, code BA1X2Y, no expiry stated.',
+    ]);
+  });
+
+  it('says nothing for a booking that was not cancelled', () => {
+    expect(refundLines({ status: 'CONFIRMED' } as unknown as Booking)).toEqual([]);
   });
 });

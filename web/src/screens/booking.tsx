@@ -10,15 +10,18 @@ import {
   itineraryOf,
   journeysOf,
   type PriceChanged,
+  refundLines,
   resendItinerary,
 } from '../bookings.ts';
 import { Countdown, ErrorNotice, Link, Progress, useNow } from '../components.tsx';
+import { extrasLines } from '../fare.ts';
 import { formatMoney, journeyName } from '../offers.ts';
 import { yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
 import { StatusBadge } from './bookings.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { Changes } from './change-flights.tsx';
+import { JourneyFares, PriceBreakdown } from './fare-details.tsx';
 import { SliceView } from './results.tsx';
 
 /** How often a PENDING booking is asked about until the supplier's answer settles it. */
@@ -139,7 +142,10 @@ function BookingView(props: { booking: Booking; onChange: (b: Booking) => void; 
   );
 }
 
-/** The booked flights, journey by journey, with the cabin and the fare's conditions. */
+/**
+ * The booked flights, journey by journey, with the cabin; then what was sold, as the Book screen said
+ * it: per journey the fare brand, conditions with fees and bags included (the trip's otherwise).
+ */
 function JourneysSection({
   booking,
   journeys,
@@ -153,24 +159,36 @@ function JourneysSection({
       {journeys.map((journey, index) => (
         <SliceView key={index} slice={journey} name={journeyName(booking.flight, index)} />
       ))}
-      <p class="meta">
-        {booking.flight.travel_class.replace('_', ' ').toLowerCase()} · {conditionsSentence(booking)}
-      </p>
+      <p class="meta">{booking.flight.travel_class.replace('_', ' ').toLowerCase()}</p>
+      <JourneyFares flight={booking.flight} />
     </section>
   );
 }
 
-/** Who travels, and the booking's contact. */
+/** Who travels, each with the seats and bags bought, and the booking's contact. */
 function PassengersSection({ booking }: { booking: Booking }) {
   return (
     <section aria-labelledby="passengers-title">
       <h2 id="passengers-title">Passengers</h2>
       <ul>
-        {booking.passengers.map((p, index) => (
-          <li key={index}>
-            {p.title} {p.first_name} {p.last_name} · {p.pax_type.toLowerCase()} · born {p.born_on}
-          </li>
-        ))}
+        {booking.passengers.map((p, index) => {
+          const extras = extrasLines(booking, index);
+          return (
+            <li key={index}>
+              {p.title} {p.first_name} {p.last_name} · {p.pax_type.toLowerCase()} · born {p.born_on}
+              {extras.length > 0 && (
+                <ul
+                  class="plain extras-bought"
+                  aria-label={`Seats and bags of ${p.first_name} ${p.last_name}`}
+                >
+                  {extras.map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
       </ul>
       <p>
         Contact: {booking.contact.email} · {booking.contact.phone}
@@ -179,13 +197,23 @@ function PassengersSection({ booking }: { booking: Booking }) {
   );
 }
 
-/** What was paid and refunded, who booked and who cancelled, and the supplier's order. */
+/**
+ * What was paid (the Booking's own breakdown with its bags and seats when it has one, else the
+ * flight's) and, once cancelled, what was refunded as stated; who booked and cancelled; the supplier's order.
+ */
 function PriceSection({ booking }: { booking: Booking }) {
   return (
     <section aria-labelledby="price-title">
       <h2 id="price-title">Price</h2>
       <p class="money">{formatMoney(booking.total_price, booking.currency)}</p>
-      {booking.refund && <p>Refunded: {formatMoney(booking.refund.amount, booking.refund.currency)}</p>}
+      <PriceBreakdown
+        lines={booking.price_breakdown ?? booking.flight.price_breakdown}
+        total={booking.total_price}
+        currency={booking.currency}
+      />
+      {refundLines(booking).map((line) => (
+        <p key={line}>{line}</p>
+      ))}
       <p class="meta">
         Booked {yourTime(booking.created_at)}
         {booking.created_by && ` by ${booking.created_by.name}`}
@@ -214,20 +242,6 @@ function statusSentence(booking: Booking): string {
     case 'FAILED':
       return 'The airline did not accept the booking; nothing was charged.';
   }
-}
-
-/** The fare's conditions when the booking carries them (the fare conditions it was sold with). */
-function conditionsSentence(booking: Booking): string {
-  const { conditions } = booking.flight;
-  const refund = conditions?.refund_before_departure;
-  const change = conditions?.change_before_departure;
-  if (!refund && !change) return 'fare conditions as sold';
-  return [
-    refund ? (refund.allowed ? 'refundable' : 'not refundable') : '',
-    change ? (change.allowed ? 'changes allowed' : 'no changes') : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
 }
 
 /** What a refused confirm means for the agent, said plainly. */

@@ -8,29 +8,36 @@ import { yourTime } from '../time.ts';
  * part shows what the offer carries (docs/API.md §4.1, turn 5) and the trip's `conditions` otherwise.
  */
 export function FareDetails({ offer, holdMs }: { offer: Offer; holdMs: number | undefined }) {
-  const slices = slicesOf(offer);
-  const perJourney = slices.some((slice) => slice.conditions || slice.baggage || slice.fare_brand);
   return (
     <section aria-labelledby="fare-title" class="fare">
       <h2 id="fare-title">What this fare includes</h2>
-      {perJourney ? (
-        <ul class="plain">
-          {slices.map((slice, index) => (
-            <li key={index}>
-              <JourneyFare slice={slice} name={journeyName(offer, index)} />
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <ConditionList conditions={offer.conditions} label="Whole trip" />
-      )}
-      <PriceBreakdown offer={offer} />
+      <JourneyFares flight={offer} />
+      <PriceBreakdown lines={offer.price_breakdown} total={offer.total_price} currency={offer.currency} />
       <p>
         {holdMs === undefined
           ? 'This offer cannot be held: it departs too soon. Book it now.'
           : `A hold would last ${holdLengthText(holdMs)} (until ${yourTime(new Date(Date.now() + holdMs).toISOString())}).`}
       </p>
     </section>
+  );
+}
+
+/**
+ * Per journey its fare brand, conditions and included bags (each an `h3`); the whole trip's
+ * conditions where no journey states its own. The Book screen's offer, and a booked flight as sold.
+ */
+export function JourneyFares({ flight }: { flight: Offer }) {
+  const slices = slicesOf(flight);
+  const perJourney = slices.some((slice) => slice.conditions || slice.baggage || slice.fare_brand);
+  if (!perJourney) return <ConditionList conditions={flight.conditions} label="Whole trip" />;
+  return (
+    <ul class="plain">
+      {slices.map((slice, index) => (
+        <li key={index}>
+          <JourneyFare slice={slice} name={journeyName(flight, index)} />
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -69,24 +76,32 @@ function ConditionList({
   );
 }
 
-/** The price per passenger type: base, taxes and total, as a list (no table: it fits 390 px). */
-function PriceBreakdown({ offer }: { offer: Offer }) {
-  const lines = offer.price_breakdown ?? [];
+/**
+ * The price per passenger type: base, taxes and total, as a list (no table: it fits 390 px); a
+ * booking's bag and seat rows by their total. `–` where the supplier does not state an amount.
+ */
+export function PriceBreakdown(props: {
+  lines: readonly Parameters<typeof priceRow>[0][] | undefined;
+  total: number;
+  currency: string;
+}) {
+  const lines = props.lines ?? [];
   if (lines.length === 0) return null;
   return (
     <>
       <h3>Price breakdown</h3>
       <ul class="plain breakdown">
-        {lines.map((line) => {
-          const row = priceRow(line, offer.currency);
+        {lines.map((line, index) => {
+          const row = priceRow(line, props.currency);
           return (
-            <li key={line.pax_type}>
-              <strong>{row.who}</strong>: {row.base} fare + {row.taxes} taxes = {row.total}
+            <li key={index}>
+              <strong>{row.who}</strong>:{' '}
+              {row.service ? row.total : `${row.base} fare + ${row.taxes} taxes = ${row.total}`}
             </li>
           );
         })}
         <li>
-          <strong>Total: {formatMoney(offer.total_price, offer.currency)}</strong>
+          <strong>Total: {formatMoney(props.total, props.currency)}</strong>
         </li>
       </ul>
     </>
