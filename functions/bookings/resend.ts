@@ -1,6 +1,6 @@
 import { readEventsConfig } from '#shared/config.ts';
 import { type AppContext, context } from '#shared/context.ts';
-import { createNoticeSender } from '#shared/events/events-context.ts';
+import { createNoticeSender, lazyNoticeSender } from '#shared/events/events-context.ts';
 import { resendItinerary, resendRequest } from '#shared/events/itinerary.ts';
 import type { NoticeSender } from '#shared/events/notice-sender.ts';
 import { httpHandler } from '#shared/http/handler.ts';
@@ -17,4 +17,8 @@ export function createHandler(ctx: AppContext, notices: NoticeSender) {
   );
 }
 
-export const handler = createHandler(context, await createNoticeSender(readEventsConfig()));
+const config = readEventsConfig();
+export const handler = createHandler(
+  context,
+  lazyNoticeSender(() => createNoticeSender(config)),
+);

@@ -29,6 +29,20 @@ export async function createNoticeSender(config: EventsConfig): Promise<NoticeSe
   });
 }
 
+/**
+ * A sender made on its first send, once: a route that sends only now and then (booking/resend) does
+ * not load the SES client at its cold start (BENCHMARKS.md, P1b).
+ */
+export function lazyNoticeSender(make: () => Promise<NoticeSender>): NoticeSender {
+  let made: Promise<NoticeSender> | undefined;
+  return {
+    async send(notice) {
+      made ??= make();
+      return (await made).send(notice);
+    },
+  };
+}
+
 /** The SQS delivery queue the stack names (DELIVERY_QUEUE_URL). */
 export async function createSqsDeliveryQueue(config: EventsConfig): Promise<DeliveryQueue> {
   const [{ SQSClient }, { sqsDeliveryQueue }] = await Promise.all([
