@@ -17,8 +17,7 @@ export function createHandler(ctx: AppContext, notices: NoticeSender) {
   );
 }
 
+// Read at cold start (a bad setting fails it); the SES client is made on the first send.
 const config = readEventsConfig();
-export const handler = createHandler(
-  context,
-  lazyNoticeSender(() => createNoticeSender(config)),
-);
+const notices = lazyNoticeSender(() => createNoticeSender(config));
+export const handler = createHandler(context, notices);
