@@ -113,7 +113,9 @@ async function resumesWithDraft(who: SignedIn): Promise<void> {
   expect(errors.filter((error) => !error.includes('401'))).toEqual([]);
 }
 
-describe.concurrent('browser: a day at the console by keyboard alone', () => {
+// Each walk crosses six to ten screens: 24.6–30.8 s of a 60 s timeout in the loaded check (two busy
+// loops beside npm start, load 7–9), where the slowest test must stay under half its timeout.
+describe.concurrent('browser: a day at the console by keyboard alone', { timeout: 120_000 }, () => {
   it('signs in with a phone typed with spaces, confirms a hold at its amount, resends it elsewhere, changes a role after asking', async () => {
     const admin = await newAgency(server);
     const phone = `+447400${String(randomInt(1_000_000)).padStart(6, '0')}`;
