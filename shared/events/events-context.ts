@@ -37,7 +37,11 @@ export function lazyNoticeSender(make: () => Promise<NoticeSender>): NoticeSende
   let made: Promise<NoticeSender> | undefined;
   return {
     async send(notice) {
-      made ??= make();
+      // A make that failed (SES's module not loaded, say) is tried again on the next send, not kept.
+      made ??= make().catch((error: unknown) => {
+        made = undefined;
+        throw error;
+      });
       return (await made).send(notice);
     },
   };

@@ -15,4 +15,16 @@ describe('fn: lazyNoticeSender', () => {
     expect(make).toHaveBeenCalledTimes(1);
     expect(sent).toEqual([notice, notice]);
   });
+
+  it('tries to make its sender again on the next send after making it failed', async () => {
+    const make = vi
+      .fn<() => Promise<{ send: (notice: Notice) => Promise<void> }>>()
+      .mockRejectedValueOnce(new Error('no SES client'))
+      .mockResolvedValue({ send: async () => {} });
+    const sender = lazyNoticeSender(make);
+
+    await expect(sender.send({} as Notice)).rejects.toThrow('no SES client');
+    await expect(sender.send({} as Notice)).resolves.toBeUndefined();
+    expect(make).toHaveBeenCalledTimes(2);
+  });
 });
