@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startDynamoDbLocal } from '../../../infra/local/dynamodb-local.ts';
@@ -127,6 +128,26 @@ describe('fn: startDynamoDbLocal', () => {
     expect(pids(starts)).toHaveLength(2);
     expect(pids(starts).filter(alive)).toEqual([]);
   }, 60_000);
+});
+
+describe('DynamoDB Local stream records (LoopbackDynamoDbLocal.java)', () => {
+  it('are found through an index on their stream, not by reading every record every table wrote', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dynamodb-index-'));
+    const dynamo = await startDynamoDbLocal({ dataDir });
+    try {
+      // The one database -sharedDb gives every caller, as DynamoDB Local names it.
+      const database = new DatabaseSync(join(dataDir, 'shared-local-instance.db'), { readOnly: true });
+      const plan = database
+        .prepare('EXPLAIN QUERY PLAN SELECT MIN(SequenceNumber) FROM us WHERE StreamID = ?')
+        .all('a-stream')
+        .map((row) => String(row.detail));
+      database.close();
+      // Without the index: "SCAN us" (every record of every table's stream, on every request).
+      expect(plan.join('; ')).toMatch(/SEARCH us USING COVERING INDEX us_stream_sequence \(StreamID=\?\)/);
+    } finally {
+      await dynamo.stop();
+    }
+  }, 150_000);
 });
 
 describe('DynamoDB Local started by a process that is killed', () => {
