@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { CONSOLE_SCREENS } from './shared/console/screens.ts';
+import { UnitShuffleSequencer } from './test/helpers/unit-shuffle-sequencer.ts';
 
 /**
  * One temporary folder per run, removed when the run ends (passed, failed or interrupted): every
@@ -47,6 +48,10 @@ export default defineConfig({
     // process (DynamoDB Local, npm start, Chromium): with three, a 2-core machine is about 1.8 cores
     // busy through the run (README, Test).
     maxWorkers: 3,
+    // The unit project runs shuffled, files and tests, under this seed (`npm run test:shuffled` then
+    // runs it once more under another): no test may count on running after another. The other
+    // projects keep vitest's order (test/helpers/unit-shuffle-sequencer.ts).
+    sequence: { seed: 39, sequencer: UnitShuffleSequencer },
     projects: [
       {
         // The console's screens, as its build defines them for the router (infra/web/build.ts).
@@ -54,6 +59,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          sequence: { shuffle: { tests: true } },
           // The files share their processes: pure logic with nothing to leak between files, and each
           // file's imports load once per process instead of once per file (17 s of CPU became 8 s).
           isolate: false,

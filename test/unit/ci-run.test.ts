@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import config from '../../vitest.config.ts';
+import { UnitShuffleSequencer } from '../helpers/unit-shuffle-sequencer.ts';
 
 const run = promisify(execFile);
 
@@ -40,14 +42,60 @@ describe('.ci/run', () => {
 describe('npm test', () => {
   const scripts: Record<string, string> = JSON.parse(readFileSync('package.json', 'utf8')).scripts;
 
-  it('ends by running the unit project shuffled, files and tests, with two fixed seeds', () => {
-    const runs = (scripts['test:shuffled'] ?? '').split(' && ');
-    const seeds = runs.map((run) => /--sequence\.seed=(\d+)\b/.exec(run)?.[1]);
+  it('runs the unit project shuffled, files and tests, under seed 39, then once more under another', () => {
+    expect(scripts.test).toMatch(
+      /^npm run typecheck && npm run lint && vitest run && npm run test:shuffled$/,
+    );
+    expect(scripts['test:shuffled']).toMatch(
+      /^vitest run --project unit --sequence\.shuffle --sequence\.seed=(\d+)$/,
+    );
+    expect(scripts['test:shuffled']).not.toMatch(/seed=39$/);
 
-    expect(scripts.test).toMatch(/ && npm run test:shuffled$/);
-    expect(runs).toHaveLength(2);
-    for (const run of runs)
-      expect(run).toMatch(/^vitest run --project unit --sequence\.shuffle --sequence\.seed=\d+$/);
-    expect(new Set(seeds).size).toBe(2);
+    const unit = config.test?.projects?.find(
+      (project) => typeof project === 'object' && 'test' in project && project.test?.name === 'unit',
+    );
+    expect(config.test?.sequence).toMatchObject({ seed: 39, sequencer: UnitShuffleSequencer });
+    expect(unit).toMatchObject({ test: { sequence: { shuffle: { tests: true } } } });
+  });
+});
+
+describe('UnitShuffleSequencer', () => {
+  const files = readdirSync('test/unit', { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => resolve('test/unit', name));
+  const spec = (project: string, moduleId: string) =>
+    ({
+      project: { name: project, config: { sequence: { groupOrder: 0 }, isolate: false } },
+      moduleId,
+    }) as never;
+  const order = async (seed: number, specs: never[]) => {
+    const ctx = { cache: { getTestSpecificationResult: () => undefined }, config: { sequence: { seed } } };
+    const sorted = await new UnitShuffleSequencer(ctx as never).sort(specs);
+    return sorted.map(
+      (one: { project: { name: string }; moduleId: string }) => `${one.project.name} ${one.moduleId}`,
+    );
+  };
+  const specs = () => [
+    spec('browser', resolve('test/browser/booking.test.ts')),
+    ...files.map((file) => spec('unit', file)),
+    spec('integration', resolve('test/integration/bookings/create.test.ts')),
+  ];
+
+  it('orders the unit files by the seed alone, the same each time, another order for another seed', async () => {
+    const first = await order(39, specs());
+    expect(await order(39, specs().reverse())).toEqual(first);
+    expect(await order(2026, specs())).not.toEqual(first);
+    expect(first.filter((name) => name.startsWith('unit')).sort()).toEqual(
+      files.map((file) => `unit ${file}`).sort(),
+    );
+    expect(first.filter((name) => name.startsWith('unit'))).not.toEqual(
+      files.map((file) => `unit ${file}`).sort(),
+    );
+  });
+
+  it('keeps the other projects in vitest’s order', async () => {
+    const sorted = await order(39, specs());
+    expect(sorted[0]).toBe(`browser ${resolve('test/browser/booking.test.ts')}`);
+    expect(sorted.indexOf(`integration ${resolve('test/integration/bookings/create.test.ts')}`)).toBe(1);
   });
 });
