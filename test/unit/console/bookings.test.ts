@@ -20,7 +20,10 @@ vi.stubGlobal('fetch', async (request: Request) => {
 });
 afterAll(() => vi.unstubAllGlobals());
 
-// Imported once fetch is stubbed.
+// Imported once fetch is stubbed, and evaluated anew: the typed client takes the global fetch when
+// web/src/api.ts is first evaluated, and the unit files share their processes (another console test
+// may have evaluated it with the real fetch before this file runs).
+vi.resetModules();
 const {
   airlineCreditLines,
   cancelBooking,
