@@ -38,6 +38,7 @@ import { changeWrites } from './entity/booking-ends.ts';
 import {
   type BookingRecord,
   type BookingView,
+  changeLostToAnotherWrite,
   changeStamp,
   findBooking,
   parseBookingView,
@@ -221,7 +222,7 @@ async function change(
       written: () => view,
       cancelled: async (failed, error): Promise<typeof TRY_AGAIN> => {
         if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
-        if (failed.conditionFailed('booking')) throw await lostToAnotherWrite(deps, record);
+        if (failed.conditionFailed('booking')) throw await changeLostToAnotherWrite(deps, record);
         if (failed.conditionFailed('seats')) {
           const requoted = await requoteChange(deps, quote, trip, checked.terms);
           if (requoted === 'sold-out') throw new SoldOutError();
@@ -234,14 +235,6 @@ async function change(
       },
     },
   );
-}
-
-/** The booking changed meanwhile: cancelled (or otherwise no longer CONFIRMED) is 409, changed again 410. */
-async function lostToAnotherWrite(deps: SearchDeps, record: BookingRecord): Promise<Error> {
-  const now = await findBooking(deps, record.booking_id, record.agency_id);
-  if (now?.status !== 'CONFIRMED')
-    return new NotChangeableError(`A ${now?.status ?? 'deleted'} booking cannot be changed.`);
-  return new OfferExpiredError();
 }
 
 /**

@@ -4,6 +4,7 @@ import type { TableHandle } from '../../db/client.ts';
 import { retrying, TRY_AGAIN } from '../../db/retry.ts';
 import { itemSchema, parseItem } from '../../db/stored-item.ts';
 import { agencyPartition, GSI1 } from '../../db/table.ts';
+import { NotChangeableError, OfferExpiredError } from '../../errors.ts';
 import { TRAVEL_CLASSES } from '../../flights/cabins.ts';
 import { REFUND_DESTINATIONS, type RefundTo } from '../../supply/port.ts';
 import { BOOKING_ID_PATTERN } from './ids.ts';
@@ -325,6 +326,18 @@ export async function findBooking(
 ): Promise<BookingRecord | undefined> {
   const record = await readBooking(store, bookingId);
   return record?.agency_id === agencyId ? record : undefined;
+}
+
+/**
+ * Why a change's write found the booking no longer as read (docs/API.md §4.9): no longer CONFIRMED
+ * (cancelled meanwhile) is 409 NOT_CHANGEABLE; changed again (another change stored first) is 410,
+ * the change offer being for a version that is gone. Both flows' changes, network and remote.
+ */
+export async function changeLostToAnotherWrite(store: TableHandle, record: BookingRecord): Promise<Error> {
+  const now = await findBooking(store, record.booking_id, record.agency_id);
+  if (now?.status !== 'CONFIRMED')
+    return new NotChangeableError(`A ${now?.status ?? 'deleted'} booking cannot be changed.`);
+  return new OfferExpiredError();
 }
 
 /** One Query of the agency's listing after `after`, `read` items at most, kept if stored in `statuses`

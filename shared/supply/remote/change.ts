@@ -9,6 +9,7 @@ import { changeWrites } from '../../bookings/entity/booking-ends.ts';
 import {
   type BookingRecord,
   type BookingView,
+  changeLostToAnotherWrite,
   changeStamp,
   findBooking,
 } from '../../bookings/entity/booking-item.ts';
@@ -224,20 +225,12 @@ async function storeChanged(
       written: () => view,
       cancelled: async (failed, error): Promise<typeof TRY_AGAIN> => {
         if (failed.conditionFailed('idempotency')) throw new IdempotencyInProgressError();
-        if (failed.conditionFailed('booking')) throw await alreadyStored(deps, record);
+        if (failed.conditionFailed('booking')) throw await changeLostToAnotherWrite(deps, record);
         if (failed.any('TransactionConflict') || failed.any('ThrottlingError')) return TRY_AGAIN;
         throw error;
       },
     },
   );
-}
-
-/** The booking changed meanwhile (another request stored this change first): answered as it is now. */
-async function alreadyStored(deps: StoreDeps, record: BookingRecord): Promise<Error> {
-  const now = await findBooking(deps, record.booking_id, record.agency_id);
-  if (now?.status !== 'CONFIRMED')
-    return new NotChangeableError(`A ${now?.status ?? 'deleted'} booking cannot be changed.`);
-  return new OfferExpiredError();
 }
 
 /**
