@@ -130,17 +130,29 @@ async function signInWork(browser: Browser, server: Served): Promise<{ total: nu
   return { total: ms.reduce((sum, t) => sum + t, 0), longest: Math.max(0, ...ms) };
 }
 
-/** Counts offers (elements holding a Select button) and notes when 100 are in the DOM and painted. */
-const WATCH_OFFERS = `(() => {
-  const count = () => [...document.querySelectorAll('button')].filter((b) => /^\\W*select\\b/i.test(b.textContent ?? '')).length;
-  window.__offers = {};
+/**
+ * A page script: once `count` (an expression over the document) reaches `atLeast`, notes on
+ * `window.__<name>` the count, when they were in the DOM (`dom`) and when the frame after them was
+ * painted (`painted`), as `performance.now()` times.
+ */
+export const watchPaint = (name: string, count: string, atLeast: number) => `(() => {
+  const count = () => ${count};
+  window.__${name} = {};
   new MutationObserver((_, observer) => {
-    if (count() < 100) return;
+    if (count() < ${atLeast}) return;
     observer.disconnect();
-    window.__offers.dom = performance.now();
-    requestAnimationFrame(() => setTimeout(() => { window.__offers.painted = performance.now(); }, 0));
+    window.__${name}.count = count();
+    window.__${name}.dom = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { window.__${name}.painted = performance.now(); }, 0));
   }).observe(document, { childList: true, subtree: true });
 })()`;
+
+/** Counts offers (elements holding a Select button) and notes when 100 are in the DOM and painted. */
+const WATCH_OFFERS = watchPaint(
+  'offers',
+  `[...document.querySelectorAll('button')].filter((b) => /^\\W*select\\b/i.test(b.textContent ?? '')).length`,
+  100,
+);
 
 /**
  * One return search answered with 100 offers, in a new tab (the search screen shows the tab's last

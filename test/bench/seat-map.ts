@@ -16,6 +16,7 @@ import {
   sessionCookie,
 } from '../helpers/console-agents.ts';
 import { startLocalServer } from '../helpers/local-server.ts';
+import { watchPaint } from './console.ts';
 import { median, round, type Section, table, verdict } from './lib.ts';
 import type { Bench } from './setup.ts';
 
@@ -24,17 +25,11 @@ const SEATS = 350;
 const BUDGET_MS = 50;
 
 /** Counts seat buttons and notes when at least SEATS are in the DOM and the frame after is painted. */
-const WATCH_SEATS = `(() => {
-  const count = () => document.querySelectorAll('button[aria-label^="Seat "]').length;
-  window.__seats = {};
-  new MutationObserver((_, observer) => {
-    if (count() < ${SEATS}) return;
-    observer.disconnect();
-    window.__seats.count = count();
-    window.__seats.dom = performance.now();
-    requestAnimationFrame(() => setTimeout(() => { window.__seats.painted = performance.now(); }, 0));
-  }).observe(document, { childList: true, subtree: true });
-})()`;
+const WATCH_SEATS = watchPaint(
+  'seats',
+  `document.querySelectorAll('button[aria-label^="Seat "]').length`,
+  SEATS,
+);
 
 async function seatMapPaint(context: BrowserContext, server: Served) {
   const page = await context.newPage();
