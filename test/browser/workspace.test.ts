@@ -69,6 +69,15 @@ describe('browser: the bookings workspace, by keyboard', () => {
     await expect.poll(() => page.locator('table.bookings tbody tr').count()).toBe(1);
     await expectAccessible(page, 'bookings searched');
 
+    // A departure date that is no day of the calendar is refused in the page, focus on the field.
+    await tabTo(page, page.getByLabel('Departs from'));
+    await page.keyboard.type('2026-02-31');
+    await page.keyboard.press('Enter');
+    await page.getByText('Write the date as YYYY-MM-DD, e.g. 2026-12-24.').waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('search-from');
+    expect(new URL(page.url()).searchParams.has('departure_from')).toBe(false);
+    await page.getByLabel('Departs from').fill('');
+
     // Open it and add a note.
     await tabTo(page, row);
     await page.keyboard.press('Enter');

@@ -151,9 +151,6 @@ export const resendItinerary = (bookingId: string, email?: string) =>
     }),
   );
 
-/** A date typed as `YYYY-MM-DD`, or empty: what the date filters take, whatever the browser's locale. */
-export const isIsoDate = (text: string) => text === '' || /^\d{4}-\d{2}-\d{2}$/.test(text);
-
 /** A PNR as agents type it (any case, spaces around) as the service stores it. */
 export const normalPnr = (typed: string): string => typed.trim().toUpperCase();
 

@@ -6,7 +6,6 @@ import {
   type Booking,
   type BookingStatus,
   getBooking,
-  isIsoDate,
   isStatus,
   journeysOf,
   type ListFilters,
@@ -15,10 +14,10 @@ import {
   routeOf,
   STATUSES,
 } from '../bookings.ts';
-import { ErrorNotice, Link, Progress } from '../components.tsx';
+import { DateField, ErrorNotice, Link, Progress } from '../components.tsx';
 import { formatMoney } from '../offers.ts';
 import { navigate, type Place } from '../router.ts';
-import { formatDay, localTime, yourTime } from '../time.ts';
+import { formatDay, isIsoDate, localTime, yourTime } from '../time.ts';
 import { useCall } from '../use-call.ts';
 import './manage.css';
 
@@ -183,35 +182,9 @@ function MorePages(props: { cursor: string | null; partial: boolean; onMore: (cu
   );
 }
 
-/** A date typed `YYYY-MM-DD`, whatever the browser's locale; its error said beside it. */
-function DateField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  wrong: string | undefined;
-}) {
-  const { id, label, value, onValue, wrong } = props;
-  return (
-    <div>
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        class="date"
-        inputMode="numeric"
-        placeholder="YYYY-MM-DD"
-        autoComplete="off"
-        value={value}
-        aria-invalid={wrong === id}
-        aria-describedby={`${id}-error`}
-        onInput={(event) => onValue(event.currentTarget.value)}
-      />
-      <p id={`${id}-error`} class="field-error">
-        {wrong === id ? 'Type the date as YYYY-MM-DD.' : ''}
-      </p>
-    </div>
-  );
-}
+const DATE_WRONG = 'Write the date as YYYY-MM-DD, e.g. 2026-12-24.';
+/** Either departure date may stay empty; one typed must be a day of the calendar. */
+const typedWrong = (date: string) => date.trim() !== '' && !isIsoDate(date.trim());
 
 /** Search text, departure dates (typed `YYYY-MM-DD`, whatever the browser's locale) and Mine only. */
 function SearchBookings({ shown, onSearch }: { shown: Shown; onSearch: (change: Partial<Shown>) => void }) {
@@ -220,9 +193,10 @@ function SearchBookings({ shown, onSearch }: { shown: Shown; onSearch: (change: 
   const [to, setTo] = useState(shown.departure_to ?? '');
   const [mine, setMine] = useState(shown.created_by === 'me');
   const [wrong, setWrong] = useState<string>();
+  const dateError = (id: string) => (wrong === id ? DATE_WRONG : undefined);
   const submit = (event: Event) => {
     event.preventDefault();
-    const bad = !isIsoDate(from.trim()) ? 'search-from' : !isIsoDate(to.trim()) ? 'search-to' : undefined;
+    const bad = typedWrong(from) ? 'search-from' : typedWrong(to) ? 'search-to' : undefined;
     setWrong(bad);
     if (bad) return document.getElementById(bad)?.focus();
     onSearch({
@@ -233,7 +207,7 @@ function SearchBookings({ shown, onSearch }: { shown: Shown; onSearch: (change: 
     });
   };
   return (
-    <form class="row search-bookings" aria-label="Booking search" onSubmit={submit}>
+    <form class="row search-bookings" aria-label="Booking search" onSubmit={submit} noValidate>
       <div>
         <label for="search-q">Search bookings</label>
         <input
@@ -246,8 +220,20 @@ function SearchBookings({ shown, onSearch }: { shown: Shown; onSearch: (change: 
           onInput={(event) => setQ(event.currentTarget.value)}
         />
       </div>
-      <DateField id="search-from" label="Departs from" value={from} onValue={setFrom} wrong={wrong} />
-      <DateField id="search-to" label="Departs to" value={to} onValue={setTo} wrong={wrong} />
+      <DateField
+        id="search-from"
+        label="Departs from"
+        value={from}
+        onChange={setFrom}
+        error={dateError('search-from')}
+      />
+      <DateField
+        id="search-to"
+        label="Departs to"
+        value={to}
+        onChange={setTo}
+        error={dateError('search-to')}
+      />
       <div class="check">
         <input
           id="search-mine"
