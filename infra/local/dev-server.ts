@@ -76,14 +76,18 @@ export async function loadHandlers(
 /**
  * Serves the route table over HTTP by turning each request into the API Gateway REST proxy event the
  * deployed function would get, and its result back into the HTTP response; and, given a console build,
- * the agent console at `/` by the same rules as the stack (shared/console/serve.ts).
+ * the agent console at `/` by the same rules as the stack (shared/console/serve.ts). `afterWrite` is
+ * called once the answer to a request that may have written (any method but GET) is sent: the local
+ * event pipeline polls the stream at once (infra/local/events-pipeline.ts).
  */
 export function createDevServer(
   handlers: Map<string, { route: Route; handler: LambdaHandler }>,
   consoleFiles?: ConsoleFiles,
+  afterWrite?: () => void,
 ): Server {
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
+    if (afterWrite && req.method !== 'GET') res.once('finish', afterWrite);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       // The API documentation: the OpenAPI document and a page rendering it, both GET.

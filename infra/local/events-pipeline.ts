@@ -15,8 +15,18 @@ import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
 import { localDeliveryQueue } from '#shared/events/delivery-queue.ts';
 import { type EventsDeps, handleStreamRecords } from '#shared/events/publish.ts';
 
-/** How often each shard is asked for new records. */
+/** How often each shard is asked for new records while the table is in use. */
 const POLL_MS = 100;
+/**
+ * How often once nothing has come for {@link AWAKE_FOR_MS}. Ten polls a second cost an idle `npm start`
+ * 6 % of a core (node and DynamoDB Local) for nothing; one a second, under 2 %. A request that may
+ * write (any method but GET) wakes the pipeline at once (`nudge`, infra/local/dev-server.ts), so what
+ * an API call writes is read as soon as before. What the sweep writes (every 15 s) and what another
+ * process writes to the same DATA_DIR is read within a second.
+ */
+const QUIET_POLL_MS = 1000;
+/** How long polls stay at {@link POLL_MS} after the last record read or the last nudge. */
+const AWAKE_FOR_MS = 10_000;
 /** A record that fails this many times in a row is set aside (deployed: 10 retries, infra/events.ts). */
 const MAX_RECORD_TRIES = 3;
 /** GetRecords errors after which a shard's iterator is never good again. */
@@ -54,6 +64,8 @@ interface EventsPipelineOptions {
   readonly dataDir: string;
   readonly events: Omit<EventsDeps, 'queue'>;
   readonly deliveries: Omit<DeliveryDeps, 'queue'>;
+  /** The quiet pace, for tests: {@link QUIET_POLL_MS} and {@link AWAKE_FOR_MS} unless given. */
+  readonly pace?: { readonly quietPollMs?: number; readonly awakeForMs?: number };
 }
 
 interface EventsPipeline {
@@ -61,6 +73,10 @@ interface EventsPipeline {
   recordsRead(): number;
   /** Delivery messages waiting in the in-process queue. */
   pendingDeliveries(): number;
+  /** Times the stream was asked for new records so far. */
+  polls(): number;
+  /** Something may have been written: poll now if the pipeline is at its quiet pace, and stay awake. */
+  nudge(): void;
   stop(): Promise<void>;
 }
 
@@ -98,16 +114,20 @@ export async function startEventsPipeline(options: EventsPipelineOptions): Promi
     log,
     handle: recordHandler(events, options.dataDir),
     save: writer.save,
-    state: { running: true, read: 0 },
+    state: { running: true, read: 0, polls: 0 },
     iterators: new Map(),
+    pacer: pollPacer(options.pace),
   };
   const loop = pollStream(reading);
 
   return {
     recordsRead: () => reading.state.read,
     pendingDeliveries: () => queue.pending(),
+    polls: () => reading.state.polls,
+    nudge: () => reading.pacer.nudge(),
     async stop() {
       reading.state.running = false;
+      reading.pacer.nudge();
       queue.close();
       await loop;
       await writer
@@ -198,7 +218,8 @@ interface StreamReading {
   readonly log: Logger;
   readonly handle: (records: _Record[]) => Promise<void>;
   readonly save: () => Promise<void>;
-  readonly state: { running: boolean; read: number };
+  readonly state: { running: boolean; read: number; polls: number };
+  readonly pacer: PollPacer;
   /** Each shard's next iterator; none once read to its end. */
   readonly iterators: Map<string, string | undefined>;
 }
@@ -221,12 +242,55 @@ async function pollStream(reading: StreamReading): Promise<void> {
       const ready = shards.filter(
         ({ id, parent }) => !finished.has(id) && (!parent || !known.has(parent) || finished.has(parent)),
       );
+      const before = state.read;
+      state.polls += 1;
       await Promise.all(ready.map(({ id }) => pollShard(reading, id)));
+      if (state.read > before) reading.pacer.keepAwake();
     } catch (error) {
       log.error('stream poll failed', { error: (error as Error)?.name });
     }
-    await sleep(POLL_MS);
+    await reading.pacer.pause();
   }
+}
+
+interface PollPacer {
+  /** Polls stay at {@link POLL_MS} for a while: records came. */
+  keepAwake(): void;
+  /** As keepAwake, and a quiet pause ends now. */
+  nudge(): void;
+  /** The pause before the next poll: {@link POLL_MS} while awake, the quiet pace after. */
+  pause(): Promise<void>;
+}
+
+/** When the stream is asked next: often while records come or writes are made, seldom when all is quiet. */
+function pollPacer(pace: EventsPipelineOptions['pace'] = {}): PollPacer {
+  const awakeForMs = pace.awakeForMs ?? AWAKE_FOR_MS;
+  const quietPollMs = pace.quietPollMs ?? QUIET_POLL_MS;
+  let awakeUntil = Date.now() + awakeForMs;
+  let endQuietPause: (() => void) | undefined;
+  const keepAwake = () => {
+    awakeUntil = Date.now() + awakeForMs;
+  };
+  return {
+    keepAwake,
+    nudge() {
+      keepAwake();
+      endQuietPause?.();
+    },
+    async pause() {
+      const quiet = Date.now() >= awakeUntil;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, quiet ? quietPollMs : POLL_MS);
+        endQuietPause = quiet
+          ? () => {
+              clearTimeout(timer);
+              resolve();
+            }
+          : undefined;
+      });
+      endQuietPause = undefined;
+    },
+  };
 }
 
 /** One shard's new records, page by page, each batch handled and its last record kept as the position. */

@@ -94,7 +94,11 @@ try {
 
   // The agent console (docs/API.md §4.8): built into DATA_DIR, or the build there when it is current.
   const consoleBuild = await currentConsoleBuild(join(dataDir, 'console'));
-  const server = createDevServer(await loadHandlers(root), readConsoleFiles(consoleBuild.outdir));
+  const server = createDevServer(
+    await loadHandlers(root),
+    readConsoleFiles(consoleBuild.outdir),
+    events.nudge,
+  );
   // The sweep Lambda's schedule, as a timer: late holds expire and free their seats (docs/API.md §4.4);
   // a remote supplier's PENDING bookings are settled (§4.5). SWEEP_INTERVAL_SECONDS shortens it for tests.
   const sweep = await loadSweep(root);

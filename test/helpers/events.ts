@@ -18,12 +18,19 @@ import type { Receiver } from './webhook-receiver.ts';
 export const dataDir = process.env.DATA_DIR ?? '';
 
 /** The local event pipeline over the test file's table and its real stream, retry delays x0.001. */
-export function startTestPipeline(options: { timeScale?: number; timeoutMs?: number } = {}) {
+export function startTestPipeline(
+  options: {
+    timeScale?: number;
+    timeoutMs?: number;
+    pace?: Parameters<typeof startEventsPipeline>[0]['pace'];
+  } = {},
+) {
   const base = { ...testTable, clock: systemClock(), log: createLogger('info', { stage: 'test' }) };
   return startEventsPipeline({
     endpoint: process.env.DYNAMODB_ENDPOINT ?? '',
     tableName: testTable.tableName,
     dataDir,
+    ...(options.pace && { pace: options.pace }),
     events: { ...base, notices: fileNoticeSender(dataDir) },
     deliveries: {
       ...base,

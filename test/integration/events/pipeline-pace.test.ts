@@ -1,0 +1,56 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { book, bookingBody, freshTravelDate, searchOffers } from '#test/helpers/bookings.ts';
+import { readNotices, startTestPipeline } from '#test/helpers/events.ts';
+import { signIn } from '#test/helpers/session.ts';
+import { until } from '#test/helpers/webhook-receiver.ts';
+
+/**
+ * The local pipeline asks the stream ten times a second while records come or the service writes, and
+ * at a quiet pace once nothing has come for a while: an idle `npm start` no longer keeps a share of a
+ * core busy. A nudge (the dev server's, after each request that may write) ends a quiet pause at once.
+ */
+/** Resolves once the pipeline has asked nothing for 1.5 s (fifteen polls at the busy pace). */
+async function quietPause(pipeline: { polls(): number }) {
+  for (;;) {
+    const before = pipeline.polls();
+    await sleep(1500);
+    if (before > 0 && pipeline.polls() === before) return;
+  }
+}
+
+describe('event pipeline pace', () => {
+  it('asks the stream at most once a quiet interval after a quiet spell', async () => {
+    const pipeline = await startTestPipeline({ pace: { awakeForMs: 200, quietPollMs: 1000 } });
+    try {
+      await sleep(1500);
+      const before = pipeline.polls();
+      await sleep(3000);
+      // Three at the quiet pace (one more for a poll under way); thirty at the busy one.
+      expect(pipeline.polls() - before).toBeLessThanOrEqual(4);
+    } finally {
+      await pipeline.stop();
+    }
+  });
+
+  it('reads what was written as soon as it is nudged, however long the quiet pause', async () => {
+    const admin = await signIn({ agencyId: `pace-${Math.random().toString(36).slice(2, 8)}`, role: 'ADMIN' });
+    // A quiet pause of ten minutes: only the nudge can bring the record in within the test.
+    const pipeline = await startTestPipeline({ pace: { awakeForMs: 200, quietPollMs: 600_000 } });
+    try {
+      await quietPause(pipeline);
+      const quietAt = pipeline.polls();
+      const offers = await searchOffers(admin, { departure_date: freshTravelDate() });
+      const answer = await book(admin, bookingBody(offers[0]));
+      expect(answer.status).toBe(201);
+      expect(pipeline.polls()).toBe(quietAt);
+
+      pipeline.nudge();
+      await until('the booking noticed', async () =>
+        (await readNotices()).some((notice) => notice.booking_id === answer.body.data.booking_id),
+      );
+    } finally {
+      await pipeline.stop();
+    }
+  });
+});
