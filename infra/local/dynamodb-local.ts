@@ -163,7 +163,9 @@ async function startOnce(dataDir: string | undefined, answerWithinMs: number): P
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
-    const ended = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+    // Unref'd: once the JVM has exited, the deadline must not keep the caller's process alive for 5 s.
+    const deadline = sleep(5000, false, { ref: false });
+    const ended = await Promise.race([exited.then(() => true), deadline]);
     if (!ended) child.kill('SIGKILL');
     await exited;
   };

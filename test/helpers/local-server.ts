@@ -62,7 +62,10 @@ export async function startListening(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-    const code = await Promise.race([exited, sleep(10_000).then(() => 'running' as const)]);
+    // Unref'd: once the process has exited, the deadline must not keep this one alive for its 10 s
+    // (vitest's main process waited that long at the end of every run for its servers' stops).
+    const deadline = sleep(10_000, 'running' as const, { ref: false });
+    const code = await Promise.race([exited, deadline]);
     if (code !== 'running') return code;
     child.kill('SIGKILL');
     return exited;

@@ -150,6 +150,17 @@ describe('DynamoDB Local stream records (LoopbackDynamoDbLocal.java)', () => {
   }, 150_000);
 });
 
+describe('fn: startDynamoDbLocal, stop', () => {
+  it('leaves no timer behind once the JVM has exited, so the caller can exit at once', async () => {
+    const dynamo = await startDynamoDbLocal();
+    const timers = () => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
+    const before = timers();
+
+    await dynamo.stop();
+    expect(timers()).toBe(before);
+  }, 150_000);
+});
+
 describe('DynamoDB Local started by a process that is killed', () => {
   it('ends with that process, leaving no database behind', async () => {
     const parent = await startListening([

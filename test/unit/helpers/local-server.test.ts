@@ -20,6 +20,16 @@ describe('fn: startListening', () => {
     expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   });
 
+  it('leaves no timer behind once the process has stopped, so the caller can exit at once', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'listening-')), 'pid');
+    const started = await startListening(staysUp(pidFile, 'listening on http://127.0.0.1:4321'));
+    const timers = () => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
+    const before = timers();
+
+    await started.stop();
+    expect(timers()).toBe(before);
+  });
+
   it('fails with what the process printed when it never says where it listens, and stops it', async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), 'listening-')), 'pid');
 
