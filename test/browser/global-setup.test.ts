@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM } from '../helpers/console-agents.ts';
-import { launchChromium } from './global-setup.ts';
+import { launchChromium } from '../helpers/run-starts.ts';
 
 describe('fn: launchChromium', () => {
   it('launches a fresh Chromium when the first one dies before it connects', async () => {
