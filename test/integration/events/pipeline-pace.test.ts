@@ -10,24 +10,24 @@ import { until } from '#test/helpers/webhook-receiver.ts';
  * at a quiet pace once nothing has come for a while: an idle `npm start` no longer keeps a share of a
  * core busy. A nudge (the dev server's, after each request that may write) ends a quiet pause at once.
  */
-/** Resolves once the pipeline has asked nothing for 1.5 s (fifteen polls at the busy pace). */
+/** Resolves once the pipeline has asked nothing for a second (ten polls at the busy pace). */
 async function quietPause(pipeline: { polls(): number }) {
   for (;;) {
     const before = pipeline.polls();
-    await sleep(1500);
+    await sleep(1000);
     if (before > 0 && pipeline.polls() === before) return;
   }
 }
 
 describe('event pipeline pace', () => {
   it('asks the stream at most once a quiet interval after a quiet spell', async () => {
-    const pipeline = await startTestPipeline({ pace: { awakeForMs: 200, quietPollMs: 1000 } });
+    const pipeline = await startTestPipeline({ pace: { awakeForMs: 100, quietPollMs: 500 } });
     try {
-      await sleep(1500);
+      await sleep(800);
       const before = pipeline.polls();
-      await sleep(3000);
-      // Three at the quiet pace (one more for a poll under way); thirty at the busy one.
-      expect(pipeline.polls() - before).toBeLessThanOrEqual(4);
+      await sleep(2000);
+      // Four at the quiet pace (one more for a poll under way); twenty at the busy one.
+      expect(pipeline.polls() - before).toBeLessThanOrEqual(5);
     } finally {
       await pipeline.stop();
     }
