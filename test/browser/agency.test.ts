@@ -21,7 +21,8 @@ describe.concurrent('browser: the agency screens', () => {
   it('keeps an AGENT out of the agency screens: no link, and the address says not allowed', async () => {
     const admin = await newAgency(server);
     const agent = await addAgent(server, admin, { role: 'AGENT' });
-    const { page, errors } = await signedInPage(server, agent);
+    await using watched = await signedInPage(server, agent);
+    const { page, errors } = watched;
     await page.goto(`${server.url}/search`);
     await page.getByRole('link', { name: link('Bookings') }).waitFor();
 
@@ -43,7 +44,8 @@ describe.concurrent('browser: the agency screens', () => {
 
   it('lets an ADMIN add an agent, who is then listed and can sign in', async () => {
     const admin = await newAgency(server);
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
     await page.goto(`${server.url}/search`);
     await page.getByRole('link', { name: link('Agents') }).click();
     await page.waitForURL((url) => url.pathname === '/agency/agents');
@@ -86,7 +88,8 @@ describe.concurrent('browser: the agency screens', () => {
     const admin = await newAgency(server);
     const receiver = await startReceiver();
     try {
-      const { page } = await signedInPage(server, admin);
+      await using watched = await signedInPage(server, admin);
+      const { page } = watched;
       await page.goto(`${server.url}/search`);
       await page.getByRole('link', { name: link('Webhooks') }).click();
       await page.waitForURL((url) => url.pathname === '/agency/webhooks');
@@ -147,7 +150,8 @@ describe.concurrent('browser: nothing irreversible on one keystroke', () => {
   it('an arrow key on a role select changes nothing; Change role, then the dialog, does', async () => {
     const admin = await newAgency(server);
     const agent = await addAgent(server, admin, { role: 'AGENT', name: 'Mary Jackson' });
-    const { page, errors, settled } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors, settled } = watched;
     const updates = sentTo(page, '/api/agency/agents/update');
     const roleOf = async () =>
       (await api(server, admin, '/api/agency/agents/list', {})).body.data.find(
@@ -194,7 +198,8 @@ describe.concurrent('browser: nothing irreversible on one keystroke', () => {
   it('Deactivate asks first, naming the agent; Escape keeps the agent; confirmed, it is said', async () => {
     const admin = await newAgency(server);
     const agent = await addAgent(server, admin, { name: 'Annie Easley' });
-    const { page, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors } = watched;
     const updates = sentTo(page, '/api/agency/agents/update');
     await page.goto(`${server.url}/agency/agents`);
 
@@ -225,7 +230,8 @@ describe.concurrent('browser: nothing irreversible on one keystroke', () => {
     const admin = await newAgency(server);
     const url = 'http://127.0.0.1:9/hooks/keep-or-delete';
     expect((await api(server, admin, '/api/agency/webhooks/create', { url })).status).toBe(201);
-    const { page, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors } = watched;
     const deletes = sentTo(page, '/api/agency/webhooks/delete');
     await page.goto(`${server.url}/agency/webhooks`);
 

@@ -62,7 +62,8 @@ async function onSearch() {
 
 describe.concurrent('browser: search, book, find, cancel', () => {
   it('books a one-way offer, finds it by PNR in any case, and cancels it at the quoted refund', async () => {
-    const { admin, page, errors } = await onSearch();
+    await using searching = await onSearch();
+    const { admin, page, errors } = searching;
     await expectAccessible(page, 'search');
     const found = await search(page);
     await expectAccessible(page, 'results');
@@ -120,7 +121,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
   it('on a phone: sorts and filters the results at once, catches a child too old in the page, books', {
     timeout: 120_000,
   }, async () => {
-    const { admin, page, errors } = await onSearch();
+    await using searching = await onSearch();
+    const { admin, page, errors } = searching;
     await page.setViewportSize({ width: 390, height: 844 });
     const asked: string[] = [];
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));
@@ -196,7 +198,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
   });
 
   it('lists the agency bookings newest first with status badges', async () => {
-    const { admin, page } = await onSearch();
+    await using searching = await onSearch();
+    const { admin, page } = searching;
     await readyToBook(page);
     await button(page, 'Book').click();
     const pnr = await shownPnr(page);
@@ -214,7 +217,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
   });
 
   it('books a return trip: both directions on the booking', async () => {
-    const { admin, page } = await onSearch();
+    await using searching = await onSearch();
+    const { admin, page } = searching;
     await readyToBook(page, { date: inDays(12), returnDate: inDays(19) });
 
     await button(page, 'Book').click();
@@ -227,7 +231,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
   });
 
   it('searches and books a three-journey trip: every journey on the offer and the booking', async () => {
-    const { admin, page } = await onSearch();
+    await using searching = await onSearch();
+    const { admin, page } = searching;
     const found = await searchMultiCity(page, [
       { from: 'LHR', to: 'JFK', date: inDays(14) },
       { from: 'JFK', to: 'LAX', date: inDays(16) },
@@ -255,7 +260,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
   });
 
   it('holds an offer, shows its deadline, and confirms it at the held price', async () => {
-    const { admin, page } = await onSearch();
+    await using searching = await onSearch();
+    const { admin, page } = searching;
     await readyToBook(page, { date: inDays(14) });
 
     await button(page, 'Hold').click();
@@ -291,7 +297,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
       currency: offer.currency,
       ...exampleTraveller,
     });
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
     await openBooking(page, server, admin, made.body.data.pnr);
 
     await tabTo(page, button(page, 'Change flights'));
@@ -318,7 +325,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
   });
 
   it('offers no Hold under 49 hours to departure, shows what the fare includes, and no Book once expired', async () => {
-    const { page } = await onSearch();
+    await using searching = await onSearch();
+    const { page } = searching;
     const found = await search(page, { date: inDays(1) });
     await button(found.first(), 'Select').click();
     await page.waitForURL((url) => url.pathname === '/book');
@@ -366,7 +374,8 @@ describe.concurrent('browser: search, book, find, cancel', () => {
   });
 
   it('books once when Book is double-clicked', async () => {
-    const { admin, page } = await onSearch();
+    await using searching = await onSearch();
+    const { admin, page } = searching;
     await readyToBook(page);
 
     await button(page, 'Book').dblclick();

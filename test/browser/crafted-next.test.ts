@@ -23,7 +23,8 @@ describe.concurrent('browser: a crafted address never blanks the console', () =>
     it(`signs in from /sign-in?next=${JSON.stringify(next)} to a working search screen`, async () => {
       // An agency of its own: a code may be sent to an identifier once per 30 s.
       const admin = await newAgency(server);
-      const { page, errors } = await newPage();
+      await using watched = await newPage();
+      const { page, errors } = watched;
       await page.goto(`${server.url}/sign-in?next=${encodeURIComponent(next)}`);
 
       await signInThroughForm(page, server, admin.identifier);
@@ -36,7 +37,8 @@ describe.concurrent('browser: a crafted address never blanks the console', () =>
 
   it('goes to search from a next whose broken escape is in the address as typed', async () => {
     const admin = await newAgency(server);
-    const { page, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors } = watched;
 
     await page.goto(`${server.url}/sign-in?next=/bookings/%E0%A4%A`);
 
@@ -47,7 +49,8 @@ describe.concurrent('browser: a crafted address never blanks the console', () =>
 
   it('shows a plain message with a way back when a screen cannot show an answer, never a blank page', async () => {
     const admin = await newAgency(server);
-    const { page, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors } = watched;
     // An answer of a shape the booking screen does not expect: no flight.
     await page.route('**/api/flights/booking/get', (route) =>
       route.fulfill({

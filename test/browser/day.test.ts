@@ -70,7 +70,8 @@ async function enterCode(page: Page, to: string, sentBefore: number): Promise<vo
  * back on Book with the draft as typed.
  */
 async function resumesWithDraft(who: SignedIn): Promise<void> {
-  const { page, errors, settled } = await signedInPage(server, who);
+  await using watched = await signedInPage(server, who);
+  const { page, errors, settled } = watched;
   await page.goto(`${server.url}/search`);
   await tabAndType(page, page.getByRole('combobox', { name: named('From') }), 'LHR');
   await page.getByRole('option', { name: /\bLHR\b/ }).waitFor();
@@ -128,7 +129,8 @@ describe.concurrent('browser: a day at the console by keyboard alone', { timeout
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const colleague = await addAgent(server, admin, { name: 'Christine Darden' });
     const held = await holdFor(admin, server);
-    const { page, errors } = await newPage();
+    await using watched = await newPage();
+    const { page, errors } = watched;
 
     // Sign in with the phone as people write it: `+44 (0)7700-9xx.xxx`, spaces, brackets, dash, dot.
     await page.goto(`${server.url}/sign-in`);

@@ -13,7 +13,8 @@ const DOCS_CSP =
  */
 describe('browser: the API documentation page', () => {
   it('renders the OpenAPI document under its strict CSP, with nothing refused', async () => {
-    const { page, errors, settled } = await newPage();
+    await using watched = await newPage();
+    const { page, errors, settled } = watched;
 
     const response = await page.goto(`${shared().url}/docs`);
     await page.locator('.swagger-ui .info .title').waitFor();

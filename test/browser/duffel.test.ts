@@ -39,7 +39,8 @@ async function cancellationTerms(orderId: string, terms: Record<string, unknown>
 describe('browser: selling from Duffel (the stand-in)', () => {
   it('searches, books and cancels with the supplier’s refund', async () => {
     const admin = await newAgency(server);
-    const { page, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors } = watched;
     await page.goto(`${server.url}/search`);
     await readyToBook(page);
 

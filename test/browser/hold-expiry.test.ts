@@ -17,7 +17,8 @@ afterAll(async () => {
 describe('browser: a hold that lapses', () => {
   it('counts the deadline down and shows the hold expired, with Confirm no longer offered', async () => {
     const admin = await newAgency(server);
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
     await page.goto(`${server.url}/search`);
     await readyToBook(page);
 

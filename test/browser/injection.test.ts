@@ -18,7 +18,8 @@ async function expectInert(page: Page) {
 describe.concurrent('browser: hostile text is shown as text and never run', () => {
   it('a passenger named with markup: the field error is shown, the markup never becomes HTML', async () => {
     const admin = await newAgency(server);
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
     await page.goto(`${server.url}/search`);
     const found = await search(page);
     await button(found.first(), 'Select').click();
@@ -39,7 +40,8 @@ describe.concurrent('browser: hostile text is shown as text and never run', () =
   it('an agent named with markup is listed by that very text', async () => {
     const admin = await newAgency(server);
     await addAgent(server, admin, { name: MARKUP });
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
 
     await page.goto(`${server.url}/agency/agents`);
     await page.getByText(MARKUP).first().waitFor();
@@ -51,7 +53,8 @@ describe.concurrent('browser: hostile text is shown as text and never run', () =
     const admin = await newAgency(server);
     const url = `http://127.0.0.1:9/hooks?a="'><img src=x onerror="window.__pwned=1">`;
     const created = await api(server, admin, '/api/agency/webhooks/create', { url });
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
 
     await page.goto(`${server.url}/agency/webhooks`);
     await page.getByText(created.body.data.url).first().waitFor();
@@ -62,7 +65,8 @@ describe.concurrent('browser: hostile text is shown as text and never run', () =
 
   it('an inline script injected into the page does not run under the CSP', async () => {
     const admin = await newAgency(server);
-    const { page, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors } = watched;
     await page.goto(`${server.url}/search`);
     await page.getByRole('button', { name: named('Search') }).waitFor();
 

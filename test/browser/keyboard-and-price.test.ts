@@ -62,7 +62,8 @@ describe.concurrent('browser: price changes and the keyboard', () => {
   it('shows PRICE_CHANGED with the old and new price and books at the new one once accepted', async () => {
     const admin = await newAgency(server);
     const seller = await newAgency(server, 'Another Agency');
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
     await page.goto(`${server.url}/search`);
     const date = inDays(21);
     const found = await search(page, { date, cabin: /^first$/i });
@@ -95,7 +96,8 @@ describe.concurrent('browser: price changes and the keyboard', () => {
 
   it('books from search to PNR with the keyboard alone', async () => {
     const admin = await newAgency(server);
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
     await page.goto(`${server.url}/search`);
     await page.getByRole('button', { name: named('Search') }).waitFor();
 

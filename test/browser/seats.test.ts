@@ -16,7 +16,8 @@ const server = shared();
 describe('browser: bags and seats', () => {
   it('picks a window seat and a bag with the keyboard alone, the total following, and books them', async () => {
     const admin = await newAgency(server);
-    const { page } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
     await page.goto(`${server.url}/search`);
     await readyToBook(page);
     const shownTotal = Number(

@@ -16,7 +16,8 @@ const server = shared();
 describe('browser: a session that ends mid-form', () => {
   it('returns to sign-in and, signed in again, to the half-filled form, which then books', async () => {
     const admin = await newAgency(server);
-    const { page, errors, settled } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors, settled } = watched;
     await page.goto(`${server.url}/search`);
     const found = await search(page);
     await button(found.first(), 'Select').click();
@@ -70,7 +71,8 @@ describe('browser: a session that ends mid-form', () => {
 describe('browser: a working day without a code every hour', () => {
   it('refreshes the session with cookie_only near its end while the agent works, and revokes the old token', async () => {
     const admin = await newAgency(server);
-    const { page, context, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, context, errors } = watched;
     // The page's own clock, so the token's last 15 minutes come without waiting 45 of them.
     await page.clock.install();
     const checks: string[] = [];

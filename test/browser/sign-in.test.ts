@@ -13,7 +13,8 @@ const CSP =
 
 describe('browser: the console page and sign-in', () => {
   it('serves / with the strict CSP and shows the sign-in form by its accessible names', async () => {
-    const { page, errors } = await newPage();
+    await using watched = await newPage();
+    const { page, errors } = watched;
     // No session cookie: the page says so, and the form waits for no session check (the budget).
     const asked: string[] = [];
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));
@@ -37,7 +38,8 @@ describe('browser: the console page and sign-in', () => {
   it('signs in with the code from the outbox and cookie_only, lands on search, and no token is readable by the page', async () => {
     const server = shared();
     const admin = await newAgency(server);
-    const { page, context, errors } = await newPage();
+    await using watched = await newPage();
+    const { page, context, errors } = watched;
     await page.goto(`${server.url}/sign-in`);
     const verifying = page.waitForRequest((request) => request.url().endsWith('/api/auth/verify-otp'));
     const verified = page.waitForResponse((response) => response.url().endsWith('/api/auth/verify-otp'));

@@ -16,7 +16,8 @@ const PERSONAL = /Hopper|1976-12-09|grace@example\.com|7700900456/;
 describe.concurrent('browser: nothing personal stays in storage', () => {
   it('signing out in one tab drops the drafts of every tab, and the other tab leaves its form', async () => {
     const admin = await newAgency(server);
-    const { page: first, context } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page: first, context } = watched;
     await first.goto(`${server.url}/search`);
     await readyToBook(first);
     const second = await context.newPage();
@@ -40,7 +41,8 @@ describe.concurrent('browser: nothing personal stays in storage', () => {
   for (const action of ['Book', 'Hold'])
     it(`leaves no passenger or contact in storage once ${action} has made the booking, even after a reload`, async () => {
       const admin = await newAgency(server);
-      const { page, errors } = await signedInPage(server, admin);
+      await using watched = await signedInPage(server, admin);
+      const { page, errors } = watched;
       await page.goto(`${server.url}/search`);
       // Far enough ahead for a hold to be offered.
       await readyToBook(page, { date: inDays(14) });

@@ -73,7 +73,8 @@ describe('browser: the console below a stage (API Gateway’s default address)',
 
   it('keeps every address, link, history entry and API call below the stage', async () => {
     const admin = await newAgency(server);
-    const { page, errors } = await newPage();
+    await using watched = await newPage();
+    const { page, errors } = watched;
     const at = (path: string) => (url: URL) => url.pathname === `${STAGE}${path}`;
 
     await page.goto(`${staged.url}${STAGE}/bookings`);

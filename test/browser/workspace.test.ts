@@ -56,7 +56,8 @@ describe('browser: the bookings workspace, by keyboard', () => {
     expect(Date.parse(soon.payment_required_by ?? '')).toBeLessThan(
       Date.parse(later.payment_required_by ?? ''),
     );
-    const { page, errors } = await signedInPage(server, admin);
+    await using watched = await signedInPage(server, admin);
+    const { page, errors } = watched;
     await page.goto(`${server.url}/bookings`);
 
     // Find by surname: accents and case ignored.
