@@ -61,11 +61,30 @@ function begin(name: keyof Starts, project: TestProject): Begun {
   return entry;
 }
 
-/** Begins every start that a project of this run needs and has not begun. */
+/** Begins every start that a project with files in this run needs and has not begun. */
 function beginRunStarts(project: TestProject): void {
-  const inRun = new Set(project.vitest.projects.map((each) => each.name));
-  for (const name of Object.keys(STARTS) as (keyof Starts)[])
-    if (STARTS[name].projects.some((needs) => inRun.has(needs))) begin(name, project);
+  for (const name of startsFor(projectsInRun(project))) begin(name, project);
+}
+
+/**
+ * The projects with test files in this run: `--project` and a file filter both narrow it (vitest
+ * collects the run's files before any global setup), and a project without files runs no setup, so
+ * a start begun for it would never be taken.
+ */
+export function projectsInRun(project: Pick<TestProject, 'vitest'>): Set<string> {
+  const paths = project.vitest.state.getPaths();
+  return new Set(
+    project.vitest.projects
+      .filter((each) => paths.some((path) => each.matchesTestGlob(path)))
+      .map((each) => each.name),
+  );
+}
+
+/** The starts the given projects need. */
+export function startsFor(projects: Set<string>): (keyof Starts)[] {
+  return (Object.keys(STARTS) as (keyof Starts)[]).filter((name) =>
+    STARTS[name].projects.some((needs) => projects.has(needs)),
+  );
 }
 
 /** `name`'s start (begun now with the run's others if none has), and its release for the teardown. */
