@@ -7,6 +7,7 @@ import { fileNoticeSender, NOTICES_FILE } from '#shared/events/notice-sender.ts'
 import { systemResolver } from '#shared/events/webhook-url.ts';
 import { createLogger } from '#shared/log.ts';
 import { handler as createWebhook } from '#test/helpers/routes/agency/webhooks-create.ts';
+import { ensureTable } from '../../infra/local/bootstrap.ts';
 import { startEventsPipeline } from '../../infra/local/events-pipeline.ts';
 import { testTable } from './agents.ts';
 import { invoke } from './api.ts';
@@ -17,14 +18,19 @@ import type { Receiver } from './webhook-receiver.ts';
 
 export const dataDir = process.env.DATA_DIR ?? '';
 
-/** The local event pipeline over the test file's table and its real stream, retry delays x0.001. */
-export function startTestPipeline(
+/**
+ * The local event pipeline over the test file's table and its real stream, retry delays x0.001. The
+ * stream is turned on here: a file's table is made without one (integration-setup.ts), and only what
+ * is written from now on is in it.
+ */
+export async function startTestPipeline(
   options: {
     timeScale?: number;
     timeoutMs?: number;
     pace?: Parameters<typeof startEventsPipeline>[0]['pace'];
   } = {},
 ) {
+  await ensureTable(testTable.db, testTable.tableName);
   const base = { ...testTable, clock: systemClock(), log: createLogger('info', { stage: 'test' }) };
   return startEventsPipeline({
     endpoint: process.env.DYNAMODB_ENDPOINT ?? '',

@@ -52,7 +52,10 @@ const { captureLogLines, capturedLogLines } = await import('./log-capture.ts');
 const stopCapture = captureLogLines((line) => capturedLogLines.push(line));
 
 const db = createDocumentClient(endpoint);
-await ensureTable(db, tableName);
+// Without a stream: DynamoDB Local keeping a stream record of every write costs it about a quarter
+// more CPU a write, and most files never read one. A file that does turns it on when it starts its
+// event pipeline (startTestPipeline, test/helpers/events.ts).
+await ensureTable(db, tableName, { stream: false });
 db.destroy();
 
 /**
