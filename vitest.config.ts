@@ -16,6 +16,14 @@ if (!process.env.FLIGHT_BOOKING_TEST_TMP) {
   process.env.TMPDIR = runDir;
   process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
   /**
+   * Node's compile cache, for the run: every Node process after the first that loads a module (the
+   * agents CLI about fifty times a run, each `npm start`, `npm run demo`, the e2e workers) takes its
+   * compiled code from the folder instead of compiling it again. Inside the run's folder, so each run
+   * starts empty and leaves nothing. Measured per project (2026-11-28, back to back): the agents CLI
+   * 0.31 → 0.15 s of CPU a run, e2e 71 → 64 s of CPU, integration 96 → 89 s, infra and browser unchanged.
+   */
+  process.env.NODE_COMPILE_CACHE = join(runDir, 'node-compile-cache');
+  /**
    * Every DynamoDB Local a test starts (the integration run's, and one per `npm start`) compiles with
    * the JVM's quick compiler only and collects garbage on one thread: a test run's JVMs live for
    * seconds to minutes, too short for the optimising compiler to earn back its own CPU. Measured: a
