@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -70,8 +70,15 @@ describe('UnitShuffleSequencer', () => {
       project: { name: project, config: { sequence: { groupOrder: 0 }, isolate: false } },
       moduleId,
     }) as never;
-  const order = async (seed: number, specs: never[]) => {
-    const ctx = { cache: { getTestSpecificationResult: () => undefined }, config: { sequence: { seed } } };
+  const order = async (
+    seed: number,
+    specs: never[],
+    recorded: (spec: never) => unknown = () => undefined,
+  ) => {
+    const ctx = {
+      cache: { getTestSpecificationResult: recorded },
+      config: { root: process.cwd(), sequence: { seed } },
+    };
     const sorted = await new UnitShuffleSequencer(ctx as never).sort(specs);
     return sorted.map(
       (one: { project: { name: string }; moduleId: string }) => `${one.project.name} ${one.moduleId}`,
@@ -99,5 +106,20 @@ describe('UnitShuffleSequencer', () => {
     const sorted = await order(39, specs());
     expect(sorted[0]).toBe(`browser ${resolve('test/browser/booking.test.ts')}`);
     expect(sorted.indexOf(`integration ${resolve('test/integration/bookings/create.test.ts')}`)).toBe(1);
+  });
+
+  it('starts a first run’s long files first, as a recorded run would, not the largest', async () => {
+    // send-otp-timing is a small file of long waits (first-run-durations.ts); change.test a large quick one.
+    const timing = resolve('test/integration/auth/send-otp-timing.test.ts');
+    const large = resolve('test/integration/bookings/change.test.ts');
+    const two = () => [spec('integration', large), spec('integration', timing)];
+    expect(statSync(large).size).toBeGreaterThan(statSync(timing).size);
+
+    expect(await order(39, two())).toEqual([`integration ${timing}`, `integration ${large}`]);
+    // With vitest's own records (a later run), vitest's order stands: here the larger file first.
+    expect(await order(39, two(), () => ({ failed: false, duration: 1 }))).toEqual([
+      `integration ${large}`,
+      `integration ${timing}`,
+    ]);
   });
 });
