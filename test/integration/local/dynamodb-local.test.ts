@@ -1,9 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { promisify } from 'node:util';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startDynamoDbLocal } from '../../../infra/local/dynamodb-local.ts';
@@ -75,7 +86,8 @@ describe('DynamoDB Local (npm start, the agents CLI and the tests all start it t
 
 /**
  * A `java` first on PATH whose first `failing` DynamoDB Local starts run `instead` (the launcher's
- * compile and later starts run the real one); each start's pid is appended to the returned file.
+ * preparation, the archive's maker and later starts run the real one); each start's pid is appended
+ * to the returned file.
  */
 function javaFailingFirst(failing: number, instead: string): string {
   const real = execFileSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).trim();
@@ -85,7 +97,8 @@ function javaFailingFirst(failing: number, instead: string): string {
     join(dir, 'java'),
     [
       '#!/bin/sh',
-      `case "$*" in *jdk.compiler*) exec '${real}' "$@";; esac`,
+      // Only DynamoDB Local's starts: not the launcher's preparation, nor the class-data archive's maker.
+      `case "$*" in *ArchiveClassesAtExit*) exec '${real}' "$@";; *LoopbackDynamoDbLocal*) ;; *) exec '${real}' "$@";; esac`,
       `echo $$ >> '${starts}'`,
       `[ "$(wc -l < '${starts}')" -gt ${failing} ] && exec '${real}' "$@"`,
       instead,
@@ -94,6 +107,20 @@ function javaFailingFirst(failing: number, instead: string): string {
   chmodSync(join(dir, 'java'), 0o755);
   process.env.PATH = [dir, process.env.PATH].join(delimiter);
   return starts;
+}
+
+/** ListTables' answer from the DynamoDB Local at `endpoint`. */
+async function tableNames(endpoint: string): Promise<string[] | undefined> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    return (await client.send(new ListTablesCommand({}))).TableNames;
+  } finally {
+    client.destroy();
+  }
 }
 
 const pids = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map(Number);
@@ -107,13 +134,7 @@ describe('fn: startDynamoDbLocal', () => {
     const starts = javaFailingFirst(1, 'echo "Address already in use" >&2; exit 1');
     const dynamo = await startDynamoDbLocal();
     try {
-      const client = new DynamoDBClient({
-        endpoint: dynamo.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
-      expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([]);
-      client.destroy();
+      expect(await tableNames(dynamo.endpoint)).toEqual([]);
       expect(pids(starts)).toHaveLength(2);
     } finally {
       await dynamo.stop();
@@ -179,4 +200,76 @@ describe('DynamoDB Local started by a process that is killed', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await probe('127.0.0.1', port)).toBe('ECONNREFUSED');
   }, 150_000);
+});
+
+/** The JVM serving `endpoint` (found by its command line's port): its class path and mapped files. */
+function jvmOf(endpoint: string): { jar: string; mapped: string[] } {
+  const port = new URL(endpoint).port;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (args[0] !== 'java' || args[args.indexOf('-port') + 1] !== port) continue;
+    const mapped = readFileSync(`/proc/${pid}/maps`, 'utf8')
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)[5] ?? '');
+    return { jar: args[args.indexOf('-cp') + 1] ?? '', mapped: [...new Set(mapped)] };
+  }
+  throw new Error(`no JVM listens on ${port}`);
+}
+
+/** Starts DynamoDB Local in a process of its own, which stops it and exits (once its archive is made). */
+async function startInAnotherProcess(): Promise<void> {
+  const script = `const { startDynamoDbLocal } = await import(${JSON.stringify(`${process.cwd()}/infra/local/dynamodb-local.ts`)});
+     await (await startDynamoDbLocal()).stop();`;
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 150_000 });
+}
+
+describe('DynamoDB Local class-data archive', () => {
+  it('is made by the first start that finds none, and every later start maps it', async () => {
+    const first = await startDynamoDbLocal();
+    const folder = dirname(jvmOf(first.endpoint).jar);
+    await first.stop();
+    const archive = join(folder, 'classes.jsa');
+    rmSync(archive, { force: true });
+
+    await startInAnotherProcess();
+
+    expect(existsSync(archive)).toBe(true);
+    // The maker's draft and lock are gone with it.
+    expect(readdirSync(folder).filter((name) => /\.(draft|lock)$/.test(name))).toEqual([]);
+    const later = await startDynamoDbLocal();
+    try {
+      expect(jvmOf(later.endpoint).mapped).toContain(archive);
+    } finally {
+      await later.stop();
+    }
+  }, 300_000);
+
+  it('is passed over when the JVM cannot use it (a damaged file, say): the start still answers', async () => {
+    const probe = await startDynamoDbLocal();
+    const archive = join(dirname(jvmOf(probe.endpoint).jar), 'classes.jsa');
+    await probe.stop();
+    const kept = `${archive}.kept-${process.pid}`;
+    const damaged = `${archive}.damaged-${process.pid}`;
+    writeFileSync(damaged, randomBytes(100_000));
+    const had = existsSync(archive);
+    if (had) renameSync(archive, kept);
+    renameSync(damaged, archive);
+    try {
+      const dynamo = await startDynamoDbLocal();
+      try {
+        expect(await tableNames(dynamo.endpoint)).toEqual([]);
+        expect(jvmOf(dynamo.endpoint).mapped).not.toContain(archive);
+      } finally {
+        await dynamo.stop();
+      }
+    } finally {
+      if (had) renameSync(kept, archive);
+      else rmSync(archive, { force: true });
+    }
+  }, 300_000);
 });
