@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { App, Validations } from 'aws-cdk-lib';
+import { type App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
@@ -11,6 +11,7 @@ import {
   parseStageConfig,
   type StageFile,
 } from '../../infra/stage-config.ts';
+import { testApp } from './cdk-app.ts';
 import { fixtureConsoleBuild } from './console-build.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is read field by field
@@ -100,7 +101,7 @@ export function synthStage(
 
 function build(config: FlightBookingConfig, nag: boolean, consoleBuild: string): SynthesisedStage {
   const context = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
   const stack = new FlightBookingStack(app, 'Test', { config, consoleBuild });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, stack, template: Template.fromStack(stack) };
@@ -133,7 +134,7 @@ export function accountTemplate(): Template {
     alarmEmail: 'ops@acme-travel.co.uk',
   };
   return Template.fromStack(
-    new FlightBookingAccountStack(new App(), 'Account', { sms: parseAccountConfig({ sms }) }),
+    new FlightBookingAccountStack(testApp(), 'Account', { sms: parseAccountConfig({ sms }) }),
   );
 }
 

@@ -2,6 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { testApp } from '#test/helpers/cdk-app.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
 import { fixtureConsoleBuild } from '#test/helpers/console-build.ts';
 import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
@@ -17,7 +18,7 @@ const SMS = {
 };
 
 function synthAccount(nag = false) {
-  const app = new App();
+  const app = testApp();
   const stack = new FlightBookingAccountStack(app, 'Account', { sms: parseAccountConfig({ sms: SMS }) });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, template: Template.fromStack(stack) };

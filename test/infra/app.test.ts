@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
+import type { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { testApp } from '#test/helpers/cdk-app.ts';
 import { nagFindings } from '#test/helpers/cdk-nag.ts';
 import { fixtureConsoleBuild } from '#test/helpers/console-build.ts';
 import { type Json, PRODUCTION_FILE } from '#test/helpers/stage-files.ts';
@@ -19,7 +20,7 @@ function filledInProd(file = PRODUCTION_FILE): App {
   const stages = mkdtempSync(join(tmpdir(), 'stages-'));
   writeFileSync(join(stages, 'prod.json'), JSON.stringify(file));
   const context = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
-  const app = new App({ context: { ...context, stage: 'prod', 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp({ context: { ...context, stage: 'prod', 'aws:cdk:bundling-stacks': [] } });
   return buildApp(app, fixtureConsoleBuild(), stages);
 }
 

@@ -1,10 +1,11 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { documentRoute, eventFunctions, routes, sweepJob } from '#shared/routes.ts';
+import { testApp } from '#test/helpers/cdk-app.ts';
 import { DEVELOPMENT, type Json, PRODUCTION, resourcesOf, synthStage } from '#test/helpers/stage-files.ts';
 import { FlightBookingAccountStack } from '../../infra/account-stack.ts';
 import { bundling, sourceAssetHash } from '../../infra/bundling.ts';
@@ -175,7 +176,7 @@ describe('infra: the account stack', () => {
       alarmEmail: 'ops@acme-travel.co.uk',
     };
     const account = Template.fromStack(
-      new FlightBookingAccountStack(new App(), 'Account', { sms: parseAccountConfig({ sms }) }),
+      new FlightBookingAccountStack(testApp(), 'Account', { sms: parseAccountConfig({ sms }) }),
     );
     const groups = resourcesOf(account, 'AWS::Logs::LogGroup').map(([, g]) => g.Properties);
     const named = (suffix: string) =>

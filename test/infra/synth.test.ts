@@ -12,9 +12,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventFunctions, routes } from '#shared/routes.ts';
+import { testApp } from '#test/helpers/cdk-app.ts';
 import { buildApp } from '../../infra/app.ts';
 import { folderHash } from '../../infra/bundling.ts';
 import { buildConsole } from '../../infra/web/build.ts';
@@ -71,7 +71,7 @@ async function unbundledSynthInto(out: string) {
   } catch {
     rmSync(scratch, { recursive: true, force: true });
   }
-  buildApp(new App({ outdir: out, context }), consoleBuild).synth();
+  buildApp(testApp({ outdir: out, context }), consoleBuild).synth();
   return synthesised(out);
 }
 
