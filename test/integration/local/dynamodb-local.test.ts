@@ -228,11 +228,12 @@ async function startInAnotherProcess(): Promise<void> {
   await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 150_000 });
 }
 
+/** One of the run's DynamoDB Locals (test/helpers/dynamodb-global-setup.ts), started as any other. */
+const runsDynamoDbLocal = () => inject('dynamodbEndpoints')[0] ?? '';
+
 describe('DynamoDB Local class-data archive', () => {
   it('is made by the first start that finds none, and every later start maps it', async () => {
-    const first = await startDynamoDbLocal();
-    const folder = dirname(jvmOf(first.endpoint).jar);
-    await first.stop();
+    const folder = dirname(jvmOf(runsDynamoDbLocal()).jar);
     const archive = join(folder, 'classes.jsa');
     rmSync(archive, { force: true });
 
@@ -250,9 +251,7 @@ describe('DynamoDB Local class-data archive', () => {
   }, 300_000);
 
   it('is passed over when the JVM cannot use it (a damaged file, say): the start still answers', async () => {
-    const probe = await startDynamoDbLocal();
-    const archive = join(dirname(jvmOf(probe.endpoint).jar), 'classes.jsa');
-    await probe.stop();
+    const archive = join(dirname(jvmOf(runsDynamoDbLocal()).jar), 'classes.jsa');
     const kept = `${archive}.kept-${process.pid}`;
     const damaged = `${archive}.damaged-${process.pid}`;
     writeFileSync(damaged, randomBytes(100_000));
