@@ -46,7 +46,10 @@ async function bookFor(who: SignedIn, at: Served, date: string, lastName: string
   return booked.body.data as { booking_id: string; pnr: string; payment_required_by?: string };
 }
 
-describe('browser: the bookings workspace, by keyboard', () => {
+// One walk across six screens with five axe checks, as the day walks (day.test.ts): 22.1–30.1 s of a
+// 60 s timeout in the loaded check (fresh clones beside npm start and two busy loops, load about 10),
+// where the slowest test must stay under half its timeout.
+describe('browser: the bookings workspace, by keyboard', { timeout: 120_000 }, () => {
   it('finds by surname, adds a note, prints the itinerary, lists holds by deadline; axe clean, also at 390 px', async () => {
     const admin = await newAgency(server);
     // The sooner deadline is the older hold: newest first and soonest deadline first disagree.
