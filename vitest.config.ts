@@ -131,6 +131,10 @@ export default defineConfig({
           // contexts, closed with its connection when it ends (file-setup.ts).
           isolate: false,
           testTimeout: 60_000,
+          // expect.poll waits as long as the harness's locators (test/browser/harness.ts, WAIT_MS): a page
+          // state that has not come in 20 s will not come. vitest's default of 1 s failed the workspace
+          // walk's focus check in the loaded check, where each read of the page took its share of it.
+          expect: { poll: { timeout: 20_000 } },
           // The servers a file needs beyond the run's (short holds, Duffel) start in its beforeAll, and
           // each file connects to Chromium in one (file-setup.ts): never on a test's clock. More than
           // the 150 s a start may take (test/helpers/local-server.ts).
