@@ -15,6 +15,8 @@ import {
 } from './dynamodb-local-classes.ts';
 
 const run = promisify(execFile);
+/** The JVM's class-data sharing says nothing: an archive it cannot use is passed over quietly. */
+const QUIET_CDS = ['-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
 
 export interface DynamoDbLocal {
   readonly endpoint: string;
@@ -39,9 +41,7 @@ async function freePort(): Promise<number> {
  */
 async function spawnLoopbackDynamoDbLocal(port: number, dataDir: string | undefined, jvmArgs: string[]) {
   const launch = await javaLaunch();
-  const archive = existsSync(launch.archive)
-    ? [`-XX:SharedArchiveFile=${launch.archive}`, '-Xlog:cds=off', '-Xlog:cds+dynamic=off']
-    : [];
+  const archive = existsSync(launch.archive) ? [`-XX:SharedArchiveFile=${launch.archive}`, ...QUIET_CDS] : [];
   const child = spawn(
     'java',
     [
@@ -188,7 +188,6 @@ async function answering(endpoint: string, withinMs: number, failed: () => Error
   }
 }
 
-const QUIET_CDS = ['-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
 let archiving: Promise<void> | undefined;
 
 /**

@@ -117,14 +117,7 @@ export async function startLocalServer(
 }
 
 /** Whether process `pid` still exists (a process this one started and reaped does not). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { alive } from '../../infra/local/dynamodb-local-classes.ts';
 
 const run = promisify(execFile);
 
