@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM } from '../helpers/console-agents.ts';
-import { launchChromium } from '../helpers/run-starts.ts';
+import { launchChromium, UNSEEN_BROWSER_UI } from '../helpers/run-starts.ts';
+import { browser } from './harness.ts';
 
 describe('fn: launchChromium', () => {
   it('launches a fresh Chromium when the first one dies before it connects', async () => {
@@ -23,8 +24,24 @@ describe('fn: launchChromium', () => {
       expect(browser.version()).toMatch(/^\d+\./);
       await browser.close();
       expect(readFileSync(launches, 'utf8').trim().split('\n')).toHaveLength(2);
+      // Chromium keeps the last --disable-features alone: one, with playwright's list in it (run-starts.ts).
+      const features = server.process().spawnargs.filter((arg) => arg.startsWith('--disable-features='));
+      expect(features).toHaveLength(1);
+      expect(features[0]?.split('=')[1]?.split(',')).toEqual(expect.arrayContaining(UNSEEN_BROWSER_UI));
     } finally {
       await server.close();
     }
+  });
+
+  it('opens no browser UI of its own beside the page of a new context', async () => {
+    const run = await browser();
+    const cdp = await run.newBrowserCDPSession();
+    await using context = await run.newContext();
+    await context.newPage();
+
+    // Other files' contexts are open too: none of theirs may have one either.
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    expect(targetInfos.filter((target) => target.url.startsWith('chrome://'))).toEqual([]);
+    await cdp.detach();
   });
 });
