@@ -132,6 +132,9 @@ describe('fuzz: every route through its handler', () => {
     { timeout: 120_000 },
     async (name, handler, base, auth) => {
       const statuses = new Map<number, number>();
+      // The table as the last case left it, when that case's answer was a 4xx that was checked; any
+      // other case (a 2xx, or a failure) leaves none, and the next one reads the table afresh.
+      let known: string | undefined;
       await fc.assert(
         fc.asyncProperty(
           fc.oneof(
@@ -148,7 +151,8 @@ describe('fuzz: every route through its handler', () => {
               );
               headers.Authorization = `Bearer ${token}`;
             }
-            const before = await snapshot();
+            const before = known ?? (await snapshot());
+            known = undefined;
             const answer = await invoke(handler, {
               rawBody: 'raw' in input ? input.raw : JSON.stringify(input.body),
               headers,
@@ -156,8 +160,11 @@ describe('fuzz: every route through its handler', () => {
             statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
             expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(500);
             expect(answer.body.success).toBe(answer.status < 400);
-            if (answer.status >= 400)
-              expect(allowedChange(name, await snapshot())).toBe(allowedChange(name, before));
+            if (answer.status >= 400) {
+              const after = await snapshot();
+              expect(allowedChange(name, after)).toBe(allowedChange(name, before));
+              known = after;
+            }
             expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
             expect(({} as Record<string, unknown>).polluted).toBeUndefined();
           },
