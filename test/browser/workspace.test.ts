@@ -13,8 +13,15 @@ import { named, tabTo } from './steps.ts';
 
 const server = shared();
 
-/** Books (or holds) the first direct LHR→JFK offer on `date` through the API, for a traveller named `lastName`. */
-async function bookFor(who: SignedIn, at: Served, date: string, lastName: string, hold = false) {
+type Offer = {
+  id: string;
+  total_price: string;
+  currency: string;
+  outbound: { segments: { departure_at: string }[] };
+};
+
+/** The direct LHR→JFK offers on `date`, earliest first. */
+async function directOffers(who: SignedIn, at: Served, date: string): Promise<Offer[]> {
   const searched = await api(at, who, '/api/flights/search', {
     origin: 'LHR',
     destination: 'JFK',
@@ -23,7 +30,16 @@ async function bookFor(who: SignedIn, at: Served, date: string, lastName: string
     max_connections: 0,
     sort: 'DEPARTURE',
   });
-  const offer = searched.body.data[0];
+  return searched.body.data;
+}
+
+/**
+ * Books (or holds) `chosen`, or the first direct LHR→JFK offer on the date `chosen`, through the API, for
+ * a traveller named `lastName`.
+ */
+async function bookFor(who: SignedIn, at: Served, chosen: string | Offer, lastName: string, hold = false) {
+  const offer = typeof chosen === 'string' ? (await directOffers(who, at, chosen))[0] : chosen;
+  if (!offer) throw new Error(`no direct offer on ${chosen}`);
   const booked = await api(at, who, '/api/flights/booking/create', {
     flight_id: offer.id,
     flight_details: offer,
@@ -52,8 +68,17 @@ async function bookFor(who: SignedIn, at: Served, date: string, lastName: string
 describe('browser: the bookings workspace, by keyboard', { timeout: 120_000 }, () => {
   it('finds by surname, adds a note, prints the itinerary, lists holds by deadline; axe clean, also at 390 px', async () => {
     const admin = await newAgency(server);
-    // The sooner deadline is the older hold: newest first and soonest deadline first disagree.
-    const soon = await bookFor(admin, server, inDays(3), 'Okafor', true);
+    // The sooner deadline is the older hold: newest first and soonest deadline first disagree. A hold
+    // ends a day after it is made or 48 hours before departure, whichever is sooner (docs/API.md): the
+    // older hold departs 50 to 71 hours from now, so its deadline comes first at any hour of the day.
+    const departs = (offer: Offer) => Date.parse(offer.outbound.segments[0]?.departure_at ?? '');
+    const from = Date.now() + 50 * 3_600_000;
+    const soonOffer = [
+      ...(await directOffers(admin, server, inDays(2))),
+      ...(await directOffers(admin, server, inDays(3))),
+    ].find((offer) => departs(offer) >= from && departs(offer) < from + 21 * 3_600_000);
+    expect(soonOffer, 'a direct flight 50–71 hours from now').toBeDefined();
+    const soon = await bookFor(admin, server, soonOffer as Offer, 'Okafor', true);
     const later = await bookFor(admin, server, inDays(20), 'Nakamura', true);
     const found = await bookFor(admin, server, inDays(21), 'Núñez');
     expect(Date.parse(soon.payment_required_by ?? '')).toBeLessThan(
