@@ -15,14 +15,20 @@ import type { DeliveryMessage } from '#shared/events/delivery-item.ts';
 import { localDeliveryQueue } from '#shared/events/delivery-queue.ts';
 import { type EventsDeps, handleStreamRecords } from '#shared/events/publish.ts';
 
-/** How often each shard is asked for new records while the table is in use. */
-const POLL_MS = 100;
 /**
- * How often once nothing has come for {@link AWAKE_FOR_MS}. Ten polls a second cost an idle `npm start`
- * 6 % of a core (node and DynamoDB Local) for nothing; one a second, under 2 %. A request that may
- * write (any method but GET) wakes the pipeline at once (`nudge`, infra/local/dev-server.ts), so what
- * an API call writes is read as soon as before. What the sweep writes (every 15 s) and what another
- * process writes to the same DATA_DIR is read within a second.
+ * How often each shard is asked for new records while the table is in use. A request that may write
+ * (any method but GET) asks at once (`nudge`, infra/local/dev-server.ts), ending whatever pause the
+ * pipeline is in, and a nudge that comes while a poll is under way asks once more as soon as it ends:
+ * what an API call writes is read as soon as it is written, whatever this pace. The pace is for what
+ * arrives otherwise (the sweep's writes, another process's on the same DATA_DIR, records still coming).
+ * Two polls a second: ten, before nudges ended busy pauses too, cost `npm start` 6 % of a core (node and
+ * DynamoDB Local) through every busy spell, mostly to find nothing.
+ */
+const POLL_MS = 500;
+/**
+ * How often once nothing has come for {@link AWAKE_FOR_MS}: one a second, under 2 % of a core. What
+ * the sweep writes (every 15 s) and what another process writes to the same DATA_DIR is read within a
+ * second.
  */
 const QUIET_POLL_MS = 1000;
 /** How long polls stay at {@link POLL_MS} after the last record read or the last nudge. */
@@ -64,8 +70,12 @@ interface EventsPipelineOptions {
   readonly dataDir: string;
   readonly events: Omit<EventsDeps, 'queue'>;
   readonly deliveries: Omit<DeliveryDeps, 'queue'>;
-  /** The quiet pace, for tests: {@link QUIET_POLL_MS} and {@link AWAKE_FOR_MS} unless given. */
-  readonly pace?: { readonly quietPollMs?: number; readonly awakeForMs?: number };
+  /** The pace, for tests: {@link POLL_MS}, {@link QUIET_POLL_MS} and {@link AWAKE_FOR_MS} unless given. */
+  readonly pace?: {
+    readonly busyPollMs?: number;
+    readonly quietPollMs?: number;
+    readonly awakeForMs?: number;
+  };
 }
 
 interface EventsPipeline {
@@ -73,9 +83,9 @@ interface EventsPipeline {
   recordsRead(): number;
   /** Delivery messages waiting in the in-process queue. */
   pendingDeliveries(): number;
-  /** Times the stream was asked for new records so far. */
+  /** Polls of the stream ended so far (each asks every shard for new records). */
   polls(): number;
-  /** Something may have been written: poll now if the pipeline is at its quiet pace, and stay awake. */
+  /** Something may have been written: poll now (or again once the poll under way ends), and stay awake. */
   nudge(): void;
   stop(): Promise<void>;
 }
@@ -243,12 +253,13 @@ async function pollStream(reading: StreamReading): Promise<void> {
         ({ id, parent }) => !finished.has(id) && (!parent || !known.has(parent) || finished.has(parent)),
       );
       const before = state.read;
-      state.polls += 1;
       await Promise.all(ready.map(({ id }) => pollShard(reading, id)));
       if (state.read > before) reading.pacer.keepAwake();
     } catch (error) {
       log.error('stream poll failed', { error: (error as Error)?.name });
     }
+    // Counted as it ends, and the pause begins in the same step: a count seen is a pause begun.
+    state.polls += 1;
     await reading.pacer.pause();
   }
 }
@@ -256,7 +267,7 @@ async function pollStream(reading: StreamReading): Promise<void> {
 interface PollPacer {
   /** Polls stay at {@link POLL_MS} for a while: records came. */
   keepAwake(): void;
-  /** As keepAwake, and a quiet pause ends now. */
+  /** As keepAwake, and the pause ends now; during a poll, the pause after it does not begin. */
   nudge(): void;
   /** The pause before the next poll: {@link POLL_MS} while awake, the quiet pace after. */
   pause(): Promise<void>;
@@ -265,9 +276,11 @@ interface PollPacer {
 /** When the stream is asked next: often while records come or writes are made, seldom when all is quiet. */
 function pollPacer(pace: EventsPipelineOptions['pace'] = {}): PollPacer {
   const awakeForMs = pace.awakeForMs ?? AWAKE_FOR_MS;
+  const busyPollMs = pace.busyPollMs ?? POLL_MS;
   const quietPollMs = pace.quietPollMs ?? QUIET_POLL_MS;
   let awakeUntil = Date.now() + awakeForMs;
-  let endQuietPause: (() => void) | undefined;
+  let endPause: (() => void) | undefined;
+  let nudgedDuringPoll = false;
   const keepAwake = () => {
     awakeUntil = Date.now() + awakeForMs;
   };
@@ -275,20 +288,25 @@ function pollPacer(pace: EventsPipelineOptions['pace'] = {}): PollPacer {
     keepAwake,
     nudge() {
       keepAwake();
-      endQuietPause?.();
+      const end = endPause;
+      endPause = undefined;
+      if (end) end();
+      else nudgedDuringPoll = true;
     },
     async pause() {
+      if (nudgedDuringPoll) {
+        nudgedDuringPoll = false;
+        return;
+      }
       const quiet = Date.now() >= awakeUntil;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, quiet ? quietPollMs : POLL_MS);
-        endQuietPause = quiet
-          ? () => {
-              clearTimeout(timer);
-              resolve();
-            }
-          : undefined;
+        const timer = setTimeout(resolve, quiet ? quietPollMs : busyPollMs);
+        endPause = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
-      endQuietPause = undefined;
+      endPause = undefined;
     },
   };
 }

@@ -21,7 +21,8 @@ export const dataDir = process.env.DATA_DIR ?? '';
 /**
  * The local event pipeline over the test file's table and its real stream, retry delays x0.001. The
  * stream is turned on here: a file's table is made without one (integration-setup.ts), and only what
- * is written from now on is in it.
+ * is written from now on is in it. It polls ten times a second while records come: the handlers a test
+ * calls are not behind the dev server, whose nudge after each write is what `npm start` waits on.
  */
 export async function startTestPipeline(
   options: {
@@ -36,7 +37,7 @@ export async function startTestPipeline(
     endpoint: process.env.DYNAMODB_ENDPOINT ?? '',
     tableName: testTable.tableName,
     dataDir,
-    ...(options.pace && { pace: options.pace }),
+    pace: { busyPollMs: 100, ...options.pace },
     events: { ...base, notices: fileNoticeSender(dataDir) },
     deliveries: {
       ...base,

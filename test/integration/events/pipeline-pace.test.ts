@@ -6,9 +6,10 @@ import { signIn } from '#test/helpers/session.ts';
 import { until } from '#test/helpers/webhook-receiver.ts';
 
 /**
- * The local pipeline asks the stream ten times a second while records come or the service writes, and
- * at a quiet pace once nothing has come for a while: an idle `npm start` no longer keeps a share of a
- * core busy. A nudge (the dev server's, after each request that may write) ends a quiet pause at once.
+ * The local pipeline asks the stream often while records come or the service writes, and at a quiet
+ * pace once nothing has come for a while: an idle `npm start` no longer keeps a share of a core busy.
+ * A nudge (the dev server's, after each request that may write) ends any pause at once, and one that
+ * comes during a poll asks again as soon as that poll ends.
  */
 /** Resolves once the pipeline has asked nothing for a second (ten polls at the busy pace). */
 async function quietPause(pipeline: { polls(): number }) {
@@ -49,6 +50,44 @@ describe('event pipeline pace', () => {
       await until('the booking noticed', async () =>
         (await readNotices()).some((notice) => notice.booking_id === answer.body.data.booking_id),
       );
+    } finally {
+      await pipeline.stop();
+    }
+  });
+
+  it('reads what was written as soon as it is nudged during a busy pause too', async () => {
+    const admin = await signIn({ agencyId: `pace-${Math.random().toString(36).slice(2, 8)}`, role: 'ADMIN' });
+    // Busy for ten minutes, a poll every ten minutes: only the nudge can bring the record in.
+    const pace = { busyPollMs: 600_000, awakeForMs: 600_000, quietPollMs: 600_000 };
+    const pipeline = await startTestPipeline({ pace });
+    try {
+      await until('the first poll', async () => pipeline.polls() > 0);
+      const offers = await searchOffers(admin, { departure_date: freshTravelDate() });
+      const answer = await book(admin, bookingBody(offers[0]));
+      expect(answer.status).toBe(201);
+
+      pipeline.nudge();
+      await until('the booking noticed', async () =>
+        (await readNotices()).some((notice) => notice.booking_id === answer.body.data.booking_id),
+      );
+    } finally {
+      await pipeline.stop();
+    }
+  });
+
+  it('asks again at once when nudged while a poll is under way', async () => {
+    const pace = { busyPollMs: 600_000, awakeForMs: 600_000, quietPollMs: 600_000 };
+    const pipeline = await startTestPipeline({ pace });
+    try {
+      // A poll is counted as it ends, and its pause has begun by then (events-pipeline.ts).
+      await until('the first poll', async () => pipeline.polls() > 0);
+      const before = pipeline.polls();
+      // The first nudge ends the pause; the second comes before the poll it starts can end.
+      pipeline.nudge();
+      pipeline.nudge();
+      await until('two more polls', async () => pipeline.polls() >= before + 2);
+      await sleep(500);
+      expect(pipeline.polls()).toBe(before + 2);
     } finally {
       await pipeline.stop();
     }
