@@ -20,6 +20,21 @@ async function quietPause(pipeline: { polls(): number }) {
   }
 }
 
+/** Books an offer for a new agency's admin, with no poll in between, then nudges and waits for its notice. */
+async function bookNudgeAndNotice(pipeline: { polls(): number; nudge(): void }) {
+  const admin = await signIn({ agencyId: `pace-${Math.random().toString(36).slice(2, 8)}`, role: 'ADMIN' });
+  const polled = pipeline.polls();
+  const offers = await searchOffers(admin, { departure_date: freshTravelDate() });
+  const answer = await book(admin, bookingBody(offers[0]));
+  expect(answer.status).toBe(201);
+  expect(pipeline.polls()).toBe(polled);
+
+  pipeline.nudge();
+  await until('the booking noticed', async () =>
+    (await readNotices()).some((notice) => notice.booking_id === answer.body.data.booking_id),
+  );
+}
+
 describe('event pipeline pace', () => {
   it('asks the stream at most once a quiet interval after a quiet spell', async () => {
     const pipeline = await startTestPipeline({ pace: { awakeForMs: 100, quietPollMs: 500 } });
@@ -35,41 +50,23 @@ describe('event pipeline pace', () => {
   });
 
   it('reads what was written as soon as it is nudged, however long the quiet pause', async () => {
-    const admin = await signIn({ agencyId: `pace-${Math.random().toString(36).slice(2, 8)}`, role: 'ADMIN' });
     // A quiet pause of ten minutes: only the nudge can bring the record in within the test.
     const pipeline = await startTestPipeline({ pace: { awakeForMs: 200, quietPollMs: 600_000 } });
     try {
       await quietPause(pipeline);
-      const quietAt = pipeline.polls();
-      const offers = await searchOffers(admin, { departure_date: freshTravelDate() });
-      const answer = await book(admin, bookingBody(offers[0]));
-      expect(answer.status).toBe(201);
-      expect(pipeline.polls()).toBe(quietAt);
-
-      pipeline.nudge();
-      await until('the booking noticed', async () =>
-        (await readNotices()).some((notice) => notice.booking_id === answer.body.data.booking_id),
-      );
+      await bookNudgeAndNotice(pipeline);
     } finally {
       await pipeline.stop();
     }
   });
 
   it('reads what was written as soon as it is nudged during a busy pause too', async () => {
-    const admin = await signIn({ agencyId: `pace-${Math.random().toString(36).slice(2, 8)}`, role: 'ADMIN' });
     // Busy for ten minutes, a poll every ten minutes: only the nudge can bring the record in.
     const pace = { busyPollMs: 600_000, awakeForMs: 600_000, quietPollMs: 600_000 };
     const pipeline = await startTestPipeline({ pace });
     try {
       await until('the first poll', async () => pipeline.polls() > 0);
-      const offers = await searchOffers(admin, { departure_date: freshTravelDate() });
-      const answer = await book(admin, bookingBody(offers[0]));
-      expect(answer.status).toBe(201);
-
-      pipeline.nudge();
-      await until('the booking noticed', async () =>
-        (await readNotices()).some((notice) => notice.booking_id === answer.body.data.booking_id),
-      );
+      await bookNudgeAndNotice(pipeline);
     } finally {
       await pipeline.stop();
     }
