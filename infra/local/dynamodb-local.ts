@@ -203,6 +203,17 @@ function archiveWhenMissing(launch: JavaLaunch): void {
   archiving = makeArchive(launch).catch(() => undefined);
 }
 
+/**
+ * Readies DynamoDB Local's launch and its class-data archive now, waiting for both: `npm install`'s last
+ * step (infra/local/prepare.ts), so that no start after an install pays for them. True once the archive
+ * is in place; false when another process is making it.
+ */
+export async function prepareDynamoDbLocal(): Promise<boolean> {
+  const launch = await javaLaunch();
+  if (!existsSync(launch.archive)) await makeArchive(launch);
+  return existsSync(launch.archive);
+}
+
 async function makeArchive(launch: JavaLaunch): Promise<void> {
   const lock = `${launch.archive}.lock`;
   if (!takeLock(lock)) return;

@@ -272,3 +272,24 @@ describe('DynamoDB Local class-data archive', () => {
     }
   }, 300_000);
 });
+
+describe('npm install’s last step (infra/local/prepare.ts, the postinstall script)', () => {
+  it('readies DynamoDB Local (the archive a start would make) and says so', async () => {
+    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'postinstall'], {
+      timeout: 150_000,
+    });
+
+    expect(stdout).toContain('DynamoDB Local is ready');
+    expect(existsSync(join(dirname(jvmOf(runsDynamoDbLocal()).jar), 'classes.jsa'))).toBe(true);
+  }, 300_000);
+
+  it('never fails the install: without Java it says so and leaves the preparing to the first start', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['infra/local/prepare.ts'], {
+      env: { ...process.env, PATH: dirname(process.execPath) },
+      timeout: 60_000,
+    });
+
+    expect(stdout).toContain('DynamoDB Local was not prepared now');
+    expect(stdout).toContain('Java 17');
+  }, 120_000);
+});
