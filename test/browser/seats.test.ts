@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, newAgency, shared, signedInPage } from './harness.ts';
+import { expectAccessible, inDays, newAgency, shared, signedInPage } from './harness.ts';
 import {
   amountText,
   bookingByPnr,
@@ -14,6 +14,39 @@ import {
 const server = shared();
 
 describe('browser: bags and seats', () => {
+  it('books the seat that shows, however soon Book is pressed after it', async () => {
+    const admin = await newAgency(server);
+    await using watched = await signedInPage(server, admin);
+    const { page } = watched;
+    await page.goto(`${server.url}/search`);
+    // Another day's flight than the walk below: each takes the first window seat of its own.
+    await readyToBook(page, { date: inDays(17) });
+    await button(page, 'Choose bags and seats').click();
+    const seat = page
+      .getByRole('group', { name: named('Seat map, Flight 1') })
+      .getByRole('button', { name: /^Seat \d+A, window, €20\.00$/ })
+      .first();
+    const designator = /^Seat (\d+A)/.exec((await seat.getAttribute('aria-label')) ?? '')?.[1] ?? '';
+
+    // Book is pressed in the same moment the page shows the seat as the passenger's: before the next
+    // paint, which a loaded machine can delay for as long as it takes a person to press a key.
+    await page.evaluate((shown) => {
+      const observer = new MutationObserver(() => {
+        if (!document.body.textContent?.includes(shown)) return;
+        observer.disconnect();
+        const book = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Book');
+        book?.click();
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    }, `Passenger 1: ${designator}, €20.00`);
+    await seat.click();
+    const pnr = await shownPnr(page);
+
+    expect(await bookingByPnr(server, admin, pnr)).toMatchObject({
+      passengers: [{ seats: [{ segment_index: 0, designator, price: { amount: 20, currency: 'EUR' } }] }],
+    });
+  });
+
   it('picks a window seat and a bag with the keyboard alone, the total following, and books them', async () => {
     const admin = await newAgency(server);
     await using watched = await signedInPage(server, admin);

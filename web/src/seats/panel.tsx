@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { client, type Failure, settle } from '../api.ts';
 import { ErrorNotice, Progress } from '../components.tsx';
 import { formatMoney, journeyName, type Offer, passengerTypes, slicesOf } from '../offers.ts';
@@ -28,7 +28,9 @@ export function ExtrasPanel({ offer }: { offer: Offer }) {
   const cost =
     offered.reduce((sum, bag) => sum + minor(bag.price) * (bags[bag.id] ?? 0), 0) +
     seats.reduce((sum, s) => sum + s.price, 0);
-  useEffect(() => {
+  // In the commit that shows a choice, not after the next paint: a Book pressed the moment a seat
+  // shows (or while a loaded machine delays the paint) must send that seat.
+  useLayoutEffect(() => {
     setExtrasChoice({
       offerId: offer.id,
       services: Object.entries(bags)
