@@ -35,47 +35,49 @@ async function bookNudgeAndNotice(pipeline: { polls(): number; nudge(): void }) 
   );
 }
 
+type Pipeline = Awaited<ReturnType<typeof startTestPipeline>>;
+
+/** Runs `steps` with a pipeline at `pace`, stopped however they end. */
+async function withPipeline(
+  pace: NonNullable<Parameters<typeof startTestPipeline>[0]>['pace'],
+  steps: (p: Pipeline) => Promise<void>,
+) {
+  const pipeline = await startTestPipeline({ pace });
+  try {
+    await steps(pipeline);
+  } finally {
+    await pipeline.stop();
+  }
+}
+
+/** Busy for ten minutes, a poll every ten minutes: after the first poll, only a nudge asks again. */
+const TEN_MINUTES_BUSY = { busyPollMs: 600_000, awakeForMs: 600_000, quietPollMs: 600_000 };
+
 describe('event pipeline pace', () => {
-  it('asks the stream at most once a quiet interval after a quiet spell', async () => {
-    const pipeline = await startTestPipeline({ pace: { awakeForMs: 100, quietPollMs: 500 } });
-    try {
+  it('asks the stream at most once a quiet interval after a quiet spell', () =>
+    withPipeline({ awakeForMs: 100, quietPollMs: 500 }, async (pipeline) => {
       await sleep(800);
       const before = pipeline.polls();
       await sleep(2000);
       // Four at the quiet pace (one more for a poll under way); twenty at the busy one.
       expect(pipeline.polls() - before).toBeLessThanOrEqual(5);
-    } finally {
-      await pipeline.stop();
-    }
-  });
+    }));
 
-  it('reads what was written as soon as it is nudged, however long the quiet pause', async () => {
+  it('reads what was written as soon as it is nudged, however long the quiet pause', () =>
     // A quiet pause of ten minutes: only the nudge can bring the record in within the test.
-    const pipeline = await startTestPipeline({ pace: { awakeForMs: 200, quietPollMs: 600_000 } });
-    try {
+    withPipeline({ awakeForMs: 200, quietPollMs: 600_000 }, async (pipeline) => {
       await quietPause(pipeline);
       await bookNudgeAndNotice(pipeline);
-    } finally {
-      await pipeline.stop();
-    }
-  });
+    }));
 
-  it('reads what was written as soon as it is nudged during a busy pause too', async () => {
-    // Busy for ten minutes, a poll every ten minutes: only the nudge can bring the record in.
-    const pace = { busyPollMs: 600_000, awakeForMs: 600_000, quietPollMs: 600_000 };
-    const pipeline = await startTestPipeline({ pace });
-    try {
+  it('reads what was written as soon as it is nudged during a busy pause too', () =>
+    withPipeline(TEN_MINUTES_BUSY, async (pipeline) => {
       await until('the first poll', async () => pipeline.polls() > 0);
       await bookNudgeAndNotice(pipeline);
-    } finally {
-      await pipeline.stop();
-    }
-  });
+    }));
 
-  it('asks again at once when nudged while a poll is under way', async () => {
-    const pace = { busyPollMs: 600_000, awakeForMs: 600_000, quietPollMs: 600_000 };
-    const pipeline = await startTestPipeline({ pace });
-    try {
+  it('asks again at once when nudged while a poll is under way', () =>
+    withPipeline(TEN_MINUTES_BUSY, async (pipeline) => {
       // A poll is counted as it ends, and its pause has begun by then (events-pipeline.ts).
       await until('the first poll', async () => pipeline.polls() > 0);
       const before = pipeline.polls();
@@ -85,8 +87,5 @@ describe('event pipeline pace', () => {
       await until('two more polls', async () => pipeline.polls() >= before + 2);
       await sleep(500);
       expect(pipeline.polls()).toBe(before + 2);
-    } finally {
-      await pipeline.stop();
-    }
-  });
+    }));
 });
